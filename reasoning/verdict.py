@@ -1,0 +1,62 @@
+"""What a prover answers: the Verdict and the ProofResult that carries it."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class Verdict(StrEnum):
+    """A prover's answer to "do the axioms entail the goal?".
+
+    INVALID is only given with evidence: a countermodel, or a proof that the axioms together with
+    the negated goal are satisfiable. A prover that merely fails to find a proof says UNKNOWN.
+    """
+
+    VALID = "VALID"
+    INVALID = "INVALID"
+    UNKNOWN = "UNKNOWN"
+    TIMEOUT = "TIMEOUT"
+    SYNTAX_ERROR = "SYNTAX_ERROR"
+
+    @property
+    def decisive(self) -> bool:
+        """True for VALID and INVALID, the answers backed by evidence."""
+        return self in (Verdict.VALID, Verdict.INVALID)
+
+
+class Countermodel(BaseModel):
+    """A finite model of the axioms in which the goal is false, in readable form.
+
+    ``domains`` lists the elements of each sort; ``true_atoms`` the ground atoms that hold
+    (``Tea(e1)``, ``Agent(ev1, e1)``, ``p``); ``constants`` maps each constant to its element.
+    Atoms not listed are false.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    domains: dict[str, list[str]] = Field(default_factory=dict)
+    true_atoms: list[str] = Field(default_factory=list)
+    constants: dict[str, str] = Field(default_factory=dict)
+
+    def render(self) -> str:
+        """A few lines a person can read."""
+        lines = [f"{sort}: {{{', '.join(elems)}}}" for sort, elems in sorted(self.domains.items())]
+        lines += [f"{name} = {elem}" for name, elem in sorted(self.constants.items())]
+        lines.append("true: " + (", ".join(self.true_atoms) if self.true_atoms else "(none)"))
+        return "\n".join(lines)
+
+
+class ProofResult(BaseModel):
+    """One prover call's outcome with its evidence and log."""
+
+    model_config = ConfigDict(frozen=True)
+
+    verdict: Verdict
+    prover: str
+    elapsed_s: float
+    countermodel: Countermodel | None = None
+    used_axioms: list[str] | None = None
+    message: str = ""
+    raw_log: str = ""
