@@ -1,0 +1,130 @@
+"""Early-stop majority vote over repeated prover attempts (seed 002, Algorithm 2).
+
+Each attempt's verdict falls into one outcome class: VALID, INVALID, SYNTAX_ERROR, or UNKNOWN
+(which also takes TIMEOUT: both mean "no answer"). Attempts stop as soon as one class has been
+seen twice, and that class is the result. With four classes, five attempts always produce a
+repeat (pigeonhole), so that is the default cap; seed 002's three classes need four.
+
+When the cap is reached with no repeat (a lower cap, or a portfolio whose provers all differ),
+the no-repeat rule decides: decisive answers carry evidence (a proof or a countermodel), so a
+single decisive class that no other decisive answer contradicts wins; conflicting decisive
+answers, or none at all, give UNKNOWN.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Sequence
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from reasoning.formula import Formula
+from reasoning.prover import Axiom, Prover
+from reasoning.verdict import ProofResult, Verdict
+
+OUTCOME_CLASSES: tuple[Verdict, ...] = (
+    Verdict.VALID,
+    Verdict.INVALID,
+    Verdict.SYNTAX_ERROR,
+    Verdict.UNKNOWN,
+)
+DEFAULT_MAX_ATTEMPTS = len(OUTCOME_CLASSES) + 1
+
+
+def outcome_class(verdict: Verdict) -> Verdict:
+    """The vote's outcome class of a verdict: TIMEOUT counts as UNKNOWN, the rest as themselves."""
+    return Verdict.UNKNOWN if verdict is Verdict.TIMEOUT else verdict
+
+
+class VoteResult(BaseModel):
+    """The vote's decision with every attempt that led to it."""
+
+    model_config = ConfigDict(frozen=True)
+
+    verdict: Verdict
+    attempts: list[ProofResult]
+    decided_by: Literal["repeat", "no-repeat rule"]
+
+    @property
+    def counts(self) -> dict[Verdict, int]:
+        """How often each outcome class came up."""
+        return dict(Counter(outcome_class(r.verdict) for r in self.attempts))
+
+
+def no_repeat_rule(results: Sequence[ProofResult]) -> Verdict:
+    """The decision when nothing repeated: the one uncontradicted decisive class, else UNKNOWN."""
+    decisive = {r.verdict for r in results if r.verdict.decisive}
+    return decisive.pop() if len(decisive) == 1 else Verdict.UNKNOWN
+
+
+def early_stop_vote(
+    attempt: Callable[[int], ProofResult], max_attempts: int = DEFAULT_MAX_ATTEMPTS
+) -> VoteResult:
+    """Call ``attempt(i)`` for i = 0, 1, ... until an outcome class repeats or the cap is hit."""
+    if max_attempts < 1:
+        raise ValueError(f"max_attempts must be at least 1, got {max_attempts}")
+    seen: Counter[Verdict] = Counter()
+    results: list[ProofResult] = []
+    for i in range(max_attempts):
+        result = attempt(i)
+        results.append(result)
+        cls = outcome_class(result.verdict)
+        seen[cls] += 1
+        if seen[cls] == 2:
+            return VoteResult(verdict=cls, attempts=results, decided_by="repeat")
+    return VoteResult(
+        verdict=no_repeat_rule(results), attempts=results, decided_by="no-repeat rule"
+    )
+
+
+class VoteProver:
+    """A Prover that runs an early-stop vote over attempts cycling through ``provers``.
+
+    One prover repeated models seed 002's re-runs of a nondeterministic prover; several provers
+    make a portfolio in which each attempt asks the next backend.
+    """
+
+    def __init__(
+        self,
+        provers: Sequence[Prover],
+        max_attempts: int = DEFAULT_MAX_ATTEMPTS,
+        name: str | None = None,
+    ) -> None:
+        if not provers:
+            raise ValueError("a vote needs at least one prover")
+        self.provers = tuple(provers)
+        self.max_attempts = max_attempts
+        self.name = name or "vote(" + ",".join(p.name for p in self.provers) + ")"
+
+    def vote(
+        self, axioms: Sequence[Axiom], goal: Formula, timeout: float | None = None
+    ) -> VoteResult:
+        """Run the vote and return every attempt with the decision."""
+
+        def attempt(i: int) -> ProofResult:
+            return self.provers[i % len(self.provers)].prove(axioms, goal, timeout)
+
+        return early_stop_vote(attempt, self.max_attempts)
+
+    def prove(
+        self, axioms: Sequence[Axiom], goal: Formula, timeout: float | None = None
+    ) -> ProofResult:
+        """The vote as one ProofResult: evidence taken from the first attempt that agrees."""
+        result = self.vote(axioms, goal, timeout)
+        agreeing = [r for r in result.attempts if outcome_class(r.verdict) == result.verdict]
+        evidence = agreeing[0] if agreeing else None
+        verdict = result.verdict
+        if agreeing and all(r.verdict is Verdict.TIMEOUT for r in agreeing):
+            verdict = Verdict.TIMEOUT
+        ballots = ", ".join(f"{r.prover}={r.verdict.value}" for r in result.attempts)
+        return ProofResult(
+            verdict=verdict,
+            prover=self.name,
+            elapsed_s=sum(r.elapsed_s for r in result.attempts),
+            countermodel=evidence.countermodel if evidence else None,
+            used_axioms=evidence.used_axioms if evidence else None,
+            message=f"{result.verdict.value} by {result.decided_by} after "
+            f"{len(result.attempts)} attempt(s): {ballots}",
+            raw_log="\n".join(r.raw_log for r in result.attempts if r.raw_log),
+        )
