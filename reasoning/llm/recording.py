@@ -1,0 +1,248 @@
+"""Recording chat calls to a JSONL file and replaying them, so LLM games re-run exactly."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Self
+
+from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
+
+from reasoning.llm.client import ChatClient, LLMEndpointError
+from reasoning.llm.messages import ChatMessage, ChatReply
+from reasoning.llm.usage import UsageMeter
+
+_EXCERPT = 60
+
+
+class RecordedFailure(BaseModel):
+    """An endpoint failure as recorded, so a replay raises the same ``LLMEndpointError``."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    endpoint: str
+    attempts: int
+    detail: str
+    status: int | None = None
+
+    def error(self) -> LLMEndpointError:
+        """The error this record stands for."""
+        return LLMEndpointError(self.endpoint, self.attempts, self.detail, self.status)
+
+
+class RecordedCall(BaseModel):
+    """One line of a recording: the request (model, seed, messages) and its reply or failure."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    index: int
+    model: str
+    seed: int | None
+    messages: list[ChatMessage]
+    reply: ChatReply | None = None
+    failure: RecordedFailure | None = None
+
+    @model_validator(mode="after")
+    def _one_outcome(self) -> Self:
+        if (self.reply is None) == (self.failure is None):
+            raise ValueError("a recorded call holds exactly one of 'reply' and 'failure'")
+        return self
+
+
+class ReplayError(RuntimeError):
+    """A replay cannot answer the request it was given."""
+
+
+class ReplayMismatch(ReplayError):
+    """The request differs from the recorded one at the same position."""
+
+    def __init__(self, index: int, field: str, recorded: object, requested: object) -> None:
+        self.index = index
+        self.field = field
+        self.recorded = recorded
+        self.requested = requested
+        old, new = _excerpts(recorded, requested)
+        super().__init__(
+            f"replay call {index}: {field} differs from the recording "
+            f"(recorded {old}, requested {new})"
+        )
+
+
+class ReplayExhausted(ReplayError):
+    """More calls were made than the recording holds."""
+
+    def __init__(self, path: Path, index: int) -> None:
+        self.path = path
+        self.index = index
+        super().__init__(f"replay file {path} holds {index} calls; call {index} is not recorded")
+
+
+class RecordingClient:
+    """Pass calls to ``inner`` and append each request with its reply to ``path`` as JSONL.
+
+    Each line is written and flushed as soon as the call ends, so an interrupted run keeps
+    every finished call; an ``LLMEndpointError`` is recorded too (then re-raised), so a game
+    that errored errors the same way on replay. An existing file is appended to and numbering
+    continues after it.
+    """
+
+    def __init__(self, inner: ChatClient, path: Path) -> None:
+        self._inner = inner
+        self.path = path
+        self._lock = threading.Lock()
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self._next_index = _count_lines(path)
+
+    @property
+    def model(self) -> str:
+        """The wrapped client's model."""
+        return self._inner.model
+
+    @property
+    def meter(self) -> UsageMeter:
+        """The wrapped client's usage meter."""
+        return self._inner.meter
+
+    def complete(self, messages: Sequence[ChatMessage], *, seed: int | None = None) -> ChatReply:
+        """Ask the wrapped client, then record the call and its reply or endpoint failure."""
+        try:
+            reply = self._inner.complete(messages, seed=seed)
+        except LLMEndpointError as exc:
+            failure = RecordedFailure(
+                endpoint=exc.endpoint, attempts=exc.attempts, detail=exc.detail, status=exc.status
+            )
+            self._write(messages, seed, None, failure)
+            raise
+        self._write(messages, seed, reply, None)
+        return reply
+
+    def _write(
+        self,
+        messages: Sequence[ChatMessage],
+        seed: int | None,
+        reply: ChatReply | None,
+        failure: RecordedFailure | None,
+    ) -> None:
+        with self._lock:
+            record = RecordedCall(
+                index=self._next_index,
+                model=self._inner.model,
+                seed=seed,
+                messages=list(messages),
+                reply=reply,
+                failure=failure,
+            )
+            with self.path.open("a", encoding="utf-8") as handle:
+                handle.write(record.model_dump_json() + "\n")
+                handle.flush()
+            self._next_index += 1
+
+
+class ReplayClient:
+    """Answer calls from a recording, in order, checking each request against the recorded one.
+
+    The model, seed and messages must match what was recorded at the same position; the first
+    difference raises ``ReplayMismatch`` naming the call index and field. A recorded endpoint
+    failure is raised again as ``LLMEndpointError``. Replies and failures are counted in
+    ``meter`` as the endpoint's were (retries inside a recorded call are not replayed).
+    """
+
+    def __init__(self, path: Path, *, model: str, meter: UsageMeter | None = None) -> None:
+        self.path = path
+        self._model = model
+        self._meter = meter if meter is not None else UsageMeter()
+        self._calls = load_recording(path)
+        self._next = 0
+        self._lock = threading.Lock()
+
+    @property
+    def model(self) -> str:
+        """The model requests are checked against."""
+        return self._model
+
+    @property
+    def meter(self) -> UsageMeter:
+        """Where replayed calls are counted."""
+        return self._meter
+
+    @property
+    def remaining(self) -> int:
+        """Recorded calls not replayed yet."""
+        with self._lock:
+            return len(self._calls) - self._next
+
+    def complete(self, messages: Sequence[ChatMessage], *, seed: int | None = None) -> ChatReply:
+        """Return the next recorded reply if the request matches its recording."""
+        with self._lock:
+            index = self._next
+            if index >= len(self._calls):
+                raise ReplayExhausted(self.path, index)
+            _check_same(self._calls[index], self._model, seed, messages, index)
+            self._next += 1
+        recorded = self._calls[index]
+        if recorded.failure is not None:
+            self._meter.record_error()
+            raise recorded.failure.error()
+        assert recorded.reply is not None  # guaranteed by RecordedCall's validator
+        self._meter.record_reply(recorded.reply)
+        return recorded.reply
+
+
+def load_recording(path: Path) -> list[RecordedCall]:
+    """Read a recording; a bad line raises ``ValueError`` naming the file and line number."""
+    calls: list[RecordedCall] = []
+    with path.open(encoding="utf-8") as handle:
+        for number, line in enumerate(handle, start=1):
+            if not line.strip():
+                continue
+            try:
+                calls.append(RecordedCall.model_validate_json(line))
+            except ValidationError as exc:
+                raise ValueError(f"{path}, line {number}: not a recorded call: {exc}") from exc
+    return calls
+
+
+def _check_same(
+    recorded: RecordedCall,
+    model: str,
+    seed: int | None,
+    messages: Sequence[ChatMessage],
+    index: int,
+) -> None:
+    if recorded.model != model:
+        raise ReplayMismatch(index, "model", recorded.model, model)
+    if recorded.seed != seed:
+        raise ReplayMismatch(index, "seed", recorded.seed, seed)
+    for position, (old, new) in enumerate(zip(recorded.messages, messages, strict=False)):
+        if old.role != new.role:
+            raise ReplayMismatch(index, f"messages[{position}].role", old.role, new.role)
+        if old.content != new.content:
+            raise ReplayMismatch(index, f"messages[{position}].content", old.content, new.content)
+    if len(recorded.messages) != len(messages):
+        raise ReplayMismatch(index, "len(messages)", len(recorded.messages), len(messages))
+
+
+def _count_lines(path: Path) -> int:
+    if not path.exists():
+        return 0
+    with path.open(encoding="utf-8") as handle:
+        return sum(1 for line in handle if line.strip())
+
+
+def _excerpts(recorded: object, requested: object) -> tuple[str, str]:
+    """Short reprs of two values; for strings, windows around where they first differ."""
+    if not (isinstance(recorded, str) and isinstance(requested, str)):
+        return repr(recorded)[:_EXCERPT], repr(requested)[:_EXCERPT]
+    first = next(
+        (i for i, (a, b) in enumerate(zip(recorded, requested, strict=False)) if a != b),
+        min(len(recorded), len(requested)),
+    )
+    start = max(0, first - _EXCERPT // 3)
+
+    def window(text: str) -> str:
+        head = "..." if start > 0 else ""
+        tail = "..." if start + _EXCERPT < len(text) else ""
+        return head + repr(text[start : start + _EXCERPT]) + tail
+
+    return window(recorded), window(requested)

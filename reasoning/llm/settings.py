@@ -1,0 +1,66 @@
+"""Where the LLM endpoint is and how to talk to it, read from arguments or the environment."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Self
+
+from pydantic import AliasChoices, Field, SecretStr, model_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+DEFAULT_BASE_URL = "https://api.openai.com/v1"
+
+
+class LLMSettings(BaseSettings):
+    """Endpoint, model, sampling, retry, price and record/replay settings for chat calls.
+
+    Every field can be given as ``GUMSHOE_LLM_<FIELD>`` in the environment; the endpoint and key
+    also fall back to ``OPENAI_BASE_URL`` and ``OPENAI_API_KEY``. Any OpenAI-compatible server
+    works (OpenAI, vLLM, llama.cpp server, Ollama).
+    """
+
+    model_config = SettingsConfigDict(
+        env_prefix="GUMSHOE_LLM_", extra="forbid", populate_by_name=True, frozen=True
+    )
+
+    base_url: str | None = Field(
+        default=None,
+        validation_alias=AliasChoices("base_url", "GUMSHOE_LLM_BASE_URL", "OPENAI_BASE_URL"),
+        description="OpenAI-compatible endpoint ending in /v1; None means the OpenAI API.",
+    )
+    api_key: SecretStr | None = Field(
+        default=None,
+        validation_alias=AliasChoices("api_key", "GUMSHOE_LLM_API_KEY", "OPENAI_API_KEY"),
+        description="Bearer key; local servers usually need none.",
+    )
+    model: str = Field(default="gpt-4o-mini", min_length=1)
+    temperature: float = Field(default=0.7, ge=0.0, le=2.0)
+    max_tokens: int | None = Field(default=None, gt=0)
+    request_timeout_s: float = Field(default=60.0, gt=0.0)
+    max_retries: int = Field(default=4, ge=0, description="Retries after the first attempt.")
+    backoff_base_s: float = Field(default=0.5, ge=0.0)
+    backoff_cap_s: float = Field(default=30.0, ge=0.0)
+    price_input_per_1k: float | None = Field(default=None, ge=0.0)
+    price_output_per_1k: float | None = Field(default=None, ge=0.0)
+    record_path: Path | None = None
+    replay_path: Path | None = None
+
+    @model_validator(mode="after")
+    def _check(self) -> Self:
+        if self.backoff_cap_s < self.backoff_base_s:
+            raise ValueError("backoff_cap_s must be at least backoff_base_s")
+        if self.record_path is not None and self.replay_path is not None:
+            raise ValueError("record_path and replay_path cannot both be set")
+        return self
+
+    @property
+    def configured(self) -> bool:
+        """True when an endpoint or an API key is given, so real calls can be attempted."""
+        return bool(self.base_url) or (
+            self.api_key is not None and bool(self.api_key.get_secret_value())
+        )
+
+    @property
+    def endpoint(self) -> str:
+        """The base URL calls go to, for messages and logs."""
+        return self.base_url or DEFAULT_BASE_URL

@@ -1,0 +1,314 @@
+"""A local HTTP server that speaks the OpenAI chat-completions API from a script.
+
+Tests point the real ``openai`` client (through ``reasoning.llm``) at it, so the whole client
+path runs without a model. Usage::
+
+    from reasoning.llm import LLMSettings, OpenAIChatClient
+    from tests.support.chat_server import Delay, Fail, Reply, ScriptedChatServer
+
+    with ScriptedChatServer(["first answer", Fail(429), Reply("second", prompt_tokens=7)]) as srv:
+        settings = LLMSettings(base_url=srv.base_url, model="scripted")
+        client = OpenAIChatClient(settings, sleep=lambda _: None)  # no real backoff waits
+        ...
+        assert srv.requests[0].last_user == "the prompt"
+
+A script is either a sequence of steps, used one per request in order, or a callable that
+receives each ``ChatRequest`` and returns the step to answer it with (handy when a game test
+answers by what the prompt says). A step is one of:
+
+- ``Reply(content, ...)`` or a plain ``str``: a 200 chat completion with that text;
+- ``Fail(status, message)`` or a plain ``int`` status: an error with an OpenAI-style JSON body
+  (``{"error": {"message", "type", "code"}}``), optionally with a ``Retry-After`` header;
+- ``Delay(seconds, then)``: wait, then answer with ``then`` (use it to trigger client timeouts).
+
+When a sequence script runs out, the server answers 400 with a message saying so (400 is not
+retried, so the test fails at once) and records the message in ``errors``; an exception raised
+by a callable script is answered and recorded the same way. Requests that are not a POST to
+``/v1/chat/completions`` get 404, and a body without a ``model`` string or a ``messages`` list
+gets 400, as a real endpoint would.
+
+Token usage in a reply defaults to word counts: prompt tokens are the words of all request
+messages, completion tokens the words of the answer; ``Reply`` can set both explicitly.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+CHAT_PATH = "/v1/chat/completions"
+_POLL_S = 0.02  # how often the serving loop checks for stop(); keeps stop() quick
+_ERROR_TYPES = {400: "invalid_request_error", 401: "authentication_error", 429: "rate_limit_error"}
+
+
+@dataclass(frozen=True)
+class Reply:
+    """Answer 200 with ``content``; token counts and the reported model may be fixed."""
+
+    content: str
+    prompt_tokens: int | None = None
+    completion_tokens: int | None = None
+    model: str | None = None
+    finish_reason: str = "stop"
+
+
+@dataclass(frozen=True)
+class Fail:
+    """Answer with HTTP ``status`` and an OpenAI-style error body carrying ``message``."""
+
+    status: int
+    message: str = "scripted failure"
+    retry_after_s: float | None = None
+
+
+@dataclass(frozen=True)
+class Delay:
+    """Wait ``seconds`` before answering with ``then``."""
+
+    seconds: float
+    then: Reply | Fail | str | int
+
+
+Step = Reply | Fail | Delay | str | int
+Script = Sequence[Step] | Callable[["ChatRequest"], Step]
+
+
+@dataclass(frozen=True)
+class ChatRequest:
+    """One request the server received: its path, headers and decoded JSON body."""
+
+    path: str
+    headers: dict[str, str]
+    body: dict[str, Any]
+
+    @property
+    def model(self) -> str:
+        """The requested model name."""
+        return str(self.body.get("model", ""))
+
+    @property
+    def messages(self) -> list[dict[str, Any]]:
+        """The request's messages as sent (dicts with ``role`` and ``content``)."""
+        messages = self.body.get("messages", [])
+        return [m for m in messages if isinstance(m, dict)] if isinstance(messages, list) else []
+
+    @property
+    def last_user(self) -> str:
+        """The content of the last user message, or "" when there is none."""
+        for message in reversed(self.messages):
+            if message.get("role") == "user":
+                return str(message.get("content", ""))
+        return ""
+
+
+class ScriptedChatServer:
+    """Chat-completions server on 127.0.0.1 with an ephemeral port, answering from a script.
+
+    Use as a context manager (or call ``start``/``stop``). ``base_url`` ends in ``/v1`` and is
+    what ``LLMSettings.base_url`` takes; ``requests`` lists every chat request received, in order.
+    """
+
+    def __init__(self, script: Script) -> None:
+        self._script = script
+        self._next = 0
+        self._lock = threading.Lock()
+        self._server: _Server | None = None
+        self._thread: threading.Thread | None = None
+        self.requests: list[ChatRequest] = []
+        self.errors: list[str] = []
+
+    @property
+    def base_url(self) -> str:
+        """The endpoint's base URL, ``http://127.0.0.1:<port>/v1``."""
+        if self._server is None:
+            raise RuntimeError("the scripted chat server is not running; call start() first")
+        return f"http://127.0.0.1:{self._server.server_address[1]}/v1"
+
+    @property
+    def pending(self) -> int:
+        """Steps of a sequence script not used yet (0 for a callable script)."""
+        if callable(self._script):
+            return 0
+        with self._lock:
+            return len(self._script) - self._next
+
+    def start(self) -> ScriptedChatServer:
+        """Start serving in a background thread; return self."""
+        if self._server is not None:
+            raise RuntimeError("the scripted chat server is already running")
+        server = _Server(self)
+        self._server = server
+        self._thread = threading.Thread(
+            target=server.serve_forever, args=(_POLL_S,), name="chat-server", daemon=True
+        )
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        """Stop serving and close the socket; requests made afterwards fail to connect."""
+        if self._server is None:
+            return
+        self._server.shutdown()
+        self._server.server_close()
+        if self._thread is not None:
+            self._thread.join()
+        self._server = None
+        self._thread = None
+
+    def __enter__(self) -> ScriptedChatServer:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    def _step_for(self, request: ChatRequest) -> tuple[int, Step]:
+        """Record ``request``; return its 1-based number and the step that answers it."""
+        with self._lock:
+            self.requests.append(request)
+            number = len(self.requests)
+            if not callable(self._script):
+                if self._next >= len(self._script):
+                    return number, self._error(f"script exhausted: request {number} has no step")
+                step = self._script[self._next]
+                self._next += 1
+                return number, step
+        try:
+            return number, self._script(request)
+        except Exception as exc:  # answered as an error and kept for the test to inspect
+            with self._lock:
+                return number, self._error(f"script raised on request {number}: {exc!r}")
+
+    def _error(self, message: str) -> Fail:
+        self.errors.append(message)
+        return Fail(400, message)
+
+
+class _Server(ThreadingHTTPServer):
+    """The HTTP server, holding a back-reference to the scripted server that owns it."""
+
+    daemon_threads = True
+
+    def __init__(self, owner: ScriptedChatServer) -> None:
+        super().__init__(("127.0.0.1", 0), _Handler)
+        self.owner = owner
+
+
+class _Handler(BaseHTTPRequestHandler):
+    server: _Server
+
+    def log_message(self, format: str, *args: Any) -> None:
+        """Stay quiet: tests read ``requests`` instead of a log."""
+
+    def do_GET(self) -> None:
+        self._send_fail(Fail(404, f"no route for GET {self.path}"))
+
+    def do_POST(self) -> None:
+        length = int(self.headers.get("Content-Length") or 0)
+        raw = self.rfile.read(length)
+        if self.path != CHAT_PATH:
+            self._send_fail(Fail(404, f"no route for POST {self.path}"))
+            return
+        try:
+            body = json.loads(raw or b"null")
+        except json.JSONDecodeError as exc:
+            self._send_fail(Fail(400, f"request body is not JSON: {exc}"))
+            return
+        problem = _request_problem(body)
+        if problem is not None:
+            self._send_fail(Fail(400, problem))
+            return
+        request = ChatRequest(self.path, dict(self.headers.items()), body)
+        number, step = self.server.owner._step_for(request)
+        self._answer(step, request, number)
+
+    def _answer(self, step: Step, request: ChatRequest, number: int) -> None:
+        if isinstance(step, Delay):
+            time.sleep(step.seconds)
+            step = step.then
+        if isinstance(step, str):
+            step = Reply(step)
+        elif isinstance(step, int):
+            step = Fail(step)
+        if isinstance(step, Delay):
+            self._send_fail(Fail(500, "a Delay step cannot wrap another Delay"))
+        elif isinstance(step, Fail):
+            self._send_fail(step)
+        else:
+            self._send_json(200, _completion(step, request, number))
+
+    def _send_fail(self, fail: Fail) -> None:
+        error = {
+            "message": fail.message,
+            "type": _ERROR_TYPES.get(
+                fail.status, "server_error" if fail.status >= 500 else "error"
+            ),
+            "code": str(fail.status),
+        }
+        headers = {} if fail.retry_after_s is None else {"Retry-After": f"{fail.retry_after_s:g}"}
+        self._send_json(fail.status, {"error": error}, headers)
+
+    def _send_json(
+        self, status: int, payload: object, headers: dict[str, str] | None = None
+    ) -> None:
+        data = json.dumps(payload).encode()
+        try:
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            for name, value in (headers or {}).items():
+                self.send_header(name, value)
+            self.end_headers()
+            self.wfile.write(data)
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # the client gave up waiting (a Delay longer than its timeout)
+
+
+def _request_problem(body: object) -> str | None:
+    """What makes ``body`` an invalid chat request, or None."""
+    if not isinstance(body, dict):
+        return "request body must be a JSON object"
+    if not isinstance(body.get("model"), str) or not body["model"]:
+        return "field 'model' must be a non-empty string"
+    messages = body.get("messages")
+    if not isinstance(messages, list) or not messages:
+        return "field 'messages' must be a non-empty list"
+    for index, message in enumerate(messages):
+        if not isinstance(message, dict) or "role" not in message or "content" not in message:
+            return f"messages[{index}] must be an object with 'role' and 'content'"
+    return None
+
+
+def _words(text: object) -> int:
+    return len(str(text).split())
+
+
+def _completion(reply: Reply, request: ChatRequest, number: int) -> dict[str, Any]:
+    prompt_tokens = reply.prompt_tokens
+    if prompt_tokens is None:
+        prompt_tokens = sum(_words(m.get("content", "")) for m in request.messages)
+    completion_tokens = reply.completion_tokens
+    if completion_tokens is None:
+        completion_tokens = _words(reply.content)
+    return {
+        "id": f"chatcmpl-scripted-{number}",
+        "object": "chat.completion",
+        "created": int(time.time()),
+        "model": reply.model or request.model,
+        "choices": [
+            {
+                "index": 0,
+                "message": {"role": "assistant", "content": reply.content},
+                "finish_reason": reply.finish_reason,
+            }
+        ],
+        "usage": {
+            "prompt_tokens": prompt_tokens,
+            "completion_tokens": completion_tokens,
+            "total_tokens": prompt_tokens + completion_tokens,
+        },
+    }
