@@ -1,0 +1,162 @@
+"""Clue's cards, the standard deck, and the game settings (player count, round limit, deck)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Literal, get_args
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+Category = Literal["suspect", "weapon", "room"]
+CATEGORIES: tuple[Category, ...] = get_args(Category)
+
+SUSPECTS: tuple[str, ...] = (
+    "Miss Scarlet",
+    "Colonel Mustard",
+    "Mrs. White",
+    "Mr. Green",
+    "Mrs. Peacock",
+    "Professor Plum",
+)
+WEAPONS: tuple[str, ...] = ("Candlestick", "Knife", "Lead Pipe", "Revolver", "Rope", "Wrench")
+ROOMS: tuple[str, ...] = (
+    "Kitchen",
+    "Ballroom",
+    "Conservatory",
+    "Dining Room",
+    "Billiard Room",
+    "Library",
+    "Lounge",
+    "Hall",
+    "Study",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """One card: its category and its name (names are unique across the whole deck)."""
+
+    category: Category
+    name: str
+
+    def __post_init__(self) -> None:
+        if self.category not in CATEGORIES:
+            raise ValueError(f"card category {self.category!r}: expected one of {CATEGORIES}")
+        if not self.name.strip():
+            raise ValueError("card name: must not be empty")
+
+    def __str__(self) -> str:
+        return self.name
+
+
+@dataclass(frozen=True, slots=True)
+class Triple:
+    """A suspect, a weapon and a room: the envelope, a suggestion or an accusation."""
+
+    suspect: str
+    weapon: str
+    room: str
+
+    def names(self) -> tuple[str, str, str]:
+        """The three names in category order."""
+        return (self.suspect, self.weapon, self.room)
+
+
+class Deck:
+    """The cards of one game by category, in a fixed order, with lookup by name."""
+
+    def __init__(
+        self, suspects: tuple[str, ...], weapons: tuple[str, ...], rooms: tuple[str, ...]
+    ) -> None:
+        self.by_category: dict[Category, tuple[Card, ...]] = {
+            "suspect": tuple(Card("suspect", n) for n in suspects),
+            "weapon": tuple(Card("weapon", n) for n in weapons),
+            "room": tuple(Card("room", n) for n in rooms),
+        }
+        self.cards: tuple[Card, ...] = tuple(c for cat in CATEGORIES for c in self.by_category[cat])
+        self._by_name = {c.name: c for c in self.cards}
+        self._index = {c: i for i, c in enumerate(self.cards)}
+        if len(self._by_name) != len(self.cards):
+            raise ValueError("deck: card names must be unique across categories")
+
+    def card(self, name: str, category: Category | None = None) -> Card:
+        """The card called ``name``; ValueError when unknown or not of ``category``."""
+        found = self._by_name.get(name)
+        if found is None:
+            raise ValueError(f"unknown card {name!r}")
+        if category is not None and found.category != category:
+            raise ValueError(f"card {name!r} is a {found.category}, not a {category}")
+        return found
+
+    def __contains__(self, card: object) -> bool:
+        return card in self._index
+
+    def index(self, card: Card) -> int:
+        """The card's position in deck order (suspects, then weapons, then rooms)."""
+        return self._index[card]
+
+    def sort(self, cards: Iterable[Card]) -> tuple[Card, ...]:
+        """The given cards in deck order."""
+        return tuple(sorted(cards, key=self.index))
+
+    def triple_cards(self, triple: Triple) -> tuple[Card, Card, Card]:
+        """The three cards named by ``triple``; ValueError names a wrong or unknown name."""
+        return (
+            self.card(triple.suspect, "suspect"),
+            self.card(triple.weapon, "weapon"),
+            self.card(triple.room, "room"),
+        )
+
+
+class ClueConfig(BaseModel):
+    """Settings of one Clue game; invalid settings raise a validation error naming the field.
+
+    ``first_player`` opens every round. The card lists default to the standard deck (6 suspects,
+    6 weapons, 9 rooms) and can be shortened for small test games.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    n_players: int = Field(default=6, ge=3, le=6)
+    max_rounds: int = Field(default=30, ge=1)
+    first_player: int = Field(default=0, ge=0)
+    suspects: tuple[str, ...] = SUSPECTS
+    weapons: tuple[str, ...] = WEAPONS
+    rooms: tuple[str, ...] = ROOMS
+
+    @field_validator("suspects", "weapons", "rooms")
+    @classmethod
+    def _names_ok(cls, names: tuple[str, ...]) -> tuple[str, ...]:
+        if not names:
+            raise ValueError("needs at least one card")
+        for name in names:
+            if not name.strip() or name != name.strip():
+                raise ValueError(f"card name {name!r} is empty or has surrounding spaces")
+        if len(set(names)) != len(names):
+            raise ValueError("card names repeat")
+        return names
+
+    @model_validator(mode="after")
+    def _consistent(self) -> ClueConfig:
+        if self.first_player >= self.n_players:
+            raise ValueError(f"first_player: {self.first_player} is not a seat of {self.n_players}")
+        seen: dict[str, str] = {}
+        for field in ("suspects", "weapons", "rooms"):
+            for name in getattr(self, field):
+                if name in seen:
+                    raise ValueError(f"{field}: card name {name!r} is also one of the {seen[name]}")
+                seen[name] = field
+        return self
+
+    @cached_property
+    def deck(self) -> Deck:
+        """The deck these settings describe."""
+        return Deck(self.suspects, self.weapons, self.rooms)
+
+    def hand_sizes(self) -> tuple[int, ...]:
+        """Cards per player after the envelope's three: dealt round-robin from seat 0."""
+        dealt = len(self.deck.cards) - 3
+        base, extra = divmod(dealt, self.n_players)
+        return tuple(base + (1 if seat < extra else 0) for seat in range(self.n_players))

@@ -1,0 +1,246 @@
+"""The Clue event log: one pydantic model per event type, and a validating JSONL reader.
+
+The engine writes the omniscient record (the deal, every shown card). Logs written by other
+programs are accepted too: ``game_start.deal`` may be missing, a ``hand`` event may give one
+player's hand, and a ``refute`` event may leave the shown card out.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, model_validator
+
+from games.clue.cards import Card, ClueConfig, Triple
+from games.runlog import iter_lines
+
+DeductionKind = Literal["holds", "not_holds", "in_envelope", "not_in_envelope"]
+EndReason = Literal["correct_accusation", "all_eliminated", "round_limit"]
+
+
+class LogError(ValueError):
+    """A line of a Clue log that does not validate; carries the file and the 1-based line."""
+
+    def __init__(self, path: Path, line: int, message: str) -> None:
+        super().__init__(f"{path}:{line}: {message}")
+        self.path = path
+        self.line = line
+
+
+class Deduction(BaseModel):
+    """A stated conclusion: ``player`` holds / does not hold ``card``, or it is / is not hidden.
+
+    ``player`` is required for ``holds`` and ``not_holds``, and absent for the envelope kinds.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    kind: DeductionKind
+    card: Card
+    player: int | None = Field(default=None, ge=0)
+
+    @model_validator(mode="after")
+    def _player_matches_kind(self) -> Deduction:
+        about_player = self.kind in ("holds", "not_holds")
+        if about_player and self.player is None:
+            raise ValueError(f"player: required for a {self.kind!r} deduction")
+        if not about_player and self.player is not None:
+            raise ValueError(f"player: must be left out of a {self.kind!r} deduction")
+        return self
+
+
+class PlayerInfo(BaseModel):
+    """A seat's display name and the name of the agent playing it."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    name: str
+    agent: str
+
+
+class Deal(BaseModel):
+    """Every player's hand (by seat) and the envelope."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    hands: tuple[tuple[Card, ...], ...]
+    envelope: Triple
+
+
+class _Event(BaseModel):
+    """Fields every event carries: its position in the log, the round and the turn number."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    type: str
+    seq: int = Field(ge=0)
+    round: int = Field(ge=0)
+    turn: int = Field(ge=0)
+
+
+class GameStart(_Event):
+    """The settings, seed, seats and (in the engine's own logs) the deal."""
+
+    type: Literal["game_start"] = "game_start"
+    config: ClueConfig
+    seed: int | None = None
+    players: tuple[PlayerInfo, ...]
+    hand_sizes: tuple[int, ...]
+    deal: Deal | None = None
+
+    @model_validator(mode="after")
+    def _sizes_fit(self) -> GameStart:
+        n = self.config.n_players
+        if len(self.players) != n:
+            raise ValueError(f"players: {len(self.players)} listed for {n} seats")
+        if len(self.hand_sizes) != n:
+            raise ValueError(f"hand_sizes: {len(self.hand_sizes)} listed for {n} seats")
+        if self.deal is not None:
+            sizes = tuple(len(hand) for hand in self.deal.hands)
+            if sizes != self.hand_sizes:
+                raise ValueError(f"deal: hand sizes {sizes} differ from hand_sizes")
+        return self
+
+
+class HandEvent(_Event):
+    """One player's hand, for logs that know only the hand of the player they were written for."""
+
+    type: Literal["hand"] = "hand"
+    player: int = Field(ge=0)
+    cards: tuple[Card, ...]
+
+
+class TurnStart(_Event):
+    """A player's turn begins; ``final`` marks the final accusations after the round limit."""
+
+    type: Literal["turn_start"] = "turn_start"
+    player: int = Field(ge=0)
+    final: bool = False
+
+
+class DeductionEvent(_Event):
+    """Deductions a player stated along with its action."""
+
+    type: Literal["deduction"] = "deduction"
+    player: int = Field(ge=0)
+    deductions: tuple[Deduction, ...]
+
+
+class SuggestionEvent(_Event):
+    """A player suggests a suspect, a weapon and a room."""
+
+    type: Literal["suggestion"] = "suggestion"
+    player: int = Field(ge=0)
+    suspect: str
+    weapon: str
+    room: str
+
+
+class PassEvent(_Event):
+    """``player`` holds none of the suggested cards."""
+
+    type: Literal["pass"] = "pass"
+    player: int = Field(ge=0)
+    suggester: int = Field(ge=0)
+
+
+class RefuteEvent(_Event):
+    """``refuter`` shows ``suggester`` a matching card (None if the log's author did not see it)."""
+
+    type: Literal["refute"] = "refute"
+    refuter: int = Field(ge=0)
+    suggester: int = Field(ge=0)
+    card: Card | None = None
+
+
+class NoRefutationEvent(_Event):
+    """Nobody else holds any of the suggested cards."""
+
+    type: Literal["no_refutation"] = "no_refutation"
+    suggester: int = Field(ge=0)
+
+
+class AccusationEvent(_Event):
+    """An accusation and its outcome; ``accuracy`` counts the cards right (None where unknown)."""
+
+    type: Literal["accusation"] = "accusation"
+    player: int = Field(ge=0)
+    suspect: str
+    weapon: str
+    room: str
+    correct: bool
+    eliminated: bool
+    accuracy: int | None = Field(default=None, ge=0, le=3)
+    final: bool = False
+
+
+class ClueResult(BaseModel):
+    """How a game ended: winner, finishing rank and accusation accuracy of every seat.
+
+    ``ranks[p]`` is seat p's finishing position (1 = best); ``accuracy[p]`` is the number of
+    envelope cards its accusation named (None when it never accused).
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    winner: int | None
+    ranks: tuple[int, ...]
+    accuracy: tuple[int | None, ...]
+    rounds: int = Field(ge=0)
+    turns: int = Field(ge=0)
+    reason: EndReason
+
+
+class GameEnd(ClueResult, _Event):
+    """The game is over; carries the result."""
+
+    type: Literal["game_end"] = "game_end"
+
+    def result(self) -> ClueResult:
+        """The result without the event fields."""
+        return ClueResult.model_validate(self.model_dump(include=set(ClueResult.model_fields)))
+
+
+ClueEvent = Annotated[
+    GameStart
+    | HandEvent
+    | TurnStart
+    | DeductionEvent
+    | SuggestionEvent
+    | PassEvent
+    | RefuteEvent
+    | NoRefutationEvent
+    | AccusationEvent
+    | GameEnd,
+    Field(discriminator="type"),
+]
+
+CLUE_EVENT: TypeAdapter[ClueEvent] = TypeAdapter(ClueEvent)
+
+
+def _describe(err: ValidationError) -> str:
+    """Pydantic's messages for one line, each with the location of the offending field."""
+    parts = []
+    for error in err.errors(include_url=False):
+        where = ".".join(str(part) for part in error["loc"])
+        parts.append(f"{where}: {error['msg']}" if where else error["msg"])
+    return "; ".join(parts)
+
+
+def read_clue_log(path: str | Path) -> list[ClueEvent]:
+    """Read and validate a Clue JSONL log; a bad line raises LogError with its line number.
+
+    Besides each line's schema, ``seq`` must increase from line to line.
+    """
+    path = Path(path)
+    events: list[ClueEvent] = []
+    for lineno, line in iter_lines(path):
+        try:
+            event = CLUE_EVENT.validate_json(line)
+        except ValidationError as err:
+            raise LogError(path, lineno, _describe(err)) from err
+        if events and event.seq <= events[-1].seq:
+            raise LogError(path, lineno, f"seq {event.seq} does not follow seq {events[-1].seq}")
+        events.append(event)
+    return events

@@ -1,0 +1,250 @@
+"""Run directories shared by every game: the run's config, one JSONL event log per game, a summary.
+
+Layout of a run directory::
+
+    config.json            the run's settings (a pydantic model dump)
+    games/<game_id>.jsonl  one event a line, flushed as written
+    summary.json           written when the run ends
+
+A run that was interrupted resumes: a game whose log ends with a complete end event (``type`` equal
+to the run's ``end_type``, by default ``"game_end"``) is finished and is not played again; any other
+log is incomplete and is overwritten when the game is replayed from its seed.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from types import TracebackType
+from typing import IO, Any, Generic, Protocol, TypeVar
+
+from pydantic import BaseModel, ValidationError
+
+C = TypeVar("C", bound=BaseModel)
+
+_GAME_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
+
+
+class RunDirError(ValueError):
+    """A run directory or one of its files cannot be used as asked; the message names the file."""
+
+
+class EventSink(Protocol):
+    """Anything an engine or game loop can hand its events to, one at a time."""
+
+    def write(self, event: BaseModel) -> None:
+        """Record one event."""
+        ...
+
+
+class EventLog:
+    """A JSONL event log open for writing: one event a line, each line flushed as it is written.
+
+    Use it as a context manager; opening it truncates whatever the file held before.
+    """
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        self._file: IO[str] | None = self.path.open("w", encoding="utf-8", newline="\n")
+        self.count = 0
+
+    def write(self, event: BaseModel) -> None:
+        """Append ``event`` as one JSON line and flush it to the operating system."""
+        if self._file is None:
+            raise RunDirError(f"{self.path}: event log is closed")
+        self._file.write(event.model_dump_json() + "\n")
+        self._file.flush()
+        self.count += 1
+
+    def close(self) -> None:
+        """Close the file; later writes raise RunDirError."""
+        if self._file is not None:
+            self._file.close()
+            self._file = None
+
+    def __enter__(self) -> EventLog:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+
+def read_jsonl(path: str | Path) -> list[dict[str, Any]]:
+    """Read a JSONL file into one dict per non-blank line; a bad line raises with its number."""
+    path = Path(path)
+    records: list[dict[str, Any]] = []
+    for lineno, line in iter_lines(path):
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError as err:
+            raise RunDirError(f"{path}:{lineno}: not valid JSON: {err.msg}") from err
+        if not isinstance(record, dict):
+            raise RunDirError(f"{path}:{lineno}: expected a JSON object")
+        records.append(record)
+    return records
+
+
+def iter_lines(path: str | Path) -> Iterator[tuple[int, str]]:
+    """Yield (1-based line number, line) for every non-blank line of a text file."""
+    with Path(path).open(encoding="utf-8") as handle:
+        for lineno, line in enumerate(handle, start=1):
+            if line.strip():
+                yield lineno, line
+
+
+def _write_atomic(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` through a temporary file, so readers never see half a file."""
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def _last_complete_record(path: Path) -> dict[str, Any] | None:
+    """The last line of a log as a dict, or None when the log is empty or ends mid-line."""
+    text = path.read_text(encoding="utf-8")
+    if not text.endswith("\n"):
+        return None
+    lines = [line for line in text.splitlines() if line.strip()]
+    if not lines:
+        return None
+    try:
+        record = json.loads(lines[-1])
+    except json.JSONDecodeError:
+        return None
+    return record if isinstance(record, dict) else None
+
+
+class RunDir(Generic[C]):
+    """A run directory for one configuration, created or resumed.
+
+    When ``config.json`` already exists it must equal ``config`` (as JSON), or RunDirError names the
+    differing fields: resuming under other settings would mix incomparable games.
+    """
+
+    CONFIG_FILE = "config.json"
+    SUMMARY_FILE = "summary.json"
+    GAMES_DIR = "games"
+
+    def __init__(self, path: str | Path, config: C, *, end_type: str = "game_end") -> None:
+        self.path = Path(path)
+        self.config = config
+        self.end_type = end_type
+        self.games_dir.mkdir(parents=True, exist_ok=True)
+        wanted = config.model_dump(mode="json")
+        if self.config_path.exists():
+            stored = self._read_json(self.config_path)
+            if stored != wanted:
+                keys = sorted(set(stored) | set(wanted))
+                differing = [k for k in keys if stored.get(k) != wanted.get(k)]
+                raise RunDirError(
+                    f"{self.config_path}: stored config differs from this run's config "
+                    f"in {', '.join(differing)}"
+                )
+        else:
+            _write_atomic(self.config_path, json.dumps(wanted, indent=2, sort_keys=True) + "\n")
+
+    @classmethod
+    def resume(
+        cls, path: str | Path, config_type: type[C], *, end_type: str = "game_end"
+    ) -> RunDir[C]:
+        """Reopen an existing run directory, reading its config back into ``config_type``."""
+        config_path = Path(path) / cls.CONFIG_FILE
+        if not config_path.exists():
+            raise RunDirError(f"{config_path}: no such file; not a run directory")
+        try:
+            config = config_type.model_validate(cls._read_json(config_path))
+        except ValidationError as err:
+            raise RunDirError(f"{config_path}: {err}") from err
+        return cls(path, config, end_type=end_type)
+
+    @property
+    def config_path(self) -> Path:
+        """Where the run's config is stored."""
+        return self.path / self.CONFIG_FILE
+
+    @property
+    def summary_path(self) -> Path:
+        """Where the run's summary is stored."""
+        return self.path / self.SUMMARY_FILE
+
+    @property
+    def games_dir(self) -> Path:
+        """The folder holding one event log per game."""
+        return self.path / self.GAMES_DIR
+
+    def log_path(self, game_id: str) -> Path:
+        """The event log file of ``game_id``; ids are letters, digits, ``_``, ``.`` and ``-``."""
+        if not _GAME_ID.fullmatch(game_id):
+            raise RunDirError(
+                f"game id {game_id!r}: use letters, digits, '_', '.' and '-', "
+                "starting with a letter or digit"
+            )
+        return self.games_dir / f"{game_id}.jsonl"
+
+    def game_log(self, game_id: str) -> EventLog:
+        """Open the log of a game to (re)play; an incomplete earlier log is discarded.
+
+        Opening the log of a finished game raises RunDirError: its result would be lost.
+        """
+        if self.is_finished(game_id):
+            raise RunDirError(f"{self.log_path(game_id)}: game already finished")
+        return EventLog(self.log_path(game_id))
+
+    def final_event(self, game_id: str) -> dict[str, Any] | None:
+        """The end event of a finished game as a dict, or None when the game is not finished."""
+        path = self.log_path(game_id)
+        if not path.exists():
+            return None
+        record = _last_complete_record(path)
+        if record is None or record.get("type") != self.end_type:
+            return None
+        return record
+
+    def is_finished(self, game_id: str) -> bool:
+        """Whether the game's log ends with a complete end event."""
+        return self.final_event(game_id) is not None
+
+    def finished_games(self) -> dict[str, dict[str, Any]]:
+        """Every finished game's id mapped to its end event, in id order."""
+        finished: dict[str, dict[str, Any]] = {}
+        for path in sorted(self.games_dir.glob("*.jsonl")):
+            event = self.final_event(path.stem)
+            if event is not None:
+                finished[path.stem] = event
+        return finished
+
+    def read_events(self, game_id: str) -> list[dict[str, Any]]:
+        """Every event of a game's log as dicts; a line that is not JSON raises with its number."""
+        path = self.log_path(game_id)
+        if not path.exists():
+            raise RunDirError(f"{path}: no such game log")
+        return read_jsonl(path)
+
+    def write_summary(self, summary: BaseModel) -> Path:
+        """Store the run's summary (replacing an earlier one) and return its path."""
+        _write_atomic(self.summary_path, summary.model_dump_json(indent=2) + "\n")
+        return self.summary_path
+
+    def read_summary(self) -> dict[str, Any] | None:
+        """The stored summary as a dict, or None when the run has not written one yet."""
+        if not self.summary_path.exists():
+            return None
+        return self._read_json(self.summary_path)
+
+    @staticmethod
+    def _read_json(path: Path) -> dict[str, Any]:
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except json.JSONDecodeError as err:
+            raise RunDirError(f"{path}:{err.lineno}: not valid JSON: {err.msg}") from err
+        if not isinstance(data, dict):
+            raise RunDirError(f"{path}: expected a JSON object")
+        return data

@@ -1,0 +1,217 @@
+"""Run directories: config check, per-game JSONL logs flushed per line, summary, and resume."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Literal
+
+import pytest
+from pydantic import BaseModel
+
+from games.clue import (
+    ClueAction,
+    ClueConfig,
+    ClueGame,
+    ClueObservation,
+    ClueResult,
+    GameEnd,
+    RandomAgent,
+    play_game,
+    read_clue_log,
+    replay,
+)
+from games.runlog import EventLog, RunDir, RunDirError, read_jsonl
+
+
+class ToyConfig(BaseModel):
+    games: int
+    label: str = "toy"
+
+
+class ToyEvent(BaseModel):
+    type: Literal["step", "game_end", "finished"]
+    n: int
+
+
+def write_log(run: RunDir[ToyConfig], game_id: str, types: list[str]) -> Path:
+    with run.game_log(game_id) as log:
+        for i, kind in enumerate(types):
+            log.write(ToyEvent(type=kind, n=i))  # type: ignore[arg-type]
+    return run.log_path(game_id)
+
+
+def test_event_log_writes_one_flushed_line_per_event(tmp_path: Path) -> None:
+    path = tmp_path / "e.jsonl"
+    log = EventLog(path)
+    log.write(ToyEvent(type="step", n=1))
+    assert path.read_text() == '{"type":"step","n":1}\n'  # visible before close
+    log.write(ToyEvent(type="step", n=2))
+    assert len(path.read_text().splitlines()) == 2 and log.count == 2
+    log.close()
+    with pytest.raises(RunDirError, match="closed"):
+        log.write(ToyEvent(type="step", n=3))
+    assert read_jsonl(path) == [{"type": "step", "n": 1}, {"type": "step", "n": 2}]
+
+
+def test_read_jsonl_names_the_bad_line(tmp_path: Path) -> None:
+    path = tmp_path / "bad.jsonl"
+    path.write_text('{"a": 1}\n\n[1, 2]\n')
+    with pytest.raises(RunDirError, match=r"bad\.jsonl:3: expected a JSON object"):
+        read_jsonl(path)
+    path.write_text('{"a": 1}\n{"a": \n')
+    with pytest.raises(RunDirError, match=r"bad\.jsonl:2: not valid JSON"):
+        read_jsonl(path)
+
+
+def test_config_is_written_and_checked_on_reopen(tmp_path: Path) -> None:
+    run = RunDir(tmp_path / "run", ToyConfig(games=2))
+    assert json.loads(run.config_path.read_text()) == {"games": 2, "label": "toy"}
+    RunDir(tmp_path / "run", ToyConfig(games=2))
+    with pytest.raises(RunDirError, match=r"config\.json: .*differs.* games"):
+        RunDir(tmp_path / "run", ToyConfig(games=3))
+    again = RunDir.resume(tmp_path / "run", ToyConfig)
+    assert again.config == ToyConfig(games=2)
+    with pytest.raises(RunDirError, match="not a run directory"):
+        RunDir.resume(tmp_path / "elsewhere", ToyConfig)
+    run.config_path.write_text('{"games": "many"}')
+    with pytest.raises(RunDirError, match="games"):
+        RunDir.resume(tmp_path / "run", ToyConfig)
+
+
+def test_game_ids_are_plain_file_names(tmp_path: Path) -> None:
+    run = RunDir(tmp_path, ToyConfig(games=1))
+    assert run.log_path("seed-1_a.b") == tmp_path / "games" / "seed-1_a.b.jsonl"
+    for bad in ("", "../x", "a/b", ".hidden", "a b"):
+        with pytest.raises(RunDirError, match="game id"):
+            run.log_path(bad)
+
+
+def test_finished_and_unfinished_logs(tmp_path: Path) -> None:
+    run = RunDir(tmp_path, ToyConfig(games=5))
+    write_log(run, "done", ["step", "step", "game_end"])
+    write_log(run, "open", ["step", "step"])
+    cut = write_log(run, "cut", ["step", "game_end"])
+    cut.write_text(cut.read_text()[:-5])  # the end event lost its tail
+    broken = write_log(run, "broken", ["step"])
+    broken.write_text(broken.read_text() + '{"type": "game_end"\n')
+    write_log(run, "empty", [])
+    assert run.finished_games() == {"done": {"type": "game_end", "n": 2}}
+    assert run.is_finished("done") and not run.is_finished("cut")
+    assert run.final_event("missing") is None
+    assert run.read_events("done")[0] == {"type": "step", "n": 0}
+    with pytest.raises(RunDirError, match="no such game log"):
+        run.read_events("missing")
+    with pytest.raises(RunDirError, match="already finished"):
+        run.game_log("done")
+    with run.game_log("cut") as log:  # an incomplete log is started afresh
+        assert cut.read_text() == ""
+        log.write(ToyEvent(type="game_end", n=0))
+    assert set(run.finished_games()) == {"cut", "done"}
+
+
+def test_end_type_is_configurable(tmp_path: Path) -> None:
+    run = RunDir(tmp_path, ToyConfig(games=1), end_type="finished")
+    write_log(run, "a", ["step", "game_end"])
+    write_log(run, "b", ["step", "finished"])
+    assert set(run.finished_games()) == {"b"}
+
+
+def test_summary_round_trip(tmp_path: Path) -> None:
+    run = RunDir(tmp_path, ToyConfig(games=1))
+    assert run.read_summary() is None
+    path = run.write_summary(ToyConfig(games=7, label="summary"))
+    assert path == tmp_path / "summary.json"
+    assert run.read_summary() == {"games": 7, "label": "summary"}
+    run.write_summary(ToyConfig(games=8))
+    assert run.read_summary() == {"games": 8, "label": "toy"}
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["config.json", "games", "summary.json"]
+
+
+# --- resuming an interrupted Clue run ---------------------------------------------------------
+
+
+class ClueRun(BaseModel):
+    games: int
+    seed: int
+    n_players: int = 3
+
+
+class Summary(BaseModel):
+    results: dict[str, ClueResult]
+
+
+class Interrupted(Exception):
+    """Stands in for the process being killed."""
+
+
+class CountingAgent:
+    """A random agent that counts its decisions and can be told to stop after some of them."""
+
+    def __init__(self, seed: int, calls: dict[str, int], game_id: str, stop_after: int | None):
+        self.inner = RandomAgent(seed)
+        self.name = "counting"
+        self.calls = calls
+        self.game_id = game_id
+        self.stop_after = stop_after
+
+    def act(self, obs: ClueObservation) -> ClueAction:
+        self.calls[self.game_id] = self.calls.get(self.game_id, 0) + 1
+        if self.stop_after is not None and self.calls[self.game_id] > self.stop_after:
+            raise Interrupted
+        return self.inner.act(obs)
+
+
+def run_clue(
+    run: RunDir[ClueRun], calls: dict[str, int], stop: tuple[str, int] | None = None
+) -> dict[str, ClueResult]:
+    """Play every game of the run not finished yet, then write the summary."""
+    results: dict[str, ClueResult] = {}
+    for i in range(run.config.games):
+        game_id = f"game{i:02d}"
+        final = run.final_event(game_id)
+        if final is not None:
+            results[game_id] = GameEnd.model_validate(final).result()
+            continue
+        seed = run.config.seed + i
+        stop_after = stop[1] if stop is not None and stop[0] == game_id else None
+        agents = [
+            CountingAgent(seed * 7 + s, calls, game_id, stop_after)
+            for s in range(run.config.n_players)
+        ]
+        game = ClueGame(ClueConfig(n_players=run.config.n_players, max_rounds=8), seed)
+        with run.game_log(game_id) as log:
+            results[game_id] = play_game(game, agents, log)
+    run.write_summary(Summary(results=results))
+    return results
+
+
+def test_interrupted_run_resumes_skipping_finished_games(tmp_path: Path) -> None:
+    config = ClueRun(games=3, seed=40)
+    reference = run_clue(RunDir(tmp_path / "ref", config), {})
+
+    run = RunDir(tmp_path / "run", config)
+    calls: dict[str, int] = {}
+    with pytest.raises(Interrupted):
+        run_clue(run, calls, stop=("game01", 20))
+    assert run.read_summary() is None
+    assert set(run.finished_games()) == {"game00"}
+    partial = run.log_path("game01")
+    assert partial.read_text().count("\n") > 1
+    partial.write_text(partial.read_text()[:-7])  # killed in the middle of a line
+    assert not (run.log_path("game02")).exists()
+
+    finished_log = run.log_path("game00").read_text()
+    resumed = RunDir.resume(tmp_path / "run", ClueRun)
+    calls.clear()
+    results = run_clue(resumed, calls)
+    assert "game00" not in calls and calls["game01"] > 20 and calls["game02"] > 0
+    assert results == reference
+    assert run.log_path("game00").read_text() == finished_log
+    for game_id in ("game00", "game01", "game02"):
+        ours = run.log_path(game_id).read_text()
+        assert ours == (tmp_path / "ref" / "games" / f"{game_id}.jsonl").read_text()
+        replay(read_clue_log(run.log_path(game_id)))
+    summary = resumed.read_summary()
+    assert summary is not None
+    assert Summary.model_validate(summary) == Summary(results=reference)
