@@ -1,0 +1,188 @@
+"""TPTP FOF export: many-sorted entailment problems for untyped first-order provers such as E.
+
+Sorts become guard predicates ``s_<sort>``: quantifiers are relativised to them, every sort is
+non-empty, sorts are pairwise disjoint and each constant is typed by an axiom. A sorted problem
+and its encoding have the same answer. Names are encoded identifiers behind a prefix per kind:
+``p_`` predicates, ``c_`` constants, ``s_`` sorts, ``V_`` variables, ``a_`` axiom names; helper
+axioms are named ``t_...`` and the conjecture ``goal``.
+
+Cardinality constraints are expanded into clauses over subsets of their parts: "at most k of n"
+needs one clause per (k+1)-subset, "at least k of n" one per (n-k+1)-subset. That grows as a
+binomial coefficient, so a constraint needing more than ``CARD_EXPANSION_LIMIT`` clauses is
+rejected with ``MalformedProblem`` (which backends report as SYNTAX_ERROR).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import combinations
+from math import comb
+
+from provers.identifiers import symbol
+from provers.signature import (
+    GOAL_PLACE,
+    MalformedProblem,
+    ProblemSignature,
+    axiom_place,
+    collect_signature,
+    sort_name,
+)
+from reasoning.formula import (
+    And,
+    Atom,
+    Card,
+    Eq,
+    Exists,
+    Forall,
+    Formula,
+    Iff,
+    Implies,
+    Not,
+    Or,
+    Term,
+    Truth,
+    Var,
+)
+from reasoning.prover import Axiom
+
+CARD_EXPANSION_LIMIT = 10_000
+GOAL_NAME = "goal"
+
+
+def sort_guard(sort: str) -> str:
+    """The TPTP guard predicate of an IR sort."""
+    return symbol("s_", sort)
+
+
+def pred_id(pred: str) -> str:
+    """The TPTP name of a predicate (a 0-ary one is a proposition)."""
+    return symbol("p_", pred)
+
+
+def const_id(name: str) -> str:
+    """The TPTP name of a constant."""
+    return symbol("c_", name)
+
+
+def var_id(name: str) -> str:
+    """The TPTP name of a bound variable (upper case, as TPTP demands)."""
+    return symbol("V_", name)
+
+
+def axiom_id(name: str) -> str:
+    """The TPTP formula name of an axiom, which proofs cite."""
+    return symbol("a_", name)
+
+
+def to_tptp(axioms: Sequence[Axiom], goal: Formula) -> str:
+    """A TPTP FOF problem: ``axioms`` as axioms and ``goal`` as the conjecture.
+
+    Raises ``MalformedProblem`` (a ValueError) for a problem that is not well sorted or has a
+    cardinality constraint above ``CARD_EXPANSION_LIMIT`` clauses.
+    """
+    return render_tptp(axioms, goal, collect_signature(axioms, goal))
+
+
+def render_tptp(axioms: Sequence[Axiom], goal: Formula, signature: ProblemSignature) -> str:
+    """``to_tptp`` for a problem already checked, with its signature."""
+    lines = ["% entailment problem; many-sorted, encoded with sort guard predicates"]
+    sorts = signature.sorts
+    for sort in sorts:
+        lines.append(_fof(symbol("t_nonempty_", sort), "axiom", f"?[X]: {sort_guard(sort)}(X)"))
+    for i, j in combinations(range(len(sorts)), 2):
+        both = f"{sort_guard(sorts[i])}(X) & {sort_guard(sorts[j])}(X)"
+        lines.append(_fof(f"t_disjoint_{i}_{j}", "axiom", f"![X]: ~({both})"))
+    for name, sort in signature.constants.items():
+        lines.append(
+            _fof(symbol("t_const_", name), "axiom", f"{sort_guard(sort)}({const_id(name)})")
+        )
+    for axiom in axioms:
+        text = _Writer(axiom_place(axiom.name)).formula(axiom.formula)
+        lines.append(_fof(axiom_id(axiom.name), "axiom", text))
+    lines.append(_fof(GOAL_NAME, "conjecture", _Writer(GOAL_PLACE).formula(goal)))
+    return "\n".join(lines) + "\n"
+
+
+def _fof(name: str, role: str, text: str) -> str:
+    return f"fof({name}, {role}, {text})."
+
+
+def _term(t: Term) -> str:
+    return var_id(t.name) if isinstance(t, Var) else const_id(t.name)
+
+
+class _Writer:
+    """Writes one checked formula as fully parenthesised FOF, expanding cardinalities."""
+
+    def __init__(self, place: str) -> None:
+        self.place = place
+
+    def formula(self, f: Formula) -> str:
+        match f:
+            case Atom(pred, ()):
+                return pred_id(pred)
+            case Atom(pred, args):
+                return f"{pred_id(pred)}({', '.join(_term(a) for a in args)})"
+            case Eq(left, right):
+                return f"({_term(left)} = {_term(right)})"
+            case Truth(value):
+                return "$true" if value else "$false"
+            case Not(body):
+                return f"~({self.formula(body)})"
+            case And(parts):
+                return _join(" & ", "$true", [self.formula(p) for p in parts])
+            case Or(parts):
+                return _join(" | ", "$false", [self.formula(p) for p in parts])
+            case Implies(left, right):
+                return f"({self.formula(left)} => {self.formula(right)})"
+            case Iff(left, right):
+                return f"({self.formula(left)} <=> {self.formula(right)})"
+            case Forall(variables, body) | Exists(variables, body):
+                return self._quantifier(isinstance(f, Forall), variables, body)
+            case Card(op, k, parts):
+                return self._card(op, k, [self.formula(p) for p in parts])
+        raise MalformedProblem(f"{f!r} is not a formula (in {self.place})")
+
+    def _quantifier(self, universal: bool, variables: tuple[Var, ...], body: Formula) -> str:
+        inner = self.formula(body)
+        if not variables:
+            return inner
+        names = ", ".join(var_id(v.name) for v in variables)
+        guards = " & ".join(f"{sort_guard(sort_name(v))}({var_id(v.name)})" for v in variables)
+        if universal:
+            return f"(![{names}]: (({guards}) => {inner}))"
+        return f"(?[{names}]: (({guards}) & {inner}))"
+
+    def _card(self, op: str, k: int, parts: list[str]) -> str:
+        n = len(parts)
+        need = 0
+        if op in ("atmost", "exactly") and k < n:
+            need += comb(n, k + 1)
+        if op in ("atleast", "exactly") and 0 < k <= n:
+            need += comb(n, n - k + 1)
+        if need > CARD_EXPANSION_LIMIT:
+            raise MalformedProblem(
+                f"cardinality constraint '{op} {k} of {n}' expands to {need} clauses, above "
+                f"the limit of {CARD_EXPANSION_LIMIT} (in {self.place})"
+            )
+        if op in ("atleast", "exactly") and k > n:
+            return "$false"
+        clauses: list[str] = []
+        if op in ("atmost", "exactly") and k < n:
+            clauses += [
+                _join(" | ", "$false", [f"~({p})" for p in subset])
+                for subset in combinations(parts, k + 1)
+            ]
+        if op in ("atleast", "exactly") and 0 < k <= n:
+            clauses += [
+                _join(" | ", "$false", list(subset)) for subset in combinations(parts, n - k + 1)
+            ]
+        return _join(" & ", "$true", clauses)
+
+
+def _join(connective: str, unit: str, items: list[str]) -> str:
+    if not items:
+        return unit
+    if len(items) == 1:
+        return items[0]
+    return "(" + connective.join(items) + ")"
