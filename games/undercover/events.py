@@ -1,0 +1,226 @@
+"""The Undercover-V settings and event log: one pydantic model per event type, and a log reader.
+
+Seats are numbered from 0. The log is the omniscient record: ``game_start`` names the spy and
+every seat's word; a ``description`` carries the speaker's formula text and how the card check
+came out. Every event carries ``seq`` (its position, from 0) and ``round`` (from 1).
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, model_validator
+
+from games.runlog import iter_lines
+from games.undercover.words import WordPair, field_errors
+
+MIN_PLAYERS = 4
+MAX_PLAYERS = 10
+
+
+class UndercoverConfig(BaseModel):
+    """Game settings: the number of players (4 to 10, one of them the spy) and the tie limit."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    players: int = Field(6, ge=MIN_PLAYERS, le=MAX_PLAYERS)
+    tie_limit: int = Field(3, ge=1, le=100)
+
+
+class CheckOutcome(StrEnum):
+    """How a description stands against its speaker's own card."""
+
+    CONSISTENT = "consistent"
+    CONTRADICTS_CARD = "contradicts_card"
+    NOT_FORMALISED = "not_formalised"
+    UNDECIDED = "undecided"
+
+
+class Side(StrEnum):
+    """The two parties: the citizens and the spy."""
+
+    CITIZENS = "citizens"
+    SPY = "spy"
+
+
+class EndReason(StrEnum):
+    """Why the game ended."""
+
+    SPY_ELIMINATED = "spy_eliminated"
+    TWO_PLAYERS_LEFT = "two_players_left"
+    TIE_LIMIT = "tie_limit"
+
+
+class ViolationKind(StrEnum):
+    """The description rules a player can break."""
+
+    REPEAT = "repeat"
+    CONTRADICTION = "contradiction"
+
+
+class LogError(ValueError):
+    """A line of an Undercover-V log that does not validate; carries the file and the line."""
+
+    def __init__(self, path: Path, line: int, message: str) -> None:
+        super().__init__(f"{path}:{line}: {message}")
+        self.path = path
+        self.line = line
+
+
+class Ballot(BaseModel):
+    """One vote: ``voter`` names ``target`` as the suspected spy."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    voter: int = Field(ge=0)
+    target: int = Field(ge=0)
+
+
+class _Event(BaseModel):
+    """Fields every event carries: its position in the log and the round it belongs to."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    type: str
+    seq: int = Field(ge=0)
+    round: int = Field(ge=1)
+
+
+class GameStart(_Event):
+    """Settings, seed, word pair, the spy's seat and word, every seat's word and agent name."""
+
+    type: Literal["game_start"] = "game_start"
+    config: UndercoverConfig
+    seed: int
+    pair: WordPair
+    spy_seat: int = Field(ge=0)
+    spy_word: str
+    citizen_word: str
+    words: tuple[str, ...]
+    agents: tuple[str, ...]
+
+    @model_validator(mode="after")
+    def _fits_config(self) -> GameStart:
+        n = self.config.players
+        for name, values in (("words", self.words), ("agents", self.agents)):
+            if len(values) != n:
+                raise ValueError(f"field '{name}': {len(values)} listed for {n} seats")
+        if self.spy_seat >= n:
+            raise ValueError(f"field 'spy_seat': seat {self.spy_seat} of {n} seats")
+        if {self.spy_word, self.citizen_word} != set(self.pair.words):
+            raise ValueError("field 'spy_word': spy and citizen words must be the pair's words")
+        return self
+
+
+class DescriptionEvent(_Event):
+    """A seat's description, its formula text (None when not formalised) and the card check."""
+
+    type: Literal["description"] = "description"
+    seat: int = Field(ge=0)
+    text: str
+    formula: str | None = None
+    outcome: CheckOutcome
+
+
+class ViolationEvent(_Event):
+    """A description broke a rule: it repeats an earlier one, or contradicts the speaker's card.
+
+    For a repeat, ``earlier_round`` and ``earlier_seat`` locate the description it repeats.
+    """
+
+    type: Literal["violation"] = "violation"
+    seat: int = Field(ge=0)
+    kind: ViolationKind
+    message: str
+    earlier_round: int | None = None
+    earlier_seat: int | None = None
+
+
+class VoteEvent(_Event):
+    """Every living player's ballot of one simultaneous vote, in seat order."""
+
+    type: Literal["vote"] = "vote"
+    ballots: tuple[Ballot, ...]
+
+
+class EliminationEvent(_Event):
+    """The player with the most votes leaves the game."""
+
+    type: Literal["elimination"] = "elimination"
+    seat: int = Field(ge=0)
+    votes: int = Field(ge=1)
+    was_spy: bool
+
+
+class TieEvent(_Event):
+    """Several players share the most votes: nobody leaves; ``consecutive`` counts such votes."""
+
+    type: Literal["tie"] = "tie"
+    seats: tuple[int, ...]
+    votes: int = Field(ge=1)
+    consecutive: int = Field(ge=1)
+
+
+class UndercoverResult(BaseModel):
+    """How a game ended; the fields the game metrics (rounds, win and elimination rates) need.
+
+    ``eliminated`` lists the voted-out seats in order; ``citizens`` is the number of citizens at
+    the start, so ``citizens_eliminated / citizens`` is the game's citizen elimination rate.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    winner: Side
+    reason: EndReason
+    rounds: int = Field(ge=1)
+    spy_seat: int = Field(ge=0)
+    eliminated: tuple[int, ...]
+    citizens: int = Field(ge=1)
+    citizens_eliminated: int = Field(ge=0)
+    violations: int = Field(ge=0)
+
+
+class GameEnd(UndercoverResult, _Event):
+    """The game is over; carries the result."""
+
+    type: Literal["game_end"] = "game_end"
+
+    def result(self) -> UndercoverResult:
+        """The result without the event fields."""
+        return UndercoverResult.model_validate(
+            self.model_dump(include=set(UndercoverResult.model_fields))
+        )
+
+
+UndercoverEvent = Annotated[
+    GameStart
+    | DescriptionEvent
+    | ViolationEvent
+    | VoteEvent
+    | EliminationEvent
+    | TieEvent
+    | GameEnd,
+    Field(discriminator="type"),
+]
+
+UNDERCOVER_EVENT: TypeAdapter[UndercoverEvent] = TypeAdapter(UndercoverEvent)
+
+
+def read_undercover_log(path: str | Path) -> list[UndercoverEvent]:
+    """Read and validate an Undercover-V JSONL log; a bad line raises LogError with its number.
+
+    Besides each line's schema, ``seq`` must count up by one from 0.
+    """
+    path = Path(path)
+    events: list[UndercoverEvent] = []
+    for lineno, line in iter_lines(path):
+        try:
+            event = UNDERCOVER_EVENT.validate_json(line)
+        except ValidationError as err:
+            raise LogError(path, lineno, field_errors(err)) from None
+        if event.seq != len(events):
+            raise LogError(path, lineno, f"seq {event.seq} where {len(events)} was due")
+        events.append(event)
+    return events

@@ -1,0 +1,371 @@
+"""The Undercover-V lexicon: for each word, its facts, its theory phi(w) and a reference definition.
+
+Shipped as one JSON file per word pair (``data/lexicon/<pair id>.json``)::
+
+    {"pair": "earl-grey-tea-ceylon-tea",
+     "rules": [{"name": ..., "text": ..., "formula": ...}],      # general rules, in both theories
+     "shared": [{"text": "It is a kind of tea.", "formula": "Tea(item)"}],
+     "words": [{"word": "Earl Grey Tea", "predicate": "EarlGreyTea", "definition": "...",
+                "rules": [...], "distinctive": [{"text": ..., "formula": ...}]}, {...}]}
+
+Facts are Neo-Davidsonian formulas about the constant ``item`` (the thing on the card), each with
+a controlled-English sentence. A shared fact is true of both words of the pair; a distinctive fact
+is true of its word and contradicts the other word's theory. The theory of a word is the pair's
+general rules, the word's own rules and the card axiom ``Predicate(item)``. All formulas of a
+pair are sorted together, so facts, theories and descriptions sorted with ``signature`` agree.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from importlib import resources
+from importlib.resources.abc import Traversable
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from formalize.davidsonian.render import ITEM
+from games.undercover.words import WordPair, builtin_pairs, field_errors
+from reasoning.formula import Atom, Const, Formula, constants
+from reasoning.prover import Axiom
+from reasoning.sorts import Signature, SortError, infer_sorts
+from reasoning.syntax import FormulaSyntaxError, parse_formula
+
+CARD_AXIOM = "card"
+LEXICON_DIR = "lexicon"
+
+
+class LexiconError(ValueError):
+    """A lexicon file is unreadable or invalid; the message names the file and the field."""
+
+
+class UnknownWord(LookupError):
+    """No lexicon entry exists for the word (or pair) asked for."""
+
+
+class FactKind(StrEnum):
+    """Whether a fact holds of both words of its pair, or only of its own word."""
+
+    SHARED = "shared"
+    DISTINCTIVE = "distinctive"
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    """A named general statement of a word's theory, with its English sentence."""
+
+    name: str
+    text: str
+    formula_text: str
+    formula: Formula
+
+    def axiom(self) -> Axiom:
+        """The rule as a prover axiom."""
+        return Axiom(self.name, self.formula)
+
+
+@dataclass(frozen=True, slots=True)
+class Fact:
+    """A statement about ``item`` with its English sentence, marked shared or distinctive."""
+
+    name: str
+    kind: FactKind
+    text: str
+    formula_text: str
+    formula: Formula
+
+    def axiom(self) -> Axiom:
+        """The fact as a prover axiom."""
+        return Axiom(self.name, self.formula)
+
+
+@dataclass(frozen=True, slots=True)
+class LexiconEntry:
+    """Everything the lexicon knows about one word."""
+
+    word: str
+    pair: WordPair
+    predicate: str
+    definition: str
+    rules: tuple[Rule, ...]
+    facts: tuple[Fact, ...]
+    card_formula: Formula
+
+    @property
+    def card(self) -> Axiom:
+        """The card axiom ``Predicate(item)``: the thing on the card is this word."""
+        return Axiom(CARD_AXIOM, self.card_formula)
+
+    def theory(self) -> tuple[Axiom, ...]:
+        """phi(w): the rules and the card axiom."""
+        return (*(rule.axiom() for rule in self.rules), self.card)
+
+    def facts_of(self, kind: FactKind) -> tuple[Fact, ...]:
+        """The facts of one kind."""
+        return tuple(f for f in self.facts if f.kind is kind)
+
+
+class _StatementModel(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    text: str = Field(min_length=1)
+    formula: str = Field(min_length=1)
+
+
+class _RuleModel(_StatementModel):
+    name: str = Field(pattern=r"^[a-z][a-z0-9_]*$")
+
+
+class _WordModel(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    word: str = Field(min_length=1)
+    predicate: str = Field(pattern=r"^[A-Z][A-Za-z0-9]*$")
+    definition: str = Field(min_length=1)
+    rules: tuple[_RuleModel, ...] = ()
+    distinctive: tuple[_StatementModel, ...]
+
+
+class _PairModel(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    pair: str
+    rules: tuple[_RuleModel, ...] = ()
+    shared: tuple[_StatementModel, ...]
+    words: tuple[_WordModel, _WordModel]
+
+
+def _key(word: str) -> str:
+    return " ".join(word.split()).casefold()
+
+
+class _PairReader:
+    """Builds the two entries of one lexicon file, with errors naming the file and field."""
+
+    def __init__(self, source: str, pairs: Mapping[str, WordPair]) -> None:
+        self.source = source
+        self.pairs = pairs
+
+    def fail(self, field: str, message: str) -> LexiconError:
+        return LexiconError(f"{self.source}: field '{field}': {message}")
+
+    def parse(self, field: str, text: str) -> Formula:
+        try:
+            return parse_formula(text)
+        except FormulaSyntaxError as err:
+            detail = str(err).splitlines()[0]
+            raise self.fail(field, f"formula syntax error, {detail}") from None
+
+    def read(self, text: str) -> tuple[tuple[LexiconEntry, LexiconEntry], Signature]:
+        try:
+            model = _PairModel.model_validate(json.loads(text))
+        except json.JSONDecodeError as err:
+            raise LexiconError(f"{self.source}:{err.lineno}: not valid JSON: {err.msg}") from None
+        except ValidationError as err:
+            raise LexiconError(f"{self.source}: {field_errors(err)}") from None
+        pair = self.pairs.get(model.pair)
+        if pair is None:
+            raise self.fail("pair", f"unknown word pair {model.pair!r}")
+        given = [w.word for w in model.words]
+        if sorted(given) != sorted(pair.words):
+            raise self.fail("words", f"lists {given}, but pair {pair.id!r} is {list(pair.words)}")
+        fields: list[str] = []
+        texts: list[str] = []
+        for index, rule in enumerate(model.rules):
+            fields.append(f"rules.{index}.formula")
+            texts.append(rule.formula)
+        for index, fact in enumerate(model.shared):
+            fields.append(f"shared.{index}.formula")
+            texts.append(fact.formula)
+        for w_index, word in enumerate(model.words):
+            for index, rule in enumerate(word.rules):
+                fields.append(f"words.{w_index}.rules.{index}.formula")
+                texts.append(rule.formula)
+            for index, fact in enumerate(word.distinctive):
+                fields.append(f"words.{w_index}.distinctive.{index}.formula")
+                texts.append(fact.formula)
+        parsed = [self.parse(f, t) for f, t in zip(fields, texts, strict=True)]
+        for field, formula in zip(fields, parsed, strict=True):
+            if (".distinctive." in field or field.startswith("shared.")) and ITEM not in {
+                c.name for c in constants(formula)
+            }:
+                raise self.fail(field, f"a fact must be about the constant {ITEM!r}")
+        cards = [Atom(w.predicate, (Const(ITEM),)) for w in model.words]
+        try:
+            sorted_all, signature = infer_sorts([*parsed, *cards])
+        except SortError as err:
+            where = "" if err.index is None else f"field '{_field_at(fields, err.index)}': "
+            raise LexiconError(f"{self.source}: {where}{err.detail}") from None
+        formulas = iter(zip(sorted_all[: len(texts)], texts, strict=True))
+        common = tuple(self._rule(r, next(formulas)) for r in model.rules)
+        shared = tuple(
+            self._fact(f"shared_fact_{i + 1}", FactKind.SHARED, f, next(formulas))
+            for i, f in enumerate(model.shared)
+        )
+        entries = []
+        for w_index, word in enumerate(model.words):
+            own = tuple(self._rule(r, next(formulas)) for r in word.rules)
+            slug = word.predicate.lower()
+            distinctive = tuple(
+                self._fact(f"{slug}_fact_{i + 1}", FactKind.DISTINCTIVE, f, next(formulas))
+                for i, f in enumerate(word.distinctive)
+            )
+            names = [CARD_AXIOM, *(r.name for r in (*common, *own))]
+            names += [f.name for f in (*shared, *distinctive)]
+            clashes = sorted({n for n in names if names.count(n) > 1})
+            if clashes:
+                raise self.fail(f"words.{w_index}.rules", f"names {clashes} are used twice")
+            entries.append(
+                LexiconEntry(
+                    word=word.word,
+                    pair=pair,
+                    predicate=word.predicate,
+                    definition=word.definition,
+                    rules=(*common, *own),
+                    facts=(*shared, *distinctive),
+                    card_formula=sorted_all[len(texts) + w_index],
+                )
+            )
+        if entries[0].predicate == entries[1].predicate:
+            raise self.fail("words.1.predicate", "both words use the same predicate")
+        return (entries[0], entries[1]), signature
+
+    @staticmethod
+    def _rule(model: _RuleModel, sorted_formula: tuple[Formula, str]) -> Rule:
+        formula, text = sorted_formula
+        return Rule(model.name, model.text, text, formula)
+
+    @staticmethod
+    def _fact(
+        name: str, kind: FactKind, model: _StatementModel, sorted_formula: tuple[Formula, str]
+    ) -> Fact:
+        formula, text = sorted_formula
+        return Fact(name, kind, model.text, text, formula)
+
+
+def _field_at(fields: Sequence[str], index: int) -> str:
+    """The field of the formula ``index``; past the parsed formulas come the two card axioms."""
+    return fields[index] if index < len(fields) else f"words.{index - len(fields)}.predicate"
+
+
+class Lexicon:
+    """Lexicon entries by word, for the pairs that have a lexicon file."""
+
+    def __init__(
+        self,
+        entries: Iterable[LexiconEntry],
+        signatures: Mapping[str, Signature],
+    ) -> None:
+        """Index ``entries`` by word; ``signatures`` maps each pair id to its sorted signature."""
+        self._entries: dict[str, LexiconEntry] = {}
+        for entry in entries:
+            key = _key(entry.word)
+            if key in self._entries:
+                raise LexiconError(f"word {entry.word!r} has two lexicon entries")
+            self._entries[key] = entry
+        self._signatures = dict(signatures)
+
+    @classmethod
+    def load(
+        cls, directory: str | Path | None = None, pairs: Iterable[WordPair] | None = None
+    ) -> Lexicon:
+        """Read every ``*.json`` lexicon file of ``directory`` (default: the shipped lexicon).
+
+        ``pairs`` are the word pairs the files may describe (default: the shipped pairs).
+        """
+        catalogue = {p.id: p for p in (builtin_pairs() if pairs is None else pairs)}
+        folder: Traversable | Path
+        if directory is None:
+            folder = resources.files(__package__).joinpath("data").joinpath(LEXICON_DIR)
+        else:
+            folder = Path(directory)
+            if not folder.is_dir():
+                raise LexiconError(f"{folder}: not a directory")
+        files = sorted(
+            (f for f in folder.iterdir() if f.name.endswith(".json")), key=lambda f: f.name
+        )
+        entries: list[LexiconEntry] = []
+        signatures: dict[str, Signature] = {}
+        for file in files:
+            source = str(file) if directory is not None else f"{LEXICON_DIR}/{file.name}"
+            try:
+                text = file.read_text(encoding="utf-8")
+            except OSError as err:
+                raise LexiconError(f"{source}: cannot read: {err.strerror}") from None
+            pair_entries, signature = _PairReader(source, catalogue).read(text)
+            pair_id = pair_entries[0].pair.id
+            if pair_id in signatures:
+                raise LexiconError(f"{source}: pair {pair_id!r} already has a lexicon file")
+            signatures[pair_id] = signature
+            entries.extend(pair_entries)
+        return cls(entries, signatures)
+
+    @property
+    def words(self) -> tuple[str, ...]:
+        """Every word with an entry, pair by pair."""
+        return tuple(entry.word for entry in self._entries.values())
+
+    @property
+    def pairs(self) -> tuple[WordPair, ...]:
+        """Every pair with a lexicon."""
+        seen: dict[str, WordPair] = {}
+        for entry in self._entries.values():
+            seen.setdefault(entry.pair.id, entry.pair)
+        return tuple(seen.values())
+
+    def has(self, word: str) -> bool:
+        """Whether ``word`` (compared ignoring case and spacing) has an entry."""
+        return _key(word) in self._entries
+
+    def entry(self, word: str) -> LexiconEntry:
+        """The entry of ``word`` (compared ignoring case and spacing); UnknownWord if none."""
+        try:
+            return self._entries[_key(word)]
+        except KeyError:
+            raise UnknownWord(f"no lexicon entry for word {word!r}") from None
+
+    def theory(self, word: str) -> tuple[Axiom, ...]:
+        """phi(word): the word's rules and card axiom, sorted, ready for a prover."""
+        return self.entry(word).theory()
+
+    def facts(self, word: str) -> tuple[Fact, ...]:
+        """Every fact true of ``word``: the pair's shared facts, then its distinctive ones."""
+        return self.entry(word).facts
+
+    def shared_facts(self, pair: str | WordPair) -> tuple[Fact, ...]:
+        """The facts true of both words of ``pair`` (a pair or its id)."""
+        pair_id = pair.id if isinstance(pair, WordPair) else pair
+        for entry in self._entries.values():
+            if entry.pair.id == pair_id:
+                return entry.facts_of(FactKind.SHARED)
+        raise UnknownWord(f"no lexicon for word pair {pair_id!r}")
+
+    def distinctive_facts(self, word: str) -> tuple[Fact, ...]:
+        """The facts true of ``word`` that contradict the other word's theory."""
+        return self.entry(word).facts_of(FactKind.DISTINCTIVE)
+
+    def definition(self, word: str) -> str:
+        """The reference definition sentence of ``word`` (for the Attributional Score)."""
+        return self.entry(word).definition
+
+    def signature(self, word: str) -> Signature:
+        """The sorted vocabulary of ``word``'s pair: its predicates and constants with sorts."""
+        return self._signatures[self.entry(word).pair.id]
+
+    def consistency_axioms(
+        self, word: str, formulas: Sequence[Formula], prefix: str = "description"
+    ) -> tuple[Axiom, ...]:
+        """phi(word) plus ``formulas`` (sorted against the pair's vocabulary) as axioms.
+
+        Consistency of the result is the test T(s, Delta): the formulas do not contradict the card.
+        The formulas become axioms ``<prefix>_1``, ``<prefix>_2``, ...; SortError if a formula
+        uses a symbol of the vocabulary with another sort or arity.
+        """
+        sorted_formulas, _ = infer_sorts(formulas, self.signature(word))
+        extra = tuple(
+            Axiom(f"{prefix}_{i + 1}", formula) for i, formula in enumerate(sorted_formulas)
+        )
+        return (*self.theory(word), *extra)
