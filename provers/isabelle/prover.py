@@ -1,0 +1,250 @@
+"""The Isabelle/HOL backend: Sledgehammer searches for a proof, and replaying its tactic decides.
+
+``prove`` writes the problem as a theory whose theorem is attacked by ``sledgehammer`` (seed 002,
+Fig. 7), checks it on the shared server and reads the messages: an error means the theory does
+not parse or type-check (SYNTAX_ERROR, with Isabelle's message and the line); a "Try this"
+suggestion is only trusted once a second theory with that tactic in place of ``sledgehammer``
+checks without errors (VALID, ``used_axioms`` being the axioms the tactic cites); no suggestion is
+UNKNOWN, never INVALID, since Sledgehammer gives no countermodel. A wall-clock limit covers the
+search and the replays; past it the server task is cancelled and the verdict is TIMEOUT. Server
+failures become UNKNOWN with the reason.
+"""
+
+from __future__ import annotations
+
+import re
+import tempfile
+import time
+import uuid
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+from provers.isabelle.server import (
+    IsabelleServer,
+    IsabelleServerError,
+    IsabelleTimeout,
+    TheoryCheck,
+    find_isabelle,
+    shared_server,
+)
+from provers.isabelle.theory_text import ProofTextError, axiom_identifier, render_theory
+from provers.signature import MalformedProblem
+from reasoning.formula import Formula
+from reasoning.prover import Axiom
+from reasoning.verdict import ProofResult, Verdict
+
+SLEDGEHAMMER_SHARE = 0.6
+MAX_REPLAYS = 3
+DEFAULT_TIMEOUT_S = 30.0
+
+_TRY_THIS = re.compile(r"Try this:\s*(?P<tactic>.+?)\s*$")
+_TIMING = re.compile(r"\s*\((?P<note>(?:>\s*)?[\d.]+\s*m?s(?:,[^()]*)?|failed|timed out)\)$")
+_ONE_LINER = re.compile(r"(?:using\s+\S.*\s+)?by\s+\S.*")
+_FACT = re.compile(r"[A-Za-z][A-Za-z0-9_'.]*")
+_EXCERPT_CHARS = 160
+
+
+def unique_theory_name(base: str) -> str:
+    """``base`` with a random suffix, so concurrent checks never share a theory name."""
+    return f"{base}_{uuid.uuid4().hex[:12]}"
+
+
+def sledgehammer_command(timeout: float) -> str:
+    """The ``sledgehammer`` call for a search that must leave time for replaying its proof."""
+    return f"sledgehammer [timeout = {max(1, int(timeout * SLEDGEHAMMER_SHARE))}]"
+
+
+def suggested_tactics(check: TheoryCheck) -> list[str]:
+    """The one-line tactics Sledgehammer proposed ("Try this: by ..."), without repeats.
+
+    Tactics whose preplay succeeded come first; those marked failed or timed out come last.
+    """
+    played: list[str] = []
+    doubtful: list[str] = []
+    for text in check.outputs:
+        for line in text.splitlines():
+            found = _TRY_THIS.search(line)
+            if found is None:
+                continue
+            tactic = found.group("tactic")
+            timing = _TIMING.search(tactic)
+            if timing is not None:
+                tactic = tactic[: timing.start()].strip()
+            if not _ONE_LINER.fullmatch(tactic) or tactic in played or tactic in doubtful:
+                continue
+            note = "" if timing is None else timing.group("note")
+            (doubtful if note.startswith((">", "failed", "timed")) else played).append(tactic)
+    return played + doubtful
+
+
+def describe_error(check: TheoryCheck, theory: str) -> str | None:
+    """The first problem as ``line N: message`` with the offending source line; None if none."""
+    if not check.problems:
+        return None
+    error = check.problems[0]
+    if error.line is None:
+        return error.text
+    lines = theory.splitlines()
+    text = f"line {error.line}: {error.text}"
+    if 1 <= error.line <= len(lines):
+        text += f"\n  in: {lines[error.line - 1].strip()[:_EXCERPT_CHARS]}"
+    return text
+
+
+def sledgehammer_summary(check: TheoryCheck) -> str:
+    """Sledgehammer's closing remarks ("No proof found", warnings), for a no-proof message."""
+    remarks = [t for t in check.outputs if t.strip() and t.strip() != "Sledgehammering..."]
+    return "; ".join(dict.fromkeys(remarks)) or "no output"
+
+
+def used_axioms(tactic: str, identifiers: Mapping[str, str]) -> list[str]:
+    """The axiom names a tactic cites, in order, read back through ``identifiers`` (id -> name)."""
+    cited: dict[str, None] = {}
+    for word in _FACT.findall(tactic):
+        name = identifiers.get(word.rsplit(".", 1)[-1])
+        if name is not None:
+            cited.setdefault(name)
+    return list(cited)
+
+
+def remaining(deadline: float) -> float:
+    """Seconds left until ``deadline`` (a ``time.perf_counter`` value); IsabelleTimeout if none."""
+    left = deadline - time.perf_counter()
+    if left <= 0:
+        raise IsabelleTimeout("the time limit passed")
+    return left
+
+
+class IsabelleProver:
+    """Decides entailment with Isabelle/HOL: Sledgehammer's proof, replayed, or no answer."""
+
+    def __init__(
+        self,
+        name: str = "isabelle",
+        timeout: float = DEFAULT_TIMEOUT_S,
+        server: IsabelleServer | None = None,
+        *,
+        max_replays: int = MAX_REPLAYS,
+    ) -> None:
+        """Use ``server``, or the process-wide one (then Isabelle must be installed).
+
+        Raises ProverUnavailable, with a hint, when no server is given and no isabelle
+        executable is found. ``max_replays`` bounds how many suggested tactics are replayed.
+        """
+        if server is None:
+            find_isabelle()
+        self.name = name
+        self.timeout = timeout
+        self.max_replays = max_replays
+        self._server = server
+
+    @property
+    def server(self) -> IsabelleServer:
+        """The server this prover talks to."""
+        return self._server if self._server is not None else shared_server()
+
+    def check_theory(self, theory: str, name: str, timeout: float) -> TheoryCheck:
+        """Check the text of theory ``name`` on the server within ``timeout`` seconds.
+
+        Raises IsabelleTimeout past the limit and IsabelleServerError when the server fails.
+        """
+        with tempfile.TemporaryDirectory(prefix="gumshoe-theory-") as directory:
+            (Path(directory) / f"{name}.thy").write_text(theory, encoding="utf-8")
+            return self.server.use_theory(Path(directory), name, timeout)
+
+    def prove(
+        self, axioms: Sequence[Axiom], goal: Formula, timeout: float | None = None
+    ) -> ProofResult:
+        """Check whether ``axioms`` entail ``goal``; never raises for a bad or hard problem.
+
+        Raises ProverUnavailable only when Isabelle is missing or its session cannot be built.
+        Starting the server and session is not counted against ``timeout``.
+        """
+        run = _Run(self.name)
+        limit = self.timeout if timeout is None else timeout
+        name = unique_theory_name("Hypothesis")
+        try:
+            theory = render_theory(axioms, goal, name, proof=sledgehammer_command(limit))
+        except (MalformedProblem, ProofTextError) as exc:
+            return run.result(Verdict.SYNTAX_ERROR, str(exc))
+        try:
+            self.server.start()
+            return self._search(axioms, goal, theory, name, time.perf_counter() + limit, run)
+        except IsabelleTimeout:
+            return run.result(
+                Verdict.TIMEOUT, f"no verdict within {limit:g} s (the Isabelle task was cancelled)"
+            )
+        except IsabelleServerError as exc:
+            return run.result(Verdict.UNKNOWN, f"Isabelle server failure: {exc}")
+
+    def _search(
+        self,
+        axioms: Sequence[Axiom],
+        goal: Formula,
+        theory: str,
+        name: str,
+        deadline: float,
+        run: _Run,
+    ) -> ProofResult:
+        check = run.check(self, theory, name, deadline)
+        problem = describe_error(check, theory)
+        if problem is not None:
+            return run.result(Verdict.SYNTAX_ERROR, problem)
+        if check.interrupted:
+            return run.result(Verdict.TIMEOUT, "Isabelle stopped the proof search (time limit)")
+        tactics = suggested_tactics(check)
+        if not tactics:
+            return run.result(
+                Verdict.UNKNOWN, f"Sledgehammer found no proof: {sledgehammer_summary(check)}"
+            )
+        identifiers = {axiom_identifier(a.name): a.name for a in axioms}
+        failures: list[str] = []
+        for tactic in tactics[: self.max_replays]:
+            replay_name = unique_theory_name("Replay")
+            try:
+                replay = render_theory(axioms, goal, replay_name, proof=tactic)
+            except ProofTextError as exc:
+                failures.append(f"{tactic}: refused ({exc})")
+                continue
+            check = run.check(self, replay, replay_name, deadline)
+            if check.ok and not check.errors:
+                return run.result(
+                    Verdict.VALID,
+                    f"Sledgehammer's proof replayed: {tactic}",
+                    used_axioms=used_axioms(tactic, identifiers),
+                )
+            reason = describe_error(check, replay)
+            if reason is None:
+                reason = "interrupted" if check.interrupted else "not accepted"
+            failures.append(f"{tactic}: {reason}")
+        return run.result(
+            Verdict.UNKNOWN,
+            "Sledgehammer suggested proofs but none replayed: " + "; ".join(failures),
+        )
+
+
+class _Run:
+    """One ``prove`` call: its clock and the log of every theory checked."""
+
+    def __init__(self, prover: str) -> None:
+        self.prover = prover
+        self.start = time.perf_counter()
+        self.log: list[str] = []
+
+    def check(self, prover: IsabelleProver, theory: str, name: str, deadline: float) -> TheoryCheck:
+        self.log.append(f"(* theory {name} *)\n{theory}")
+        check = prover.check_theory(theory, name, remaining(deadline))
+        self.log.append(f"(* Isabelle on {name} *)\n{check.log}")
+        return check
+
+    def result(
+        self, verdict: Verdict, message: str, *, used_axioms: list[str] | None = None
+    ) -> ProofResult:
+        return ProofResult(
+            verdict=verdict,
+            prover=self.prover,
+            elapsed_s=time.perf_counter() - self.start,
+            used_axioms=used_axioms,
+            message=message,
+            raw_log="\n".join(self.log),
+        )
