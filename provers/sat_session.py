@@ -1,0 +1,258 @@
+"""SatSession: an incremental python-sat constraint session (the SAT ``ConstraintSession``).
+
+One solver lives as long as the session. Questions that need temporary clauses (backbone, model
+counting) guard them with a fresh activation variable that is assumed during the question and
+falsified for good afterwards, so nothing they add constrains later questions.
+
+The session keeps the last models the solver returned as witnesses. Adding constraints only
+removes models, so a kept model that satisfies everything added since is still a model (with
+activation variables read false); witnesses show, without a solve, that an atom is not fixed.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterable, Mapping, Sequence
+from types import TracebackType
+
+from pysat.solvers import Solver
+
+from provers.sat_encoding import AtMost, Clause, CnfEncoder
+from provers.sat_solver import DEFAULT_SOLVER, NO_PHASES, canonical_solver_name, open_solver
+from reasoning.constraints import Inconsistent, assumption_literal
+from reasoning.formula import Formula, atoms
+
+KEPT_MODELS = 64
+"""How many recent models the session keeps as witnesses for ``backbone``."""
+
+Witness = frozenset[int]
+"""A model as the set of its literals; a variable it does not mention is false in it."""
+
+
+def _true_in(witness: Witness, lit: int) -> bool:
+    return lit in witness if lit > 0 else -lit not in witness
+
+
+def _satisfies(witness: Witness, clauses: list[Clause], atmosts: list[AtMost]) -> bool:
+    return all(any(_true_in(witness, lit) for lit in clause) for clause in clauses) and all(
+        sum(_true_in(witness, lit) for lit in lits) <= k for lits, k in atmosts
+    )
+
+
+class SatSession:
+    """A ``ConstraintSession`` over one incremental SAT solver; also a context manager.
+
+    ``solver_name`` is any python-sat solver with assumptions and incremental clauses. The
+    default, minicard, takes cardinality constraints natively (no auxiliary variables) and
+    follows preferred phases, which ``backbone`` uses to flip many candidates per solve.
+    ``solver_calls`` counts every solve, which is how the work of a question can be observed.
+    """
+
+    def __init__(self, solver_name: str = DEFAULT_SOLVER) -> None:
+        self._solver: Solver | None = open_solver(solver_name)
+        self.solver_name = solver_name
+        self._phases = canonical_solver_name(solver_name) not in NO_PHASES
+        self._encoder = CnfEncoder(native_atmost=bool(self._solver.supports_atmost()))
+        self._added: dict[str, int] = {}
+        self._witnesses: deque[Witness] = deque(maxlen=KEPT_MODELS)
+        self._calls = 0
+
+    @property
+    def solver_calls(self) -> int:
+        """How many times the solver has been asked to solve."""
+        return self._calls
+
+    def add(self, formula: Formula) -> None:
+        """Add a propositional formula for good; ``NotPropositional`` (a ValueError) otherwise."""
+        self._encoder.assert_formula(formula)
+        for atom in atoms(formula):
+            self._added[atom.pred] = self._encoder.atom_var(atom.pred)
+        self._flush()
+
+    def satisfiable(self, assumptions: Sequence[Formula] = ()) -> bool:
+        """Whether the set has a model in which every assumption literal holds."""
+        return self._solve(self._assumption_lits(assumptions))
+
+    def entails(self, formula: Formula) -> bool:
+        """Whether every model satisfies ``formula`` (always, if there is none); adds nothing.
+
+        Only the definition of a literal for ``formula`` is added, which every model extends to.
+        """
+        lit = self._encoder.literal(formula)
+        self._flush()
+        return not self._solve([-lit])
+
+    def backbone(
+        self, atoms: Iterable[str], known: Mapping[str, bool] | None = None
+    ) -> dict[str, bool]:
+        """The atoms among ``atoms`` fixed in every model, mapped to their value.
+
+        ``known`` holds atoms already found fixed; they are returned as given and only checked
+        against one model (a contradicting hint is a ValueError). Kept witnesses rule out the
+        other atoms they disagree on; the rest are settled by ``_settle``. Raises
+        ``Inconsistent`` when the set has no model.
+        """
+        names = list(dict.fromkeys(atoms))
+        hint = {name: known[name] for name in names if known is not None and name in known}
+        if not self._witnesses:
+            if not self._solve([]):
+                raise Inconsistent("the constraint set has no model, so it has no backbone")
+            self._keep_model()
+        first = self._witnesses[0]
+        for name, value in hint.items():
+            if (self._encoder.atom_var(name) in first) != value:
+                raise ValueError(
+                    f"hint says atom {name!r} is fixed to {value}, "
+                    f"but a model sets it to {not value}"
+                )
+        name_of = {self._encoder.atom_var(name): name for name in names if name not in hint}
+        true_all = {var for var in name_of if var in first}
+        false_all = set(name_of) - true_all
+        for witness in list(self._witnesses)[1:]:
+            if not (true_all or false_all):
+                break
+            true_all &= witness
+            false_all -= witness
+        self._settle(true_all, false_all)
+        values = dict(hint)
+        values.update((name_of[var], True) for var in true_all)
+        values.update((name_of[var], False) for var in false_all)
+        return {name: values[name] for name in names if name in values}
+
+    def count_models(
+        self, atoms: Sequence[str], bound: int, assumptions: Sequence[Formula] = ()
+    ) -> int:
+        """How many assignments to ``atoms`` extend to a model under the assumptions.
+
+        Enumerates models, blocking each projected assignment found, up to ``bound``; returns
+        ``min(count, bound)``. A negative ``bound`` is a ValueError.
+        """
+        if bound < 0:
+            raise ValueError(f"bound must be at least 0, got {bound}")
+        lits = self._assumption_lits(assumptions)
+        variables = [self._encoder.atom_var(name) for name in dict.fromkeys(atoms)]
+        count = 0
+        if bound == 0:
+            return count
+        act = self._encoder.fresh()
+        solver = self._live()
+        try:
+            while self._solve([*lits, act]):
+                count += 1
+                if count >= bound:
+                    break
+                witness = self._keep_model()
+                solver.add_clause([-act, *(-v if v in witness else v for v in variables)])
+        finally:
+            solver.add_clause([-act])
+        return count
+
+    def model(self, assumptions: Sequence[Formula] = ()) -> dict[str, bool] | None:
+        """One model over the atoms added so far and those of ``assumptions``, or None if none."""
+        lits = self._assumption_lits(assumptions)
+        if not self._solve(lits):
+            return None
+        witness = self._keep_model()
+        names = dict(self._added)
+        for assumption in assumptions:
+            name, _ = assumption_literal(assumption)
+            names[name] = self._encoder.atom_var(name)
+        return {name: var in witness for name, var in sorted(names.items())}
+
+    def close(self) -> None:
+        """Release the solver; later calls raise RuntimeError."""
+        if self._solver is not None:
+            self._solver.delete()
+            self._solver = None
+
+    def __enter__(self) -> SatSession:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def _settle(self, true_all: set[int], false_all: set[int]) -> None:
+        """Shrink the candidate sets (variables true / false in every model seen) to the backbone.
+
+        Two kinds of solve alternate. A single test assumes one candidate flipped (those false
+        everywhere first: where each item sits in one of several places, most of them are free):
+        a model drops every candidate it flips, no model proves that one fixed. After a fixed one
+        is found, a clause test asks for a model flipping any remaining candidate (a clause
+        guarded by an activation variable, each new one implying the last); no model proves all
+        of them fixed at once. Preferred phases ask every solve to flip as many as it can.
+        """
+        solver = self._live()
+        fixed_true: set[int] = set()
+        fixed_false: set[int] = set()
+        act = 0
+        clause_test = False
+        try:
+            while true_all or false_all:
+                flips = list(false_all) + [-v for v in true_all]
+                if self._phases:
+                    solver.set_phases(flips)
+                if clause_test:
+                    if not act:
+                        act = self._encoder.fresh()
+                    solver.add_clause([-act, *flips])
+                    if not self._solve([act]):
+                        break
+                    clause_test = False
+                elif not self._solve([flips[0]]):
+                    var = abs(flips[0])
+                    (fixed_true if var in true_all else fixed_false).add(var)
+                    true_all.discard(var)
+                    false_all.discard(var)
+                    clause_test = True
+                    continue
+                witness = self._keep_model()
+                true_all &= witness
+                false_all -= witness
+        finally:
+            if act:
+                solver.add_clause([-act])
+        true_all |= fixed_true
+        false_all |= fixed_false
+
+    def _live(self) -> Solver:
+        if self._solver is None:
+            raise RuntimeError("the SAT session is closed")
+        return self._solver
+
+    def _flush(self) -> None:
+        """Hand the encoder's new constraints to the solver; drop witnesses they exclude."""
+        clauses = self._encoder.take_clauses()
+        atmosts = self._encoder.take_atmosts()
+        if not (clauses or atmosts):
+            return
+        solver = self._live()
+        solver.append_formula(clauses)
+        for lits, k in atmosts:
+            solver.add_atmost(lits, k)
+        kept = [w for w in self._witnesses if _satisfies(w, clauses, atmosts)]
+        self._witnesses = deque(kept, maxlen=KEPT_MODELS)
+
+    def _solve(self, assumptions: list[int]) -> bool:
+        solver = self._live()
+        self._calls += 1
+        return bool(solver.solve(assumptions=assumptions))
+
+    def _keep_model(self) -> Witness:
+        """The model of the last (satisfiable) solve, kept as a witness."""
+        model: list[int] | None = self._live().get_model()
+        witness = frozenset(model if model is not None else ())
+        self._witnesses.appendleft(witness)
+        return witness
+
+    def _assumption_lits(self, assumptions: Sequence[Formula]) -> list[int]:
+        lits: list[int] = []
+        for assumption in assumptions:
+            name, positive = assumption_literal(assumption)
+            var = self._encoder.atom_var(name)
+            lits.append(var if positive else -var)
+        return lits
