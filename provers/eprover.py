@@ -74,7 +74,7 @@ class EProver:
         try:
             problem = render_tptp(axioms, goal, collect_signature(axioms, goal))
         except MalformedProblem as exc:
-            return self._result(Verdict.SYNTAX_ERROR, start, message=str(exc))
+            return ProofResult.timed(Verdict.SYNTAX_ERROR, self.name, start, message=str(exc))
         command = [self.binary, "--auto", "--tstp-format", "-s", "--proof-object"]
         wall: float | None = None
         if limit is not None:
@@ -86,8 +86,9 @@ class EProver:
                 command, input=problem, capture_output=True, text=True, timeout=wall, check=False
             )
         except subprocess.TimeoutExpired:
-            return self._result(
+            return ProofResult.timed(
                 Verdict.TIMEOUT,
+                self.name,
                 start,
                 message=f"E killed after {wall} s wall clock",
                 raw_log=problem,
@@ -112,8 +113,9 @@ class EProver:
                 else Verdict.UNKNOWN
             )
             detail = done.stderr.strip() or done.stdout.strip() or "no output"
-            return self._result(
+            return ProofResult.timed(
                 verdict,
+                self.name,
                 start,
                 message=f"E gave no SZS status (exit code {done.returncode}): {detail}",
                 raw_log=log,
@@ -128,24 +130,8 @@ class EProver:
             message += ": saturation without a proof shows the goal is not entailed (no model)"
         elif verdict is Verdict.SYNTAX_ERROR:
             message += f": {done.stderr.strip()}"
-        return self._result(verdict, start, used_axioms=used, message=message, raw_log=log)
-
-    def _result(
-        self,
-        verdict: Verdict,
-        start: float,
-        *,
-        used_axioms: list[str] | None = None,
-        message: str = "",
-        raw_log: str = "",
-    ) -> ProofResult:
-        return ProofResult(
-            verdict=verdict,
-            prover=self.name,
-            elapsed_s=time.perf_counter() - start,
-            used_axioms=used_axioms,
-            message=message,
-            raw_log=raw_log,
+        return ProofResult.timed(
+            verdict, self.name, start, used_axioms=used, message=message, raw_log=log
         )
 
 

@@ -46,7 +46,9 @@ class SatProver:
             try:
                 require_propositional(formula)
             except NotPropositional as exc:
-                return self._result(Verdict.SYNTAX_ERROR, start, message=f"{where}: {exc}")
+                return ProofResult.timed(
+                    Verdict.SYNTAX_ERROR, self.name, start, message=f"{where}: {exc}"
+                )
         try:
             encoder = CnfEncoder()
             guards: dict[int, str] = {}
@@ -57,7 +59,9 @@ class SatProver:
             encoder.assert_formula(Not(goal))
             return self._solve(encoder, guards, deadline, start)
         except Exception as exc:
-            return self._result(Verdict.UNKNOWN, start, message=f"SAT backend failed: {exc!r}")
+            return ProofResult.timed(
+                Verdict.UNKNOWN, self.name, start, message=f"SAT backend failed: {exc!r}"
+            )
 
     def _solve(
         self, encoder: CnfEncoder, guards: dict[int, str], deadline: float | None, start: float
@@ -73,13 +77,14 @@ class SatProver:
                 f"{solver.accum_stats()}\n"
             )
             if status is None:
-                return self._result(
-                    Verdict.TIMEOUT, start, message="time limit reached", raw_log=log
+                return ProofResult.timed(
+                    Verdict.TIMEOUT, self.name, start, message="time limit reached", raw_log=log
                 )
             if not status:
                 core = set(solver.get_core() or ())
-                return self._result(
+                return ProofResult.timed(
                     Verdict.VALID,
+                    self.name,
                     start,
                     used_axioms=[name for act, name in guards.items() if act in core],
                     message="unsat: the axioms with the negated goal have no model",
@@ -89,8 +94,9 @@ class SatProver:
             true_atoms = sorted(
                 ground_atom(name, ()) for name, var in encoder.atom_names.items() if var in model
             )
-            return self._result(
+            return ProofResult.timed(
                 Verdict.INVALID,
+                self.name,
                 start,
                 countermodel=Countermodel(true_atoms=true_atoms),
                 message="sat: a model of the axioms falsifies the goal",
@@ -98,23 +104,3 @@ class SatProver:
             )
         finally:
             solver.delete()
-
-    def _result(
-        self,
-        verdict: Verdict,
-        start: float,
-        *,
-        countermodel: Countermodel | None = None,
-        used_axioms: list[str] | None = None,
-        message: str = "",
-        raw_log: str = "",
-    ) -> ProofResult:
-        return ProofResult(
-            verdict=verdict,
-            prover=self.name,
-            elapsed_s=time.perf_counter() - start,
-            countermodel=countermodel,
-            used_axioms=used_axioms,
-            message=message,
-            raw_log=raw_log,
-        )

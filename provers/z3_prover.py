@@ -80,12 +80,14 @@ class Z3Prover:
         try:
             signature = collect_signature(axioms, goal)
         except MalformedProblem as exc:
-            return self._result(Verdict.SYNTAX_ERROR, start, message=str(exc))
+            return ProofResult.timed(Verdict.SYNTAX_ERROR, self.name, start, message=str(exc))
         script = render_smtlib(axioms, goal, signature)
         try:
             return self._solve(axioms, goal, signature, limit, script, start)
         except z3.Z3Exception as exc:
-            return self._result(Verdict.UNKNOWN, start, message=f"z3 failed: {exc}", raw_log=script)
+            return ProofResult.timed(
+                Verdict.UNKNOWN, self.name, start, message=f"z3 failed: {exc}", raw_log=script
+            )
 
     def _context(self) -> z3.Context:
         context = getattr(self._local, "context", None)
@@ -119,16 +121,18 @@ class Z3Prover:
         if answer == z3.unsat:
             core = {str(lit) for lit in solver.unsat_core()}
             used = [axiom.name for axiom in axioms if axiom_label(axiom.name) in core]
-            return self._result(
+            return ProofResult.timed(
                 Verdict.VALID,
+                self.name,
                 start,
                 used_axioms=used,
                 message="unsat: the axioms with the negated goal have no model",
                 raw_log=log,
             )
         if answer == z3.sat:
-            return self._result(
+            return ProofResult.timed(
                 Verdict.INVALID,
+                self.name,
                 start,
                 countermodel=_countermodel(solver.model(), encoder, signature),
                 message="sat: a model of the axioms falsifies the goal",
@@ -139,26 +143,8 @@ class Z3Prover:
             limit is not None and time.perf_counter() - start >= limit
         )
         verdict = Verdict.TIMEOUT if timed_out else Verdict.UNKNOWN
-        return self._result(verdict, start, message=f"z3 unknown: {reason}", raw_log=log)
-
-    def _result(
-        self,
-        verdict: Verdict,
-        start: float,
-        *,
-        countermodel: Countermodel | None = None,
-        used_axioms: list[str] | None = None,
-        message: str = "",
-        raw_log: str = "",
-    ) -> ProofResult:
-        return ProofResult(
-            verdict=verdict,
-            prover=self.name,
-            elapsed_s=time.perf_counter() - start,
-            countermodel=countermodel,
-            used_axioms=used_axioms,
-            message=message,
-            raw_log=raw_log,
+        return ProofResult.timed(
+            verdict, self.name, start, message=f"z3 unknown: {reason}", raw_log=log
         )
 
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import time
 from enum import StrEnum
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -60,3 +62,10 @@ class ProofResult(BaseModel):
     used_axioms: list[str] | None = None
     message: str = ""
     raw_log: str = ""
+
+    @classmethod
+    def timed(cls, verdict: Verdict, prover: str, start: float, **evidence: Any) -> ProofResult:
+        """A result whose elapsed time runs from ``start`` (a ``time.perf_counter()`` reading)."""
+        return cls(
+            verdict=verdict, prover=prover, elapsed_s=time.perf_counter() - start, **evidence
+        )
