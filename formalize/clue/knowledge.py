@@ -1,0 +1,306 @@
+"""One Clue player's knowledge: an incremental constraint set and its exact knowledge grid.
+
+``ClueKnowledge`` adds, observation by observation, only the new constraints to a
+``ConstraintSession`` (any backend, chosen by the caller's factory). The knowledge grid (card x
+place: True / False / unknown) is the session's backbone. Adding constraints only removes models,
+so a fixed cell stays fixed: each update asks the backbone about the still-unknown cells only.
+A redundant observation (one the grid already implies) adds nothing and costs no solver call.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from types import TracebackType
+
+from formalize.clue import rules
+from formalize.clue.setup import ClueSetup, Fact
+from formalize.clue.witnesses import WitnessPool, clause_literals
+from reasoning.constraints import ConstraintSession, ConstraintSessionFactory, Inconsistent
+from reasoning.formula import Atom, Formula, Implies, Not, atoms, conj, disj
+from reasoning.syntax import format_formula
+from reasoning.verifier import ClaimStatus
+
+
+class InconsistentKnowledge(ValueError):
+    """The observations contradict each other: no deal fits what the player was told."""
+
+
+@dataclass(frozen=True, slots=True)
+class KnowledgeGrid:
+    """A snapshot of which cells are entailed: ``fixed`` maps an atom to its value in every model.
+
+    The grid is exact: a cell is True (or False) exactly when the knowledge entails it.
+    """
+
+    setup: ClueSetup
+    fixed: Mapping[str, bool]
+
+    def value(self, card: str, place: int) -> bool | None:
+        """True / False when ``card`` is known to be / not to be at ``place``, else None."""
+        return self.fixed.get(self.setup.atom(card, place))
+
+    def status(self, fact: Fact) -> ClaimStatus:
+        """ENTAILED, CONTRADICTED or UNDETERMINED for ``fact``; ValueError for an unknown card."""
+        name, positive = self.setup.fact_literal(fact)
+        value = self.fixed.get(name)
+        if value is None:
+            return ClaimStatus.UNDETERMINED
+        return ClaimStatus.ENTAILED if value == positive else ClaimStatus.CONTRADICTED
+
+    def holder(self, card: str) -> int | None:
+        """The place known to hold ``card`` (a seat or the envelope), or None."""
+        for place in self.setup.places:
+            if self.value(card, place):
+                return place
+        return None
+
+    def envelope_candidates(self, category: str) -> tuple[str, ...]:
+        """The cards of ``category`` that may still be in the envelope."""
+        env = self.setup.envelope
+        cards = self.setup.category_cards(category)
+        return tuple(c for c in cards if self.value(c, env) is not False)
+
+    def solution(self) -> tuple[str, ...] | None:
+        """The envelope, one card per category, when every category's card is entailed."""
+        found: list[str] = []
+        for category, _ in self.setup.categories:
+            candidates = self.envelope_candidates(category)
+            if len(candidates) != 1 or not self.value(candidates[0], self.setup.envelope):
+                return None
+            found.append(candidates[0])
+        return tuple(found)
+
+    def outside_envelope(self) -> frozenset[str]:
+        """The cards known not to be in the envelope."""
+        env = self.setup.envelope
+        return frozenset(c for c in self.setup.cards if self.value(c, env) is False)
+
+    def facts(self) -> list[Fact]:
+        """Every entailed fact: ``holds``, ``not_holds``, ``in_envelope`` or ``not_in_envelope``."""
+        out: list[Fact] = []
+        env = self.setup.envelope
+        for card, place, name in self.setup.cells():
+            value = self.fixed.get(name)
+            if value is None:
+                continue
+            if place == env:
+                out.append(Fact("in_envelope" if value else "not_in_envelope", card))
+            else:
+                out.append(Fact("holds" if value else "not_holds", card, place))
+        return out
+
+
+class ClueKnowledge:
+    """What one player (or, with ``player=None``, an onlooker seeing only public events) knows.
+
+    Every observation method returns whether it added anything new. After an
+    ``InconsistentKnowledge`` error the object is unusable. ``close`` releases the session.
+    """
+
+    def __init__(
+        self,
+        setup: ClueSetup,
+        factory: ConstraintSessionFactory,
+        player: int | None = None,
+        hand: Iterable[str] | None = None,
+    ) -> None:
+        if player is not None:
+            setup.check_seat(player)
+        self.setup = setup
+        self.player = player
+        self._session: ConstraintSession = factory()
+        self._atoms = setup.atom_names()
+        self._formulas: list[Formula] = []
+        self._fixed: dict[str, bool] = {}
+        self._asserted: dict[str, bool] = {}
+        self._dirty = True
+        self._grid: KnowledgeGrid | None = None
+        self._pool = WitnessPool(setup)
+        self._hand: tuple[str, ...] | None = None
+        for formula in rules.structure(setup):
+            self._formulas.append(formula)
+            self._session.add(formula)
+        if hand is not None:
+            self.set_hand(hand)
+
+    @property
+    def hand(self) -> tuple[str, ...] | None:
+        """The player's own hand, once given."""
+        return self._hand
+
+    @property
+    def formulas(self) -> tuple[Formula, ...]:
+        """The whole constraint set so far as IR formulas (redundant observations included)."""
+        return tuple(self._formulas)
+
+    def set_hand(self, hand: Iterable[str]) -> bool:
+        """The player's own hand; ValueError for an onlooker or a second, different hand."""
+        if self.player is None:
+            raise ValueError("an onlooker (player=None) has no hand")
+        cards = tuple(dict.fromkeys(hand))
+        if self._hand is not None:
+            if set(cards) != set(self._hand):
+                raise ValueError(f"hand of player {self.player}: given twice, differently")
+            return False
+        formulas = rules.own_hand(self.setup, self.player, cards)
+        self._hand = cards
+        return self._add_all(formulas)
+
+    def shown(self, refuter: int, card: str) -> bool:
+        """``refuter`` showed this player ``card``."""
+        return self._add_all([rules.holds(self.setup, refuter, card)])
+
+    def refuted(self, refuter: int, cards: Sequence[str]) -> bool:
+        """``refuter`` showed someone one of ``cards``, unseen by this player."""
+        return self._add_all([rules.holds_one_of(self.setup, refuter, cards)])
+
+    def passed(self, seat: int, cards: Sequence[str]) -> bool:
+        """``seat`` could not refute a suggestion of ``cards``."""
+        return self._add_all(rules.holds_none_of(self.setup, seat, cards))
+
+    def unrefuted(self, suggester: int, cards: Sequence[str]) -> bool:
+        """Nobody but ``suggester`` could refute its suggestion of ``cards``."""
+        return self._add_all(rules.nobody_else_holds(self.setup, suggester, cards))
+
+    def accused(self, cards: Sequence[str], correct: bool, right: int | None = None) -> bool:
+        """An accusation of ``cards`` and its outcome; ``right`` (the number of envelope cards it
+        named) is known only to the accuser."""
+        if correct:
+            return self._add_all(rules.envelope_is(self.setup, cards))
+        if right is not None:
+            return self._add_all([rules.envelope_matches(self.setup, cards, right)])
+        return self._add_all([rules.envelope_is_not(self.setup, cards)])
+
+    def add(self, formula: Formula) -> bool:
+        """Add any propositional formula over this setup's atoms (ValueError names a stranger)."""
+        known = set(self._atoms)
+        for atom in atoms(formula):
+            if atom.args or atom.pred not in known:
+                raise ValueError(f"atom {atom.pred!r} is not a (card, place) atom of this game")
+        return self._add_all([formula])
+
+    def grid(self) -> KnowledgeGrid:
+        """The knowledge grid now; InconsistentKnowledge when no deal fits the observations.
+
+        Only cells still unknown are examined. A cell that two stored models (see
+        ``WitnessPool``) disagree on is not fixed; for the others a model flipping them is
+        looked for by swapping two cards, and only the rest go to the session's backbone.
+        """
+        if self._grid is not None and not self._dirty:
+            return self._grid
+        known = {**self._fixed, **self._asserted}
+        pool = self._pool
+        if not len(pool):
+            pool.add(self._model([]))
+        unknown = [name for name in self._atoms if name not in known]
+        candidates = [name for name in unknown if not pool.cover(name)]
+        try:
+            found = self._session.backbone(candidates) if candidates else {}
+        except Inconsistent as err:
+            raise InconsistentKnowledge(self._who() + ": no deal fits the observations") from err
+        for name in candidates:
+            value = pool.agreed(name)
+            if name not in found and value is not None:
+                pool.add(self._model([Not(Atom(name)) if value else Atom(name)]))
+        self._fixed = {**known, **found}
+        self._asserted = {}
+        self._dirty = False
+        self._grid = KnowledgeGrid(self.setup, self._fixed)
+        return self._grid
+
+    def status(self, fact: Fact) -> ClaimStatus:
+        """ENTAILED, CONTRADICTED or UNDETERMINED for ``fact`` against this knowledge."""
+        return self.grid().status(fact)
+
+    def possible(self, facts: Sequence[Fact]) -> bool:
+        """Whether all ``facts`` can hold together with this knowledge (a stored model, or one
+        a few card swaps away, answers without the solver)."""
+        literals = [self.setup.fact_literal(f) for f in facts]
+        if self._pool.satisfy(literals):
+            return True
+        model = self._session.model([self.setup.fact_formula(f) for f in facts])
+        if model is None:
+            return False
+        self._pool.add(model)
+        return True
+
+    def entails(self, fact: Fact, given: Sequence[Fact] = ()) -> bool:
+        """Whether this knowledge, with the ``given`` facts added (not kept), entails ``fact``."""
+        goal = self.setup.fact_formula(fact)
+        if given:
+            goal = Implies(conj(self.setup.fact_formula(g) for g in given), goal)
+        return self._session.entails(goal)
+
+    def count_envelope(self, category: str, given: Sequence[Fact] = ()) -> int:
+        """How many cards of ``category`` may be in the envelope, given extra facts (not kept)."""
+        cards = self.setup.category_cards(category)
+        names = [self.setup.atom(c, self.setup.envelope) for c in cards]
+        assumptions = [self.setup.fact_formula(g) for g in given]
+        return self._session.count_models(names, len(names) + 1, assumptions)
+
+    def close(self) -> None:
+        """Release the constraint session."""
+        self._session.close()
+
+    def __enter__(self) -> ClueKnowledge:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def _model(self, assumptions: Sequence[Formula]) -> dict[str, bool]:
+        model = self._session.model(assumptions)
+        if model is None:
+            raise InconsistentKnowledge(self._who() + ": no deal fits the observations")
+        return model
+
+    def _who(self) -> str:
+        return "an onlooker" if self.player is None else f"player {self.player}"
+
+    def _known(self, name: str) -> bool | None:
+        value = self._asserted.get(name)
+        return self._fixed.get(name) if value is None else value
+
+    def _add_all(self, formulas: Sequence[Formula]) -> bool:
+        changed = False
+        for formula in formulas:
+            self._formulas.append(formula)
+            changed = self._add_one(formula) or changed
+        return changed
+
+    def _add_one(self, formula: Formula) -> bool:
+        """Add one formula unless the grid already implies it; literals and clauses of atoms
+        are simplified against the grid first."""
+        literals = clause_literals(formula)
+        if literals is None:
+            self._put(formula)
+            return True
+        open_literals: list[tuple[str, bool]] = []
+        for name, positive in literals:
+            value = self._known(name)
+            if value is None:
+                open_literals.append((name, positive))
+            elif value == positive:
+                return False
+        if not open_literals:
+            raise InconsistentKnowledge(
+                f"{self._who()}: {format_formula(formula)} contradicts what is already known"
+            )
+        if len(open_literals) == 1:
+            name, positive = open_literals[0]
+            self._put(Atom(name) if positive else Not(Atom(name)))
+            self._asserted[name] = positive
+        else:
+            self._put(disj(Atom(n) if p else Not(Atom(n)) for n, p in open_literals))
+        return True
+
+    def _put(self, formula: Formula) -> None:
+        self._session.add(formula)
+        self._pool.constrain(formula)
+        self._dirty = True

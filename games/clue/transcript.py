@@ -1,0 +1,97 @@
+"""A readable account of a Clue game from its events: one line per turn's happenings."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+
+from games.clue.events import (
+    AccusationEvent,
+    ClueEvent,
+    Deduction,
+    DeductionEvent,
+    GameEnd,
+    GameStart,
+    NoRefutationEvent,
+    PassEvent,
+    RefuteEvent,
+    SuggestionEvent,
+    TurnStart,
+)
+
+
+def describe_deduction(deduction: Deduction, names: Sequence[str]) -> str:
+    """``P3 holds Rope``, ``Rope is not in the envelope`` and the like."""
+    card = deduction.card.name
+    who = names[deduction.player] if deduction.player is not None else ""
+    return {
+        "holds": f"{who} holds {card}",
+        "not_holds": f"{who} does not hold {card}",
+        "in_envelope": f"{card} is in the envelope",
+        "not_in_envelope": f"{card} is not in the envelope",
+    }[deduction.kind]
+
+
+def transcript(events: Sequence[ClueEvent]) -> Iterator[str]:
+    """Lines describing the game: rounds, suggestions and their answers, stated deductions,
+    accusations and the result. Names come from ``game_start`` (else ``P0``, ``P1``, ...)."""
+    start = events[0] if events and isinstance(events[0], GameStart) else None
+    names = (
+        [f"{p.name} ({p.agent})" for p in start.players]
+        if start is not None
+        else [f"P{i}" for i in range(max(_seats(events), default=-1) + 1)]
+    )
+    answers: list[str] = []
+    current_round = 0
+
+    def flush() -> Iterator[str]:
+        if answers:
+            yield "      " + "; ".join(answers)
+            answers.clear()
+
+    for event in events:
+        if isinstance(event, TurnStart):
+            yield from flush()
+            if event.round != current_round:
+                current_round = event.round
+                yield f"round {event.round}" + (" (final accusations)" if event.final else "")
+        elif isinstance(event, DeductionEvent):
+            yield from flush()
+            stated = "; ".join(describe_deduction(d, names) for d in event.deductions)
+            yield f"  {names[event.player]} states: {stated}"
+        elif isinstance(event, SuggestionEvent):
+            yield from flush()
+            yield (
+                f"  {names[event.player]} suggests {event.suspect}, {event.weapon}, {event.room}"
+            )
+        elif isinstance(event, PassEvent):
+            answers.append(f"{names[event.player]} passes")
+        elif isinstance(event, RefuteEvent):
+            card = f" [{event.card.name}]" if event.card is not None else ""
+            answers.append(f"{names[event.refuter]} shows a card{card}")
+        elif isinstance(event, NoRefutationEvent):
+            answers.append("nobody can refute")
+        elif isinstance(event, AccusationEvent):
+            yield from flush()
+            outcome = "correct" if event.correct else "wrong"
+            if event.eliminated:
+                outcome += ", eliminated"
+            right = f", {event.accuracy}/3 right" if event.accuracy is not None else ""
+            yield (
+                f"  {names[event.player]} accuses {event.suspect}, {event.weapon}, "
+                f"{event.room}: {outcome}{right}"
+            )
+        elif isinstance(event, GameEnd):
+            yield from flush()
+            winner = names[event.winner] if event.winner is not None else "nobody"
+            yield f"game over after {event.rounds} rounds: {winner} wins ({event.reason})"
+            order = sorted(range(len(event.ranks)), key=lambda seat: event.ranks[seat])
+            yield "ranks: " + ", ".join(f"{event.ranks[s]}. {names[s]}" for s in order)
+    yield from flush()
+
+
+def _seats(events: Sequence[ClueEvent]) -> Iterator[int]:
+    for event in events:
+        for attr in ("player", "refuter", "suggester"):
+            seat = getattr(event, attr, None)
+            if isinstance(seat, int):
+                yield seat
