@@ -1,0 +1,228 @@
+"""The Clue LLM agent assisted by the verifier (``llm-verified``).
+
+Before it moves, the deductions the model states are checked against the player's exact
+knowledge (the SAT-backed knowledge grid of ``formalize.clue``, fed from the observation): each
+is ENTAILED, CONTRADICTED or UNDETERMINED. If any is not entailed, the verdicts go back to the
+model once, in the same conversation, and the agent acts on the revised answer (checked again
+for the record, not sent back again). Each check is kept in ``reviews``: the stated deductions
+and their verdicts, the revised ones and theirs, and what the agent acted on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from types import TracebackType
+from typing import Protocol
+
+from pydantic import BaseModel, ConfigDict
+
+from games.clue.agent import ClueObservation
+from games.clue.events import Deduction
+from games.clue.knowledge import PlayerView, deduction_fact, observation_setup
+from games.clue.llm_agent import LLMClueAgent, seat_settings
+from games.clue.llm_answers import DeductionAnswer, parse_deduction_answer
+from games.clue.llm_prompts import revision_prompt
+from provers.sat_session import SatSession
+from reasoning.constraints import ConstraintSessionFactory
+from reasoning.llm import (
+    ChatClient,
+    ChatMessage,
+    FallbackReason,
+    LLMSettings,
+    assistant,
+    make_client,
+    user,
+)
+from reasoning.llm.structured import DEFAULT_MAX_REPROMPTS
+from reasoning.verifier import ClaimStatus
+
+REVISION_PHASE = "revision"
+
+VERDICT_MEANING: dict[ClaimStatus, str] = {
+    ClaimStatus.ENTAILED: "it follows from what you have observed",
+    ClaimStatus.CONTRADICTED: "it cannot be true given what you have observed",
+    ClaimStatus.UNDETERMINED: "what you have observed allows it but does not prove it",
+    ClaimStatus.UNKNOWN: "it could not be checked",
+}
+
+
+class DeductionChecker(Protocol):
+    """Judges stated deductions against what the deciding player knows."""
+
+    def check(self, obs: ClueObservation, deductions: Sequence[Deduction]) -> list[ClaimStatus]:
+        """One verdict per deduction, in order."""
+        ...
+
+    def close(self) -> None:
+        """Release what the checker holds."""
+        ...
+
+
+class KnowledgeChecker:
+    """Checks deductions against one seat's knowledge grid, kept up to date from its observations.
+
+    ``factory`` picks the constraint backend (SAT by default). A new game or seat (seen from the
+    observation) starts a fresh knowledge; ``close`` releases the constraint session.
+    """
+
+    def __init__(self, factory: ConstraintSessionFactory = SatSession) -> None:
+        self._factory = factory
+        self._view: PlayerView | None = None
+
+    def check(self, obs: ClueObservation, deductions: Sequence[Deduction]) -> list[ClaimStatus]:
+        """ENTAILED, CONTRADICTED or UNDETERMINED for each deduction, against ``obs``'s player."""
+        view = self._view
+        newest = obs.history[-1].seq if obs.history else -1
+        if view is None or view.player != obs.player or newest < view.last_seq:
+            self.close()
+            view = PlayerView(observation_setup(obs), self._factory, obs.player, obs.hand)
+            self._view = view
+        view.catch_up(obs.history)
+        grid = view.knowledge.grid()
+        return [grid.status(deduction_fact(d)) for d in deductions]
+
+    def close(self) -> None:
+        """Release the constraint session of the current game."""
+        if self._view is not None:
+            self._view.close()
+            self._view = None
+
+
+class CheckedDeduction(BaseModel):
+    """A stated deduction and its verdict against the player's knowledge at that moment."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    deduction: Deduction
+    status: ClaimStatus
+
+
+class DeductionReview(BaseModel):
+    """One deduction phase of the verified agent: what was stated, checked, revised, acted on.
+
+    ``revised`` is empty and ``sent_back`` False when every stated deduction was entailed.
+    ``revision_failed`` marks a revision that never parsed; the agent then acts on the entailed
+    deductions of the first answer.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    player: int
+    round: int
+    turn: int
+    stated: tuple[CheckedDeduction, ...]
+    sent_back: bool
+    revised: tuple[CheckedDeduction, ...] = ()
+    revision_failed: bool = False
+    acted_on: tuple[Deduction, ...]
+
+
+def _checked(
+    deductions: Sequence[Deduction], statuses: Sequence[ClaimStatus]
+) -> tuple[CheckedDeduction, ...]:
+    return tuple(
+        CheckedDeduction(deduction=d, status=s) for d, s in zip(deductions, statuses, strict=True)
+    )
+
+
+class VerifiedLLMClueAgent(LLMClueAgent):
+    """The LLM agent whose stated deductions are checked, and sent back once, before it acts."""
+
+    def __init__(
+        self,
+        client: ChatClient,
+        *,
+        seed: int,
+        name: str = "llm-verified",
+        max_reprompts: int = DEFAULT_MAX_REPROMPTS,
+        checker: DeductionChecker | None = None,
+    ) -> None:
+        super().__init__(client, seed=seed, name=name, max_reprompts=max_reprompts)
+        self._checker: DeductionChecker = KnowledgeChecker() if checker is None else checker
+        self._reviews: list[DeductionReview] = []
+
+    @property
+    def reviews(self) -> tuple[DeductionReview, ...]:
+        """Every deduction phase's review so far, in order."""
+        return tuple(self._reviews)
+
+    def review_deductions(
+        self,
+        obs: ClueObservation,
+        messages: Sequence[ChatMessage],
+        reply: str,
+        answer: DeductionAnswer,
+    ) -> DeductionAnswer:
+        """Check the stated deductions; send the verdicts back once if any is not entailed."""
+        stated = _checked(answer.deductions, self._checker.check(obs, answer.deductions))
+
+        def record(
+            acted_on: tuple[Deduction, ...],
+            revised: tuple[CheckedDeduction, ...] = (),
+            failed: bool = False,
+        ) -> None:
+            sent_back = not all(c.status is ClaimStatus.ENTAILED for c in stated)
+            self._reviews.append(
+                DeductionReview(
+                    player=obs.player,
+                    round=obs.round,
+                    turn=obs.turn,
+                    stated=stated,
+                    sent_back=sent_back,
+                    revised=revised,
+                    revision_failed=failed,
+                    acted_on=acted_on,
+                )
+            )
+
+        if all(c.status is ClaimStatus.ENTAILED for c in stated):
+            record(answer.deductions)
+            return answer
+        verdicts = [(c.deduction, c.status.value, VERDICT_MEANING[c.status]) for c in stated]
+        conversation = [*messages, assistant(reply), user(revision_prompt(verdicts))]
+        deck, n = obs.deck(), obs.n_players
+
+        def parse(text: str) -> DeductionAnswer:
+            return parse_deduction_answer(text, deck, n)
+
+        outcome = self._ask_again(conversation, DeductionAnswer, parse)
+        if outcome.value is None:
+            self._record_fallback(REVISION_PHASE, FallbackReason.UNPARSED)
+            kept = tuple(c.deduction for c in stated if c.status is ClaimStatus.ENTAILED)
+            record(kept, failed=True)
+            return DeductionAnswer(analysis=answer.analysis, deductions=kept)
+        revised = outcome.value
+        record(
+            revised.deductions,
+            _checked(revised.deductions, self._checker.check(obs, revised.deductions)),
+        )
+        return revised
+
+    def close(self) -> None:
+        """Release what the checker holds (the constraint session of the current game)."""
+        self._checker.close()
+
+    def __enter__(self) -> VerifiedLLMClueAgent:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+
+def make_verified_agent(
+    settings: LLMSettings,
+    seat: int,
+    seed: int,
+    *,
+    name: str = "llm-verified",
+    factory: ConstraintSessionFactory = SatSession,
+) -> VerifiedLLMClueAgent:
+    """A verifier-assisted LLM agent for ``seat`` with its own client (see ``seat_settings``),
+    checking with a knowledge built on ``factory``'s constraint sessions."""
+    client = make_client(seat_settings(settings, seat))
+    return VerifiedLLMClueAgent(client, seed=seed, name=name, checker=KnowledgeChecker(factory))
