@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from provers.sat_prover import SatProver
 
+from provers.sat_prover import SatProver
 from reasoning.trace import TraceError, audit_trace, load_trace, parse_trace
 from reasoning.verifier import ClaimStatus, Verifier
 

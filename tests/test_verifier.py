@@ -7,9 +7,9 @@ import itertools
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from provers.sat_prover import SatProver
 
 from provers.model_eval import evaluate
+from provers.sat_prover import SatProver
 from provers.z3_prover import Z3Prover
 from reasoning.formula import Formula, Not, atoms
 from reasoning.prover import Prover
