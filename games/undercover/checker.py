@@ -1,0 +1,166 @@
+"""The prover-backed description checker: seed 002's consistency test T(s, Delta) (Appendix C).
+
+T(w, Delta) holds when the card theory phi(w) of the lexicon together with the formulas Delta has
+a model: the description does not contradict the card. A prover answers "does phi(w) with Delta
+entail false?": VALID means Delta contradicts the card, INVALID (a model exists) means it is
+consistent, and a prover that gives no evidence either way leaves the test undecided. Any
+``reasoning.Prover`` will do (Z3 by default; E or the early-stop vote by setting).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+
+from games.undercover.agent import Description
+from games.undercover.events import CheckOutcome
+from games.undercover.lexicon import Lexicon, UnknownWord
+from provers.z3_prover import Z3Prover
+from reasoning.formula import Formula
+from reasoning.prover import Prover, ProverUnavailable, check_consistency
+from reasoning.sorts import SortError
+from reasoning.syntax import FormulaSyntaxError, parse_formula
+from reasoning.verdict import ProofResult, Verdict
+
+DEFAULT_TIMEOUT_S = 10.0
+
+
+class Standing(StrEnum):
+    """How a set of formulas stands against a word's card theory."""
+
+    CONSISTENT = "consistent"
+    INCONSISTENT = "inconsistent"
+    SYNTAX_ERROR = "syntax error"
+    UNDECIDED = "undecided"
+    NOT_FORMALISED = "not formalised"
+
+    @property
+    def decisive(self) -> bool:
+        """True for the two answers backed by evidence: consistent and inconsistent."""
+        return self in (Standing.CONSISTENT, Standing.INCONSISTENT)
+
+
+_OUTCOMES = {
+    Standing.CONSISTENT: CheckOutcome.CONSISTENT,
+    Standing.INCONSISTENT: CheckOutcome.CONTRADICTS_CARD,
+    Standing.SYNTAX_ERROR: CheckOutcome.NOT_FORMALISED,
+    Standing.UNDECIDED: CheckOutcome.UNDECIDED,
+    Standing.NOT_FORMALISED: CheckOutcome.NOT_FORMALISED,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class ConsistencyResult:
+    """One T(w, Delta): its status, a one-line reason, and the prover's answer if one was asked."""
+
+    status: Standing
+    detail: str
+    proof: ProofResult | None = None
+
+    @property
+    def outcome(self) -> CheckOutcome:
+        """The engine's card-check outcome: a syntax error counts as not formalised."""
+        return _OUTCOMES[self.status]
+
+
+class ConsistencyTest:
+    """T(w, Delta) against the lexicon's card theories with one prover, cached by (word, Delta).
+
+    The cache makes repeated tests (every agent re-tests the same descriptions each turn) cheap
+    and keeps a game's answers stable within a run.
+    """
+
+    def __init__(
+        self,
+        lexicon: Lexicon,
+        prover: Prover | None = None,
+        timeout: float = DEFAULT_TIMEOUT_S,
+    ) -> None:
+        """Test against ``lexicon``'s theories with ``prover`` (default Z3), ``timeout`` s each."""
+        self.lexicon = lexicon
+        self.prover: Prover = prover if prover is not None else Z3Prover(timeout=timeout)
+        self.timeout = timeout
+        self._cache: dict[tuple[str, frozenset[Formula]], ConsistencyResult] = {}
+
+    def test(self, word: str, formulas: Sequence[Formula]) -> ConsistencyResult:
+        """T(word, formulas): whether the formulas together are consistent with phi(word)."""
+        if not formulas:
+            return ConsistencyResult(Standing.NOT_FORMALISED, "no formula to test")
+        try:
+            entry = self.lexicon.entry(word)
+        except UnknownWord as err:
+            return ConsistencyResult(Standing.UNDECIDED, f"no card theory: {err}")
+        key = (entry.word, frozenset(formulas))
+        cached = self._cache.get(key)
+        if cached is None:
+            cached = self._run(entry.word, formulas)
+            self._cache[key] = cached
+        return cached
+
+    def _run(self, word: str, formulas: Sequence[Formula]) -> ConsistencyResult:
+        try:
+            axioms = self.lexicon.consistency_axioms(word, formulas)
+        except SortError as err:
+            return ConsistencyResult(Standing.SYNTAX_ERROR, f"against {word!r}: {err}")
+        try:
+            proof = check_consistency(self.prover, axioms, self.timeout)
+        except ProverUnavailable as err:
+            return ConsistencyResult(Standing.UNDECIDED, f"{self.prover.name}: {err}")
+        if proof.verdict is Verdict.VALID:
+            status = Standing.INCONSISTENT
+            detail = f"{proof.prover}: phi({word!r}) with it entails false"
+            if proof.used_axioms:
+                detail += f" (using {', '.join(proof.used_axioms)})"
+        elif proof.verdict is Verdict.INVALID:
+            status = Standing.CONSISTENT
+            detail = f"{proof.prover}: phi({word!r}) with it has a model"
+        elif proof.verdict is Verdict.SYNTAX_ERROR:
+            status = Standing.SYNTAX_ERROR
+            detail = f"{proof.prover}: {proof.message}"
+        else:
+            status = Standing.UNDECIDED
+            detail = f"{proof.prover} answered {proof.verdict.value}: {proof.message}"
+        return ConsistencyResult(status, detail, proof)
+
+
+@dataclass(frozen=True, slots=True)
+class CheckRecord:
+    """One description the checker saw: the speaker's word, the sentence and the test's result."""
+
+    word: str
+    text: str
+    result: ConsistencyResult
+
+
+class ProverChecker:
+    """The engine's DescriptionChecker backed by a prover: T(speaker's word, description formula).
+
+    A description without a formula is not formalised; a formula text that does not parse, or
+    that clashes with the word's vocabulary, is a syntax error (recorded as not formalised);
+    a prover that gives no evidence leaves it undecided. ``records`` keeps every check made.
+    """
+
+    def __init__(self, test: ConsistencyTest) -> None:
+        """Check descriptions with ``test``."""
+        self.test = test
+        self.records: list[CheckRecord] = []
+
+    def assess(self, word: str, description: Description) -> ConsistencyResult:
+        """The full result of testing ``description`` against the card ``word``."""
+        formula = description.formula
+        if formula is None and description.formula_text is not None:
+            try:
+                formula = parse_formula(description.formula_text)
+            except FormulaSyntaxError as err:
+                first = str(err).splitlines()[0]
+                return ConsistencyResult(Standing.SYNTAX_ERROR, f"formula syntax error, {first}")
+        if formula is None:
+            return ConsistencyResult(Standing.NOT_FORMALISED, "the description has no formula")
+        return self.test.test(word, [formula])
+
+    def check(self, word: str, description: Description) -> CheckOutcome:
+        """The card-check outcome of ``description`` given by the holder of ``word``."""
+        result = self.assess(word, description)
+        self.records.append(CheckRecord(word, description.text, result))
+        return result.outcome
