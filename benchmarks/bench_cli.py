@@ -1,0 +1,140 @@
+"""``gumshoe bench ...``: benchmarks that print a table and write JSON."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from pydantic import ValidationError
+
+from benchmarks import backbone_bench, provers_bench, undercover_bench
+from benchmarks.report import format_table, write_json
+from games.cli import find_pair, llm_agent_settings, undercover_client
+from games.runlog import RunDir, RunDirError
+from games.undercover.agents import AGENT_TYPES, parse_agent_specs
+from games.undercover.agents import AgentSettings as UndercoverAgentSettings
+from games.undercover.lexicon import Lexicon
+from games.undercover.metrics import MiniLMSimilarity
+from games.undercover.words import builtin_pairs
+from provers.registry import DEFAULT_PROVER, PROVER_NAMES, get_prover
+from reasoning.prover import ProverUnavailable
+
+bench_app = typer.Typer(help="Benchmarks: print a table and write JSON.", no_args_is_help=True)
+
+
+@bench_app.command("provers")
+def bench_provers(
+    out: Annotated[Path, typer.Option(help="Folder for the JSON results.")] = Path("bench-results"),
+    problems: Annotated[int, typer.Option(help="Problems per size.")] = 10,
+    repeats: Annotated[int, typer.Option(help="Backbone repetitions.")] = 50,
+) -> None:
+    """Prover time per backend on 5-40 axiom problems, the vote's overhead, SAT backbone time."""
+    rows = provers_bench.run(problems_per_size=problems, progress=lambda m: typer.echo(m, err=True))
+    typer.echo(
+        format_table(
+            rows, ["backend", "axioms", "problems", "right", "median_ms", "p95_ms", "overhead_x"]
+        )
+    )
+    backbone = backbone_bench.run(repeats=repeats)
+    typer.echo("")
+    typer.echo("SAT backbone on a Clue-sized set (21 cards x 7 places, 40 three-card clauses)")
+    typer.echo(format_table(backbone, ["method", "median_ms", "p95_ms", "solver_calls"]))
+    path = write_json(out / "provers.json", {"provers": rows, "backbone": backbone})
+    typer.echo(f"\nwrote {path}")
+
+
+@bench_app.command("undercover")
+def bench_undercover(
+    seeds: Annotated[int, typer.Option(min=1, help="Seeds per matchup and word pair.")] = 20,
+    first_seed: Annotated[int, typer.Option(help="The first seed; then first+1, ...")] = 0,
+    pairs: Annotated[
+        str | None, typer.Option(help="Comma-separated word-pair ids (default: all shipped).")
+    ] = None,
+    agents: Annotated[
+        str | None,
+        typer.Option(
+            help="Agent types in the contests, comma-separated (default: prover, plain, and the "
+            "LLM types when an endpoint is configured)."
+        ),
+    ] = None,
+    fixed_citizen: Annotated[
+        str, typer.Option(help="The citizens' type in the fixed-opponent contest.")
+    ] = "prover",
+    players: Annotated[int, typer.Option(min=4, max=10, help="Players per game.")] = 6,
+    prover: Annotated[
+        str, typer.Option(help=f"Prover of T(s, Delta) ({', '.join(PROVER_NAMES)}).")
+    ] = DEFAULT_PROVER,
+    timeout: Annotated[float, typer.Option(min=0.1, help="Seconds per prover call.")] = 10.0,
+    out: Annotated[Path, typer.Option(help="Run directory (resumed when it exists).")] = Path(
+        "runs/undercover"
+    ),
+    as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
+    model: Annotated[str | None, typer.Option(help="LLM model for LLM agents.")] = None,
+    base_url: Annotated[
+        str | None, typer.Option(help="OpenAI-compatible endpoint for LLM agents.")
+    ] = None,
+) -> None:
+    """Seed 002's fixed-opponent contest (4.2) and round-robin (4.3): game metrics and the
+    Attributional Score per matchup, agent type and word pair, a word-similarity table, a plot."""
+    try:
+        llm = llm_agent_settings(model, base_url, None, None).llm_settings()
+        endpoint = llm.configured or llm.replay_path is not None
+        if agents is None:
+            names = tuple(n for n, t in AGENT_TYPES.items() if endpoint or not t.needs_llm)
+        else:
+            names = parse_agent_specs(agents)
+        client = undercover_client([*names, fixed_citizen], llm)
+        catalogue = {p.id: p for p in builtin_pairs()}
+        chosen = (
+            list(catalogue.values())
+            if pairs is None
+            else [find_pair(p, catalogue) for p in pairs.split(",")]
+        )
+        config = undercover_bench.UndercoverBenchConfig(
+            agents=names,
+            fixed_citizen=fixed_citizen,
+            pairs=tuple(p.id for p in chosen),
+            players=players,
+            prover=prover,
+            timeout_s=timeout,
+            first_seed=first_seed,
+            llm_model=llm.model if client is not None else None,
+        )
+        settings = UndercoverAgentSettings.create(
+            prover=get_prover(prover),
+            timeout=timeout,
+            client=client,
+        )
+        summary = undercover_bench.run(
+            config,
+            seeds,
+            out,
+            settings,
+            chosen,
+            MiniLMSimilarity(),
+            progress=lambda m: typer.echo(m, err=True),
+        )
+    except (ValueError, ValidationError, RunDirError, ProverUnavailable) as err:
+        typer.echo(f"error: {err}", err=True)
+        raise typer.Exit(2) from None
+    if as_json:
+        typer.echo(summary.model_dump_json())
+        return
+    for line in undercover_bench.report_lines(summary):
+        typer.echo(line)
+    typer.echo(f"\nwrote {out / RunDir.SUMMARY_FILE} and {summary.plot}")
+
+
+@bench_app.command("undercover-similarity")
+def bench_undercover_similarity(
+    out: Annotated[Path, typer.Option(help="Folder for the JSON results.")] = Path("bench-results"),
+) -> None:
+    """Appendix E's word-pair similarity table for the shipped pairs, MiniLM cosine in place of
+    fastText: the two words, and their lexicon definitions."""
+    rows = undercover_bench.similarity_table(builtin_pairs(), Lexicon.load(), MiniLMSimilarity())
+    typer.echo(undercover_bench.similarity_report(rows))
+    path = write_json(
+        out / "undercover_similarity.json", [row.model_dump(mode="json") for row in rows]
+    )
+    typer.echo(f"\nwrote {path}")

@@ -1,0 +1,36 @@
+"""The ``gumshoe`` console script: each layer's commands composed into one app."""
+
+from __future__ import annotations
+
+import typer
+
+from benchmarks.bench_cli import bench_app
+from benchmarks.clue_cli import bench_clue, bench_clue_perf
+from benchmarks.demo import run_demo
+from games.cli import audit_clue, play_app
+from provers.cli import audit_trace, prove
+
+app = typer.Typer(
+    help="gumshoe: verify deductions in deduction games with theorem provers.",
+    no_args_is_help=True,
+    add_completion=False,
+)
+app.command("prove")(prove)
+
+audit_app = typer.Typer(
+    help="Audit stated deductions against what was known.", no_args_is_help=True
+)
+audit_app.command("trace")(audit_trace)
+audit_app.command("clue")(audit_clue)
+app.add_typer(audit_app, name="audit")
+app.add_typer(play_app, name="play")
+bench_app.command("clue")(bench_clue)
+bench_app.command("clue-perf")(bench_clue_perf)
+app.add_typer(bench_app, name="bench")
+
+
+@app.command("demo")
+def demo() -> None:
+    """Run the offline demo: provers on the tea example, a SAT-backed deduction audit, a Clue
+    game and an Undercover-V game with prover-backed agents."""
+    run_demo()

@@ -1,0 +1,340 @@
+"""The Clue benchmark: many seeded games, seed 000 Table 1's columns per agent, and Fig. 5's plot.
+
+A run directory (``games.runlog``) holds the config, one event log per game and the summary; an
+interrupted run resumes without replaying finished games. Game ``i`` is dealt from ``seed + i``
+and opened by seat ``i mod n`` (seed 000 rotates the starting seat). Each game's fallback counts,
+which the log does not carry, go to ``seats.jsonl`` just before the game's end event is written.
+A game whose LLM endpoint fails for good is recorded as errored and the run goes on.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from games.clue.agents import AgentSettings
+from games.clue.audit import GameAudit, audit_log
+from games.clue.cards import ClueConfig
+from games.clue.events import GameEnd
+from games.clue.play import play_seated
+from games.runlog import EventLog, RunDir, read_jsonl
+from reasoning.llm import LLMEndpointError
+
+SEATS_FILE = "seats.jsonl"
+"""Per-game fallback counts, one JSON line per finished game, in the run directory."""
+PLOT_FILE = "cards_known.png"
+"""The plot of cards known per round, in the run directory."""
+
+
+class ClueBenchConfig(BaseModel):
+    """What makes two runs comparable: the seats' agents, the first seed, the round limit and the
+    LLM model (when an LLM agent plays). The number of games is not part of it, so a run can be
+    extended."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    agents: tuple[str, ...] = Field(min_length=3, max_length=6)
+    seed: int = 0
+    max_rounds: int = Field(default=30, ge=1)
+    llm_model: str | None = None
+
+    def game_config(self, index: int) -> ClueConfig:
+        """The settings of game ``index``."""
+        n = len(self.agents)
+        return ClueConfig(n_players=n, max_rounds=self.max_rounds, first_player=index % n)
+
+
+class SeatRecord(BaseModel):
+    """What a game log lacks: each seat's fallback count (one line of ``seats.jsonl``)."""
+
+    game_id: str
+    fallbacks: list[int]
+
+
+class GameError(BaseModel):
+    """A game that could not be played to its end, and why."""
+
+    game_id: str
+    error: str
+
+
+class AgentSummary(BaseModel):
+    """One agent's results over every seat it played (per-game figures are per seat-game).
+
+    ``accusation_accuracy`` is the mean share of envelope cards named (0-1) over the seat-games
+    in which it accused; ``recall`` pools the entailed facts over its seat-games.
+    """
+
+    agent: str
+    seat_games: int
+    wins: int
+    correct_accusations: int
+    wrong_accusations: int
+    accusations: int
+    mean_rank: float
+    accusation_accuracy: float | None
+    deductions_correct: float
+    deductions_incorrect: float
+    fallbacks: float
+    sound: float
+    lucky: float
+    wrong: float
+    recall: float | None
+    known_per_round: list[float]
+
+
+class ClueBenchSummary(BaseModel):
+    """The run's results: per agent, the ideal reasoner's curve, errors and timing."""
+
+    config: ClueBenchConfig
+    games: int
+    errored: list[GameError]
+    per_agent: list[AgentSummary]
+    ideal_known_per_round: list[float]
+    plot: str | None
+    play_seconds: float
+    audit_seconds: float
+
+
+def game_id(index: int) -> str:
+    """The id of game ``index`` in a run."""
+    return f"game-{index:05d}"
+
+
+class _HeldEnd:
+    """An event sink that holds back the ``game_end`` event until ``release``."""
+
+    def __init__(self, log: EventLog) -> None:
+        self.log = log
+        self.held: GameEnd | None = None
+
+    def write(self, event: BaseModel) -> None:
+        if isinstance(event, GameEnd):
+            self.held = event
+        else:
+            self.log.write(event)
+
+    def release(self) -> None:
+        if self.held is not None:
+            self.log.write(self.held)
+
+
+def _settings_for_game(settings: AgentSettings, gid: str) -> AgentSettings:
+    """Settings whose LLM record/replay files are the game's own (``calls.jsonl`` becomes
+    ``calls.game-00003.jsonl``)."""
+    llm = settings.llm
+    if llm is None or (llm.record_path is None and llm.replay_path is None):
+        return settings
+
+    def per_game(path: Path | None) -> Path | None:
+        return None if path is None else path.with_name(f"{path.stem}.{gid}{path.suffix}")
+
+    return settings.model_copy(
+        update={
+            "llm": llm.model_copy(
+                update={
+                    "record_path": per_game(llm.record_path),
+                    "replay_path": per_game(llm.replay_path),
+                }
+            )
+        }
+    )
+
+
+def run(
+    config: ClueBenchConfig,
+    games: int,
+    out: Path,
+    settings: AgentSettings | None = None,
+    progress: Callable[[str], None] | None = None,
+) -> ClueBenchSummary:
+    """Play (or resume) ``games`` games into the run directory ``out`` and summarise them."""
+    settings = settings or AgentSettings()
+    say = progress or (lambda _message: None)
+    rundir = RunDir(out, config)
+    seats_path = rundir.path / SEATS_FILE
+    errored: list[GameError] = []
+    started = time.perf_counter()
+    for index in range(games):
+        gid = game_id(index)
+        if rundir.is_finished(gid):
+            say(f"{gid}: finished earlier")
+            continue
+        try:
+            with rundir.game_log(gid) as log:
+                sink = _HeldEnd(log)
+                played = play_seated(
+                    config.agents,
+                    config.seed + index,
+                    config.game_config(index),
+                    _settings_for_game(settings, gid),
+                    sink,
+                )
+                record = SeatRecord(game_id=gid, fallbacks=list(played.fallbacks))
+                with seats_path.open("a", encoding="utf-8") as handle:
+                    handle.write(record.model_dump_json() + "\n")
+                sink.release()
+        except LLMEndpointError as err:
+            errored.append(GameError(game_id=gid, error=str(err)))
+            say(f"{gid}: errored: {err}")
+            continue
+        result = played.result
+        winner = "nobody" if result.winner is None else f"seat {result.winner}"
+        say(f"{gid}: {winner} wins after {result.rounds} rounds ({index + 1}/{games})")
+    play_seconds = time.perf_counter() - started
+    summary = summarize(rundir, config, games, errored, play_seconds, say)
+    rundir.write_summary(summary)
+    return summary
+
+
+def summarize(
+    rundir: RunDir[ClueBenchConfig],
+    config: ClueBenchConfig,
+    games: int,
+    errored: Sequence[GameError],
+    play_seconds: float,
+    say: Callable[[str], None],
+) -> ClueBenchSummary:
+    """Audit every finished game among the first ``games`` and aggregate per agent."""
+    started = time.perf_counter()
+    seats_path = rundir.path / SEATS_FILE
+    fallbacks: dict[str, list[int]] = {}
+    if seats_path.exists():
+        for line in read_jsonl(seats_path):
+            record = SeatRecord.model_validate(line)
+            fallbacks[record.game_id] = record.fallbacks
+    audits: list[tuple[GameAudit, list[int]]] = []
+    for index in range(games):
+        gid = game_id(index)
+        if not rundir.is_finished(gid):
+            continue
+        seat_fallbacks = fallbacks.get(gid, [0] * len(config.agents))
+        audits.append((audit_log(rundir.log_path(gid)), seat_fallbacks))
+        if len(audits) % 20 == 0:
+            say(f"audited {len(audits)} games")
+    per_agent = [_agent_summary(name, config, audits) for name in dict.fromkeys(config.agents)]
+    longest = max((len(p.ideal_known_per_round) for a, _ in audits for p in a.players), default=0)
+    ideal = _mean_curve([p.ideal_known_per_round for a, _ in audits for p in a.players], longest)
+    plot = _plot(rundir.path / PLOT_FILE, per_agent, ideal) if audits else None
+    return ClueBenchSummary(
+        config=config,
+        games=len(audits),
+        errored=list(errored),
+        per_agent=per_agent,
+        ideal_known_per_round=ideal,
+        plot=str(plot) if plot else None,
+        play_seconds=play_seconds,
+        audit_seconds=time.perf_counter() - started,
+    )
+
+
+def _mean_curve(curves: Sequence[Sequence[int]], length: int) -> list[float]:
+    """Per round, the mean over curves, each carried forward at its last value after it ends."""
+    if not curves or length == 0:
+        return []
+    out: list[float] = []
+    for r in range(length):
+        values = [c[min(r, len(c) - 1)] for c in curves if c]
+        out.append(sum(values) / len(values) if values else math.nan)
+    return out
+
+
+def _agent_summary(
+    name: str, config: ClueBenchConfig, audits: Sequence[tuple[GameAudit, list[int]]]
+) -> AgentSummary:
+    seats = [s for s, agent in enumerate(config.agents) if agent == name]
+    rows = [(a, a.players[s], fb[s]) for a, fb in audits for s in seats]
+    n = len(rows)
+    ranks, accuracies, curves = [], [], []
+    wins = correct = wrong_acc = 0
+    totals = {"correct": 0, "incorrect": 0, "sound": 0, "lucky": 0, "wrong": 0}
+    fallback_total = recall_stated = recall_entailed = 0
+    for audit, player, fb in rows:
+        result = audit.result
+        assert result is not None
+        ranks.append(result.ranks[player.player])
+        wins += result.ranks[player.player] == 1
+        accuracy = result.accuracy[player.player]
+        if accuracy is not None:
+            accuracies.append(accuracy / 3)
+            correct += accuracy == 3
+            wrong_acc += accuracy != 3
+        for key in totals:
+            totals[key] += getattr(player, key) or 0
+        fallback_total += fb
+        recall_stated += player.recall_stated
+        recall_entailed += player.recall_entailed
+        if player.known_per_round is not None:
+            curves.append(player.known_per_round)
+    longest = max((len(c) for c in curves), default=0)
+
+    def per_game(total: int) -> float:
+        return total / n if n else math.nan
+
+    return AgentSummary(
+        agent=name,
+        seat_games=n,
+        wins=wins,
+        correct_accusations=correct,
+        wrong_accusations=wrong_acc,
+        accusations=len(accuracies),
+        mean_rank=sum(ranks) / n if n else math.nan,
+        accusation_accuracy=sum(accuracies) / len(accuracies) if accuracies else None,
+        deductions_correct=per_game(totals["correct"]),
+        deductions_incorrect=per_game(totals["incorrect"]),
+        fallbacks=per_game(fallback_total),
+        sound=per_game(totals["sound"]),
+        lucky=per_game(totals["lucky"]),
+        wrong=per_game(totals["wrong"]),
+        recall=recall_stated / recall_entailed if recall_entailed else None,
+        known_per_round=_mean_curve(curves, longest),
+    )
+
+
+def _plot(path: Path, per_agent: Sequence[AgentSummary], ideal: Sequence[float]) -> Path:
+    """Cards known per round by agent, with the ideal reasoner's curve (seed 000, Fig. 5)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from matplotlib.ticker import MaxNLocator
+
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    for agent in per_agent:
+        curve = agent.known_per_round
+        ax.plot(range(1, len(curve) + 1), curve, marker="o", markersize=3, label=agent.agent)
+    ax.plot(range(1, len(ideal) + 1), ideal, linestyle="--", color="black", label="ideal reasoner")
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.set_xlabel("round")
+    ax.set_ylabel("cards known (hand + shown + correct deductions)")
+    ax.set_ylim(bottom=0)
+    ax.set_title("Clue: cards known per round")
+    ax.grid(alpha=0.3)
+    ax.legend()
+    fig.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+    return path
+
+
+TABLE_COLUMNS = [
+    "agent",
+    "seat_games",
+    "wins",
+    "mean_rank",
+    "accusation_accuracy",
+    "wrong_accusations",
+    "deductions_correct",
+    "deductions_incorrect",
+    "fallbacks",
+    "sound",
+    "lucky",
+    "wrong",
+    "recall",
+]
+"""The columns of the printed table."""

@@ -1,0 +1,109 @@
+"""``gumshoe bench clue`` and ``gumshoe bench clue-perf``: the Clue benchmarks on the terminal."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from pydantic import ValidationError
+
+from benchmarks import clue_bench, clue_perf
+from benchmarks.report import format_table, write_json
+from games.cli import DEFAULT_CLUE_AGENTS, llm_agent_settings
+from games.clue.agents import AGENT_FACTORIES, parse_agents
+from games.runlog import RunDirError
+
+
+def bench_clue(
+    games: Annotated[int, typer.Option(min=1, help="Number of games.")] = 20,
+    agents: Annotated[
+        str,
+        typer.Option(
+            help=f"One agent per seat, comma-separated ({', '.join(AGENT_FACTORIES)}); "
+            "`prover*6` repeats."
+        ),
+    ] = DEFAULT_CLUE_AGENTS,
+    out: Annotated[Path, typer.Option(help="Run directory (resumed when it exists).")] = Path(
+        "runs/clue"
+    ),
+    seed: Annotated[int, typer.Option(help="Seed of the first game; game i uses seed + i.")] = 0,
+    rounds: Annotated[int, typer.Option(help="Round limit.")] = 30,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
+    model: Annotated[str | None, typer.Option(help="LLM model for llm agents.")] = None,
+    base_url: Annotated[
+        str | None, typer.Option(help="OpenAI-compatible endpoint for llm agents.")
+    ] = None,
+    record: Annotated[
+        Path | None, typer.Option(help="Record LLM calls (one file per game and seat).")
+    ] = None,
+    replay: Annotated[Path | None, typer.Option(help="Replay recorded LLM calls.")] = None,
+) -> None:
+    """Play seeded Clue games and report seed 000 Table 1's columns per agent, the deduction
+    audit's sound / lucky / wrong and recall, and a plot of cards known per round."""
+    try:
+        specs = parse_agents(agents)
+        settings = llm_agent_settings(model, base_url, record, replay)
+        uses_llm = any(spec.startswith("llm") for spec in specs)
+        llm_model = settings.llm_settings().model if uses_llm else None
+        config = clue_bench.ClueBenchConfig(
+            agents=tuple(specs), seed=seed, max_rounds=rounds, llm_model=llm_model
+        )
+        summary = clue_bench.run(
+            config, games, out, settings, progress=lambda m: typer.echo(m, err=True)
+        )
+    except (ValueError, ValidationError, RunDirError) as err:
+        typer.echo(f"error: {err}", err=True)
+        raise typer.Exit(2) from None
+    if as_json:
+        typer.echo(summary.model_dump_json())
+        return
+    rows = [
+        {k: "-" if v is None else v for k, v in a.model_dump().items()} for a in summary.per_agent
+    ]
+    typer.echo(format_table(rows, clue_bench.TABLE_COLUMNS))
+    if summary.errored:
+        typer.echo(f"\n{len(summary.errored)} games errored (see summary.json)")
+    typer.echo(f"\n{summary.games} games; summary: {out / 'summary.json'}; plot: {summary.plot}")
+
+
+def bench_clue_perf(
+    out: Annotated[Path, typer.Option(help="Folder for the JSON results.")] = Path("bench-results"),
+    seed: Annotated[int, typer.Option(help="Seed of the measured game.")] = 0,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the results as JSON.")] = False,
+) -> None:
+    """Knowledge-grid update time per event (incremental backbone against two solves per cell)
+    and the time to audit a whole 6-player, 30-round game."""
+    result = clue_perf.run(seed=seed)
+    path = write_json(out / "clue_perf.json", result)
+    if as_json:
+        typer.echo(json.dumps(result))
+        return
+    updates = result["grid_updates"]
+    typer.echo("Knowledge-grid update per knowledge-changing event (6 seats, one 30-round game)")
+    typer.echo(
+        format_table(
+            updates["rows"],
+            ["method", "updates", "median_ms", "p95_ms", "mean_ms", "x_slower_than_incremental"],
+        )
+    )
+    typer.echo(
+        f"solver calls per incremental update: median {updates['solver_calls_median']:.0f}, "
+        f"p95 {updates['solver_calls_p95']:.0f}; grids differing between methods: "
+        f"{updates['grid_mismatches']}"
+    )
+    audit = result["audit"]
+    typer.echo(
+        f"\nWhole audit: {audit['seconds']:.3f} s for {audit['events']} events, "
+        f"{audit['rounds']} rounds, {audit['deductions_checked']} deductions checked"
+    )
+    targets = result["targets"]
+    typer.echo(
+        f"\ntargets: median update < {targets['median_update_ms']} ms: "
+        f"{'met' if targets['median_update_met'] else 'missed'}; >= 3x faster than two solves "
+        f"per cell ({targets['speedup_vs_two_solves_per_cell']:.1f}x): "
+        f"{'met' if targets['speedup_met'] else 'missed'}; audit < {targets['audit_s']} s: "
+        f"{'met' if targets['audit_met'] else 'missed'}"
+    )
+    typer.echo(f"wrote {path}")

@@ -1,0 +1,150 @@
+"""``gumshoe demo``: the main job on the embedded default, offline and without a key.
+
+It proves and refutes seed 002's tea example with Z3 and with E (where installed), shows the
+countermodel, audits a small Clue-like set of claims with the SAT backend, and plays an offline
+Undercover-V game whose descriptions are checked against their speakers' cards.
+"""
+
+from __future__ import annotations
+
+import typer
+
+from games.cli import UndercoverTranscript
+from games.clue.audit import audit_events, render_audit
+from games.clue.play import play_seated
+from games.clue.transcript import transcript
+from games.undercover.agents import AgentSettings as UndercoverAgentSettings
+from games.undercover.agents import seat_agents
+from games.undercover.checker import ProverChecker
+from games.undercover.engine import UndercoverGame, play_game
+from games.undercover.events import UndercoverConfig
+from games.undercover.words import builtin_pairs
+from provers.eprover import eprover_available
+from provers.registry import get_prover
+from reasoning.prover import Prover
+from reasoning.syntax import parse_formula
+from reasoning.theory import parse_theory, with_goal
+from reasoning.verifier import Verifier
+
+TEA_THEORY = """\
+# Seed 002's running example, in gumshoe's theory syntax.
+axiom fact_1: exists x y e. Tea(x) & Bergamot(y) & Infuse(e) & Agent(e, x) & Patient(e, y)
+axiom rule_2: forall x y e. Tea(x) & Bergamot(y) & Infuse(e) & Agent(e, x) & Patient(e, y)
+    -> EarlGrey(x) & ~CeylonTea(x)
+goal: exists x. EarlGrey(x)
+"""
+
+CLUE_KNOWLEDGE = [
+    "exactly 1 of {alice_knife, bob_knife, envelope_knife}",
+    "exactly 1 of {alice_rope, bob_rope, envelope_rope}",
+    "exactly 1 of {alice_pipe, bob_pipe, envelope_pipe}",
+    "exactly 1 of {alice_knife, alice_rope, alice_pipe}",
+    "exactly 1 of {bob_knife, bob_rope, bob_pipe}",
+    "alice_knife",
+]
+CLUE_DEAL = [
+    "alice_knife",
+    "bob_pipe",
+    "envelope_rope",
+    "~alice_rope",
+    "~alice_pipe",
+    "~bob_knife",
+    "~bob_rope",
+    "~envelope_knife",
+    "~envelope_pipe",
+]
+CLUE_CLAIMS = ["~bob_knife", "bob_knife", "envelope_rope", "envelope_pipe"]
+
+
+def _section(title: str) -> None:
+    typer.echo("")
+    typer.echo(f"== {title} ==")
+
+
+def _prove_tea(prover: Prover) -> None:
+    theory = parse_theory(TEA_THEORY, source="tea.thy")
+    for goal_text in ("exists x. EarlGrey(x)", "exists x. CeylonTea(x)"):
+        probe = with_goal(theory, parse_formula(goal_text))
+        assert probe.goal is not None
+        result = prover.prove(probe.axioms, probe.goal, 10.0)
+        typer.echo(
+            f"{prover.name:8s} goal {goal_text:26s} -> {result.verdict.value}"
+            f"  ({result.elapsed_s * 1000:.1f} ms)"
+        )
+        if result.used_axioms:
+            typer.echo(f"{'':8s} used axioms: {', '.join(result.used_axioms)}")
+        if result.countermodel is not None:
+            typer.echo(f"{'':8s} countermodel:")
+            for line in result.countermodel.render().splitlines():
+                typer.echo(f"{'':10s}{line}")
+        elif result.verdict.value == "INVALID":
+            typer.echo(f"{'':8s} {result.message}")
+
+
+def tea_section() -> None:
+    """Prove and refute the tea example with every first-order backend available here."""
+    _section("Tea example (seed 002): prove and refute")
+    typer.echo(TEA_THEORY.rstrip())
+    typer.echo("")
+    _prove_tea(get_prover("z3"))
+    if eprover_available():
+        _prove_tea(get_prover("eprover"))
+    else:
+        typer.echo("eprover  skipped: E prover not installed (apt-get install eprover)")
+    _prove_tea(get_prover("vote"))
+
+
+def audit_section() -> None:
+    """Audit a few stated deductions about a tiny Clue deal with the SAT backend."""
+    _section("Deduction audit with the SAT backend")
+    typer.echo(
+        "Alice knows: every card has one place, each hand holds one card, she holds the knife."
+    )
+    report = Verifier(get_prover("sat")).audit(CLUE_KNOWLEDGE, CLUE_CLAIMS, truth=CLUE_DEAL)
+    typer.echo(f"knowledge consistent: {report.knowledge_consistent}")
+    for check in report.checks:
+        truth = check.correctness.value if check.correctness else "?"
+        typer.echo(f"  claim {check.claim:16s} {check.status.value:13s} {truth:5s} -> {check.kind}")
+    typer.echo(f"kinds: {report.kind_counts}")
+
+
+CLUE_DEMO_SEED = 7
+"""The deal of the demo's Clue game."""
+CLUE_DEMO_AGENTS = ("prover",) * 6
+"""The demo's Clue seats: six prover-backed agents."""
+
+
+def clue_section() -> None:
+    """Play a seeded 6-player Clue game with prover-backed agents; print the turns and the audit."""
+    _section(f"Clue: six prover-backed agents, seed {CLUE_DEMO_SEED}")
+    events = play_seated(CLUE_DEMO_AGENTS, CLUE_DEMO_SEED).events()
+    for line in transcript(events):
+        typer.echo(line)
+    typer.echo("")
+    typer.echo(render_audit(audit_events(events)))
+
+
+UNDERCOVER_DEMO_SEED = 12
+UNDERCOVER_DEMO_PAIR = "earl-grey-tea-ceylon-tea"
+UNDERCOVER_DEMO_AGENTS = ("prover",) * 5 + ("plain",)
+
+
+def undercover_section() -> None:
+    """Play a seeded offline Undercover-V game with prover-backed agents (Z3 checks every
+    description against its speaker's card) and print each round's verification record."""
+    _section(f"Undercover-V: offline prover-backed agents, seed {UNDERCOVER_DEMO_SEED}")
+    pair = next(p for p in builtin_pairs() if p.id == UNDERCOVER_DEMO_PAIR)
+    config = UndercoverConfig.model_validate({"players": len(UNDERCOVER_DEMO_AGENTS)})
+    game = UndercoverGame(config, pair, UNDERCOVER_DEMO_SEED)
+    settings = UndercoverAgentSettings.create(prover=get_prover("z3"))
+    agents = seat_agents(UNDERCOVER_DEMO_AGENTS, game, settings)
+    checker = ProverChecker(settings.test)
+    play_game(game, agents, checker, UndercoverTranscript(agents, checker))
+
+
+def run_demo() -> None:
+    """Run every section of the demo in order."""
+    tea_section()
+    audit_section()
+    clue_section()
+    undercover_section()

@@ -1,0 +1,480 @@
+"""The Undercover-V benchmark: seed 002's fixed-opponent contest (4.2) and round-robin (4.3).
+
+A matchup puts one agent type in the spy's seat and another in the five citizen seats. The
+fixed-opponent contest plays every type as the spy against one fixed citizen type; the
+round-robin plays every ordered pair of different types (1 A spy vs 5 B citizens, and 1 B spy vs
+5 A citizens). A game the two contests share is played once. Every matchup plays every chosen
+word pair with seeds ``first_seed .. first_seed + seeds - 1`` (the seed seats the spy and picks
+which word is the spy's).
+
+A run directory (``games.runlog``) holds the config, one event log per game and the summary; an
+interrupted run resumes without replaying finished games, and a game whose LLM endpoint fails
+for good is recorded as errored while the run goes on. The metrics are computed from the logs:
+seed 002's game metrics and Attributional Score per matchup, per agent type and role, and per word
+pair, and a word-pair similarity table in the manner of Appendix E with MiniLM cosine similarity
+in place of fastText.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from benchmarks.report import format_table
+from games.runlog import RunDir
+from games.undercover.agents import AgentSettings, agent_type, seat_agents
+from games.undercover.checker import ProverChecker
+from games.undercover.engine import UndercoverGame, play_game
+from games.undercover.events import UndercoverConfig, read_undercover_log
+from games.undercover.lexicon import Lexicon
+from games.undercover.metrics import (
+    AgentRoleSummary,
+    GameMetrics,
+    GameSummary,
+    Similarity,
+    by_agent_type,
+    game_metrics,
+    group_by,
+    summarise,
+)
+from games.undercover.words import WordPair
+from reasoning.llm import FallbackSnapshot, LLMEndpointError
+
+PLOT_FILE = "undercover.png"
+Contest = Literal["fixed", "round-robin"]
+FIXED: Contest = "fixed"
+ROUND_ROBIN: Contest = "round-robin"
+
+Progress = Callable[[str], None]
+
+
+class UndercoverBenchConfig(BaseModel):
+    """What makes two runs comparable: agent types, fixed citizen, pairs, table size, prover,
+    first seed and LLM model. The number of seeds is not part of it, so a run can be extended."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    agents: tuple[str, ...] = Field(min_length=1)
+    fixed_citizen: str
+    pairs: tuple[str, ...] = Field(min_length=1)
+    players: int = Field(default=6, ge=4, le=10)
+    prover: str = "z3"
+    timeout_s: float = Field(default=10.0, gt=0.0)
+    first_seed: int = 0
+    llm_model: str | None = None
+
+    @model_validator(mode="after")
+    def _known_agents(self) -> UndercoverBenchConfig:
+        for index, name in enumerate(self.agents):
+            try:
+                agent_type(name)
+            except ValueError as err:
+                raise ValueError(f"field 'agents.{index}': {err}") from None
+        if len(set(self.agents)) != len(self.agents):
+            raise ValueError("field 'agents': an agent type is listed twice")
+        try:
+            agent_type(self.fixed_citizen)
+        except ValueError as err:
+            raise ValueError(f"field 'fixed_citizen': {err}") from None
+        return self
+
+
+class Matchup(BaseModel):
+    """One agent type as the spy against another in every citizen seat; the contests it is in."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    spy: str
+    citizens: str
+    contests: tuple[Contest, ...]
+
+    @property
+    def id(self) -> str:
+        """The matchup's name in game ids and tables: ``<spy>-vs-<citizens>``."""
+        return f"{self.spy}-vs-{self.citizens}"
+
+
+def matchups(agents: Sequence[str], fixed_citizen: str) -> list[Matchup]:
+    """The fixed-opponent contest's matchups, then the round-robin's, shared ones merged."""
+    contests: dict[tuple[str, str], list[Contest]] = {}
+    for spy in agents:
+        contests.setdefault((spy, fixed_citizen), []).append(FIXED)
+    for spy in agents:
+        for citizens in agents:
+            if spy != citizens:
+                contests.setdefault((spy, citizens), []).append(ROUND_ROBIN)
+    return [Matchup(spy=s, citizens=c, contests=tuple(k)) for (s, c), k in contests.items()]
+
+
+def game_id(matchup: Matchup, pair: str, seed: int) -> str:
+    """The id of one game of a run: ``<spy>-vs-<citizens>.<pair>.s<seed>``."""
+    return f"{matchup.id}.{pair}.s{seed}"
+
+
+class GameError(BaseModel):
+    """A game that could not be played to its end, and why."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    game_id: str
+    error: str
+
+
+class MatchupResult(BaseModel):
+    """A matchup's games summarised, overall and per word pair."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    spy: str
+    citizens: str
+    contests: tuple[Contest, ...]
+    overall: GameSummary
+    by_pair: dict[str, GameSummary]
+
+
+class PairSimilarity(BaseModel):
+    """One word pair's MiniLM cosine similarity (words, definitions) and how its games went."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    pair: str
+    words: tuple[str, str]
+    word_similarity: float
+    definition_similarity: float | None
+    games: int = Field(default=0, ge=0)
+    spy_win_rate: float | None = None
+    average_rounds: float | None = None
+
+
+class UndercoverBenchSummary(BaseModel):
+    """Everything a run reports; stored as the run directory's summary."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    config: UndercoverBenchConfig
+    seeds: int
+    games_played: int
+    games_resumed: int
+    errors: list[GameError]
+    matchups: list[MatchupResult]
+    agent_types: list[AgentRoleSummary]
+    similarity: list[PairSimilarity]
+    fallbacks: FallbackSnapshot | None
+    elapsed_s: float
+    plot: str | None = None
+
+
+def similarity_table(
+    pairs: Sequence[WordPair], lexicon: Lexicon, sim: Similarity
+) -> list[PairSimilarity]:
+    """Each pair's cosine similarity of its two words and of their definitions (when the lexicon
+    has them), most similar first: Appendix E's table with MiniLM in place of fastText."""
+    sim.embed([w for p in pairs for w in p.words])
+    rows = []
+    for pair in pairs:
+        first, second = pair.words
+        definition = None
+        if lexicon.has(first) and lexicon.has(second):
+            definition = sim.similarity(lexicon.definition(first), lexicon.definition(second))
+        rows.append(
+            PairSimilarity(
+                pair=pair.id,
+                words=pair.words,
+                word_similarity=sim.similarity(first, second),
+                definition_similarity=definition,
+            )
+        )
+    return sorted(rows, key=lambda r: -r.word_similarity)
+
+
+def run(
+    config: UndercoverBenchConfig,
+    seeds: int,
+    out: Path,
+    settings: AgentSettings,
+    pairs: Sequence[WordPair],
+    sim: Similarity,
+    progress: Progress | None = None,
+) -> UndercoverBenchSummary:
+    """Play (or resume) every game of the run in ``out``, then summarise the logs and plot."""
+    if seeds < 1:
+        raise ValueError(f"seeds: at least 1, got {seeds}")
+    if [p.id for p in pairs] != list(config.pairs):
+        raise ValueError("pairs: give the pairs the config names, in its order")
+    say = progress or (lambda _: None)
+    started = time.perf_counter()
+    rundir = RunDir(out, config)
+    game_config = UndercoverConfig.model_validate({"players": config.players})
+    plan = [
+        (m, p, config.first_seed + i)
+        for m in matchups(config.agents, config.fixed_citizen)
+        for p in pairs
+        for i in range(seeds)
+    ]
+    played = resumed = 0
+    errors: list[GameError] = []
+    for index, (matchup, pair, seed) in enumerate(plan, start=1):
+        gid = game_id(matchup, pair.id, seed)
+        if rundir.is_finished(gid):
+            resumed += 1
+            continue
+        game = UndercoverGame(game_config, pair, seed)
+        agents = seat_agents(
+            [matchup.citizens] * config.players, game, settings, spy_agent=matchup.spy
+        )
+        try:
+            with rundir.game_log(gid) as log:
+                result = play_game(game, agents, ProverChecker(settings.test), log)
+        except LLMEndpointError as err:
+            errors.append(GameError(game_id=gid, error=str(err)))
+            say(f"[{index}/{len(plan)}] {gid}: errored: {err}")
+            continue
+        played += 1
+        say(f"[{index}/{len(plan)}] {gid}: {result.winner.value} win in {result.rounds} round(s)")
+    wanted = {game_id(m, p.id, s) for m, p, s in plan}
+    finished = [gid for gid in rundir.finished_games() if gid in wanted]
+    say(f"scoring {len(finished)} games (MiniLM embeddings)")
+    metrics = {
+        gid: game_metrics(read_undercover_log(rundir.log_path(gid)), settings.lexicon, sim)
+        for gid in finished
+    }
+    summary = UndercoverBenchSummary(
+        config=config,
+        seeds=seeds,
+        games_played=played,
+        games_resumed=resumed,
+        errors=errors,
+        matchups=_matchup_results(config, plan, metrics),
+        agent_types=by_agent_type(list(metrics.values())),
+        similarity=_similarity_with_results(
+            similarity_table(pairs, settings.lexicon, sim), list(metrics.values())
+        ),
+        fallbacks=settings.fallbacks.snapshot() if settings.client is not None else None,
+        elapsed_s=time.perf_counter() - started,
+    )
+    plot = write_plot(summary, out / PLOT_FILE)
+    summary = summary.model_copy(update={"plot": str(plot)})
+    rundir.write_summary(summary)
+    return summary
+
+
+def _matchup_results(
+    config: UndercoverBenchConfig,
+    plan: Sequence[tuple[Matchup, WordPair, int]],
+    metrics: dict[str, GameMetrics],
+) -> list[MatchupResult]:
+    results = []
+    for m in matchups(config.agents, config.fixed_citizen):
+        ids = [game_id(m, p.id, s) for mm, p, s in plan if mm == m]
+        games = [metrics[gid] for gid in ids if gid in metrics]
+        results.append(
+            MatchupResult(
+                spy=m.spy,
+                citizens=m.citizens,
+                contests=m.contests,
+                overall=summarise(games),
+                by_pair=group_by(games, lambda g: g.pair),
+            )
+        )
+    return results
+
+
+def _similarity_with_results(
+    rows: list[PairSimilarity], games: Sequence[GameMetrics]
+) -> list[PairSimilarity]:
+    by_pair = group_by(games, lambda g: g.pair)
+    out = []
+    for row in rows:
+        found = by_pair.get(row.pair)
+        if found is None:
+            out.append(row)
+            continue
+        out.append(
+            row.model_copy(
+                update={
+                    "games": found.games,
+                    "spy_win_rate": found.spy_win_rate,
+                    "average_rounds": found.average_rounds,
+                }
+            )
+        )
+    return out
+
+
+def write_plot(summary: UndercoverBenchSummary, path: Path) -> Path:
+    """Three panels: spy win rate and mean AttScore by role per matchup, and spy win rate per
+    word pair against the pair's word similarity."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    names = [f"{m.spy} spy vs {m.citizens}" for m in summary.matchups]
+    win = [m.overall.spy_win_rate or 0.0 for m in summary.matchups]
+    spy_score = [m.overall.spy_score.mean or 0.0 for m in summary.matchups]
+    cit_score = [m.overall.citizen_score.mean or 0.0 for m in summary.matchups]
+    fig, (ax_win, ax_score, ax_pairs) = plt.subplots(1, 3, figsize=(16, 5.5))
+    xs = list(range(len(names)))
+    ax_win.bar(xs, win, color="tab:red")
+    ax_win.set_xticks(xs, names, fontsize=7, rotation=35, ha="right")
+    ax_win.set_ylim(0, 1)
+    ax_win.set_ylabel("spy win rate")
+    ax_win.set_title("Spy win rate per matchup")
+    width = 0.4
+    ax_score.bar([x - width / 2 for x in xs], spy_score, width, label="spy")
+    ax_score.bar([x + width / 2 for x in xs], cit_score, width, label="citizens")
+    ax_score.set_xticks(xs, names, fontsize=7, rotation=35, ha="right")
+    ax_score.set_ylabel("mean Attributional Score")
+    ax_score.set_title("Attributional Score (eq. 10)")
+    ax_score.legend()
+    rows = [r for r in summary.similarity if r.spy_win_rate is not None]
+    ax_pairs.scatter([r.word_similarity for r in rows], [r.spy_win_rate or 0.0 for r in rows])
+    for r in rows:
+        ax_pairs.annotate(
+            r.words[0], (r.word_similarity, r.spy_win_rate or 0.0), fontsize=6, rotation=60
+        )
+    ax_pairs.set_ylim(-0.05, 1.05)
+    ax_pairs.set_xlabel("MiniLM cosine of the two words")
+    ax_pairs.set_ylabel("spy win rate (all matchups)")
+    ax_pairs.set_title("Word similarity and spy wins")
+    fig.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+    return path
+
+
+def _pct(value: float | None) -> str:
+    return "-" if value is None else f"{100 * value:.1f}%"
+
+
+def _num(value: float | None) -> str:
+    return "-" if value is None else f"{value:.3f}"
+
+
+def _matchup_row(m: MatchupResult) -> dict[str, str | int]:
+    o = m.overall
+    return {
+        "spy": m.spy,
+        "citizens": m.citizens,
+        "games": o.games,
+        "spy_win": _pct(o.spy_win_rate),
+        "citizens_win": _pct(None if o.spy_win_rate is None else 1 - o.spy_win_rate),
+        "avg_rounds": _num(o.average_rounds),
+        "cit_eliminated": _pct(o.citizen_elimination_rate),
+        "spy_attscore": _num(o.spy_score.mean),
+        "cit_attscore": _num(o.citizen_score.mean),
+    }
+
+
+MATCHUP_COLUMNS = (
+    "spy",
+    "citizens",
+    "games",
+    "spy_win",
+    "citizens_win",
+    "avg_rounds",
+    "cit_eliminated",
+    "spy_attscore",
+    "cit_attscore",
+)
+
+
+def report_lines(summary: UndercoverBenchSummary) -> list[str]:
+    """The run's tables: both contests, agent types by role, word pairs, similarity."""
+    lines: list[str] = []
+    for contest, title in (
+        (
+            FIXED,
+            f"Fixed-opponent contest: every type as the spy vs {summary.config.fixed_citizen} "
+            "citizens",
+        ),
+        (ROUND_ROBIN, "Round-robin: 1 spy of one type vs citizens of another"),
+    ):
+        rows = [_matchup_row(m) for m in summary.matchups if contest in m.contests]
+        if rows:
+            lines += [title, format_table(rows, MATCHUP_COLUMNS), ""]
+    type_rows = [
+        {
+            "agent": a.agent,
+            "role": a.role.value,
+            "seats": a.seats,
+            "side_won": _pct(a.win_rate),
+            "eliminated": _pct(a.eliminated_rate),
+            "soundness": _num(a.soundness.mean),
+            "alignment": _num(a.alignment.mean),
+            "attscore": _num(a.score.mean),
+            "undefined": a.score.skipped,
+        }
+        for a in summary.agent_types
+    ]
+    lines += [
+        "Agent types by role (Attributional Soundness, Alignment, Score: seed 002 eqs. 8-10)",
+        format_table(
+            type_rows,
+            [
+                "agent",
+                "role",
+                "seats",
+                "side_won",
+                "eliminated",
+                "soundness",
+                "alignment",
+                "attscore",
+                "undefined",
+            ],
+        ),
+        "",
+    ]
+    pair_rows = [
+        {
+            "spy": m.spy,
+            "citizens": m.citizens,
+            "pair": pair,
+            "games": s.games,
+            "citizens_win": _pct(None if s.spy_win_rate is None else 1 - s.spy_win_rate),
+            "avg_rounds": _num(s.average_rounds),
+            "cit_eliminated": _pct(s.citizen_elimination_rate),
+        }
+        for m in summary.matchups
+        for pair, s in m.by_pair.items()
+    ]
+    lines += [
+        "Per word pair",
+        format_table(
+            pair_rows,
+            ["spy", "citizens", "pair", "games", "citizens_win", "avg_rounds", "cit_eliminated"],
+        ),
+        "",
+        "Word-pair similarity (MiniLM cosine in place of fastText; games over all matchups)",
+        similarity_report(summary.similarity),
+    ]
+    if summary.errors:
+        lines += ["", f"{len(summary.errors)} game(s) errored:"]
+        lines += [f"  {e.game_id}: {e.error}" for e in summary.errors]
+    if summary.fallbacks is not None:
+        lines += ["", f"LLM fallbacks: {summary.fallbacks.total} {summary.fallbacks.counts}"]
+    return lines
+
+
+def similarity_report(rows: Sequence[PairSimilarity]) -> str:
+    """The similarity table as text."""
+    return format_table(
+        [
+            {
+                "pair": r.pair,
+                "words": " / ".join(r.words),
+                "word_cos": _num(r.word_similarity),
+                "definition_cos": _num(r.definition_similarity),
+                "games": r.games,
+                "spy_win": _pct(r.spy_win_rate),
+                "avg_rounds": _num(r.average_rounds),
+            }
+            for r in rows
+        ],
+        ["pair", "words", "word_cos", "definition_cos", "games", "spy_win", "avg_rounds"],
+    )
