@@ -30,7 +30,7 @@ goal: exists x. EarlGrey(x)
 """  # noqa: E501
 
 
-def test_parse_brief_example() -> None:
+def test_parse_tea_example() -> None:
     theory = parse_theory(TEA)
     assert [a.name for a in theory.axioms] == ["fact_1", "rule_2"]
     assert theory.goal == Exists((Var("x", ENTITY),), Atom("EarlGrey", (Var("x", ENTITY),)))
