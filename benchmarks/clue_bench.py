@@ -5,6 +5,10 @@ interrupted run resumes without replaying finished games. Game ``i`` is dealt fr
 and opened by seat ``i mod n`` (seed 000 rotates the starting seat). Each game's fallback counts,
 which the log does not carry, go to ``seats.jsonl`` just before the game's end event is written.
 A game whose LLM endpoint fails for good is recorded as errored and the run goes on.
+
+LLM calls are recorded to, and replayed from, run directories (``games.clue.recordings``): the
+settings' ``record_path`` is normally the run directory itself, so seat k's calls in game G are in
+``llm/G.seat<k>.jsonl`` beside the game's log; a ``replay_path`` names an earlier run directory.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ from games.clue.audit import GameAudit, audit_log
 from games.clue.cards import ClueConfig
 from games.clue.events import GameEnd
 from games.clue.play import play_seated
+from games.clue.recordings import prepare_game_calls
 from games.runlog import EventLog, RunDir, read_jsonl
 from reasoning.llm import LLMEndpointError
 
@@ -123,26 +128,22 @@ class _HeldEnd:
             self.log.write(self.held)
 
 
-def _settings_for_game(settings: AgentSettings, gid: str) -> AgentSettings:
-    """Settings whose LLM record/replay files are the game's own (``calls.jsonl`` becomes
-    ``calls.game-00003.jsonl``)."""
-    llm = settings.llm
-    if llm is None or (llm.record_path is None and llm.replay_path is None):
-        return settings
+def recorded_config(run_dir: Path) -> ClueBenchConfig:
+    """The config of an earlier run directory (RunDirError when it is not one)."""
+    return RunDir.resume(run_dir, ClueBenchConfig).config
 
-    def per_game(path: Path | None) -> Path | None:
-        return None if path is None else path.with_name(f"{path.stem}.{gid}{path.suffix}")
 
-    return settings.model_copy(
-        update={
-            "llm": llm.model_copy(
-                update={
-                    "record_path": per_game(llm.record_path),
-                    "replay_path": per_game(llm.replay_path),
-                }
-            )
-        }
-    )
+def _check_replayable(config: ClueBenchConfig, run_dir: Path) -> None:
+    """ValueError naming every setting in which ``run_dir``'s recorded run differs from
+    ``config``: its recordings would not fit the calls this run makes."""
+    recorded = recorded_config(run_dir)
+    differing = [
+        f"{name} {getattr(recorded, name)!r} (this run: {getattr(config, name)!r})"
+        for name in ClueBenchConfig.model_fields
+        if getattr(recorded, name) != getattr(config, name)
+    ]
+    if differing:
+        raise ValueError(f"replay: {run_dir} was recorded with " + ", ".join(differing))
 
 
 def run(
@@ -152,8 +153,15 @@ def run(
     settings: AgentSettings | None = None,
     progress: Callable[[str], None] | None = None,
 ) -> ClueBenchSummary:
-    """Play (or resume) ``games`` games into the run directory ``out`` and summarise them."""
+    """Play (or resume) ``games`` games into the run directory ``out`` and summarise them.
+
+    When ``settings`` replay LLM calls, their ``replay_path`` is a run directory recorded under
+    the same config (ValueError names the settings that differ).
+    """
     settings = settings or AgentSettings()
+    replay_from = settings.llm_settings().replay_path
+    if replay_from is not None:
+        _check_replayable(config, replay_from)
     say = progress or (lambda _message: None)
     rundir = RunDir(out, config)
     seats_path = rundir.path / SEATS_FILE
@@ -171,7 +179,7 @@ def run(
                     config.agents,
                     config.seed + index,
                     config.game_config(index),
-                    _settings_for_game(settings, gid),
+                    prepare_game_calls(settings, gid, len(config.agents)),
                     sink,
                 )
                 record = SeatRecord(game_id=gid, fallbacks=list(played.fallbacks))

@@ -14,46 +14,90 @@ from benchmarks.report import format_table, write_json
 from games.cli import DEFAULT_CLUE_AGENTS, llm_agent_settings
 from games.clue.agents import AGENT_FACTORIES, parse_agents
 from games.runlog import RunDirError
+from reasoning.llm import ReplayError as LLMReplayError
 
 
 def bench_clue(
     games: Annotated[int, typer.Option(min=1, help="Number of games.")] = 20,
     agents: Annotated[
-        str,
+        str | None,
         typer.Option(
             help=f"One agent per seat, comma-separated ({', '.join(AGENT_FACTORIES)}); "
-            "`prover*6` repeats."
+            f"`prover*6` repeats. [default: {DEFAULT_CLUE_AGENTS}; with --replay: the recorded "
+            "run's]",
+            show_default=False,
         ),
-    ] = DEFAULT_CLUE_AGENTS,
+    ] = None,
     out: Annotated[Path, typer.Option(help="Run directory (resumed when it exists).")] = Path(
         "runs/clue"
     ),
-    seed: Annotated[int, typer.Option(help="Seed of the first game; game i uses seed + i.")] = 0,
-    rounds: Annotated[int, typer.Option(help="Round limit.")] = 30,
+    seed: Annotated[
+        int | None,
+        typer.Option(
+            help="Seed of the first game; game i uses seed + i. [default: 0; with --replay: the "
+            "recorded run's]",
+            show_default=False,
+        ),
+    ] = None,
+    rounds: Annotated[
+        int | None,
+        typer.Option(
+            help="Round limit. [default: 30; with --replay: the recorded run's]",
+            show_default=False,
+        ),
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
-    model: Annotated[str | None, typer.Option(help="LLM model for llm agents.")] = None,
+    model: Annotated[
+        str | None,
+        typer.Option(help="LLM model for llm agents (with --replay: the recorded run's)."),
+    ] = None,
     base_url: Annotated[
         str | None, typer.Option(help="OpenAI-compatible endpoint for llm agents.")
     ] = None,
     record: Annotated[
-        Path | None, typer.Option(help="Record LLM calls (one file per game and seat).")
+        bool,
+        typer.Option(
+            "--record",
+            help="Record every LLM call into the run directory, one file per game and seat: "
+            "OUT/llm/<game_id>.seat<k>.jsonl (recorded afresh when a game is played again).",
+        ),
+    ] = False,
+    replay: Annotated[
+        Path | None,
+        typer.Option(
+            metavar="DIR",
+            help="A run directory recorded with --record: answer each game's LLM calls from "
+            "DIR/llm/<game_id>.seat<k>.jsonl instead of an endpoint, under the recorded run's "
+            "agents, seed, rounds and model. Play into a fresh --out: finished games are not "
+            "played again.",
+        ),
     ] = None,
-    replay: Annotated[Path | None, typer.Option(help="Replay recorded LLM calls.")] = None,
 ) -> None:
     """Play seeded Clue games and report seed 000 Table 1's columns per agent, the deduction
     audit's sound / lucky / wrong and recall, and a plot of cards known per round."""
     try:
-        specs = parse_agents(agents)
-        settings = llm_agent_settings(model, base_url, record, replay)
+        if record and replay is not None:
+            raise ValueError("--record and --replay cannot be combined")
+        recorded = None if replay is None else clue_bench.recorded_config(replay)
+        if recorded is not None:
+            agents = agents if agents is not None else ",".join(recorded.agents)
+            seed = seed if seed is not None else recorded.seed
+            rounds = rounds if rounds is not None else recorded.max_rounds
+            model = model if model is not None else recorded.llm_model
+        specs = parse_agents(agents if agents is not None else DEFAULT_CLUE_AGENTS)
+        settings = llm_agent_settings(model, base_url, out if record else None, replay)
         uses_llm = any(spec.startswith("llm") for spec in specs)
         llm_model = settings.llm_settings().model if uses_llm else None
         config = clue_bench.ClueBenchConfig(
-            agents=tuple(specs), seed=seed, max_rounds=rounds, llm_model=llm_model
+            agents=tuple(specs),
+            seed=seed if seed is not None else 0,
+            max_rounds=rounds if rounds is not None else 30,
+            llm_model=llm_model,
         )
         summary = clue_bench.run(
             config, games, out, settings, progress=lambda m: typer.echo(m, err=True)
         )
-    except (ValueError, ValidationError, RunDirError) as err:
+    except (ValueError, ValidationError, RunDirError, LLMReplayError) as err:
         typer.echo(f"error: {err}", err=True)
         raise typer.Exit(2) from None
     if as_json:

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from enum import StrEnum
 from itertools import product
-from typing import Annotated, Literal, Protocol
+from typing import Annotated, Literal, Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from games.clue.cards import Card, Deck, Triple
-from games.clue.events import ClueEvent, Deduction, SuggestionEvent
+from games.clue.events import ClueEvent, Deduction, DeductionReview, SuggestionEvent
 
 
 class Phase(StrEnum):
@@ -157,4 +157,15 @@ class Agent(Protocol):
 
     def act(self, obs: ClueObservation) -> ClueAction:
         """Decide the action for the decision ``obs.phase``."""
+        ...
+
+
+@runtime_checkable
+class ReviewingAgent(Protocol):
+    """An agent whose stated deductions are checked before it acts; the game loop logs each new
+    review with the action it led to."""
+
+    @property
+    def reviews(self) -> tuple[DeductionReview, ...]:
+        """Every review so far, in order (at most one more per decision)."""
         ...

@@ -13,6 +13,9 @@ when the player acts on one of its turns (so everything it learnt up to the end 
 turn and since), against every such fact it stated during the game. Cards known (seed 000): its
 hand, the cards shown to it, and the cards its correct deductions place outside the envelope;
 the ideal reasoner's count is the cards its knowledge entails are outside the envelope.
+
+A ``deduction_review`` event (a verifier-assisted agent's own check before it acted) is
+validated but not judged: what the player acted on is in the ``deduction`` event that follows.
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ from games.clue.events import (
     Deal,
     Deduction,
     DeductionEvent,
+    DeductionReviewEvent,
     GameEnd,
     GameStart,
     HandEvent,
@@ -291,8 +295,9 @@ class _Auditor:
                 and {c.name for c in event.cards} != self.truth.hands[event.player]
             ):
                 raise ValueError(f"hand of player {event.player} differs from the deal")
-        elif isinstance(event, DeductionEvent):
-            for deduction in event.deductions:
+        elif isinstance(event, DeductionEvent | DeductionReviewEvent):
+            stated = event.deductions if isinstance(event, DeductionEvent) else event.mentioned()
+            for deduction in stated:
                 deck.card(deduction.card.name, deduction.card.category)
                 if deduction.player is not None:
                     setup.check_seat(deduction.player)

@@ -21,6 +21,7 @@ from games.clue.agent import (
     ClueAction,
     ClueObservation,
     Phase,
+    ReviewingAgent,
     Show,
     ShownCard,
     Suggest,
@@ -33,6 +34,8 @@ from games.clue.events import (
     ClueResult,
     Deal,
     DeductionEvent,
+    DeductionReview,
+    DeductionReviewEvent,
     EndReason,
     GameEnd,
     GameStart,
@@ -156,12 +159,24 @@ class ClueGame:
             matching=self._matching if refuting and player == self.current_player else (),
         )
 
-    def apply(self, action: ClueAction) -> None:
-        """Play ``action`` for the current player; IllegalActionError if the rules forbid it."""
+    def apply(self, action: ClueAction, review: DeductionReview | None = None) -> None:
+        """Play ``action`` for the current player; IllegalActionError if the rules forbid it.
+
+        ``review``, from a verifier-assisted agent, says how the action's deductions were
+        checked; it is logged (as ``deduction_review``) just before them, and must be the
+        current player's, made at this round and turn, and have acted on those deductions.
+        """
         self._check_legal(action)
         player = self.current_player
         assert player is not None
+        if review is not None:
+            self._check_review(review, player, action)
         self.actions.append(action)
+        if review is not None:
+            self._emit(
+                DeductionReviewEvent,
+                **review.model_dump(exclude={"round", "turn"}),
+            )
         if action.deductions:
             self._emit(DeductionEvent, player=player, deductions=action.deductions)
         if isinstance(action, Suggest):
@@ -223,6 +238,21 @@ class ClueGame:
         except ValueError as err:
             raise IllegalActionError(str(err)) from err
 
+    def _check_review(self, review: DeductionReview, player: int, action: ClueAction) -> None:
+        made = (review.player, review.round, review.turn)
+        if made != (player, self.round, self.turn):
+            raise IllegalActionError(
+                f"review of player {review.player} at round {review.round}, turn {review.turn} "
+                f"comes with an action of player {player} at round {self.round}, turn {self.turn}"
+            )
+        if review.acted_on != action.deductions:
+            raise IllegalActionError("review: acted_on differs from the action's deductions")
+        for deduction in review.mentioned():
+            if deduction.card not in self.deck:
+                raise IllegalActionError(f"review: deduction about unknown card {deduction.card!r}")
+            if deduction.player is not None:
+                self._check_seat(deduction.player, "review: deduction about player")
+
     def _emit(self, kind: type[Any], **fields: Any) -> ClueEvent:
         event: ClueEvent = kind(
             seq=len(self._events) + 1, round=self.round, turn=self.turn, **fields
@@ -237,7 +267,7 @@ class ClueGame:
     @staticmethod
     def _view(event: ClueEvent, seat: int) -> ClueEvent | None:
         """``event`` as ``seat`` sees it, or None when it is private to someone else."""
-        if isinstance(event, DeductionEvent):
+        if isinstance(event, DeductionEvent | DeductionReviewEvent):
             return event if event.player == seat else None
         if isinstance(event, RefuteEvent) and seat not in (event.refuter, event.suggester):
             return event.model_copy(update={"card": None})
@@ -396,9 +426,11 @@ def play_game(
 ) -> ClueResult:
     """Run a fresh game to its end, asking each seat's agent for its decisions.
 
-    Writes ``game_start`` and then every event to ``log``. ``names`` are the seats' display names
-    (default ``P0``, ``P1``, ...). An agent that returns an illegal action is a bug in the agent:
-    IllegalActionError names the agent, the seat and the action.
+    Writes ``game_start`` and then every event to ``log``, with the deduction review behind an
+    action when the agent keeps reviews (``ReviewingAgent``). ``names`` are the seats' display
+    names (default ``P0``, ``P1``, ...). An agent that returns an illegal action (or more than
+    one review for one decision) is a bug in the agent: IllegalActionError names the agent, the
+    seat and the action.
     """
     n = game.config.n_players
     if len(agents) != n:
@@ -425,12 +457,21 @@ def play_game(
         seat = game.current_player
         assert seat is not None
         agent = agents[seat]
+        reviewed = len(_reviews(agent))
         action = agent.act(game.observation(seat))
+        new_reviews = _reviews(agent)[reviewed:]
         try:
-            game.apply(action)
+            if len(new_reviews) > 1:
+                raise IllegalActionError(f"{len(new_reviews)} deduction reviews for one decision")
+            game.apply(action, new_reviews[0] if new_reviews else None)
         except IllegalActionError as err:
             raise IllegalActionError(
                 f"agent {agent.name!r} at seat {seat} returned an illegal action {action!r}: {err}"
             ) from err
         flush()
     return game.result()
+
+
+def _reviews(agent: Agent) -> tuple[DeductionReview, ...]:
+    """The agent's deduction reviews so far (none for an agent that keeps none)."""
+    return agent.reviews if isinstance(agent, ReviewingAgent) else ()

@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError,
 
 from games.clue.cards import Card, ClueConfig, Triple
 from games.runlog import iter_lines
+from reasoning.verifier import ClaimStatus
 
 DeductionKind = Literal["holds", "not_holds", "in_envelope", "not_in_envelope"]
 EndReason = Literal["correct_accusation", "all_eliminated", "round_limit"]
@@ -127,6 +128,66 @@ class DeductionEvent(_Event):
     deductions: tuple[Deduction, ...]
 
 
+class CheckedDeduction(BaseModel):
+    """A stated deduction and its verdict against the player's knowledge at that moment."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    deduction: Deduction
+    status: ClaimStatus
+
+
+class DeductionReview(BaseModel):
+    """How a verifier-assisted player's deductions were checked before it acted: what it stated
+    and the verdicts, whether they were sent back, the revision and its verdicts, what it acted on.
+
+    ``revised`` is empty and ``sent_back`` False when every stated deduction was entailed.
+    ``revision_failed`` marks a revision that never parsed; the player then acts on the entailed
+    deductions of its first answer.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    player: int = Field(ge=0)
+    round: int = Field(ge=0)
+    turn: int = Field(ge=0)
+    stated: tuple[CheckedDeduction, ...]
+    sent_back: bool
+    revised: tuple[CheckedDeduction, ...] = ()
+    revision_failed: bool = False
+    acted_on: tuple[Deduction, ...]
+
+    @model_validator(mode="after")
+    def _consistent(self) -> DeductionReview:
+        doubted = any(c.status is not ClaimStatus.ENTAILED for c in self.stated)
+        if self.sent_back != doubted:
+            raise ValueError(
+                "sent_back: must be true exactly when a stated deduction is not ENTAILED"
+            )
+        if not self.sent_back and (self.revised or self.revision_failed):
+            raise ValueError("revised: only a review that was sent back has a revision")
+        if self.revision_failed and self.revised:
+            raise ValueError("revised: must be empty when revision_failed is true")
+        return self
+
+    def mentioned(self) -> tuple[Deduction, ...]:
+        """Every deduction the review mentions: stated, revised and acted on."""
+        checked = (*self.stated, *self.revised)
+        return (*(c.deduction for c in checked), *self.acted_on)
+
+
+class DeductionReviewEvent(DeductionReview, _Event):
+    """A player's deduction review, logged with the action it led to (before its deductions)."""
+
+    type: Literal["deduction_review"] = "deduction_review"
+
+    def review(self) -> DeductionReview:
+        """The review without the event fields."""
+        return DeductionReview.model_validate(
+            self.model_dump(include=set(DeductionReview.model_fields))
+        )
+
+
 class SuggestionEvent(_Event):
     """A player suggests a suspect, a weapon and a room."""
 
@@ -207,6 +268,7 @@ ClueEvent = Annotated[
     | HandEvent
     | TurnStart
     | DeductionEvent
+    | DeductionReviewEvent
     | SuggestionEvent
     | PassEvent
     | RefuteEvent

@@ -255,12 +255,17 @@ class LLMClueAgent:
         return action
 
 
+def seat_path(path: Path, seat: int) -> Path:
+    """``seat``'s own file beside ``path``: ``calls.jsonl`` becomes ``calls.seat2.jsonl``."""
+    return path.with_name(f"{path.stem}.seat{seat}{path.suffix}")
+
+
 def seat_settings(settings: LLMSettings, seat: int) -> LLMSettings:
-    """``settings`` with record/replay paths of their own for ``seat`` (``calls.jsonl`` becomes
-    ``calls.seat2.jsonl``), so each seat's calls are recorded and replayed in their own order."""
+    """``settings`` with record/replay paths of their own for ``seat`` (see ``seat_path``), so
+    each seat's calls are recorded and replayed in their own order."""
 
     def for_seat(path: Path | None) -> Path | None:
-        return None if path is None else path.with_name(f"{path.stem}.seat{seat}{path.suffix}")
+        return None if path is None else seat_path(path, seat)
 
     return settings.model_copy(
         update={
@@ -270,9 +275,26 @@ def seat_settings(settings: LLMSettings, seat: int) -> LLMSettings:
     )
 
 
+def seat_client(settings: LLMSettings, seat: int) -> ChatClient:
+    """The chat client of ``seat``, recording to or replaying from its own file (see
+    ``seat_settings``).
+
+    A recording file is created at once, so a seat that never got to call still leaves one to
+    replay from; a missing replay file is a ValueError naming the seat and the file, as is a
+    missing endpoint.
+    """
+    own = seat_settings(settings, seat)
+    if own.replay_path is not None and not own.replay_path.is_file():
+        raise ValueError(f"replay: no recorded calls for seat {seat}: {own.replay_path} not found")
+    client = make_client(own)
+    if own.record_path is not None:
+        own.record_path.touch()
+    return client
+
+
 def make_llm_agent(
     settings: LLMSettings, seat: int, seed: int, *, name: str = "llm"
 ) -> LLMClueAgent:
     """An LLM agent for ``seat`` with its own client built from ``settings`` (see
-    ``seat_settings``); ``ValueError`` when no endpoint or replay file is configured."""
-    return LLMClueAgent(make_client(seat_settings(settings, seat)), seed=seed, name=name)
+    ``seat_client``); ``ValueError`` when no endpoint or replay file is configured."""
+    return LLMClueAgent(seat_client(settings, seat), seed=seed, name=name)

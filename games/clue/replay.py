@@ -11,6 +11,8 @@ from games.clue.events import (
     ClueEvent,
     Deduction,
     DeductionEvent,
+    DeductionReview,
+    DeductionReviewEvent,
     GameStart,
     RefuteEvent,
     SuggestionEvent,
@@ -50,23 +52,42 @@ def replay(events: Sequence[ClueEvent]) -> ClueGame:
             produced += 1
             index += 1
             continue
-        action = _logged_action(events, index)
+        action, review = _logged_action(events, index)
         try:
-            game.apply(action)
+            game.apply(action, review)
         except IllegalActionError as err:
             raise ReplayError(event.seq, f"the logged action is illegal: {err}") from err
     return game
 
 
-def _logged_action(events: Sequence[ClueEvent], index: int) -> ClueAction:
-    """The action behind the event at ``index`` (with the deductions logged just before it)."""
+def _logged_action(
+    events: Sequence[ClueEvent], index: int
+) -> tuple[ClueAction, DeductionReview | None]:
+    """The action behind the event at ``index``, with the deduction review and the deductions
+    logged just before it (either may be absent)."""
     event = events[index]
+    review: DeductionReview | None = None
+    if isinstance(event, DeductionReviewEvent):
+        review = event.review()
+        index += 1
+        event = _next_event(events, index, event)
     deductions: tuple[Deduction, ...] = ()
     if isinstance(event, DeductionEvent):
-        if index + 1 >= len(events):
-            raise ReplayError(event.seq, "the log ends after a deduction, before its action")
         deductions = event.deductions
-        event = events[index + 1]
+        index += 1
+        event = _next_event(events, index, event)
+    return _action(event, deductions), review
+
+
+def _next_event(events: Sequence[ClueEvent], index: int, before: ClueEvent) -> ClueEvent:
+    """The event at ``index``, or ReplayError when the log ends after ``before``."""
+    if index >= len(events):
+        raise ReplayError(before.seq, f"the log ends after a {before.type}, before its action")
+    return events[index]
+
+
+def _action(event: ClueEvent, deductions: tuple[Deduction, ...]) -> ClueAction:
+    """The action an action event records, stating ``deductions``."""
     if isinstance(event, SuggestionEvent):
         return Suggest(
             suspect=event.suspect, weapon=event.weapon, room=event.room, deductions=deductions

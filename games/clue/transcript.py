@@ -9,6 +9,7 @@ from games.clue.events import (
     ClueEvent,
     Deduction,
     DeductionEvent,
+    DeductionReviewEvent,
     GameEnd,
     GameStart,
     NoRefutationEvent,
@@ -17,6 +18,7 @@ from games.clue.events import (
     SuggestionEvent,
     TurnStart,
 )
+from reasoning.verifier import ClaimStatus
 
 
 def describe_deduction(deduction: Deduction, names: Sequence[str]) -> str:
@@ -32,8 +34,9 @@ def describe_deduction(deduction: Deduction, names: Sequence[str]) -> str:
 
 
 def transcript(events: Sequence[ClueEvent]) -> Iterator[str]:
-    """Lines describing the game: rounds, suggestions and their answers, stated deductions,
-    accusations and the result. Names come from ``game_start`` (else ``P0``, ``P1``, ...)."""
+    """Lines describing the game: rounds, suggestions and their answers, stated deductions (and
+    those a deduction review sent back), accusations and the result. Names come from
+    ``game_start`` (else ``P0``, ``P1``, ...)."""
     start = events[0] if events and isinstance(events[0], GameStart) else None
     names = (
         [f"{p.name} ({p.agent})" for p in start.players]
@@ -58,6 +61,9 @@ def transcript(events: Sequence[ClueEvent]) -> Iterator[str]:
             yield from flush()
             stated = "; ".join(describe_deduction(d, names) for d in event.deductions)
             yield f"  {names[event.player]} states: {stated}"
+        elif isinstance(event, DeductionReviewEvent) and event.sent_back:
+            yield from flush()
+            yield f"  {names[event.player]} is checked: {_doubted(event, names)}"
         elif isinstance(event, SuggestionEvent):
             yield from flush()
             yield (
@@ -87,6 +93,19 @@ def transcript(events: Sequence[ClueEvent]) -> Iterator[str]:
             order = sorted(range(len(event.ranks)), key=lambda seat: event.ranks[seat])
             yield "ranks: " + ", ".join(f"{event.ranks[s]}. {names[s]}" for s in order)
     yield from flush()
+
+
+def _doubted(review: DeductionReviewEvent, names: Sequence[str]) -> str:
+    """The deductions a review sent back, with their verdicts, and how the revision went."""
+    doubted = "; ".join(
+        f"{describe_deduction(c.deduction, names)} ({c.status.value})"
+        for c in review.stated
+        if c.status is not ClaimStatus.ENTAILED
+    )
+    if review.revision_failed:
+        return f"{doubted}; sent back, the revision did not parse"
+    revised = "; ".join(describe_deduction(c.deduction, names) for c in review.revised)
+    return f"{doubted}; sent back, revised to: {revised or 'nothing'}"
 
 
 def _seats(events: Sequence[ClueEvent]) -> Iterator[int]:

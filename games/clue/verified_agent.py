@@ -5,7 +5,8 @@ knowledge (the SAT-backed knowledge grid of ``formalize.clue``, fed from the obs
 is ENTAILED, CONTRADICTED or UNDETERMINED. If any is not entailed, the verdicts go back to the
 model once, in the same conversation, and the agent acts on the revised answer (checked again
 for the record, not sent back again). Each check is kept in ``reviews``: the stated deductions
-and their verdicts, the revised ones and theirs, and what the agent acted on.
+and their verdicts, the revised ones and theirs, and what the agent acted on; the game loop
+(``play_game``) logs each one as a ``deduction_review`` event with the action it led to.
 """
 
 from __future__ import annotations
@@ -14,12 +15,12 @@ from collections.abc import Sequence
 from types import TracebackType
 from typing import Protocol
 
-from pydantic import BaseModel, ConfigDict
-
 from games.clue.agent import ClueObservation
+from games.clue.events import CheckedDeduction as CheckedDeduction
 from games.clue.events import Deduction
+from games.clue.events import DeductionReview as DeductionReview
 from games.clue.knowledge import PlayerView, deduction_fact, observation_setup
-from games.clue.llm_agent import LLMClueAgent, seat_settings
+from games.clue.llm_agent import LLMClueAgent, seat_client
 from games.clue.llm_answers import DeductionAnswer, parse_deduction_answer
 from games.clue.llm_prompts import revision_prompt
 from provers.sat_session import SatSession
@@ -30,7 +31,6 @@ from reasoning.llm import (
     FallbackReason,
     LLMSettings,
     assistant,
-    make_client,
     user,
 )
 from reasoning.llm.structured import DEFAULT_MAX_REPROMPTS
@@ -86,35 +86,6 @@ class KnowledgeChecker:
         if self._view is not None:
             self._view.close()
             self._view = None
-
-
-class CheckedDeduction(BaseModel):
-    """A stated deduction and its verdict against the player's knowledge at that moment."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    deduction: Deduction
-    status: ClaimStatus
-
-
-class DeductionReview(BaseModel):
-    """One deduction phase of the verified agent: what was stated, checked, revised, acted on.
-
-    ``revised`` is empty and ``sent_back`` False when every stated deduction was entailed.
-    ``revision_failed`` marks a revision that never parsed; the agent then acts on the entailed
-    deductions of the first answer.
-    """
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    player: int
-    round: int
-    turn: int
-    stated: tuple[CheckedDeduction, ...]
-    sent_back: bool
-    revised: tuple[CheckedDeduction, ...] = ()
-    revision_failed: bool = False
-    acted_on: tuple[Deduction, ...]
 
 
 def _checked(
@@ -222,7 +193,7 @@ def make_verified_agent(
     name: str = "llm-verified",
     factory: ConstraintSessionFactory = SatSession,
 ) -> VerifiedLLMClueAgent:
-    """A verifier-assisted LLM agent for ``seat`` with its own client (see ``seat_settings``),
+    """A verifier-assisted LLM agent for ``seat`` with its own client (see ``seat_client``),
     checking with a knowledge built on ``factory``'s constraint sessions."""
-    client = make_client(seat_settings(settings, seat))
+    client = seat_client(settings, seat)
     return VerifiedLLMClueAgent(client, seed=seed, name=name, checker=KnowledgeChecker(factory))

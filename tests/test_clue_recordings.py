@@ -1,0 +1,157 @@
+"""Recording and replaying the LLM calls of `gumshoe bench clue` and `gumshoe play clue`: one file
+per game and seat in the run directory, replayed game by game without the endpoint."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from benchmarks.cli import app
+from games.clue.agents import AgentSettings
+from games.clue.llm_agent import make_llm_agent, seat_client
+from games.clue.recordings import CALLS_DIR, prepare_game_calls, seat_calls
+from reasoning.llm import LLMSettings, load_recording
+from tests.support.chat_server import ChatRequest, ScriptedChatServer, Step
+from tests.test_clue_llm_agent import phase_script
+
+runner = CliRunner()
+
+AGENTS = "llm,llm-verified,prover"
+GUESS = "ANALYSIS: A hunch.\nDEDUCTIONS: Miss Scarlet is in the envelope"
+
+
+def scripted_answers() -> Callable[[ChatRequest], Step]:
+    """Answers for a standard game: the verified seat's guess is sent back (when not entailed)
+    and withdrawn; the final accusation names 'Scarlet', no standard suspect, so it is
+    re-prompted and then falls back (counted)."""
+    return phase_script(GUESS)
+
+
+def comparable(summary: dict[str, Any]) -> dict[str, Any]:
+    """A bench summary without what differs between two runs of the same games."""
+    return {k: v for k, v in summary.items() if k not in ("plot", "play_seconds", "audit_seconds")}
+
+
+def bench(out: Path, *args: str) -> dict[str, Any]:
+    result = runner.invoke(
+        app, ["bench", "clue", "--games", "2", "--out", str(out), "--json", *args]
+    )
+    assert result.exit_code == 0, result.output
+    summary: dict[str, Any] = json.loads(result.stdout)
+    return summary
+
+
+@dataclass(frozen=True)
+class Recorded:
+    """A 2-game bench run recorded against the scripted server, which is stopped afterwards."""
+
+    run_dir: Path
+    summary: dict[str, Any]
+    served: int
+
+
+@pytest.fixture(scope="module")
+def recorded(tmp_path_factory: pytest.TempPathFactory) -> Recorded:
+    run_dir = tmp_path_factory.mktemp("bench") / "recorded"
+    settings = ["--agents", AGENTS, "--rounds", "2", "--seed", "5", "--model", "m"]
+    with ScriptedChatServer(scripted_answers()) as srv:
+        summary = bench(run_dir, *settings, "--base-url", srv.base_url, "--record")
+        assert srv.errors == []
+        served = len(srv.requests)
+    return Recorded(run_dir, summary, served)
+
+
+def test_bench_replays_from_per_game_recordings_without_the_server(
+    recorded: Recorded, tmp_path: Path
+) -> None:
+    calls_dir = recorded.run_dir / CALLS_DIR
+    files = sorted(p.name for p in calls_dir.iterdir())
+    assert files == [f"game-0000{g}.seat{s}.jsonl" for g in (0, 1) for s in (0, 1)]
+    calls = [len(load_recording(calls_dir / name)) for name in files]
+    assert sum(calls) == recorded.served and all(calls)
+
+    replayed = bench(tmp_path / "replayed", "--replay", str(recorded.run_dir))
+    assert comparable(replayed) == comparable(recorded.summary)
+    assert recorded.summary["games"] == 2 and recorded.summary["errored"] == []
+    assert any(a["fallbacks"] > 0 for a in recorded.summary["per_agent"])
+    for game in ("game-00000", "game-00001"):
+        first = (recorded.run_dir / "games" / f"{game}.jsonl").read_text()
+        assert (tmp_path / "replayed" / "games" / f"{game}.jsonl").read_text() == first
+        assert '"type":"deduction_review"' in first
+    assert not (tmp_path / "replayed" / CALLS_DIR).exists()
+
+
+def test_a_replayed_bench_stops_on_a_recording_that_does_not_fit(
+    recorded: Recorded, tmp_path: Path
+) -> None:
+    def replay(out: str, source: Path, *args: str) -> str:
+        result = runner.invoke(
+            app, ["bench", "clue", "--out", str(tmp_path / out), "--replay", str(source), *args]
+        )
+        assert result.exit_code == 2
+        return result.output
+
+    other_seed = replay("a", recorded.run_dir, "--seed", "6")
+    assert "was recorded with seed 5 (this run: 6)" in other_seed
+    assert "no recorded calls for seat 0" in replay("b", recorded.run_dir, "--games", "3")
+    assert "not a run directory" in replay("c", tmp_path)
+    edited = tmp_path / "edited"
+    shutil.copytree(recorded.run_dir, edited)
+    first = edited / CALLS_DIR / "game-00000.seat0.jsonl"
+    first.write_text(first.read_text().replace("ACTION PHASE", "ACTION TIME", 1))
+    assert "messages[1].content differs from the recording" in replay("d", edited)
+    both = runner.invoke(app, ["bench", "clue", "--record", "--replay", str(recorded.run_dir)])
+    assert both.exit_code == 2 and "cannot be combined" in both.output
+
+
+def test_play_records_into_its_out_folder_and_replays_from_it(tmp_path: Path) -> None:
+    args = ["play", "clue", "--agents", AGENTS, "--rounds", "2", "--seed", "3", "--model", "m"]
+    with ScriptedChatServer(scripted_answers()) as srv:
+        first = runner.invoke(
+            app, [*args, "--base-url", srv.base_url, "--out", str(tmp_path / "a"), "--record"]
+        )
+        assert first.exit_code == 0, first.output
+    assert (tmp_path / "a" / CALLS_DIR / "clue-seed3.seat1.jsonl").stat().st_size > 0
+    again = runner.invoke(
+        app, [*args, "--out", str(tmp_path / "b"), "--replay", str(tmp_path / "a")]
+    )
+    assert again.exit_code == 0, again.output
+    log = (tmp_path / "a" / "clue-seed3.jsonl").read_text()
+    assert (tmp_path / "b" / "clue-seed3.jsonl").read_text() == log
+    assert again.output.replace(str(tmp_path / "b"), "") == first.output.replace(
+        str(tmp_path / "a"), ""
+    )
+    assert "is checked:" in first.output
+    no_out = runner.invoke(app, [*args, "--record"])
+    assert no_out.exit_code == 2 and "--record needs --out" in no_out.output
+
+
+def test_recording_a_game_again_starts_its_files_afresh(tmp_path: Path) -> None:
+    settings = AgentSettings(llm=LLMSettings(model="m", base_url="http://127.0.0.1:9/v1"))
+    recording = settings.model_copy(
+        update={"llm": settings.llm_settings().model_copy(update={"record_path": tmp_path})}
+    )
+    stale = seat_calls(tmp_path, "game-00003", 1)
+    stale.parent.mkdir()
+    stale.write_text("left by an interrupted game\n")
+    kept = seat_calls(tmp_path, "game-00004", 1)
+    kept.write_text("another game's calls\n")
+    game = prepare_game_calls(recording, "game-00003", 3)
+    assert not stale.exists() and kept.exists()
+    assert game.llm_settings().record_path == tmp_path / CALLS_DIR / "game-00003.jsonl"
+    make_llm_agent(game.llm_settings(), 1, seed=0)  # a seat that never calls leaves a file
+    assert stale.read_text() == ""
+    assert prepare_game_calls(settings, "game-00003", 3) == settings
+
+
+def test_replay_names_the_seat_without_a_recording(tmp_path: Path) -> None:
+    settings = LLMSettings(model="m", replay_path=tmp_path / "llm" / "game-00000.jsonl")
+    with pytest.raises(ValueError, match=r"seat 2: .*game-00000\.seat2\.jsonl not found"):
+        seat_client(settings, 2)
