@@ -10,7 +10,7 @@ from pydantic import ValidationError
 
 from benchmarks import backbone_bench, provers_bench, undercover_bench
 from benchmarks.report import format_table, write_json
-from games.cli import find_pair, llm_agent_settings, undercover_client
+from games.cli import find_pair, undercover_client, undercover_llm
 from games.runlog import RunDir, RunDirError
 from games.undercover.agents import AGENT_TYPES, parse_agent_specs
 from games.undercover.agents import AgentSettings as UndercoverAgentSettings
@@ -49,13 +49,17 @@ def bench_undercover(
     seeds: Annotated[int, typer.Option(min=1, help="Seeds per matchup and word pair.")] = 20,
     first_seed: Annotated[int, typer.Option(help="The first seed; then first+1, ...")] = 0,
     pairs: Annotated[
-        str | None, typer.Option(help="Comma-separated word-pair ids (default: all shipped).")
+        str | None,
+        typer.Option(
+            help="Comma-separated word-pair ids (default: all shipped; with --replay: the "
+            "recorded run's)."
+        ),
     ] = None,
     agents: Annotated[
         str | None,
         typer.Option(
             help="Agent types in the contests, comma-separated (default: prover, plain, and the "
-            "LLM types when an endpoint is configured)."
+            "LLM types when an endpoint is configured; with --replay: the recorded run's)."
         ),
     ] = None,
     fixed_citizen: Annotated[
@@ -70,21 +74,46 @@ def bench_undercover(
         "runs/undercover"
     ),
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
-    model: Annotated[str | None, typer.Option(help="LLM model for LLM agents.")] = None,
+    model: Annotated[
+        str | None,
+        typer.Option(help="LLM model for LLM agents (with --replay: the recorded run's)."),
+    ] = None,
     base_url: Annotated[
         str | None, typer.Option(help="OpenAI-compatible endpoint for LLM agents.")
+    ] = None,
+    record: Annotated[
+        bool,
+        typer.Option(
+            "--record",
+            help="Record the LLM calls in the run directory, one file per game: "
+            "<out>/llm/<game id>.jsonl (rewritten when a game is played again).",
+        ),
+    ] = False,
+    replay: Annotated[
+        Path | None,
+        typer.Option(
+            help="A run directory recorded with --record: answer each game's LLM calls from its "
+            "llm/<game id>.jsonl, no endpoint needed; play into a fresh --out.",
+        ),
     ] = None,
 ) -> None:
     """Seed 002's fixed-opponent contest (4.2) and round-robin (4.3): game metrics and the
     Attributional Score per matchup, agent type and word pair, a word-similarity table, a plot."""
     try:
-        llm = llm_agent_settings(model, base_url, None, None).llm_settings()
-        endpoint = llm.configured or llm.replay_path is not None
+        if record and replay is not None:
+            raise ValueError("--record and --replay cannot be used together")
+        recorded = None if replay is None else undercover_bench.recorded_config(replay)
+        if recorded is not None:
+            model = model if model is not None else recorded.llm_model
+            agents = agents if agents is not None else ",".join(recorded.agents)
+            pairs = pairs if pairs is not None else ",".join(recorded.pairs)
+        llm = undercover_llm(model, base_url)
         if agents is None:
-            names = tuple(n for n, t in AGENT_TYPES.items() if endpoint or not t.needs_llm)
+            names = tuple(n for n, t in AGENT_TYPES.items() if llm.configured or not t.needs_llm)
         else:
             names = parse_agent_specs(agents)
-        client = undercover_client([*names, fixed_citizen], llm)
+        needs_llm = any(AGENT_TYPES[n].needs_llm for n in (*names, fixed_citizen))
+        client = None if replay is not None else undercover_client([*names, fixed_citizen], llm)
         catalogue = {p.id: p for p in builtin_pairs()}
         chosen = (
             list(catalogue.values())
@@ -99,7 +128,7 @@ def bench_undercover(
             prover=prover,
             timeout_s=timeout,
             first_seed=first_seed,
-            llm_model=llm.model if client is not None else None,
+            llm_model=llm.model if needs_llm else None,
         )
         settings = UndercoverAgentSettings.create(
             prover=get_prover(prover),
@@ -114,6 +143,8 @@ def bench_undercover(
             chosen,
             MiniLMSimilarity(),
             progress=lambda m: typer.echo(m, err=True),
+            record=record,
+            replay_from=replay,
         )
     except (ValueError, ValidationError, RunDirError, ProverUnavailable) as err:
         typer.echo(f"error: {err}", err=True)

@@ -9,16 +9,20 @@ which word is the spy's).
 
 A run directory (``games.runlog``) holds the config, one event log per game and the summary; an
 interrupted run resumes without replaying finished games, and a game whose LLM endpoint fails
-for good is recorded as errored while the run goes on. The metrics are computed from the logs:
-seed 002's game metrics and Attributional Score per matchup, per agent type and role, and per word
-pair, and a word-pair similarity table in the manner of Appendix E with MiniLM cosine similarity
-in place of fastText.
+for good is recorded as errored while the run goes on. With ``record`` each game's LLM calls are
+kept in the run directory, one file per game (``llm/<game id>.jsonl``); ``replay_from`` answers
+each game's calls from the same file of an earlier run directory, so no endpoint is needed.
+
+The metrics are computed from the logs: seed 002's game metrics and Attributional Score per
+matchup, per agent type and role, and per word pair, and a word-pair similarity table in the
+manner of Appendix E with MiniLM cosine similarity in place of fastText.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Literal
 
@@ -31,6 +35,12 @@ from games.undercover.checker import ProverChecker
 from games.undercover.engine import UndercoverGame, play_game
 from games.undercover.events import UndercoverConfig, read_undercover_log
 from games.undercover.lexicon import Lexicon
+from games.undercover.llm_calls import (
+    RecordingMissing,
+    recording_client,
+    recording_path,
+    replay_client,
+)
 from games.undercover.metrics import (
     AgentRoleSummary,
     GameMetrics,
@@ -43,6 +53,7 @@ from games.undercover.metrics import (
 )
 from games.undercover.words import WordPair
 from reasoning.llm import FallbackSnapshot, LLMEndpointError
+from reasoning.llm import ReplayError as CallReplayError
 
 PLOT_FILE = "undercover.png"
 Contest = Literal["fixed", "round-robin"]
@@ -113,6 +124,54 @@ def matchups(agents: Sequence[str], fixed_citizen: str) -> list[Matchup]:
 def game_id(matchup: Matchup, pair: str, seed: int) -> str:
     """The id of one game of a run: ``<spy>-vs-<citizens>.<pair>.s<seed>``."""
     return f"{matchup.id}.{pair}.s{seed}"
+
+
+def recorded_config(run_dir: Path) -> UndercoverBenchConfig:
+    """The config of an earlier run directory (RunDirError when it is not one)."""
+    return RunDir.resume(run_dir, UndercoverBenchConfig).config
+
+
+REPLAY_FIELDS = ("players", "prover", "timeout_s", "llm_model")
+"""Settings that shape every game's LLM calls, so a replay must share them with the recording.
+The agent types, pairs and seeds may differ: a game the recording lacks errors on its own."""
+
+
+def check_replayable(config: UndercoverBenchConfig, run_dir: Path) -> None:
+    """ValueError naming each of REPLAY_FIELDS in which the run recorded in ``run_dir`` differs
+    from ``config``."""
+    recorded = recorded_config(run_dir)
+    differing = [
+        f"{name} {getattr(recorded, name)!r} (this run: {getattr(config, name)!r})"
+        for name in REPLAY_FIELDS
+        if getattr(recorded, name) != getattr(config, name)
+    ]
+    if differing:
+        raise ValueError(f"replay: {run_dir} was recorded with " + ", ".join(differing))
+
+
+def game_settings(
+    settings: AgentSettings,
+    config: UndercoverBenchConfig,
+    matchup: Matchup,
+    gid: str,
+    record_in: Path | None = None,
+    replay_from: Path | None = None,
+) -> AgentSettings:
+    """The agent settings of one game: its LLM calls recorded into ``record_in``'s file for the
+    game, or answered from ``replay_from``'s (RecordingMissing when it has none); offline
+    matchups and live runs use ``settings`` as they are."""
+    needs_llm = agent_type(matchup.spy).needs_llm or agent_type(matchup.citizens).needs_llm
+    if not needs_llm:
+        return settings
+    if replay_from is not None:
+        if config.llm_model is None:
+            raise ValueError("replay: the run's config names no LLM model")
+        path = recording_path(replay_from, gid)
+        return replace(settings, client=replay_client(path, config.llm_model))
+    if record_in is not None and settings.client is not None:
+        path = recording_path(record_in, gid)
+        return replace(settings, client=recording_client(settings.client, path))
+    return settings
 
 
 class GameError(BaseModel):
@@ -199,12 +258,24 @@ def run(
     pairs: Sequence[WordPair],
     sim: Similarity,
     progress: Progress | None = None,
+    *,
+    record: bool = False,
+    replay_from: Path | None = None,
 ) -> UndercoverBenchSummary:
-    """Play (or resume) every game of the run in ``out``, then summarise the logs and plot."""
+    """Play (or resume) every game of the run in ``out``, then summarise the logs and plot.
+
+    ``record`` keeps each game's LLM calls in ``out`` (``llm/<game id>.jsonl``); ``replay_from``,
+    a run directory recorded so, answers them instead of ``settings.client``. A game whose
+    recording is missing or differs from the calls made is recorded as errored.
+    """
     if seeds < 1:
         raise ValueError(f"seeds: at least 1, got {seeds}")
     if [p.id for p in pairs] != list(config.pairs):
         raise ValueError("pairs: give the pairs the config names, in its order")
+    if record and replay_from is not None:
+        raise ValueError("record and replay_from cannot both be set")
+    if replay_from is not None:
+        check_replayable(config, replay_from)
     say = progress or (lambda _: None)
     started = time.perf_counter()
     rundir = RunDir(out, config)
@@ -223,13 +294,16 @@ def run(
             resumed += 1
             continue
         game = UndercoverGame(game_config, pair, seed)
-        agents = seat_agents(
-            [matchup.citizens] * config.players, game, settings, spy_agent=matchup.spy
-        )
         try:
+            seated = game_settings(
+                settings, config, matchup, gid, out if record else None, replay_from
+            )
+            agents = seat_agents(
+                [matchup.citizens] * config.players, game, seated, spy_agent=matchup.spy
+            )
             with rundir.game_log(gid) as log:
                 result = play_game(game, agents, ProverChecker(settings.test), log)
-        except LLMEndpointError as err:
+        except (LLMEndpointError, CallReplayError, RecordingMissing) as err:
             errors.append(GameError(game_id=gid, error=str(err)))
             say(f"[{index}/{len(plan)}] {gid}: errored: {err}")
             continue
@@ -253,7 +327,11 @@ def run(
         similarity=_similarity_with_results(
             similarity_table(pairs, settings.lexicon, sim), list(metrics.values())
         ),
-        fallbacks=settings.fallbacks.snapshot() if settings.client is not None else None,
+        fallbacks=(
+            settings.fallbacks.snapshot()
+            if settings.client is not None or replay_from is not None
+            else None
+        ),
         elapsed_s=time.perf_counter() - started,
     )
     plot = write_plot(summary, out / PLOT_FILE)

@@ -13,10 +13,10 @@ from pydantic import BaseModel, ValidationError
 from games.clue.agents import AGENT_FACTORIES, AgentSettings, parse_agents
 from games.clue.audit import audit_events, audit_log, render_audit
 from games.clue.cards import ClueConfig
-from games.clue.events import LogError
 from games.clue.play import play_seated
+from games.clue.recordings import prepare_game_calls
 from games.clue.transcript import describe_deduction, transcript
-from games.runlog import EventLog, EventSink
+from games.runlog import EventLog, EventSink, LogError
 from games.undercover.agent import Agent as UndercoverAgent
 from games.undercover.agents import AGENT_TYPES, agent_type, parse_agent_specs, seat_agents
 from games.undercover.agents import AgentSettings as UndercoverAgentSettings
@@ -35,11 +35,24 @@ from games.undercover.events import (
 from games.undercover.events import GameEnd as UndercoverEnd
 from games.undercover.events import GameStart as UndercoverStart
 from games.undercover.lexicon import Lexicon
+from games.undercover.llm_calls import (
+    recorded_model,
+    recording_client,
+    recording_path,
+    replay_client,
+)
 from games.undercover.metrics import MiniLMSimilarity, game_metrics
 from games.undercover.prover_agent import ProverAgent
 from games.undercover.words import WordPair, pair_catalogue
 from provers.registry import DEFAULT_PROVER, PROVER_NAMES, get_prover
-from reasoning.llm import ChatClient, LLMEndpointError, LLMSettings, make_client
+from reasoning.llm import (
+    ChatClient,
+    LLMEndpointError,
+    LLMSettings,
+    ReplayError,
+    UsageMeter,
+    make_client,
+)
 from reasoning.prover import ProverUnavailable
 
 play_app = typer.Typer(help="Play a game and print what happens.", no_args_is_help=True)
@@ -83,14 +96,34 @@ def play_clue(
     base_url: Annotated[
         str | None, typer.Option(help="OpenAI-compatible endpoint for llm agents.")
     ] = None,
-    record: Annotated[Path | None, typer.Option(help="Record LLM calls to this file.")] = None,
-    replay: Annotated[Path | None, typer.Option(help="Replay LLM calls from this file.")] = None,
+    record: Annotated[
+        bool,
+        typer.Option(
+            "--record",
+            help="Record every LLM call into the --out folder, one file per seat: "
+            "OUT/llm/clue-seed<N>.seat<k>.jsonl.",
+        ),
+    ] = False,
+    replay: Annotated[
+        Path | None,
+        typer.Option(
+            metavar="DIR",
+            help="Answer the LLM calls from the recordings of a game played with --record "
+            "and --out DIR (same agents, seed, rounds and model); no endpoint needed.",
+        ),
+    ] = None,
 ) -> None:
     """Play one seeded Clue game, print every turn, then the deduction audit."""
+    game_id = f"clue-seed{seed}"
     try:
         specs = parse_agents(agents)
         config = ClueConfig(n_players=len(specs), max_rounds=rounds)
-        settings = llm_agent_settings(model, base_url, record, replay)
+        if record and out is None:
+            raise ValueError("--record needs --out: the calls are recorded in OUT/llm/")
+        if record and replay is not None:
+            raise ValueError("--record and --replay cannot be combined")
+        settings = llm_agent_settings(model, base_url, out if record else None, replay)
+        settings = prepare_game_calls(settings, game_id, len(specs))
     except ValueError as err:
         typer.echo(f"error: {err}", err=True)
         raise typer.Exit(2) from None
@@ -98,12 +131,12 @@ def play_clue(
     try:
         if out is not None:
             out.mkdir(parents=True, exist_ok=True)
-            path = out / f"clue-seed{seed}.jsonl"
+            path = out / f"{game_id}.jsonl"
             with EventLog(path) as log:
                 played = play_seated(specs, seed, config, settings, log)
         else:
             played = play_seated(specs, seed, config, settings)
-    except (LLMEndpointError, ValueError) as err:
+    except (LLMEndpointError, ReplayError, ValueError) as err:
         typer.echo(f"error: {err}", err=True)
         raise typer.Exit(1) from None
     events = played.events()
@@ -170,13 +203,33 @@ def find_pair(text: str, catalogue: Mapping[str, WordPair]) -> WordPair:
     raise ValueError(f"pair: no word pair {text!r}; choose one of {known}")
 
 
-def undercover_client(names: Sequence[str], llm: LLMSettings) -> ChatClient | None:
-    """The chat client the Undercover-V agents ``names`` need: None when all are offline;
-    ValueError naming the first LLM agent when no endpoint (nor replay file) is configured."""
+def undercover_llm(model: str | None, base_url: str | None) -> LLMSettings:
+    """The LLM settings of the Undercover-V commands: the options over the environment.
+
+    Calls are recorded and replayed one file per game (``--record`` / ``--replay``), so a single
+    recording file from the environment is refused: every game would append to it.
+    """
+    llm = llm_agent_settings(model, base_url, None, None).llm_settings()
+    if llm.record_path is not None or llm.replay_path is not None:
+        raise ValueError(
+            "GUMSHOE_LLM_RECORD_PATH / GUMSHOE_LLM_REPLAY_PATH: Undercover-V records one file "
+            "per game; unset them and use --record / --replay"
+        )
+    return llm
+
+
+def undercover_client(
+    names: Sequence[str], llm: LLMSettings, replay: Path | None = None
+) -> ChatClient | None:
+    """The chat client the Undercover-V agents ``names`` need: None when all are offline; one
+    answering from the recording ``replay`` when given (no endpoint needed); else ValueError
+    naming the first LLM agent when no endpoint is configured."""
     needing = [n for n in names if AGENT_TYPES[n].needs_llm]
     if not needing:
         return None
-    if not llm.configured and llm.replay_path is None:
+    if replay is not None:
+        return replay_client(replay, llm.model, UsageMeter.for_settings(llm))
+    if not llm.configured:
         raise ValueError(
             f"agent {needing[0]!r} needs an LLM endpoint: give --base-url (and --model), or set "
             "GUMSHOE_LLM_BASE_URL / OPENAI_API_KEY"
@@ -302,16 +355,36 @@ def play_undercover(
     out: Annotated[
         Path | None, typer.Option(help="Folder to write the game's JSONL log into.")
     ] = None,
-    model: Annotated[str | None, typer.Option(help="LLM model for LLM agents.")] = None,
+    model: Annotated[
+        str | None,
+        typer.Option(help="LLM model for LLM agents (with --replay: the recorded one)."),
+    ] = None,
     base_url: Annotated[
         str | None, typer.Option(help="OpenAI-compatible endpoint for LLM agents.")
     ] = None,
-    record: Annotated[Path | None, typer.Option(help="Record LLM calls to this file.")] = None,
-    replay: Annotated[Path | None, typer.Option(help="Replay LLM calls from this file.")] = None,
+    record: Annotated[
+        bool,
+        typer.Option(
+            "--record",
+            help="Record this game's LLM calls into the --out folder, one file per game: "
+            "llm/undercover-<pair>-seed<seed>.jsonl (rewritten when the game is played again).",
+        ),
+    ] = False,
+    replay: Annotated[
+        Path | None,
+        typer.Option(
+            help="Answer the LLM calls from the recording of the same game (pair and seed) that "
+            "--record wrote into this folder; no endpoint is needed.",
+        ),
+    ] = None,
 ) -> None:
     """Play one seeded Undercover-V game and print each round's descriptions, their card
     checks (the verification record) and the vote."""
     try:
+        if record and out is None:
+            raise ValueError("--record keeps the LLM calls next to the game's log: give --out")
+        if record and replay is not None:
+            raise ValueError("--record and --replay cannot be used together")
         specs = parse_agent_specs(agents)
         if spy_agent is not None:
             agent_type(spy_agent)
@@ -328,8 +401,13 @@ def play_undercover(
                         f"no lexicon entry for {word!r}: the offline agents need one "
                         "(give a lexicon folder with --lexicon)"
                     )
-        llm = llm_agent_settings(model, base_url, record, replay).llm_settings()
-        client = undercover_client(names, llm)
+        name = undercover_game_name(chosen.id, seed)
+        replay_path = None if replay is None else recording_path(replay, name)
+        if replay_path is not None and model is None:
+            model = recorded_model(replay_path)
+        client = undercover_client(names, undercover_llm(model, base_url), replay_path)
+        if record and out is not None and client is not None:
+            client = recording_client(client, recording_path(out, name))
         settings = UndercoverAgentSettings.create(
             lex, get_prover(prover), timeout=timeout, client=client
         )
@@ -342,12 +420,12 @@ def play_undercover(
     try:
         if out is not None:
             out.mkdir(parents=True, exist_ok=True)
-            path = out / f"undercover-{chosen.id}-seed{seed}.jsonl"
+            path = out / f"{name}.jsonl"
             with EventLog(path) as log:
                 play_game(game, seated, checker, UndercoverTranscript(seated, checker, log))
         else:
             play_game(game, seated, checker, UndercoverTranscript(seated, checker))
-    except LLMEndpointError as err:
+    except (LLMEndpointError, ReplayError) as err:
         typer.echo(f"error: {err}", err=True)
         raise typer.Exit(1) from None
     if client is not None and settings.fallbacks.count():
@@ -364,6 +442,11 @@ def play_undercover(
             )
     if path is not None:
         typer.echo(f"\nlog: {path}")
+
+
+def undercover_game_name(pair: str, seed: int) -> str:
+    """The name of a played game's log and LLM recording: ``undercover-<pair>-seed<seed>``."""
+    return f"undercover-{pair}-seed{seed}"
 
 
 def _num(value: float | None) -> str:

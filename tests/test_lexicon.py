@@ -16,14 +16,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.undercover import (
-    FactKind,
-    Lexicon,
-    LexiconError,
-    UnknownWord,
-    WordPair,
-    builtin_pairs,
-)
+from games.undercover import Lexicon, LexiconError, UnknownWord, WordPair, builtin_pairs
+from games.undercover.lexicon import FactKind
 from provers.z3_prover import Z3Prover
 from reasoning.formula import ENTITY, EVENT, Atom, Const
 from reasoning.prover import Axiom, check_consistency

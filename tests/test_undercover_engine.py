@@ -17,36 +17,37 @@ from games.runlog import EventLog
 from games.undercover import (
     CheckOutcome,
     Description,
-    DescriptionEvent,
-    EliminationEvent,
-    EndReason,
-    GameEnd,
-    GameStart,
     IllegalAction,
     LogError,
-    LoggedAgent,
-    LoggedChecker,
     Observation,
     ReplayError,
     Side,
-    TieEvent,
     UndercoverConfig,
     UndercoverEvent,
     UndercoverGame,
-    ViolationEvent,
-    ViolationKind,
-    VoteEvent,
     WordPair,
     WordPairError,
     builtin_pairs,
-    load_pairs,
-    normalise_description,
     pair_catalogue,
     play_game,
     read_undercover_log,
     replay,
 )
-from games.undercover.events import UNDERCOVER_EVENT
+from games.undercover.engine import normalise_description
+from games.undercover.events import (
+    UNDERCOVER_EVENT,
+    DescriptionEvent,
+    EliminationEvent,
+    EndReason,
+    GameEnd,
+    GameStart,
+    TieEvent,
+    ViolationEvent,
+    ViolationKind,
+    VoteEvent,
+)
+from games.undercover.replay import LoggedAgent, LoggedChecker
+from games.undercover.words import load_pairs
 from reasoning.syntax import parse_formula
 
 E = TypeVar("E")

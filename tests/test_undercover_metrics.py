@@ -12,7 +12,6 @@ import pytest
 
 from games.undercover import (
     CheckOutcome,
-    GameStart,
     Lexicon,
     Side,
     UndercoverConfig,
@@ -20,6 +19,7 @@ from games.undercover import (
     UndercoverGame,
     builtin_pairs,
 )
+from games.undercover.events import GameStart
 from games.undercover.metrics import (
     MiniLMSimilarity,
     attributional_alignment,

@@ -14,11 +14,9 @@ from hypothesis import strategies as st
 from games.undercover import (
     CheckOutcome,
     Description,
-    DescriptionEvent,
     Lexicon,
     Observation,
     Side,
-    SpokenDescription,
     UndercoverConfig,
     UndercoverGame,
     WordPair,
@@ -26,6 +24,7 @@ from games.undercover import (
     play_game,
     replay,
 )
+from games.undercover.agent import SpokenDescription
 from games.undercover.agents import (
     AGENT_TYPES,
     OFFLINE_AGENTS,
@@ -36,6 +35,7 @@ from games.undercover.agents import (
     seat_agents,
 )
 from games.undercover.checker import ConsistencyTest, ProverChecker, Standing
+from games.undercover.events import DescriptionEvent
 from games.undercover.prover_agent import (
     Assessment,
     Judgement,
@@ -177,13 +177,15 @@ def test_checker_with_other_backends(backend: str) -> None:
 
 def test_checker_without_a_usable_formula() -> None:
     checker = ProverChecker(shared_test())
+    bare, bad = Standing.NOT_FORMALISED, Standing.SYNTAX_ERROR
+    no_formula, syntax = CheckOutcome.NOT_FORMALISED, CheckOutcome.SYNTAX_ERROR
     cases = [
-        (Description("It is nice."), Standing.NOT_FORMALISED, "no formula"),
-        (Description("It is nice.", formula_text="Nice(item"), Standing.SYNTAX_ERROR, "line 1"),
-        (Description("Odd.", formula_text="Tea(item, item)"), Standing.SYNTAX_ERROR, "'Tea'"),
+        (Description("It is nice."), bare, no_formula, "no formula"),
+        (Description("Nice.", formula_text="Nice(item"), bad, syntax, "line 1"),
+        (Description("Odd.", formula_text="Tea(item, item)"), bad, syntax, "'Tea'"),
     ]
-    for description, status, detail in cases:
-        assert checker.check(EARL, description) is CheckOutcome.NOT_FORMALISED
+    for description, status, outcome, detail in cases:
+        assert checker.check(EARL, description) is outcome
         result = checker.records[-1].result
         assert result.status is status and detail in result.detail
 
@@ -195,7 +197,7 @@ def test_undecided_prover_answers_and_missing_theories_are_recorded_as_undecided
         assert result.status is Standing.UNDECIDED and result.outcome is CheckOutcome.UNDECIDED
         assert verdict.value in result.detail
     syntax = ConsistencyTest(lexicon(), FixedProver(Verdict.SYNTAX_ERROR)).test(EARL, [formula])
-    assert syntax.status is Standing.SYNTAX_ERROR
+    assert syntax.status is Standing.SYNTAX_ERROR and syntax.outcome is CheckOutcome.SYNTAX_ERROR
     missing = ConsistencyTest(lexicon(), MissingProver()).test(EARL, [formula])
     assert missing.status is Standing.UNDECIDED and "not installed" in missing.detail
     unknown = shared_test().test("Banana", [formula])

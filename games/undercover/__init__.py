@@ -1,97 +1,46 @@
-"""Undercover-V: the engine, word pairs, the lexicon of word theories, events and replay."""
+"""Undercover-V (seed 002): the engine, its events and log, word pairs, the lexicon, replay.
 
-from games.undercover.agent import Agent, Description, Observation, RoundVote, SpokenDescription
-from games.undercover.engine import (
-    DescriptionChecker,
-    IllegalAction,
-    Phase,
-    UndercoverGame,
-    normalise_description,
-    play_game,
-)
+Agents, the prover-backed checker, the neuro-symbolic pipeline and the metrics are imported from
+their modules (``games.undercover.agents``, ``.checker``, ``.pipeline``, ``.metrics``), which
+bring in prover backends, the LLM client or the embedding model.
+"""
+
+from games.runlog import LogError
+from games.undercover.agent import Agent, Description, Observation
+from games.undercover.engine import DescriptionChecker, IllegalAction, UndercoverGame, play_game
 from games.undercover.events import (
-    UNDERCOVER_EVENT,
-    Ballot,
     CheckOutcome,
-    DescriptionEvent,
-    EliminationEvent,
-    EndReason,
-    GameEnd,
-    GameStart,
-    LogError,
     Side,
-    TieEvent,
     UndercoverConfig,
     UndercoverEvent,
     UndercoverResult,
-    ViolationEvent,
-    ViolationKind,
-    VoteEvent,
     read_undercover_log,
 )
-from games.undercover.lexicon import (
-    Fact,
-    FactKind,
-    Lexicon,
-    LexiconEntry,
-    LexiconError,
-    Rule,
-    UnknownWord,
-)
-from games.undercover.replay import LoggedAgent, LoggedChecker, ReplayError, replay
-from games.undercover.words import (
-    WordPair,
-    WordPairError,
-    builtin_pairs,
-    load_pairs,
-    pair_catalogue,
-    parse_pairs,
-)
+from games.undercover.lexicon import Lexicon, LexiconError, UnknownWord
+from games.undercover.replay import ReplayError, replay
+from games.undercover.words import WordPair, WordPairError, builtin_pairs, pair_catalogue
 
 __all__ = [
-    "UNDERCOVER_EVENT",
     "Agent",
-    "Ballot",
     "CheckOutcome",
     "Description",
     "DescriptionChecker",
-    "DescriptionEvent",
-    "EliminationEvent",
-    "EndReason",
-    "Fact",
-    "FactKind",
-    "GameEnd",
-    "GameStart",
     "IllegalAction",
     "Lexicon",
-    "LexiconEntry",
     "LexiconError",
     "LogError",
-    "LoggedAgent",
-    "LoggedChecker",
     "Observation",
-    "Phase",
     "ReplayError",
-    "RoundVote",
-    "Rule",
     "Side",
-    "SpokenDescription",
-    "TieEvent",
     "UndercoverConfig",
     "UndercoverEvent",
     "UndercoverGame",
     "UndercoverResult",
     "UnknownWord",
-    "ViolationEvent",
-    "ViolationKind",
-    "VoteEvent",
     "WordPair",
     "WordPairError",
     "builtin_pairs",
-    "load_pairs",
-    "normalise_description",
     "pair_catalogue",
-    "parse_pairs",
     "play_game",
     "read_undercover_log",
     "replay",

@@ -44,7 +44,7 @@ class Standing(StrEnum):
 _OUTCOMES = {
     Standing.CONSISTENT: CheckOutcome.CONSISTENT,
     Standing.INCONSISTENT: CheckOutcome.CONTRADICTS_CARD,
-    Standing.SYNTAX_ERROR: CheckOutcome.NOT_FORMALISED,
+    Standing.SYNTAX_ERROR: CheckOutcome.SYNTAX_ERROR,
     Standing.UNDECIDED: CheckOutcome.UNDECIDED,
     Standing.NOT_FORMALISED: CheckOutcome.NOT_FORMALISED,
 }
@@ -60,7 +60,7 @@ class ConsistencyResult:
 
     @property
     def outcome(self) -> CheckOutcome:
-        """The engine's card-check outcome: a syntax error counts as not formalised."""
+        """The engine's card-check outcome (the per-player entry of the record V)."""
         return _OUTCOMES[self.status]
 
 
@@ -137,8 +137,8 @@ class ProverChecker:
     """The engine's DescriptionChecker backed by a prover: T(speaker's word, description formula).
 
     A description without a formula is not formalised; a formula text that does not parse, or
-    that clashes with the word's vocabulary, is a syntax error (recorded as not formalised);
-    a prover that gives no evidence leaves it undecided. ``records`` keeps every check made.
+    that clashes with the word's vocabulary, is a syntax error (so is a formula the prover
+    rejects); a prover that gives no evidence leaves it undecided. ``records`` keeps every check.
     """
 
     def __init__(self, test: ConsistencyTest) -> None:

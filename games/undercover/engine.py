@@ -59,7 +59,9 @@ class DescriptionChecker(Protocol):
     """Decides whether a description contradicts the card ``word`` its speaker holds.
 
     A prover-backed checker tests the description's formula against the word's theory; it must
-    turn prover timeouts and failures into ``CheckOutcome.UNDECIDED`` rather than raise.
+    turn prover timeouts and failures into ``CheckOutcome.UNDECIDED``, and a formula it cannot
+    read or that clashes with the card's vocabulary into ``CheckOutcome.SYNTAX_ERROR``, rather
+    than raise.
     """
 
     def check(self, word: str, description: Description) -> CheckOutcome:

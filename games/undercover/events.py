@@ -13,8 +13,8 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, model_validator
 
-from games.runlog import iter_lines
-from games.undercover.words import WordPair, field_errors
+from games.runlog import LogError, field_errors, iter_lines
+from games.undercover.words import WordPair
 
 MIN_PLAYERS = 4
 MAX_PLAYERS = 10
@@ -30,10 +30,17 @@ class UndercoverConfig(BaseModel):
 
 
 class CheckOutcome(StrEnum):
-    """How a description stands against its speaker's own card."""
+    """How a description stands against its speaker's own card.
+
+    ``syntax_error``: the description has a formula, but it does not parse or does not fit the
+    card's vocabulary (a sort clash), so it could not be checked; ``not_formalised``: it has no
+    formula at all. Logs written before ``syntax_error`` existed record such descriptions as
+    ``not_formalised``; they still read and replay.
+    """
 
     CONSISTENT = "consistent"
     CONTRADICTS_CARD = "contradicts_card"
+    SYNTAX_ERROR = "syntax_error"
     NOT_FORMALISED = "not_formalised"
     UNDECIDED = "undecided"
 
@@ -58,15 +65,6 @@ class ViolationKind(StrEnum):
 
     REPEAT = "repeat"
     CONTRADICTION = "contradiction"
-
-
-class LogError(ValueError):
-    """A line of an Undercover-V log that does not validate; carries the file and the line."""
-
-    def __init__(self, path: Path, line: int, message: str) -> None:
-        super().__init__(f"{path}:{line}: {message}")
-        self.path = path
-        self.line = line
 
 
 class Ballot(BaseModel):

@@ -28,7 +28,8 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from formalize.davidsonian.render import ITEM
-from games.undercover.words import WordPair, builtin_pairs, field_errors
+from games.runlog import field_errors
+from games.undercover.words import WordPair, builtin_pairs
 from reasoning.formula import Atom, Const, Formula, constants
 from reasoning.prover import Axiom
 from reasoning.sorts import Signature, SortError, infer_sorts

@@ -21,7 +21,7 @@ from games.undercover.events import (
     VoteEvent,
 )
 
-T = TypeVar("T")
+_T = TypeVar("_T")
 
 
 class ReplayError(ValueError):
@@ -103,7 +103,7 @@ class LoggedAgent:
         """The seat's next logged vote."""
         return self._next(self._votes, "vote", obs)
 
-    def _next(self, queue: list[T], what: str, obs: Observation) -> T:
+    def _next(self, queue: list[_T], what: str, obs: Observation) -> _T:
         if not queue:
             raise ReplayError(0, f"seat {self.seat} has no logged {what} left in round {obs.round}")
         return queue.pop(0)

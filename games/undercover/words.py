@@ -13,6 +13,8 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from games.runlog import field_errors
+
 BUILTIN_PAIRS_FILE = "word_pairs.json"
 
 
@@ -65,16 +67,6 @@ class WordPairFile(BaseModel):
                 raise ValueError(f"field 'pairs.{index}.id': pair id {pair.id!r} is used twice")
             seen.add(pair.id)
         return self
-
-
-def field_errors(err: ValidationError) -> str:
-    """One line naming every invalid field of a pydantic error: ``field 'a.0.b': message``."""
-    problems = []
-    for item in err.errors():
-        where = ".".join(str(part) for part in item["loc"])
-        message = item["msg"].removeprefix("Value error, ")
-        problems.append(f"field '{where}': {message}" if where else message)
-    return "; ".join(problems)
 
 
 def parse_pairs(text: str, source: str = "<string>") -> tuple[WordPair, ...]:
