@@ -18,14 +18,34 @@ import os
 import re
 from collections.abc import Iterator
 from pathlib import Path
-from types import TracebackType
 from typing import IO, Any, Generic, Protocol, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
+from reasoning.closing import Closing
+
 C = TypeVar("C", bound=BaseModel)
 
 _GAME_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
+
+
+class LogError(ValueError):
+    """A line of a game log that does not validate; carries the file and the 1-based line."""
+
+    def __init__(self, path: Path, line: int, message: str) -> None:
+        super().__init__(f"{path}:{line}: {message}")
+        self.path = path
+        self.line = line
+
+
+def field_errors(err: ValidationError) -> str:
+    """One line naming every invalid field of a pydantic error: ``field 'a.0.b': message``."""
+    problems = []
+    for item in err.errors(include_url=False):
+        where = ".".join(str(part) for part in item["loc"])
+        message = item["msg"].removeprefix("Value error, ")
+        problems.append(f"field '{where}': {message}" if where else message)
+    return "; ".join(problems)
 
 
 class RunDirError(ValueError):
@@ -40,7 +60,7 @@ class EventSink(Protocol):
         ...
 
 
-class EventLog:
+class EventLog(Closing):
     """A JSONL event log open for writing: one event a line, each line flushed as it is written.
 
     Use it as a context manager; opening it truncates whatever the file held before.
@@ -64,17 +84,6 @@ class EventLog:
         if self._file is not None:
             self._file.close()
             self._file = None
-
-    def __enter__(self) -> EventLog:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
 
 
 def read_jsonl(path: str | Path) -> list[dict[str, Any]]:

@@ -13,12 +13,12 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Iterable, Mapping, Sequence
-from types import TracebackType
 
 from pysat.solvers import Solver
 
 from provers.sat_encoding import AtMost, Clause, CnfEncoder
 from provers.sat_solver import DEFAULT_SOLVER, NO_PHASES, canonical_solver_name, open_solver
+from reasoning.closing import Closing
 from reasoning.constraints import Inconsistent, assumption_literal
 from reasoning.formula import Formula, atoms
 
@@ -39,7 +39,7 @@ def _satisfies(witness: Witness, clauses: list[Clause], atmosts: list[AtMost]) -
     )
 
 
-class SatSession:
+class SatSession(Closing):
     """A ``ConstraintSession`` over one incremental SAT solver; also a context manager.
 
     ``solver_name`` is any python-sat solver with assumptions and incremental clauses. The
@@ -164,17 +164,6 @@ class SatSession:
         if self._solver is not None:
             self._solver.delete()
             self._solver = None
-
-    def __enter__(self) -> SatSession:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
 
     def _settle(self, true_all: set[int], false_all: set[int]) -> None:
         """Shrink the candidate sets (variables true / false in every model seen) to the backbone.

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from types import TracebackType
 
 from formalize.clue import rules
 from formalize.clue.setup import ClueSetup, Fact
 from formalize.clue.witnesses import WitnessPool, clause_literals
+from reasoning.closing import Closing
 from reasoning.constraints import ConstraintSession, ConstraintSessionFactory, Inconsistent
 from reasoning.formula import Atom, Formula, Implies, Not, atoms, conj, disj
 from reasoning.syntax import format_formula
@@ -91,7 +91,7 @@ class KnowledgeGrid:
         return out
 
 
-class ClueKnowledge:
+class ClueKnowledge(Closing):
     """What one player (or, with ``player=None``, an onlooker seeing only public events) knows.
 
     Every observation method returns whether it added anything new. After an
@@ -242,17 +242,6 @@ class ClueKnowledge:
     def close(self) -> None:
         """Release the constraint session."""
         self._session.close()
-
-    def __enter__(self) -> ClueKnowledge:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
 
     def _model(self, assumptions: Sequence[Formula]) -> dict[str, bool]:
         model = self._session.model(assumptions)

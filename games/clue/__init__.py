@@ -40,7 +40,6 @@ from games.clue.events import (
     GameEnd,
     GameStart,
     HandEvent,
-    LogError,
     NoRefutationEvent,
     PassEvent,
     PlayerInfo,
@@ -51,6 +50,7 @@ from games.clue.events import (
 )
 from games.clue.random_agent import RandomAgent
 from games.clue.replay import ReplayError, replay
+from games.runlog import LogError
 
 __all__ = [
     "CATEGORIES",

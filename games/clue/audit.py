@@ -40,7 +40,6 @@ from games.clue.events import (
     GameEnd,
     GameStart,
     HandEvent,
-    LogError,
     PassEvent,
     RefuteEvent,
     SuggestionEvent,
@@ -48,7 +47,7 @@ from games.clue.events import (
     read_clue_log,
 )
 from games.clue.knowledge import PlayerView, clue_setup, deduction_fact
-from games.runlog import iter_lines
+from games.runlog import LogError, iter_lines
 from provers.sat_session import SatSession
 from reasoning.constraints import ConstraintSessionFactory
 from reasoning.verifier import ClaimStatus, Correctness

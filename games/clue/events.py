@@ -13,20 +13,11 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, model_validator
 
 from games.clue.cards import Card, ClueConfig, Triple
-from games.runlog import iter_lines
+from games.runlog import LogError, field_errors, iter_lines
 from reasoning.verifier import ClaimStatus
 
 DeductionKind = Literal["holds", "not_holds", "in_envelope", "not_in_envelope"]
 EndReason = Literal["correct_accusation", "all_eliminated", "round_limit"]
-
-
-class LogError(ValueError):
-    """A line of a Clue log that does not validate; carries the file and the 1-based line."""
-
-    def __init__(self, path: Path, line: int, message: str) -> None:
-        super().__init__(f"{path}:{line}: {message}")
-        self.path = path
-        self.line = line
 
 
 class Deduction(BaseModel):
@@ -281,15 +272,6 @@ ClueEvent = Annotated[
 CLUE_EVENT: TypeAdapter[ClueEvent] = TypeAdapter(ClueEvent)
 
 
-def _describe(err: ValidationError) -> str:
-    """Pydantic's messages for one line, each with the location of the offending field."""
-    parts = []
-    for error in err.errors(include_url=False):
-        where = ".".join(str(part) for part in error["loc"])
-        parts.append(f"{where}: {error['msg']}" if where else error["msg"])
-    return "; ".join(parts)
-
-
 def read_clue_log(path: str | Path) -> list[ClueEvent]:
     """Read and validate a Clue JSONL log; a bad line raises LogError with its line number.
 
@@ -301,7 +283,7 @@ def read_clue_log(path: str | Path) -> list[ClueEvent]:
         try:
             event = CLUE_EVENT.validate_json(line)
         except ValidationError as err:
-            raise LogError(path, lineno, _describe(err)) from err
+            raise LogError(path, lineno, field_errors(err)) from err
         if events and event.seq <= events[-1].seq:
             raise LogError(path, lineno, f"seq {event.seq} does not follow seq {events[-1].seq}")
         events.append(event)

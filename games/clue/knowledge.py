@@ -9,7 +9,6 @@ observation's history) and the audit (fed from a whole log).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from types import TracebackType
 
 from formalize.clue import ClueKnowledge, ClueSetup, Fact
 from games.clue.agent import ClueObservation
@@ -24,6 +23,7 @@ from games.clue.events import (
     RefuteEvent,
     SuggestionEvent,
 )
+from reasoning.closing import Closing
 from reasoning.constraints import ConstraintSessionFactory
 
 
@@ -55,7 +55,7 @@ def fact_deduction(fact: Fact, deck: Deck) -> Deduction:
     return Deduction(kind=fact.kind, card=deck.card(fact.card), player=fact.player)
 
 
-class PlayerView:
+class PlayerView(Closing):
     """A seat's knowledge (``player=None``: an onlooker's) kept up to date from Clue events.
 
     Events must come in log order. Bad events (unknown cards or seats, a pass or refutation
@@ -133,14 +133,3 @@ class PlayerView:
     def close(self) -> None:
         """Release the knowledge's constraint session."""
         self.knowledge.close()
-
-    def __enter__(self) -> PlayerView:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()

@@ -12,7 +12,6 @@ and their verdicts, the revised ones and theirs, and what the agent acted on; th
 from __future__ import annotations
 
 from collections.abc import Sequence
-from types import TracebackType
 from typing import Protocol
 
 from games.clue.agent import ClueObservation
@@ -24,6 +23,7 @@ from games.clue.llm_agent import LLMClueAgent, seat_client
 from games.clue.llm_answers import DeductionAnswer, parse_deduction_answer
 from games.clue.llm_prompts import revision_prompt
 from provers.sat_session import SatSession
+from reasoning.closing import Closing
 from reasoning.constraints import ConstraintSessionFactory
 from reasoning.llm import (
     ChatClient,
@@ -96,7 +96,7 @@ def _checked(
     )
 
 
-class VerifiedLLMClueAgent(LLMClueAgent):
+class VerifiedLLMClueAgent(LLMClueAgent, Closing):
     """The LLM agent whose stated deductions are checked, and sent back once, before it acts."""
 
     def __init__(
@@ -172,17 +172,6 @@ class VerifiedLLMClueAgent(LLMClueAgent):
     def close(self) -> None:
         """Release what the checker holds (the constraint session of the current game)."""
         self._checker.close()
-
-    def __enter__(self) -> VerifiedLLMClueAgent:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
 
 
 def make_verified_agent(

@@ -17,6 +17,7 @@ from openai.types.chat import (
     ChatCompletionUserMessageParam,
 )
 
+from reasoning.closing import Closing
 from reasoning.llm.messages import ChatMessage, ChatReply
 from reasoning.llm.settings import LLMSettings
 from reasoning.llm.usage import UsageMeter
@@ -80,7 +81,7 @@ class _Failure:
     retry_after_s: float | None = None
 
 
-class OpenAIChatClient:
+class OpenAIChatClient(Closing):
     """Chat calls through the ``openai`` client, with our own bounded retry loop.
 
     Rate limits (429), server errors (5xx), connection errors and timeouts are retried up to
@@ -127,12 +128,6 @@ class OpenAIChatClient:
     def close(self) -> None:
         """Release the HTTP connections."""
         self._client.close()
-
-    def __enter__(self) -> OpenAIChatClient:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
     def complete(self, messages: Sequence[ChatMessage], *, seed: int | None = None) -> ChatReply:
         """Send ``messages`` and return the first choice, retrying transient failures."""
