@@ -12,7 +12,6 @@ from provers.eprover import EProver, eprover_available
 from provers.tptp import CARD_EXPANSION_LIMIT, to_tptp
 from reasoning.formula import (
     BOTTOM,
-    And,
     Atom,
     Card,
     Const,
@@ -26,37 +25,9 @@ from reasoning.formula import (
 )
 from reasoning.prover import Axiom, Prover, ProverUnavailable, check_consistency
 from reasoning.verdict import Verdict
+from tests.support.tea import TEA, E, X, Y, atom
 
 needs_e = pytest.mark.skipif(not eprover_available(), reason="E prover (eprover) not installed")
-
-X = Var("x", "entity")
-Y = Var("y", "entity")
-E = Var("e", "event")
-
-
-def atom(pred: str, *args: Var | Const) -> Atom:
-    return Atom(pred, args)
-
-
-INFUSION = And(
-    (
-        atom("Tea", X),
-        atom("Bergamot", Y),
-        atom("Infuse", E),
-        atom("Agent", E, X),
-        atom("Patient", E, Y),
-    )
-)
-TEA = [
-    Axiom("fact_1", Exists((X, Y, E), INFUSION)),
-    Axiom(
-        "rule_2",
-        Forall(
-            (X, Y, E),
-            Implies(INFUSION, And((atom("EarlGrey", X), Not(atom("CeylonTea", X))))),
-        ),
-    ),
-]
 
 
 @pytest.fixture(scope="module")

@@ -33,35 +33,7 @@ from reasoning.formula import (
 )
 from reasoning.prover import Axiom, Prover, check_consistency
 from reasoning.verdict import Countermodel, ProofResult, Verdict
-
-X = Var("x", "entity")
-Y = Var("y", "entity")
-E = Var("e", "event")
-
-
-def atom(pred: str, *args: Var | Const) -> Atom:
-    return Atom(pred, args)
-
-
-INFUSION = And(
-    (
-        atom("Tea", X),
-        atom("Bergamot", Y),
-        atom("Infuse", E),
-        atom("Agent", E, X),
-        atom("Patient", E, Y),
-    )
-)
-TEA = [
-    Axiom("fact_1", Exists((X, Y, E), INFUSION)),
-    Axiom(
-        "rule_2",
-        Forall(
-            (X, Y, E),
-            Implies(INFUSION, And((atom("EarlGrey", X), Not(atom("CeylonTea", X))))),
-        ),
-    ),
-]
+from tests.support.tea import TEA, E, X, Y, atom
 
 
 @pytest.fixture(scope="module")
