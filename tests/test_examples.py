@@ -1,0 +1,24 @@
+"""The examples the README points to run and print what the README says."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_audit_claims_example() -> None:
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "examples" / "audit_claims.py")],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=ROOT,
+    )
+    rows = [line.split() for line in done.stdout.splitlines()]
+    assert rows == [
+        ["~bob_knife", "ENTAILED", "TRUE", "sound"],
+        ["envelope_knife", "CONTRADICTED", "FALSE", "wrong"],
+    ]
