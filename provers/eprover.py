@@ -15,8 +15,9 @@ import subprocess
 import time
 from collections.abc import Sequence
 
+from provers.identifiers import axiom_id
 from provers.signature import MalformedProblem, collect_signature
-from provers.tptp import axiom_id, render_tptp
+from provers.tptp import render_tptp
 from reasoning.formula import Formula
 from reasoning.prover import Axiom, ProverUnavailable
 from reasoning.verdict import ProofResult, Verdict

@@ -47,3 +47,28 @@ def decode(text: str) -> str:
 def symbol(prefix: str, name: str) -> str:
     """``prefix`` followed by the encoded ``name``: the identifier a backend sees."""
     return prefix + encode(name)
+
+
+def sort_id(sort: str) -> str:
+    """The identifier of a sort (an SMT-LIB sort, a TPTP guard predicate, an Isabelle type)."""
+    return symbol("s_", sort)
+
+
+def pred_id(pred: str) -> str:
+    """The identifier of a predicate (a 0-ary one is a proposition)."""
+    return symbol("p_", pred)
+
+
+def const_id(name: str) -> str:
+    """The identifier of a constant."""
+    return symbol("c_", name)
+
+
+def var_id(name: str) -> str:
+    """The identifier of a bound variable (TPTP, which wants upper case, uses its own)."""
+    return symbol("v_", name)
+
+
+def axiom_id(name: str) -> str:
+    """The identifier of an axiom: the label unsat cores, proofs and tactics cite."""
+    return symbol("a_", name)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from provers.identifiers import symbol
+from provers.identifiers import axiom_id, const_id, pred_id, sort_id, var_id
 from provers.signature import ProblemSignature, collect_signature, sort_name
 from reasoning.formula import (
     And,
@@ -31,31 +31,6 @@ from reasoning.formula import (
 from reasoning.prover import Axiom
 
 GOAL_LABEL = "goal"
-
-
-def sort_id(sort: str) -> str:
-    """The SMT-LIB name of an IR sort."""
-    return symbol("s_", sort)
-
-
-def pred_id(pred: str) -> str:
-    """The SMT-LIB name of a predicate."""
-    return symbol("p_", pred)
-
-
-def const_id(name: str) -> str:
-    """The SMT-LIB name of a constant."""
-    return symbol("c_", name)
-
-
-def var_id(name: str) -> str:
-    """The SMT-LIB name of a bound variable."""
-    return symbol("v_", name)
-
-
-def axiom_label(name: str) -> str:
-    """The ``:named`` label of an axiom, which unsat cores report."""
-    return symbol("a_", name)
 
 
 def to_smtlib(axioms: Sequence[Axiom], goal: Formula) -> str:
@@ -81,7 +56,7 @@ def render_smtlib(axioms: Sequence[Axiom], goal: Formula, signature: ProblemSign
     for name, sort in signature.constants.items():
         lines.append(f"(declare-fun {const_id(name)} () {sort_id(sort)})")
     for axiom in axioms:
-        lines.append(f"(assert (! {smt_formula(axiom.formula)} :named {axiom_label(axiom.name)}))")
+        lines.append(f"(assert (! {smt_formula(axiom.formula)} :named {axiom_id(axiom.name)}))")
     lines.append(f"(assert (! (not {smt_formula(goal)}) :named {GOAL_LABEL}))")
     lines.append("(check-sat)")
     return "\n".join(lines) + "\n"

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from itertools import combinations
 from math import comb
 
-from provers.identifiers import symbol
+from provers.identifiers import axiom_id, const_id, pred_id, sort_id, symbol
 from provers.signature import (
     GOAL_PLACE,
     MalformedProblem,
@@ -49,29 +49,9 @@ CARD_EXPANSION_LIMIT = 10_000
 GOAL_NAME = "goal"
 
 
-def sort_guard(sort: str) -> str:
-    """The TPTP guard predicate of an IR sort."""
-    return symbol("s_", sort)
-
-
-def pred_id(pred: str) -> str:
-    """The TPTP name of a predicate (a 0-ary one is a proposition)."""
-    return symbol("p_", pred)
-
-
-def const_id(name: str) -> str:
-    """The TPTP name of a constant."""
-    return symbol("c_", name)
-
-
 def var_id(name: str) -> str:
     """The TPTP name of a bound variable (upper case, as TPTP demands)."""
     return symbol("V_", name)
-
-
-def axiom_id(name: str) -> str:
-    """The TPTP formula name of an axiom, which proofs cite."""
-    return symbol("a_", name)
 
 
 def to_tptp(axioms: Sequence[Axiom], goal: Formula) -> str:
@@ -88,14 +68,12 @@ def render_tptp(axioms: Sequence[Axiom], goal: Formula, signature: ProblemSignat
     lines = ["% entailment problem; many-sorted, encoded with sort guard predicates"]
     sorts = signature.sorts
     for sort in sorts:
-        lines.append(_fof(symbol("t_nonempty_", sort), "axiom", f"?[X]: {sort_guard(sort)}(X)"))
+        lines.append(_fof(symbol("t_nonempty_", sort), "axiom", f"?[X]: {sort_id(sort)}(X)"))
     for i, j in combinations(range(len(sorts)), 2):
-        both = f"{sort_guard(sorts[i])}(X) & {sort_guard(sorts[j])}(X)"
+        both = f"{sort_id(sorts[i])}(X) & {sort_id(sorts[j])}(X)"
         lines.append(_fof(f"t_disjoint_{i}_{j}", "axiom", f"![X]: ~({both})"))
     for name, sort in signature.constants.items():
-        lines.append(
-            _fof(symbol("t_const_", name), "axiom", f"{sort_guard(sort)}({const_id(name)})")
-        )
+        lines.append(_fof(symbol("t_const_", name), "axiom", f"{sort_id(sort)}({const_id(name)})"))
     for axiom in axioms:
         text = _Writer(axiom_place(axiom.name)).formula(axiom.formula)
         lines.append(_fof(axiom_id(axiom.name), "axiom", text))
@@ -148,7 +126,7 @@ class _Writer:
         if not variables:
             return inner
         names = ", ".join(var_id(v.name) for v in variables)
-        guards = " & ".join(f"{sort_guard(sort_name(v))}({var_id(v.name)})" for v in variables)
+        guards = " & ".join(f"{sort_id(sort_name(v))}({var_id(v.name)})" for v in variables)
         if universal:
             return f"(![{names}]: (({guards}) => {inner}))"
         return f"(?[{names}]: (({guards}) & {inner}))"

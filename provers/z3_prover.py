@@ -16,17 +16,10 @@ from typing import Any
 
 import z3
 
+from provers.identifiers import axiom_id, const_id, pred_id, sort_id, var_id
 from provers.model_eval import ground_atom
 from provers.signature import MalformedProblem, ProblemSignature, collect_signature, sort_name
-from provers.smtlib import (
-    GOAL_LABEL,
-    axiom_label,
-    const_id,
-    pred_id,
-    render_smtlib,
-    sort_id,
-    var_id,
-)
+from provers.smtlib import GOAL_LABEL, render_smtlib
 from reasoning.formula import (
     ENTITY,
     EVENT,
@@ -112,7 +105,7 @@ class Z3Prover:
             solver.set("timeout", max(1, round(limit * 1000)))
         labels: dict[str, str] = {}
         for axiom in axioms:
-            label = axiom_label(axiom.name)
+            label = axiom_id(axiom.name)
             labels[label] = axiom.name
             solver.assert_and_track(encoder.formula(axiom.formula), encoder.label(label))
         solver.assert_and_track(z3.Not(encoder.formula(goal)), encoder.label(GOAL_LABEL))
@@ -120,7 +113,7 @@ class Z3Prover:
         log = f"{script}; z3 {z3.get_version_string()}: {answer}; {_statistics(solver)}\n"
         if answer == z3.unsat:
             core = {str(lit) for lit in solver.unsat_core()}
-            used = [axiom.name for axiom in axioms if axiom_label(axiom.name) in core]
+            used = [axiom.name for axiom in axioms if axiom_id(axiom.name) in core]
             return ProofResult.timed(
                 Verdict.VALID,
                 self.name,

@@ -11,8 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from provers.eprover import EProver, eprover_available
-from provers.identifiers import decode, encode, symbol
-from provers.smtlib import GOAL_LABEL, axiom_label, to_smtlib
+from provers.identifiers import axiom_id, decode, encode, symbol
+from provers.smtlib import GOAL_LABEL, to_smtlib
 from provers.tptp import to_tptp
 from provers.z3_prover import Z3Prover
 from reasoning.formula import And, Atom, Const, Eq, Exists, Forall, Formula, Implies, Not, Var
@@ -162,7 +162,7 @@ def smtlib_verdict(axioms: list[Axiom], goal: Formula) -> tuple[Verdict, set[str
     answer = z3.Z3_eval_smtlib2_string(ctx.ref(), script).strip()
     assertions = z3.parse_smt2_string(script, ctx=ctx)
     labels = [a.arg(0) for a in assertions]
-    expected = [axiom_label(a.name) for a in axioms] + [GOAL_LABEL]
+    expected = [axiom_id(a.name) for a in axioms] + [GOAL_LABEL]
     assert [str(label) for label in labels] == expected
     solver = z3.Solver(ctx=ctx)
     solver.add(assertions)
@@ -198,7 +198,7 @@ def test_smtlib_and_z3_keep_their_meaning(n: Names, which: str) -> None:
     assert result.verdict is EXPECTED[which]
     if verdict is Verdict.VALID:
         assert result.used_axioms == used_names(n, which)
-        assert {axiom_label(name) for name in result.used_axioms} <= core
+        assert {axiom_id(name) for name in result.used_axioms} <= core
 
 
 TPTP_SAFE = re.compile(r"[A-Za-z0-9_ ()!?:~&|=<>$\[\],.\n]*")

@@ -11,9 +11,10 @@ from collections.abc import Iterator
 
 import pytest
 
+from provers.identifiers import axiom_id
 from provers.isabelle import IsabelleProver, IsabelleServer, check_sketch, render_theory
 from provers.isabelle.prover import unique_theory_name
-from provers.isabelle.theory_text import axiom_identifier
+from provers.isabelle.theory_text import isabelle_name
 from reasoning.formula import Atom, Exists
 from reasoning.verdict import Verdict
 from tests.support.isabelle_server import card_problem, odd_names_problem, tea_problem
@@ -57,7 +58,7 @@ def test_cardinality_constraints_are_proved(prover: IsabelleProver) -> None:
 
 def test_odd_names_give_a_theory_isabelle_accepts(prover: IsabelleProver) -> None:
     name = unique_theory_name("Odd")
-    proof = f"using {axiom_identifier('lemma')} by blast"
+    proof = f"using {isabelle_name(axiom_id('lemma'))} by blast"
     theory = render_theory(*odd_names_problem(), name, proof=proof)
     check = prover.check_theory(theory, name, LIMIT_S)
     assert check.ok and not check.errors, check.log

@@ -11,14 +11,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from provers.identifiers import axiom_id, pred_id
 from provers.isabelle.sketch import SketchStep, SketchSyntaxError, parse_sketch, render_sketch
 from provers.isabelle.theory_text import (
     CARD_EXPANSION_LIMIT,
     ProofTextError,
-    axiom_identifier,
     check_proof_text,
     expand_card,
-    isabelle_identifier,
+    isabelle_name,
     isabelle_symbols,
     proof_start_line,
     render_formula,
@@ -131,14 +131,14 @@ def test_any_names_give_a_well_formed_theory(
 @FAST
 @given(first=names, second=names)
 def test_identifiers_are_plain_and_injective(first: str, second: str) -> None:
-    a, b = isabelle_identifier("p_", first), isabelle_identifier("p_", second)
+    a, b = isabelle_name(pred_id(first)), isabelle_name(pred_id(second))
     assert IDENT.fullmatch(a) and not a.endswith("_")
     assert (a == b) == (first == second)
 
 
 def test_identifier_ending_in_underscore_gets_a_prime() -> None:
-    assert axiom_identifier("rule_") == "a_rule__'"
-    assert axiom_identifier("rule") == "a_rule"
+    assert isabelle_name(axiom_id("rule_")) == "a_rule__'"
+    assert isabelle_name(axiom_id("rule")) == "a_rule"
 
 
 # --- precedence: render, parse back with HOL's precedences, compare truth tables ----------

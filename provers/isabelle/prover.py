@@ -19,6 +19,7 @@ import uuid
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+from provers.identifiers import axiom_id
 from provers.isabelle.server import (
     IsabelleServer,
     IsabelleServerError,
@@ -27,7 +28,7 @@ from provers.isabelle.server import (
     find_isabelle,
     shared_server,
 )
-from provers.isabelle.theory_text import ProofTextError, axiom_identifier, render_theory
+from provers.isabelle.theory_text import ProofTextError, isabelle_name, render_theory
 from provers.signature import MalformedProblem
 from reasoning.formula import Formula
 from reasoning.prover import Axiom
@@ -197,7 +198,7 @@ class IsabelleProver:
             return run.result(
                 Verdict.UNKNOWN, f"Sledgehammer found no proof: {sledgehammer_summary(check)}"
             )
-        identifiers = {axiom_identifier(a.name): a.name for a in axioms}
+        identifiers = {isabelle_name(axiom_id(a.name)): a.name for a in axioms}
         failures: list[str] = []
         for tactic in tactics[: self.max_replays]:
             replay_name = unique_theory_name("Replay")

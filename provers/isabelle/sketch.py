@@ -16,6 +16,7 @@ from collections.abc import Sequence
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from provers.identifiers import axiom_id
 from provers.isabelle.prover import (
     IsabelleProver,
     describe_error,
@@ -29,8 +30,8 @@ from provers.isabelle.prover import (
 from provers.isabelle.server import IsabelleServerError, IsabelleTimeout, TheoryCheck
 from provers.isabelle.theory_text import (
     ProofTextError,
-    axiom_identifier,
     check_proof_text,
+    isabelle_name,
     isabelle_symbols,
     proof_start_line,
     render_theory,
@@ -213,7 +214,7 @@ class _SketchChecker:
         self.goal = goal
         self.limit = limit
         self.done: list[SketchStep] = []
-        self.identifiers = {axiom_identifier(a.name): a.name for a in axioms}
+        self.identifiers = {isabelle_name(axiom_id(a.name)): a.name for a in axioms}
 
     def run(self, steps: Sequence[SketchStep]) -> SketchResult:
         for index, step in enumerate(steps):

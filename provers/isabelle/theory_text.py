@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from itertools import combinations
 from math import comb
 
-from provers.identifiers import symbol
+from provers.identifiers import axiom_id, const_id, pred_id, sort_id, var_id
 from provers.signature import GOAL_PLACE, MalformedProblem, axiom_place, collect_signature
 from reasoning.formula import (
     TOP,
@@ -111,39 +111,13 @@ _UNICODE = _Symbols("∀", "∃", "∧", "\N{LOGICAL OR}", "¬", "⟶", "⟷", "
 _BINDER, _ARROW, _OR, _AND, _NOT, _EQ, _ATOMIC = 10, 25, 30, 35, 40, 50, 1000
 
 
-def isabelle_identifier(prefix: str, name: str) -> str:
-    """``prefix`` plus the encoded ``name``: a plain Isabelle identifier, injective in ``name``.
+def isabelle_name(ident: str) -> str:
+    """An identifier from ``provers.identifiers`` as Isabelle takes it, still injective.
 
     A trailing underscore marks internal names in Isabelle, so an identifier that would end in
     one gets a prime, a character the encoding never produces.
     """
-    ident = symbol(prefix, name)
     return ident + "'" if ident.endswith("_") else ident
-
-
-def sort_identifier(sort: str) -> str:
-    """The Isabelle type of an IR sort."""
-    return isabelle_identifier("s_", sort)
-
-
-def predicate_identifier(pred: str) -> str:
-    """The Isabelle constant of a predicate (a ``bool`` constant when it has no arguments)."""
-    return isabelle_identifier("p_", pred)
-
-
-def constant_identifier(name: str) -> str:
-    """The Isabelle constant of an IR constant."""
-    return isabelle_identifier("c_", name)
-
-
-def variable_identifier(name: str) -> str:
-    """The Isabelle name of a bound variable."""
-    return isabelle_identifier("v_", name)
-
-
-def axiom_identifier(name: str) -> str:
-    """The Isabelle fact name of an axiom, the name proofs cite."""
-    return isabelle_identifier("a_", name)
 
 
 def check_theory_name(name: str) -> str:
@@ -209,13 +183,13 @@ def render_theory(
     signature = collect_signature(axioms, goal)
     symbols = _UNICODE if unicode else _ASCII
     lines = [f"theory {name}", "  imports Main", "begin", ""]
-    lines += [f"typedecl {sort_identifier(sort)}" for sort in signature.sorts]
+    lines += [f"typedecl {isabelle_name(sort_id(sort))}" for sort in signature.sorts]
     consts = [
-        f'  {predicate_identifier(pred)} :: "{_function_type(arg_sorts, symbols)}"'
+        f'  {isabelle_name(pred_id(pred))} :: "{_function_type(arg_sorts, symbols)}"'
         for pred, arg_sorts in signature.predicates.items()
     ]
     consts += [
-        f'  {constant_identifier(const)} :: "{sort_identifier(sort)}"'
+        f'  {isabelle_name(const_id(const))} :: "{isabelle_name(sort_id(sort))}"'
         for const, sort in signature.constants.items()
     ]
     if signature.sorts:
@@ -227,7 +201,7 @@ def render_theory(
         lines += [
             f"(* axiom {_comment_text(axiom.name)} *)",
             "axiomatization where",
-            f'  {axiom_identifier(axiom.name)}: "{text}"',
+            f'  {isabelle_name(axiom_id(axiom.name))}: "{text}"',
             "",
         ]
     lines += [
@@ -331,7 +305,7 @@ def _proof_lines(proof: str) -> list[str]:
 
 
 def _function_type(arg_sorts: Sequence[str], symbols: _Symbols) -> str:
-    return f" {symbols.arrow} ".join([*(sort_identifier(s) for s in arg_sorts), "bool"])
+    return f" {symbols.arrow} ".join([*(isabelle_name(sort_id(s)) for s in arg_sorts), "bool"])
 
 
 def _comment_text(name: str) -> str:
@@ -340,7 +314,7 @@ def _comment_text(name: str) -> str:
 
 
 def _term(t: Term) -> str:
-    return variable_identifier(t.name) if isinstance(t, Var) else constant_identifier(t.name)
+    return isabelle_name(var_id(t.name)) if isinstance(t, Var) else isabelle_name(const_id(t.name))
 
 
 def _in_atom(name: str, f: Formula) -> bool:
@@ -371,7 +345,7 @@ class _Printer:
         s = self.symbols
         match f:
             case Atom(pred, args):
-                return " ".join([predicate_identifier(pred), *map(_term, args)]), _ATOMIC
+                return " ".join([isabelle_name(pred_id(pred)), *map(_term, args)]), _ATOMIC
             case Eq(left, right):
                 return f"{_term(left)} = {_term(right)}", _EQ
             case Truth(value):
@@ -404,9 +378,9 @@ class _Printer:
         """Bound names; a type constraint only where no atom fixes the variable's type."""
         names = []
         for v in variables:
-            ident = variable_identifier(v.name)
+            ident = isabelle_name(var_id(v.name))
             if _in_atom(v.name, body):
                 names.append(ident)
             else:
-                names.append(f"({ident}::{sort_identifier(str(v.sort))})")
+                names.append(f"({ident}::{isabelle_name(sort_id(str(v.sort)))})")
         return " ".join(names)
