@@ -1,10 +1,13 @@
-"""Tables on the terminal and JSON files: how every benchmark reports."""
+"""Tables on the terminal, JSON files, and CPU time next to wall time: how benchmarks report."""
 
 from __future__ import annotations
 
 import json
 import math
-from collections.abc import Mapping, Sequence
+import time
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -40,3 +43,48 @@ def write_json(path: Path, payload: Any) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(payload, indent=2, default=str) + "\n", encoding="utf-8")
     return path
+
+
+@dataclass(slots=True)
+class Timing:
+    """The CPU seconds (``time.process_time``) and wall seconds of one measured stretch."""
+
+    cpu: float = 0.0
+    wall: float = 0.0
+
+
+@contextmanager
+def measure() -> Iterator[Timing]:
+    """Time the with-block: the yielded ``Timing`` is filled in when the block ends."""
+    timing = Timing()
+    cpu, wall = time.process_time(), time.perf_counter()
+    try:
+        yield timing
+    finally:
+        timing.cpu = time.process_time() - cpu
+        timing.wall = time.perf_counter() - wall
+
+
+@dataclass(slots=True)
+class TimeSamples:
+    """Many timings of one method, summarised in milliseconds, CPU next to wall."""
+
+    cpu: list[float] = field(default_factory=list)
+    wall: list[float] = field(default_factory=list)
+
+    def __len__(self) -> int:
+        return len(self.cpu)
+
+    def add(self, timing: Timing) -> None:
+        """Record one timing."""
+        self.cpu.append(timing.cpu)
+        self.wall.append(timing.wall)
+
+    def summary(self) -> dict[str, float]:
+        """Median, 95th percentile and mean in ms: ``cpu_median_ms`` ... ``wall_mean_ms``."""
+        out: dict[str, float] = {}
+        for kind, values in (("cpu", self.cpu), ("wall", self.wall)):
+            out[f"{kind}_median_ms"] = percentile(values, 50) * 1000.0
+            out[f"{kind}_p95_ms"] = percentile(values, 95) * 1000.0
+            out[f"{kind}_mean_ms"] = sum(values) / len(values) * 1000.0 if values else math.nan
+        return out

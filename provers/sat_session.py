@@ -4,15 +4,16 @@ One solver lives as long as the session. Questions that need temporary clauses (
 counting) guard them with a fresh activation variable that is assumed during the question and
 falsified for good afterwards, so nothing they add constrains later questions.
 
-The session keeps the last models the solver returned as witnesses. Adding constraints only
-removes models, so a kept model that satisfies everything added since is still a model (with
-activation variables read false); witnesses show, without a solve, that an atom is not fixed.
+The session keeps the last models the solver returned as witnesses, each a bit set (bit v set
+when variable v is true). Adding constraints only removes models, so a kept model that satisfies
+everything added since is still a model (with activation variables read false); witnesses show,
+without a solve, that an atom is not fixed.
 """
 
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from pysat.solvers import Solver
 
@@ -25,18 +26,41 @@ from reasoning.formula import Formula, atoms
 KEPT_MODELS = 64
 """How many recent models the session keeps as witnesses for ``backbone``."""
 
-Witness = frozenset[int]
-"""A model as the set of its literals; a variable it does not mention is false in it."""
+Witness = int
+"""A model as a bit set: bit v is set when variable v is true (unmentioned variables are false)."""
 
 
-def _true_in(witness: Witness, lit: int) -> bool:
-    return lit in witness if lit > 0 else -lit not in witness
+def _masks(lits: Sequence[int]) -> tuple[int, int]:
+    """The bit sets of the variables of the positive and of the negative literals in ``lits``."""
+    pos = neg = 0
+    for lit in lits:
+        if lit > 0:
+            pos |= 1 << lit
+        else:
+            neg |= 1 << -lit
+    return pos, neg
 
 
-def _satisfies(witness: Witness, clauses: list[Clause], atmosts: list[AtMost]) -> bool:
-    return all(any(_true_in(witness, lit) for lit in clause) for clause in clauses) and all(
-        sum(_true_in(witness, lit) for lit in lits) <= k for lits, k in atmosts
-    )
+def _bits(model: Sequence[int]) -> Witness:
+    """A solver model (signed literals) as a witness."""
+    bits = 0
+    for lit in model:
+        if lit > 0:
+            bits |= 1 << lit
+    return bits
+
+
+def _keeper(clauses: list[Clause], atmosts: list[AtMost]) -> Callable[[Witness], bool]:
+    """A test of whether a witness satisfies every clause and at-most constraint given."""
+    clause_masks = [_masks(clause) for clause in clauses]
+    atmost_masks = [(*_masks(lits), k) for lits, k in atmosts]
+
+    def keeps(w: Witness) -> bool:
+        return all(w & pos or neg & ~w for pos, neg in clause_masks) and all(
+            (w & pos).bit_count() + (neg & ~w).bit_count() <= k for pos, neg, k in atmost_masks
+        )
+
+    return keeps
 
 
 class SatSession(Closing):
@@ -99,20 +123,31 @@ class SatSession(Closing):
                 raise Inconsistent("the constraint set has no model, so it has no backbone")
             self._keep_model()
         first = self._witnesses[0]
+        atom_var = self._encoder.atom_var
         for name, value in hint.items():
-            if (self._encoder.atom_var(name) in first) != value:
+            if bool(first >> atom_var(name) & 1) != value:
                 raise ValueError(
                     f"hint says atom {name!r} is fixed to {value}, "
                     f"but a model sets it to {not value}"
                 )
-        name_of = {self._encoder.atom_var(name): name for name in names if name not in hint}
-        true_all = {var for var in name_of if var in first}
-        false_all = set(name_of) - true_all
-        for witness in list(self._witnesses)[1:]:
-            if not (true_all or false_all):
-                break
-            true_all &= witness
-            false_all -= witness
+        every, some = first, first
+        for witness in self._witnesses:
+            every &= witness
+            some |= witness
+        name_of: dict[int, str] = {}
+        true_all: set[int] = set()
+        false_all: set[int] = set()
+        for name in names:
+            if name in hint:
+                continue
+            var = atom_var(name)
+            if every >> var & 1:
+                true_all.add(var)
+            elif not some >> var & 1:
+                false_all.add(var)
+            else:
+                continue
+            name_of[var] = name
         self._settle(true_all, false_all)
         values = dict(hint)
         values.update((name_of[var], True) for var in true_all)
@@ -142,7 +177,7 @@ class SatSession(Closing):
                 if count >= bound:
                     break
                 witness = self._keep_model()
-                solver.add_clause([-act, *(-v if v in witness else v for v in variables)])
+                solver.add_clause([-act, *(-v if witness >> v & 1 else v for v in variables)])
         finally:
             solver.add_clause([-act])
         return count
@@ -153,11 +188,11 @@ class SatSession(Closing):
         if not self._solve(lits):
             return None
         witness = self._keep_model()
-        names = dict(self._added)
+        values = {name: bool(witness >> var & 1) for name, var in self._added.items()}
         for assumption in assumptions:
             name, _ = assumption_literal(assumption)
-            names[name] = self._encoder.atom_var(name)
-        return {name: var in witness for name, var in sorted(names.items())}
+            values[name] = bool(witness >> self._encoder.atom_var(name) & 1)
+        return values
 
     def close(self) -> None:
         """Release the solver; later calls raise RuntimeError."""
@@ -200,8 +235,8 @@ class SatSession(Closing):
                     clause_test = True
                     continue
                 witness = self._keep_model()
-                true_all &= witness
-                false_all -= witness
+                true_all.difference_update([v for v in true_all if not witness >> v & 1])
+                false_all.difference_update([v for v in false_all if witness >> v & 1])
         finally:
             if act:
                 solver.add_clause([-act])
@@ -223,8 +258,8 @@ class SatSession(Closing):
         solver.append_formula(clauses)
         for lits, k in atmosts:
             solver.add_atmost(lits, k)
-        kept = [w for w in self._witnesses if _satisfies(w, clauses, atmosts)]
-        self._witnesses = deque(kept, maxlen=KEPT_MODELS)
+        keeps = _keeper(clauses, atmosts)
+        self._witnesses = deque(filter(keeps, self._witnesses), maxlen=KEPT_MODELS)
 
     def _solve(self, assumptions: list[int]) -> bool:
         solver = self._live()
@@ -234,7 +269,7 @@ class SatSession(Closing):
     def _keep_model(self) -> Witness:
         """The model of the last (satisfiable) solve, kept as a witness."""
         model: list[int] | None = self._live().get_model()
-        witness = frozenset(model if model is not None else ())
+        witness = _bits(model if model is not None else ())
         self._witnesses.appendleft(witness)
         return witness
 

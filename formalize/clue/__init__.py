@@ -1,6 +1,7 @@
 """Clue hands as constraint sets: atoms per (card, place), the rules, and a player's knowledge."""
 
 from formalize.clue.knowledge import ClueKnowledge, InconsistentKnowledge, KnowledgeGrid
+from formalize.clue.propagation import RulePropagation
 from formalize.clue.setup import ClueSetup, Fact, FactKind
 
 __all__ = [
@@ -10,4 +11,5 @@ __all__ = [
     "FactKind",
     "InconsistentKnowledge",
     "KnowledgeGrid",
+    "RulePropagation",
 ]

@@ -4,7 +4,9 @@
 ``ConstraintSession`` (any backend, chosen by the caller's factory). The knowledge grid (card x
 place: True / False / unknown) is the session's backbone. Adding constraints only removes models,
 so a fixed cell stays fixed: each update asks the backbone about the still-unknown cells only.
-A redundant observation (one the grid already implies) adds nothing and costs no solver call.
+Observations arrive as clauses (plain tuples, see ``rules``) and are simplified against the grid
+first: a redundant one (the grid already implies it) adds nothing and costs no solver call, and
+only what is left is turned into a formula for the session.
 """
 
 from __future__ import annotations
@@ -13,12 +15,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from formalize.clue import rules
+from formalize.clue.rules import Clause
 from formalize.clue.setup import ClueSetup, Fact
-from formalize.clue.witnesses import WitnessPool, clause_literals
 from reasoning.closing import Closing
 from reasoning.constraints import ConstraintSession, ConstraintSessionFactory, Inconsistent
-from reasoning.formula import Atom, Formula, Implies, Not, atoms, conj, disj
-from reasoning.syntax import format_formula
+from reasoning.formula import Formula, Implies, atoms, conj
 from reasoning.verifier import ClaimStatus
 
 
@@ -111,15 +112,14 @@ class ClueKnowledge(Closing):
         self.player = player
         self._session: ConstraintSession = factory()
         self._atoms = setup.atom_names()
-        self._formulas: list[Formula] = []
+        self._structure = rules.structure(setup)
+        self._observed: list[Clause | Formula] = []
+        self._built: list[Formula] = []
         self._fixed: dict[str, bool] = {}
         self._asserted: dict[str, bool] = {}
-        self._dirty = True
         self._grid: KnowledgeGrid | None = None
-        self._pool = WitnessPool(setup)
         self._hand: tuple[str, ...] | None = None
-        for formula in rules.structure(setup):
-            self._formulas.append(formula)
+        for formula in self._structure:
             self._session.add(formula)
         if hand is not None:
             self.set_hand(hand)
@@ -132,7 +132,10 @@ class ClueKnowledge(Closing):
     @property
     def formulas(self) -> tuple[Formula, ...]:
         """The whole constraint set so far as IR formulas (redundant observations included)."""
-        return tuple(self._formulas)
+        built = self._built
+        for item in self._observed[len(built) :]:
+            built.append(rules.clause_formula(item) if isinstance(item, tuple) else item)
+        return (*self._structure, *built)
 
     def set_hand(self, hand: Iterable[str]) -> bool:
         """The player's own hand; ValueError for an onlooker or a second, different hand."""
@@ -143,9 +146,9 @@ class ClueKnowledge(Closing):
             if set(cards) != set(self._hand):
                 raise ValueError(f"hand of player {self.player}: given twice, differently")
             return False
-        formulas = rules.own_hand(self.setup, self.player, cards)
+        clauses = rules.own_hand(self.setup, self.player, cards)
         self._hand = cards
-        return self._add_all(formulas)
+        return self._add_all(clauses)
 
     def shown(self, refuter: int, card: str) -> bool:
         """``refuter`` showed this player ``card``."""
@@ -169,7 +172,10 @@ class ClueKnowledge(Closing):
         if correct:
             return self._add_all(rules.envelope_is(self.setup, cards))
         if right is not None:
-            return self._add_all([rules.envelope_matches(self.setup, cards, right)])
+            formula = rules.envelope_matches(self.setup, cards, right)
+            self._observed.append(formula)
+            self._put(formula)
+            return True
         return self._add_all([rules.envelope_is_not(self.setup, cards)])
 
     def add(self, formula: Formula) -> bool:
@@ -178,35 +184,31 @@ class ClueKnowledge(Closing):
         for atom in atoms(formula):
             if atom.args or atom.pred not in known:
                 raise ValueError(f"atom {atom.pred!r} is not a (card, place) atom of this game")
-        return self._add_all([formula])
+        self._observed.append(formula)
+        clause = rules.formula_clause(formula)
+        if clause is None:
+            self._put(formula)
+            return True
+        return self._add_clause(clause)
 
     def grid(self) -> KnowledgeGrid:
         """The knowledge grid now; InconsistentKnowledge when no deal fits the observations.
 
-        Only cells still unknown are examined. A cell that two stored models (see
-        ``WitnessPool``) disagree on is not fixed; for the others a model flipping them is
-        looked for by swapping two cards, and only the rest go to the session's backbone.
+        Only cells still unknown go to the session's backbone.
         """
-        if self._grid is not None and not self._dirty:
+        if self._grid is not None:
             return self._grid
-        known = {**self._fixed, **self._asserted}
-        pool = self._pool
-        if not len(pool):
-            pool.add(self._model([]))
-        unknown = [name for name in self._atoms if name not in known]
-        candidates = [name for name in unknown if not pool.cover(name)]
+        fixed = dict(self._fixed)
+        fixed.update(self._asserted)
+        unknown = [name for name in self._atoms if name not in fixed]
         try:
-            found = self._session.backbone(candidates) if candidates else {}
+            found = self._session.backbone(unknown) if unknown else {}
         except Inconsistent as err:
             raise InconsistentKnowledge(self._who() + ": no deal fits the observations") from err
-        for name in candidates:
-            value = pool.agreed(name)
-            if name not in found and value is not None:
-                pool.add(self._model([Not(Atom(name)) if value else Atom(name)]))
-        self._fixed = {**known, **found}
+        fixed.update(found)
+        self._fixed = fixed
         self._asserted = {}
-        self._dirty = False
-        self._grid = KnowledgeGrid(self.setup, self._fixed)
+        self._grid = KnowledgeGrid(self.setup, fixed)
         return self._grid
 
     def status(self, fact: Fact) -> ClaimStatus:
@@ -214,16 +216,13 @@ class ClueKnowledge(Closing):
         return self.grid().status(fact)
 
     def possible(self, facts: Sequence[Fact]) -> bool:
-        """Whether all ``facts`` can hold together with this knowledge (a stored model, or one
-        a few card swaps away, answers without the solver)."""
+        """Whether all ``facts`` can hold together with this knowledge (a fact the grid already
+        contradicts answers without the solver)."""
         literals = [self.setup.fact_literal(f) for f in facts]
-        if self._pool.satisfy(literals):
-            return True
-        model = self._session.model([self.setup.fact_formula(f) for f in facts])
-        if model is None:
-            return False
-        self._pool.add(model)
-        return True
+        for name, positive in literals:
+            if self._known(name) is (not positive):
+                return False
+        return self._session.satisfiable([rules.literal_formula(lit) for lit in literals])
 
     def entails(self, fact: Fact, given: Sequence[Fact] = ()) -> bool:
         """Whether this knowledge, with the ``given`` facts added (not kept), entails ``fact``."""
@@ -243,12 +242,6 @@ class ClueKnowledge(Closing):
         """Release the constraint session."""
         self._session.close()
 
-    def _model(self, assumptions: Sequence[Formula]) -> dict[str, bool]:
-        model = self._session.model(assumptions)
-        if model is None:
-            raise InconsistentKnowledge(self._who() + ": no deal fits the observations")
-        return model
-
     def _who(self) -> str:
         return "an onlooker" if self.player is None else f"player {self.player}"
 
@@ -256,40 +249,36 @@ class ClueKnowledge(Closing):
         value = self._asserted.get(name)
         return self._fixed.get(name) if value is None else value
 
-    def _add_all(self, formulas: Sequence[Formula]) -> bool:
+    def _add_all(self, clauses: Sequence[Clause]) -> bool:
+        self._observed.extend(clauses)
         changed = False
-        for formula in formulas:
-            self._formulas.append(formula)
-            changed = self._add_one(formula) or changed
+        for clause in clauses:
+            changed = self._add_clause(clause) or changed
         return changed
 
-    def _add_one(self, formula: Formula) -> bool:
-        """Add one formula unless the grid already implies it; literals and clauses of atoms
-        are simplified against the grid first."""
-        literals = clause_literals(formula)
-        if literals is None:
-            self._put(formula)
-            return True
+    def _add_clause(self, clause: Clause) -> bool:
+        """Add one clause unless the grid already implies it, without the literals the grid
+        already falsifies; a unit clause left over fixes its cell at once."""
         open_literals: list[tuple[str, bool]] = []
-        for name, positive in literals:
+        for name, positive in clause:
             value = self._known(name)
             if value is None:
                 open_literals.append((name, positive))
             elif value == positive:
                 return False
         if not open_literals:
+            setup = self.setup
+            known = "; ".join(setup.describe(name, not positive) for name, positive in clause)
             raise InconsistentKnowledge(
-                f"{self._who()}: {format_formula(formula)} contradicts what is already known"
+                f"{self._who()}: the observation that {rules.describe_clause(setup, clause)} "
+                f"contradicts what is already known ({known})"
             )
         if len(open_literals) == 1:
             name, positive = open_literals[0]
-            self._put(Atom(name) if positive else Not(Atom(name)))
             self._asserted[name] = positive
-        else:
-            self._put(disj(Atom(n) if p else Not(Atom(n)) for n, p in open_literals))
+        self._put(rules.clause_formula(tuple(open_literals)))
         return True
 
     def _put(self, formula: Formula) -> None:
         self._session.add(formula)
-        self._pool.constrain(formula)
-        self._dirty = True
+        self._grid = None

@@ -1,9 +1,11 @@
-"""The Clue constraint set as IR formulas: the game's structure and what each observation says.
+"""The Clue constraint set: the game's structure and what each observation says.
 
-Every function returns propositional formulas over the atoms of a ``ClueSetup``: a card is in
-exactly one place, a hand has its size, the envelope has one card per category; a refuter holds
-at least one of the suggested cards, a passing player holds none, a failed accusation names at
-least one card outside the envelope.
+The structure (a card is in exactly one place, a hand has its size, the envelope has one card per
+category) is a list of cardinality formulas. An observation is a list of clauses over the atoms
+of a ``ClueSetup``, each a tuple of literals ``(atom, positive)`` of which at least one holds: a
+refuter holds at least one of the suggested cards, a passing player holds none, a failed
+accusation names at least one card outside the envelope. Only an accuser's own accuracy is a
+cardinality formula. Clauses stay plain tuples on the hot path; ``clause_formula`` gives the IR.
 """
 
 from __future__ import annotations
@@ -11,7 +13,58 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from formalize.clue.setup import ClueSetup
-from reasoning.formula import Atom, Card, Formula, Not, conj, disj
+from reasoning.formula import And, Atom, Card, Formula, Not, Or
+
+Literal = tuple[str, bool]
+"""An atom name and whether it is asserted (True) or denied (False)."""
+Clause = tuple[Literal, ...]
+"""At least one of the literals holds."""
+
+
+def literal_formula(literal: Literal) -> Formula:
+    """``p`` or ``~p``."""
+    name, positive = literal
+    return Atom(name) if positive else Not(Atom(name))
+
+
+def clause_formula(clause: Clause) -> Formula:
+    """A clause as IR: the literal itself, or the disjunction of its literals."""
+    if len(clause) == 1:
+        return literal_formula(clause[0])
+    return Or(tuple(literal_formula(lit) for lit in clause))
+
+
+def formula_literal(formula: Formula) -> Literal | None:
+    """The literal of ``p`` or ``~p``; None for any other formula."""
+    match formula:
+        case Atom(name, ()):
+            return name, True
+        case Not(Atom(name, ())):
+            return name, False
+        case _:
+            return None
+
+
+def formula_clause(formula: Formula) -> Clause | None:
+    """The clause a formula states: a literal, a disjunction of literals, or a negated
+    conjunction of literals (flipped); None for any other formula."""
+    match formula:
+        case Or(parts) | Not(And(parts)):
+            found = [formula_literal(p) for p in parts]
+            literals = [lit for lit in found if lit is not None]
+            if len(literals) != len(found):
+                return None
+            if isinstance(formula, Or):
+                return tuple(literals)
+            return tuple((name, not positive) for name, positive in literals)
+        case _:
+            single = formula_literal(formula)
+            return None if single is None else (single,)
+
+
+def describe_clause(setup: ClueSetup, clause: Clause) -> str:
+    """A clause in words, naming cards, players and the envelope."""
+    return " or ".join(setup.describe(name, positive) for name, positive in clause)
 
 
 def structure(setup: ClueSetup) -> list[Formula]:
@@ -26,7 +79,7 @@ def structure(setup: ClueSetup) -> list[Formula]:
     return out
 
 
-def own_hand(setup: ClueSetup, seat: int, hand: Iterable[str]) -> list[Formula]:
+def own_hand(setup: ClueSetup, seat: int, hand: Iterable[str]) -> list[Clause]:
     """A player's own hand: it holds these cards and no others."""
     setup.check_seat(seat)
     held = set(hand)
@@ -37,49 +90,46 @@ def own_hand(setup: ClueSetup, seat: int, hand: Iterable[str]) -> list[Formula]:
             f"hand of player {seat}: {len(held)} cards, but the hand size is "
             f"{setup.hand_sizes[seat]}"
         )
-    return [
-        Atom(setup.atom(c, seat)) if c in held else Not(Atom(setup.atom(c, seat)))
-        for c in setup.cards
-    ]
+    return [((setup.atom(c, seat), c in held),) for c in setup.cards]
 
 
-def holds(setup: ClueSetup, seat: int, card: str) -> Formula:
+def holds(setup: ClueSetup, seat: int, card: str) -> Clause:
     """``seat`` holds ``card`` (a card shown to the observer, for instance)."""
     setup.check_seat(seat)
-    return Atom(setup.atom(card, seat))
+    return ((setup.atom(card, seat), True),)
 
 
-def holds_one_of(setup: ClueSetup, seat: int, cards: Sequence[str]) -> Formula:
+def holds_one_of(setup: ClueSetup, seat: int, cards: Sequence[str]) -> Clause:
     """``seat`` holds at least one of ``cards`` (a refutation the observer did not see)."""
     setup.check_seat(seat)
-    return disj(Atom(setup.atom(c, seat)) for c in dict.fromkeys(cards))
+    return tuple((setup.atom(c, seat), True) for c in dict.fromkeys(cards))
 
 
-def holds_none_of(setup: ClueSetup, seat: int, cards: Sequence[str]) -> list[Formula]:
+def holds_none_of(setup: ClueSetup, seat: int, cards: Sequence[str]) -> list[Clause]:
     """``seat`` holds none of ``cards`` (it passed on a suggestion of them)."""
     setup.check_seat(seat)
-    return [Not(Atom(setup.atom(c, seat))) for c in dict.fromkeys(cards)]
+    return [((setup.atom(c, seat), False),) for c in dict.fromkeys(cards)]
 
 
-def nobody_else_holds(setup: ClueSetup, suggester: int, cards: Sequence[str]) -> list[Formula]:
+def nobody_else_holds(setup: ClueSetup, suggester: int, cards: Sequence[str]) -> list[Clause]:
     """No player but the suggester holds any of ``cards`` (nobody refuted the suggestion)."""
     setup.check_seat(suggester)
     return [
-        f
+        clause
         for seat in range(setup.n_players)
         if seat != suggester
-        for f in holds_none_of(setup, seat, cards)
+        for clause in holds_none_of(setup, seat, cards)
     ]
 
 
-def envelope_is(setup: ClueSetup, cards: Sequence[str]) -> list[Formula]:
+def envelope_is(setup: ClueSetup, cards: Sequence[str]) -> list[Clause]:
     """Each of ``cards`` is in the envelope (a correct accusation)."""
-    return [Atom(setup.atom(c, setup.envelope)) for c in dict.fromkeys(cards)]
+    return [((setup.atom(c, setup.envelope), True),) for c in dict.fromkeys(cards)]
 
 
-def envelope_is_not(setup: ClueSetup, cards: Sequence[str]) -> Formula:
+def envelope_is_not(setup: ClueSetup, cards: Sequence[str]) -> Clause:
     """Not all of ``cards`` are in the envelope (a failed accusation)."""
-    return Not(conj(Atom(setup.atom(c, setup.envelope)) for c in dict.fromkeys(cards)))
+    return tuple((setup.atom(c, setup.envelope), False) for c in dict.fromkeys(cards))
 
 
 def envelope_matches(setup: ClueSetup, cards: Sequence[str], right: int) -> Formula:

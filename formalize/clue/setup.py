@@ -60,6 +60,7 @@ class ClueSetup:
     hand_sizes: tuple[int, ...]
     _category_of: dict[str, str] = field(init=False, repr=False, compare=False)
     _atoms: dict[tuple[str, int], str] = field(init=False, repr=False, compare=False)
+    _cells: dict[str, tuple[str, int]] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if not self.categories:
@@ -100,6 +101,7 @@ class ClueSetup:
         }
         object.__setattr__(self, "_category_of", category_of)
         object.__setattr__(self, "_atoms", atoms)
+        object.__setattr__(self, "_cells", {name: cell for cell, name in atoms.items()})
 
     @property
     def n_players(self) -> int:
@@ -152,6 +154,21 @@ class ClueSetup:
             raise ValueError(
                 f"place {place}: no such place (seats, and envelope = {self.envelope})"
             ) from None
+
+    def cell(self, name: str) -> tuple[str, int]:
+        """The (card, place) of an atom name; ValueError for a name that is not one."""
+        try:
+            return self._cells[name]
+        except KeyError:
+            raise ValueError(f"{name!r} is not a (card, place) atom of this game") from None
+
+    def describe(self, name: str, positive: bool = True) -> str:
+        """The literal ``name`` (or its negation) in words: "player 2 holds Rope", "Rope is not
+        in the envelope"."""
+        card, place = self.cell(name)
+        if place == self.envelope:
+            return f"{card} is {'' if positive else 'not '}in the envelope"
+        return f"player {place} {'holds' if positive else 'does not hold'} {card}"
 
     def cells(self) -> Iterator[tuple[str, int, str]]:
         """Every (card, place, atom name), card by card."""
