@@ -21,7 +21,7 @@ from provers.sat_encoding import AtMost, Clause, CnfEncoder
 from provers.sat_solver import DEFAULT_SOLVER, NO_PHASES, canonical_solver_name, open_solver
 from reasoning.closing import Closing
 from reasoning.constraints import Inconsistent, assumption_literal
-from reasoning.formula import Formula, atoms
+from reasoning.formula import Atom, Formula, Not, Or, atoms
 
 KEPT_MODELS = 64
 """How many recent models the session keeps as witnesses for ``backbone``."""
@@ -87,7 +87,16 @@ class SatSession(Closing):
         return self._calls
 
     def add(self, formula: Formula) -> None:
-        """Add a propositional formula for good; ``NotPropositional`` (a ValueError) otherwise."""
+        """Add a propositional formula for good; ``NotPropositional`` (a ValueError) otherwise.
+
+        A clause of atoms (a literal, or a disjunction of literals) goes to the solver as it is.
+        """
+        clause = self._clause(formula)
+        if clause is not None:
+            self._live().add_clause(clause)
+            keeps = _keeper([clause], [])
+            self._witnesses = deque(filter(keeps, self._witnesses), maxlen=KEPT_MODELS)
+            return
         self._encoder.assert_formula(formula)
         for atom in atoms(formula):
             self._added[atom.pred] = self._encoder.atom_var(atom.pred)
@@ -242,6 +251,26 @@ class SatSession(Closing):
                 solver.add_clause([-act])
         true_all |= fixed_true
         false_all |= fixed_false
+
+    def _clause(self, formula: Formula) -> Clause | None:
+        """The literals of a literal or of a disjunction of literals (recording their atoms);
+        None for any other formula."""
+        parts = formula.parts if isinstance(formula, Or) else (formula,)
+        names: list[tuple[str, bool]] = []
+        for part in parts:
+            match part:
+                case Atom(name, ()):
+                    names.append((name, True))
+                case Not(Atom(name, ())):
+                    names.append((name, False))
+                case _:
+                    return None
+        clause: Clause = []
+        for name, positive in names:
+            var = self._encoder.atom_var(name)
+            self._added[name] = var
+            clause.append(var if positive else -var)
+        return clause
 
     def _live(self) -> Solver:
         if self._solver is None:

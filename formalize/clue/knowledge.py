@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from formalize.clue import rules
 from formalize.clue.rules import Clause
 from formalize.clue.setup import ClueSetup, Fact
+from formalize.clue.witnesses import WitnessPool
 from reasoning.closing import Closing
 from reasoning.constraints import ConstraintSession, ConstraintSessionFactory, Inconsistent
 from reasoning.formula import Formula, Implies, atoms, conj
@@ -112,6 +113,9 @@ class ClueKnowledge(Closing):
         self.player = player
         self._session: ConstraintSession = factory()
         self._atoms = setup.atom_names()
+        self._cell = {name: i for i, name in enumerate(self._atoms)}
+        self._all = (1 << len(self._atoms)) - 1
+        self._pool: WitnessPool | None = WitnessPool(setup)
         self._structure = rules.structure(setup)
         self._observed: list[Clause | Formula] = []
         self._built: list[Formula] = []
@@ -175,6 +179,8 @@ class ClueKnowledge(Closing):
             formula = rules.envelope_matches(self.setup, cards, right)
             self._observed.append(formula)
             self._put(formula)
+            if self._pool is not None:
+                self._pool.count(self._mask(a.pred for a in atoms(formula)), right)
             return True
         return self._add_all([rules.envelope_is_not(self.setup, cards)])
 
@@ -188,24 +194,35 @@ class ClueKnowledge(Closing):
         clause = rules.formula_clause(formula)
         if clause is None:
             self._put(formula)
+            self._pool = None
             return True
         return self._add_clause(clause)
 
     def grid(self) -> KnowledgeGrid:
         """The knowledge grid now; InconsistentKnowledge when no deal fits the observations.
 
-        Only cells still unknown go to the session's backbone.
+        Only cells still unknown are examined. A cell that two stored deals (see
+        ``WitnessPool``) disagree on is not fixed; for the others a deal flipping them is looked
+        for by swapping two cards, and only the rest go to the solver, one model question each.
+        After ``add`` of a formula that is not a clause, the session's backbone answers alone.
         """
         if self._grid is not None:
             return self._grid
         fixed = dict(self._fixed)
         fixed.update(self._asserted)
-        unknown = [name for name in self._atoms if name not in fixed]
-        try:
-            found = self._session.backbone(unknown) if unknown else {}
-        except Inconsistent as err:
-            raise InconsistentKnowledge(self._who() + ": no deal fits the observations") from err
-        fixed.update(found)
+        pool = self._pool
+        if pool is None:
+            unknown = [name for name in self._atoms if name not in fixed]
+            try:
+                fixed.update(self._session.backbone(unknown) if unknown else {})
+            except Inconsistent as err:
+                raise self._inconsistent() from err
+        else:
+            if not pool.models:
+                pool.add(self._model(()))
+            for cell, value in self._settle(pool):
+                fixed[self._atoms[cell]] = value
+                pool.fix(cell, value)
         self._fixed = fixed
         self._asserted = {}
         self._grid = KnowledgeGrid(self.setup, fixed)
@@ -216,12 +233,18 @@ class ClueKnowledge(Closing):
         return self.grid().status(fact)
 
     def possible(self, facts: Sequence[Fact]) -> bool:
-        """Whether all ``facts`` can hold together with this knowledge (a fact the grid already
-        contradicts answers without the solver)."""
+        """Whether all ``facts`` can hold together with this knowledge (a stored deal, or a fact
+        the grid already contradicts, answers without the solver)."""
         literals = [self.setup.fact_literal(f) for f in facts]
         for name, positive in literals:
             if self._known(name) is (not positive):
                 return False
+        pool = self._pool
+        if pool is not None and pool.models:
+            pos = self._mask(name for name, positive in literals if positive)
+            neg = self._mask(name for name, positive in literals if not positive)
+            if pool.find(pos, neg):
+                return True
         return self._session.satisfiable([rules.literal_formula(lit) for lit in literals])
 
     def entails(self, fact: Fact, given: Sequence[Fact] = ()) -> bool:
@@ -241,6 +264,53 @@ class ClueKnowledge(Closing):
     def close(self) -> None:
         """Release the constraint session."""
         self._session.close()
+
+    def _settle(self, pool: WitnessPool) -> list[tuple[int, bool]]:
+        """The unknown cells fixed in every model, with their values: each cell every stored
+        deal agrees on is covered by a swap, else by a solver model flipping it; a cell no model
+        flips is fixed."""
+        every, some = pool.agreement()
+        agreed = (every | ~some) & ~(pool.true | pool.false) & self._all
+        found: list[tuple[int, bool]] = []
+        while agreed:
+            low = agreed & -agreed
+            agreed ^= low
+            cell = low.bit_length() - 1
+            value = bool(every & low)
+            model = pool.cover(cell, value)
+            if model is None:
+                flipped = rules.literal_formula((self._atoms[cell], not value))
+                solved = self._session.model([flipped])
+                if solved is None:
+                    found.append((cell, value))
+                    continue
+                model = self._bits(solved)
+                pool.add(model)
+            every &= model
+            some |= model
+            agreed &= every | ~some
+        return found
+
+    def _model(self, assumptions: Sequence[Formula]) -> int:
+        """A model of the session as a deal; InconsistentKnowledge when there is none."""
+        model = self._session.model(assumptions)
+        if model is None:
+            raise self._inconsistent()
+        return self._bits(model)
+
+    def _bits(self, model: Mapping[str, bool]) -> int:
+        """A model given as atom values as a deal (a bit per cell)."""
+        return self._mask(name for name in self._atoms if model.get(name, False))
+
+    def _mask(self, names: Iterable[str]) -> int:
+        cell = self._cell
+        mask = 0
+        for name in names:
+            mask |= 1 << cell[name]
+        return mask
+
+    def _inconsistent(self) -> InconsistentKnowledge:
+        return InconsistentKnowledge(self._who() + ": no deal fits the observations")
 
     def _who(self) -> str:
         return "an onlooker" if self.player is None else f"player {self.player}"
@@ -273,10 +343,18 @@ class ClueKnowledge(Closing):
                 f"{self._who()}: the observation that {rules.describe_clause(setup, clause)} "
                 f"contradicts what is already known ({known})"
             )
+        self._put(rules.clause_formula(tuple(open_literals)))
+        pool = self._pool
         if len(open_literals) == 1:
             name, positive = open_literals[0]
             self._asserted[name] = positive
-        self._put(rules.clause_formula(tuple(open_literals)))
+            if pool is not None:
+                pool.fix(self._cell[name], positive)
+        elif pool is not None:
+            pool.clause(
+                self._mask(name for name, positive in open_literals if positive),
+                self._mask(name for name, positive in open_literals if not positive),
+            )
         return True
 
     def _put(self, formula: Formula) -> None:

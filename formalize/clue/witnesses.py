@@ -1,0 +1,178 @@
+"""Deals kept across updates, so that most knowledge-grid updates need no solver call.
+
+A deal is a bit set over the cells: bit ``card * places + place`` is set when the card is at that
+place. The pool keeps deals that satisfy every constraint added so far: the cells known true or
+false, the clauses left open, and exact counts. Swapping two cards between two places keeps the
+game's structure (one place per card, the hand sizes, and one envelope card per category when the
+two cards share a category), so a deal a new constraint rules out is repaired by a swap where one
+fits, rather than dropped, and a cell on which every deal agrees is covered, where one fits, by a
+swap that flips it. A cell two deals disagree on is not fixed; only the cells left need a solver.
+"""
+
+from __future__ import annotations
+
+from formalize.clue.setup import ClueSetup
+
+
+class WitnessPool:
+    """Up to ``capacity`` deals that fit everything added so far, newest last."""
+
+    def __init__(self, setup: ClueSetup, capacity: int = 32) -> None:
+        places = len(setup.places)
+        cards = len(setup.cards)
+        self._places = places
+        self._envelope = setup.envelope
+        self._category = [setup.category_of(c) for c in setup.cards]
+        self._at_place = [sum(1 << (c * places + p) for c in range(cards)) for p in range(places)]
+        self._card_mask = (1 << places) - 1
+        self.capacity = capacity
+        self.true = 0
+        """Cells known to be true (in every deal)."""
+        self.false = 0
+        """Cells known to be false."""
+        self._clauses: list[tuple[int, int]] = []
+        self._counts: list[tuple[int, int]] = []
+        self.models: list[int] = []
+
+    def fix(self, cell: int, value: bool) -> None:
+        """``cell`` is known to be ``value``: repair or drop the deals that disagree."""
+        bit = 1 << cell
+        if value:
+            self.true |= bit
+        else:
+            self.false |= bit
+        known_true, known_false = self.true, self.false
+        self._clauses = [
+            (pos, neg) for pos, neg in self._clauses if not (pos & known_true or neg & known_false)
+        ]
+        self._recheck([m for m in self.models if bool(m & bit) != value])
+
+    def clause(self, pos: int, neg: int) -> None:
+        """At least one cell of ``pos`` is true or one of ``neg`` false."""
+        self._clauses.append((pos, neg))
+        self._recheck([m for m in self.models if not (m & pos or neg & ~m)])
+
+    def count(self, mask: int, k: int) -> None:
+        """Exactly ``k`` cells of ``mask`` are true."""
+        self._counts.append((mask, k))
+        self._recheck([m for m in self.models if (m & mask).bit_count() != k])
+
+    def add(self, model: int) -> None:
+        """Store a deal (known to fit), dropping the oldest beyond capacity."""
+        self.models.append(model)
+        if len(self.models) > self.capacity:
+            del self.models[0]
+
+    def agreement(self) -> tuple[int, int]:
+        """The cells true in every deal, and the cells true in some deal."""
+        every, some = -1, 0
+        for model in self.models:
+            every &= model
+            some |= model
+        return every, some
+
+    def find(self, pos: int, neg: int) -> bool:
+        """Whether a stored deal has every cell of ``pos`` true and every cell of ``neg`` false."""
+        return any(model & pos == pos and not model & neg for model in self.models)
+
+    def cover(self, cell: int, value: bool) -> int | None:
+        """A deal, made by one swap from one of the two newest, in which ``cell`` is not
+        ``value`` (the value every stored deal gives it); stored and returned, or None."""
+        card, place = divmod(cell, self._places)
+        for model in reversed(self.models[-2:]):
+            if value:
+                found = self._move_away(model, card, place)
+            else:
+                found = self._swap(model, card, self._place_of(model, card), place)
+            if found is not None:
+                self.add(found)
+                return found
+        return None
+
+    def fits(self, model: int) -> bool:
+        """Whether ``model`` keeps the known cells, the open clauses and the counts."""
+        if model & self.false or self.true & ~model:
+            return False
+        for pos, neg in self._clauses:
+            if not (model & pos or neg & ~model):
+                return False
+        return not self._counts or all((model & mask).bit_count() == k for mask, k in self._counts)
+
+    def _recheck(self, broken: list[int]) -> None:
+        """Repair the deals in ``broken`` (those the newest constraint rules out) or drop them."""
+        if not broken:
+            return
+        gone = set(broken)
+        kept = [m for m in self.models if m not in gone]
+        for model in broken:
+            repaired = self._repair(model)
+            if repaired is not None and repaired not in kept:
+                kept.append(repaired)
+        self.models = kept
+
+    def _repair(self, model: int) -> int | None:
+        """A deal one swap from ``model`` that fits, or None."""
+        wrong = model & self.false
+        if wrong:
+            card, place = divmod(wrong.bit_length() - 1, self._places)
+            return self._move_away(model, card, place)
+        missing = self.true & ~model
+        if missing:
+            card, place = divmod(missing.bit_length() - 1, self._places)
+            return self._swap(model, card, self._place_of(model, card), place)
+        for pos, neg in self._clauses:
+            if model & pos or neg & ~model:
+                continue
+            while pos:
+                low = pos & -pos
+                pos ^= low
+                card, place = divmod(low.bit_length() - 1, self._places)
+                found = self._swap(model, card, self._place_of(model, card), place)
+                if found is not None:
+                    return found
+            while neg:
+                low = neg & -neg
+                neg ^= low
+                card, place = divmod(low.bit_length() - 1, self._places)
+                found = self._move_away(model, card, place)
+                if found is not None:
+                    return found
+            return None
+        return None
+
+    def _place_of(self, model: int, card: int) -> int:
+        return (model >> (card * self._places) & self._card_mask).bit_length() - 1
+
+    def _move_away(self, model: int, card: int, place: int) -> int | None:
+        """``model`` with ``card`` moved from ``place`` to another place by one swap, or None."""
+        for target in range(self._places):
+            if target != place:
+                found = self._swap(model, card, place, target)
+                if found is not None:
+                    return found
+        return None
+
+    def _swap(self, model: int, card: int, source: int, target: int) -> int | None:
+        """``model`` with ``card`` moved from ``source`` to ``target`` and a card from
+        ``target`` moved back to ``source``, the first such deal that fits; else None."""
+        places = self._places
+        here, there = card * places + source, card * places + target
+        if self.true >> here & 1 or self.false >> there & 1:
+            return None
+        moved = 1 << here | 1 << there
+        same_category = self._envelope in (source, target)
+        category = self._category[card]
+        others = model & self._at_place[target]
+        while others:
+            low = others & -others
+            others ^= low
+            other = (low.bit_length() - 1) // places
+            if other == card or (same_category and self._category[other] != category):
+                continue
+            back = other * places + source
+            if self.false >> back & 1:
+                continue
+            found = model ^ moved ^ low ^ 1 << back
+            if self.fits(found):
+                return found
+        return None
