@@ -187,8 +187,9 @@ class _Tally:
 def _seat_updates(
     events: list[ClueEvent], setup: ClueSetup, seat: int, hand: tuple[Card, ...], out: _Tally
 ) -> None:
-    """Replay ``events`` as ``seat`` sees them, timing each knowledge-changing event's update
-    by every method in turn."""
+    """Replay ``events`` as ``seat`` sees them, once per method (so no method runs with another's
+    data in the caches), timing the update after each event that changes the knowledge; every
+    method's grids are compared with the incremental ones."""
     sessions: list[SatSession] = []
 
     def factory() -> SatSession:
@@ -196,46 +197,69 @@ def _seat_updates(
         sessions.append(session)
         return session
 
-    names = list(setup.atom_names())
     view = PlayerView(setup, factory, seat, hand)
-    rule_view = RuleView(setup, seat, hand)
-    naive_unknown, naive_all = NaiveGrid(), NaiveGrid()
-    grid = view.knowledge.grid()
-    rule_grid = rule_view.rules.grid()
-    for event in events[1:]:
-        known = grid.fixed
+    grids = [view.knowledge.grid()]
+    changed: list[int] = []
+    sizes: list[int] = []
+    for index, event in enumerate(events):
+        if index == 0:
+            continue
         before = sessions[0].solver_calls
         with measure() as timing:
-            changed = view.observe(event)
-            if changed:
-                grid = view.knowledge.grid()
-        if not changed:
-            rule_view.observe(event)
+            if view.observe(event):
+                grids.append(view.knowledge.grid())
+        if len(grids) - 1 == len(changed):
             continue
         out.times["incremental"].add(timing)
         out.calls.append(float(sessions[0].solver_calls - before))
+        changed.append(index)
+        sizes.append(len(view.knowledge.formulas))
+    formulas = view.knowledge.formulas
+    view.close()
+    _rule_updates(events, setup, seat, hand, changed, grids, out)
+    names = list(setup.atom_names())
+    for key in ("naive_unknown", "naive_all"):
+        naive = NaiveGrid()
+        for update, size in enumerate(sizes):
+            naive.feed(formulas[:size])
+            known = grids[update].fixed
+            cells = [n for n in names if n not in known] if key == "naive_unknown" else names
+            with measure() as timing:
+                fixed = naive.grid(cells)
+            out.times[key].add(timing)
+            got = fixed if key == "naive_all" else {**known, **fixed}
+            out.mismatches += dict(grids[update + 1].fixed) != got
+        naive.session.close()
+
+
+def _rule_updates(
+    events: list[ClueEvent],
+    setup: ClueSetup,
+    seat: int,
+    hand: tuple[Card, ...],
+    changed: list[int],
+    grids: list[KnowledgeGrid],
+    out: _Tally,
+) -> None:
+    """The rule baseline's pass: timed on the events in ``changed``, checked against ``grids``."""
+    rule_view = RuleView(setup, seat, hand)
+    rule_grid = rule_view.rules.grid()
+    timed = set(changed)
+    update = 0
+    for index, event in enumerate(events):
+        if index == 0:
+            continue
+        if index not in timed:
+            rule_view.observe(event)
+            continue
         with measure() as timing:
             rule_view.observe(event)
             rule_grid = rule_view.rules.grid()
         out.times["rules"].add(timing)
-        out.missed.append(out.compare_rules(grid, rule_grid))
-        formulas = view.knowledge.formulas
-        naive_unknown.feed(formulas)
-        naive_all.feed(formulas)
-        unknown = [n for n in names if n not in known]
-        with measure() as timing:
-            fixed_unknown = naive_unknown.grid(unknown)
-        out.times["naive_unknown"].add(timing)
-        with measure() as timing:
-            fixed_all = naive_all.grid(names)
-        out.times["naive_all"].add(timing)
-        out.mismatches += dict(grid.fixed) != fixed_all
-        out.mismatches += dict(grid.fixed) != {**known, **fixed_unknown}
-    out.missed_end += len(grid.fixed) - len(rule_grid.fixed)
-    out.fixed_end += len(grid.fixed)
-    view.close()
-    naive_unknown.session.close()
-    naive_all.session.close()
+        update += 1
+        out.missed.append(out.compare_rules(grids[update], rule_grid))
+    out.missed_end += len(grids[-1].fixed) - len(rule_grid.fixed)
+    out.fixed_end += len(grids[-1].fixed)
 
 
 def grid_updates(games: list[list[ClueEvent]]) -> dict[str, Any]:

@@ -79,6 +79,7 @@ class SatSession(Closing):
         self._encoder = CnfEncoder(native_atmost=bool(self._solver.supports_atmost()))
         self._added: dict[str, int] = {}
         self._witnesses: deque[Witness] = deque(maxlen=KEPT_MODELS)
+        self._unchecked: tuple[list[Clause], list[AtMost]] = ([], [])
         self._calls = 0
 
     @property
@@ -94,8 +95,7 @@ class SatSession(Closing):
         clause = self._clause(formula)
         if clause is not None:
             self._live().add_clause(clause)
-            keeps = _keeper([clause], [])
-            self._witnesses = deque(filter(keeps, self._witnesses), maxlen=KEPT_MODELS)
+            self._unchecked[0].append(clause)
             return
         self._encoder.assert_formula(formula)
         for atom in atoms(formula):
@@ -127,6 +127,7 @@ class SatSession(Closing):
         """
         names = list(dict.fromkeys(atoms))
         hint = {name: known[name] for name in names if known is not None and name in known}
+        self._check_witnesses()
         if not self._witnesses:
             if not self._solve([]):
                 raise Inconsistent("the constraint set has no model, so it has no backbone")
@@ -278,7 +279,8 @@ class SatSession(Closing):
         return self._solver
 
     def _flush(self) -> None:
-        """Hand the encoder's new constraints to the solver; drop witnesses they exclude."""
+        """Hand the encoder's new constraints to the solver; witnesses are checked against them
+        when next needed."""
         clauses = self._encoder.take_clauses()
         atmosts = self._encoder.take_atmosts()
         if not (clauses or atmosts):
@@ -287,8 +289,16 @@ class SatSession(Closing):
         solver.append_formula(clauses)
         for lits, k in atmosts:
             solver.add_atmost(lits, k)
-        keeps = _keeper(clauses, atmosts)
-        self._witnesses = deque(filter(keeps, self._witnesses), maxlen=KEPT_MODELS)
+        self._unchecked[0].extend(clauses)
+        self._unchecked[1].extend(atmosts)
+
+    def _check_witnesses(self) -> None:
+        """Drop the witnesses that the constraints added since the last check exclude."""
+        clauses, atmosts = self._unchecked
+        if clauses or atmosts:
+            keeps = _keeper(clauses, atmosts)
+            self._witnesses = deque(filter(keeps, self._witnesses), maxlen=KEPT_MODELS)
+            self._unchecked = ([], [])
 
     def _solve(self, assumptions: list[int]) -> bool:
         solver = self._live()

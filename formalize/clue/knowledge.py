@@ -116,6 +116,7 @@ class ClueKnowledge(Closing):
         self._cell = {name: i for i, name in enumerate(self._atoms)}
         self._all = (1 << len(self._atoms)) - 1
         self._pool: WitnessPool | None = WitnessPool(setup)
+        self._new_true = self._new_false = 0
         self._structure = rules.structure(setup)
         self._observed: list[Clause | Formula] = []
         self._built: list[Formula] = []
@@ -196,7 +197,9 @@ class ClueKnowledge(Closing):
             self._put(formula)
             self._pool = None
             return True
-        return self._add_clause(clause)
+        changed = self._add_clause(clause)
+        self._fix_units()
+        return changed
 
     def grid(self) -> KnowledgeGrid:
         """The knowledge grid now; InconsistentKnowledge when no deal fits the observations.
@@ -220,9 +223,14 @@ class ClueKnowledge(Closing):
         else:
             if not pool.models:
                 pool.add(self._model(()))
+            true = false = 0
             for cell, value in self._settle(pool):
                 fixed[self._atoms[cell]] = value
-                pool.fix(cell, value)
+                if value:
+                    true |= 1 << cell
+                else:
+                    false |= 1 << cell
+            pool.fix(true, false)
         self._fixed = fixed
         self._asserted = {}
         self._grid = KnowledgeGrid(self.setup, fixed)
@@ -300,7 +308,12 @@ class ClueKnowledge(Closing):
 
     def _bits(self, model: Mapping[str, bool]) -> int:
         """A model given as atom values as a deal (a bit per cell)."""
-        return self._mask(name for name in self._atoms if model.get(name, False))
+        cell = self._cell
+        mask = 0
+        for name, value in model.items():
+            if value and name in cell:
+                mask |= 1 << cell[name]
+        return mask
 
     def _mask(self, names: Iterable[str]) -> int:
         cell = self._cell
@@ -324,7 +337,14 @@ class ClueKnowledge(Closing):
         changed = False
         for clause in clauses:
             changed = self._add_clause(clause) or changed
+        self._fix_units()
         return changed
+
+    def _fix_units(self) -> None:
+        """Hand the cells fixed by the unit clauses just added to the deal pool, at once."""
+        if self._pool is not None:
+            self._pool.fix(self._new_true, self._new_false)
+        self._new_true = self._new_false = 0
 
     def _add_clause(self, clause: Clause) -> bool:
         """Add one clause unless the grid already implies it, without the literals the grid
@@ -348,8 +368,10 @@ class ClueKnowledge(Closing):
         if len(open_literals) == 1:
             name, positive = open_literals[0]
             self._asserted[name] = positive
-            if pool is not None:
-                pool.fix(self._cell[name], positive)
+            if positive:
+                self._new_true |= 1 << self._cell[name]
+            else:
+                self._new_false |= 1 << self._cell[name]
         elif pool is not None:
             pool.clause(
                 self._mask(name for name, positive in open_literals if positive),

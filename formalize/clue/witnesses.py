@@ -13,11 +13,14 @@ from __future__ import annotations
 
 from formalize.clue.setup import ClueSetup
 
+REPAIRS = 6
+"""How many deals a new constraint rules out are repaired; the others are dropped."""
+
 
 class WitnessPool:
     """Up to ``capacity`` deals that fit everything added so far, newest last."""
 
-    def __init__(self, setup: ClueSetup, capacity: int = 32) -> None:
+    def __init__(self, setup: ClueSetup, capacity: int = 48) -> None:
         places = len(setup.places)
         cards = len(setup.cards)
         self._places = places
@@ -34,18 +37,18 @@ class WitnessPool:
         self._counts: list[tuple[int, int]] = []
         self.models: list[int] = []
 
-    def fix(self, cell: int, value: bool) -> None:
-        """``cell`` is known to be ``value``: repair or drop the deals that disagree."""
-        bit = 1 << cell
-        if value:
-            self.true |= bit
-        else:
-            self.false |= bit
+    def fix(self, true: int, false: int) -> None:
+        """The cells of ``true`` are known to be true, those of ``false`` false: repair or drop
+        the deals that disagree."""
+        if not (true or false):
+            return
+        self.true |= true
+        self.false |= false
         known_true, known_false = self.true, self.false
         self._clauses = [
             (pos, neg) for pos, neg in self._clauses if not (pos & known_true or neg & known_false)
         ]
-        self._recheck([m for m in self.models if bool(m & bit) != value])
+        self._recheck([m for m in self.models if m & false or true & ~m])
 
     def clause(self, pos: int, neg: int) -> None:
         """At least one cell of ``pos`` is true or one of ``neg`` false."""
@@ -104,7 +107,7 @@ class WitnessPool:
             return
         gone = set(broken)
         kept = [m for m in self.models if m not in gone]
-        for model in broken:
+        for model in broken[:REPAIRS]:
             repaired = self._repair(model)
             if repaired is not None and repaired not in kept:
                 kept.append(repaired)
