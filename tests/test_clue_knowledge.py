@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import random
+import re
 from collections.abc import Iterator
 
 import pytest
@@ -249,13 +250,44 @@ def test_contradictory_observations_are_reported() -> None:
         knowledge.shown(1, "Hall")
         with pytest.raises(InconsistentKnowledge, match="player 0"):
             knowledge.passed(1, ["Scarlet", "Rope", "Hall"])
-    with ClueKnowledge(setup, SatSession, 0, ["Plum", "Knife"]) as knowledge:
-        knowledge.refuted(1, ["Scarlet", "Rope", "Hall"])
-        knowledge.refuted(2, ["Scarlet", "Rope", "Study"])
-        knowledge.passed(1, ["Hall"])
-        knowledge.passed(2, ["Study"])
+    with ClueKnowledge(setup, SatSession, 1, ["Hall"]) as knowledge:
+        knowledge.accused(["Scarlet", "Rope", "Lounge"], correct=True)
+        knowledge.refuted(2, ["Plum", "Knife", "Hall"])
+        knowledge.passed(0, ["Study"])
         with pytest.raises(InconsistentKnowledge, match="no deal fits"):
             knowledge.grid()
+
+
+INTERNAL_ATOM = re.compile(r"_p\d|_env\b|~")
+
+
+def test_contradictions_name_cards_players_and_the_envelope_in_words() -> None:
+    setup = clue_setup(SMALL)
+    with ClueKnowledge(setup, SatSession, 0, ["Plum", "Knife"]) as knowledge:
+        knowledge.shown(1, "Hall")
+        with pytest.raises(InconsistentKnowledge) as raised:
+            knowledge.passed(1, ["Scarlet", "Rope", "Hall"])
+    message = str(raised.value)
+    assert "player 1 does not hold Hall" in message
+    assert "player 1 holds Hall" in message
+    assert not INTERNAL_ATOM.search(message), message
+    with (
+        ClueKnowledge(setup, SatSession, 0, ["Plum", "Knife"]) as knowledge,
+        pytest.raises(InconsistentKnowledge) as raised,
+    ):
+        knowledge.accused(["Plum", "Rope", "Hall"], correct=True)
+    message = str(raised.value)
+    assert "Plum is in the envelope" in message
+    assert "(Plum is not in the envelope)" in message
+    assert not INTERNAL_ATOM.search(message), message
+    with ClueKnowledge(setup, SatSession, None) as onlooker:
+        onlooker.accused(["Scarlet", "Rope", "Hall"], correct=True)
+        with pytest.raises(InconsistentKnowledge) as raised:
+            onlooker.accused(["Scarlet", "Rope", "Hall"], correct=False)
+    message = str(raised.value)
+    assert message.startswith("an onlooker: ")
+    assert "Scarlet is not in the envelope or Rope is not in the envelope" in message
+    assert not INTERNAL_ATOM.search(message), message
 
 
 def test_setup_errors_name_the_problem() -> None:

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from formalize.clue import rules
 from formalize.clue.rules import Clause
 from formalize.clue.setup import ClueSetup, Fact
-from formalize.clue.witnesses import WitnessPool
+from formalize.clue.witnesses import WitnessPool, cells
 from reasoning.closing import Closing
 from reasoning.constraints import ConstraintSession, ConstraintSessionFactory, Inconsistent
 from reasoning.formula import Formula, Implies, atoms, conj
@@ -225,12 +225,11 @@ class ClueKnowledge(Closing):
                 pool.add(self._model(()))
             true = false = 0
             for cell, value in self._settle(pool):
-                fixed[self._atoms[cell]] = value
                 if value:
                     true |= 1 << cell
                 else:
                     false |= 1 << cell
-            pool.fix(true, false)
+            fixed.update(self._values(*pool.fix(true, false)))
         self._fixed = fixed
         self._asserted = {}
         self._grid = KnowledgeGrid(self.setup, fixed)
@@ -341,10 +340,19 @@ class ClueKnowledge(Closing):
         return changed
 
     def _fix_units(self) -> None:
-        """Hand the cells fixed by the unit clauses just added to the deal pool, at once."""
+        """Hand the cells fixed by the unit clauses just added to the deal pool, at once; the
+        cells they force by counting are known from now on too."""
         if self._pool is not None:
-            self._pool.fix(self._new_true, self._new_false)
+            true, false = self._pool.fix(self._new_true, self._new_false)
+            self._asserted.update(self._values(true, false))
         self._new_true = self._new_false = 0
+
+    def _values(self, true: int, false: int) -> dict[str, bool]:
+        """The cells of the masks ``true`` and ``false`` by atom name, with their values."""
+        names = self._atoms
+        values = {names[cell]: True for cell in cells(true)}
+        values.update((names[cell], False) for cell in cells(false))
+        return values
 
     def _add_clause(self, clause: Clause) -> bool:
         """Add one clause unless the grid already implies it, without the literals the grid

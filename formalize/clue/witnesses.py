@@ -17,6 +17,16 @@ REPAIRS = 6
 """How many deals a new constraint rules out are repaired; the others are dropped."""
 
 
+def cells(mask: int) -> list[int]:
+    """The cells (bit positions) set in ``mask``."""
+    out: list[int] = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
 class WitnessPool:
     """Up to ``capacity`` deals that fit everything added so far, newest last."""
 
@@ -28,6 +38,17 @@ class WitnessPool:
         self._category = [setup.category_of(c) for c in setup.cards]
         self._at_place = [sum(1 << (c * places + p) for c in range(cards)) for p in range(places)]
         self._card_mask = (1 << places) - 1
+        groups = [(self._card_mask << (c * places), 1) for c in range(cards)]
+        groups += [(self._at_place[p], size) for p, size in enumerate(setup.hand_sizes)]
+        for _, names in setup.categories:
+            envelope = sum(1 << (setup.cards.index(n) * places + setup.envelope) for n in names)
+            groups.append((envelope, 1))
+        self._groups = groups
+        self._groups_of: list[list[int]] = [[] for _ in range(cards * places)]
+        for g, (mask, _) in enumerate(groups):
+            for cell in range(cards * places):
+                if mask >> cell & 1:
+                    self._groups_of[cell].append(g)
         self.capacity = capacity
         self.true = 0
         """Cells known to be true (in every deal)."""
@@ -37,11 +58,13 @@ class WitnessPool:
         self._counts: list[tuple[int, int]] = []
         self.models: list[int] = []
 
-    def fix(self, true: int, false: int) -> None:
-        """The cells of ``true`` are known to be true, those of ``false`` false: repair or drop
-        the deals that disagree."""
+    def fix(self, true: int, false: int) -> tuple[int, int]:
+        """The cells of ``true`` are known to be true, those of ``false`` false: with what
+        follows by counting (see ``_derive``), they are added to the known cells, and the deals
+        that disagree are repaired or dropped. Returns every cell newly known, true and false."""
+        true, false = self._derive(true & ~self.true, false & ~self.false)
         if not (true or false):
-            return
+            return 0, 0
         self.true |= true
         self.false |= false
         known_true, known_false = self.true, self.false
@@ -49,6 +72,31 @@ class WitnessPool:
             (pos, neg) for pos, neg in self._clauses if not (pos & known_true or neg & known_false)
         ]
         self._recheck([m for m in self.models if m & false or true & ~m])
+        return true, false
+
+    def _derive(self, true: int, false: int) -> tuple[int, int]:
+        """``true`` and ``false`` (new cells) with the cells they force by counting: a card in
+        one place, a hand of its size, one envelope card per category. A group is done when its
+        count of true cells is reached (the rest are false) or when only as many cells as its
+        count are left open (they are true). Only groups of newly known cells are looked at."""
+        known_true, known_false = self.true | true, self.false | false
+        todo = {g for cell in cells(true | false) for g in self._groups_of[cell]}
+        while todo:
+            mask, size = self._groups[todo.pop()]
+            if (known_true & mask).bit_count() == size:
+                forced, value = mask & ~known_true & ~known_false, False
+            elif (mask & ~known_false).bit_count() == size:
+                forced, value = mask & ~known_false & ~known_true, True
+            else:
+                continue
+            if not forced:
+                continue
+            if value:
+                known_true |= forced
+            else:
+                known_false |= forced
+            todo.update(g for cell in cells(forced) for g in self._groups_of[cell])
+        return known_true & ~self.true, known_false & ~self.false
 
     def clause(self, pos: int, neg: int) -> None:
         """At least one cell of ``pos`` is true or one of ``neg`` false."""
