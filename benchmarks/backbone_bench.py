@@ -4,18 +4,18 @@ Each repeat deals a fresh game (21 cards over 6 players of 3 cards and an envelo
 one weapon and one room), states the rules as cardinality constraints plus 40 clauses "player P
 holds one of these three cards" true of the deal, and times the backbone over all 147 atoms by
 each method, and the incremental update after each of the 40 clauses with earlier results as hint.
+Times are CPU time next to wall time; each method runs on a fresh session of its own.
 """
 
 from __future__ import annotations
 
 import random
 import statistics
-import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import partial
 
-from benchmarks.report import percentile
+from benchmarks.report import TimeSamples, measure
 from provers.sat_session import SatSession
 from reasoning.formula import Card, Formula, Not, Or, prop
 
@@ -28,6 +28,15 @@ ENVELOPE = "envelope"
 PLACES = (*PLAYERS, ENVELOPE)
 HAND_SIZE = 3
 HINT_CLAUSES = 40
+TABLE_COLUMNS = [
+    "method",
+    "cpu_median_ms",
+    "cpu_p95_ms",
+    "wall_median_ms",
+    "wall_p95_ms",
+    "solver_calls",
+]
+"""The columns of the backbone table."""
 
 
 def holds(place: str, card: str) -> str:
@@ -89,26 +98,31 @@ def naive_backbone(session: SatSession, names: tuple[str, ...]) -> dict[str, boo
     return fixed
 
 
+@dataclass
+class _Sample:
+    """The timings and solver calls of one method."""
+
+    times: TimeSamples = field(default_factory=TimeSamples)
+    calls: list[int] = field(default_factory=list)
+
+
 def _measure(
-    session: SatSession,
-    sample: tuple[list[float], list[int]],
-    call: Callable[[], dict[str, bool]],
+    session: SatSession, sample: _Sample, call: Callable[[], dict[str, bool]]
 ) -> dict[str, bool]:
-    """Run ``call`` once, appending its time (ms) and solver calls to ``sample``."""
+    """Run ``call`` once, recording its CPU and wall time and its solver calls in ``sample``."""
     before = session.solver_calls
-    start = time.perf_counter()
-    result = call()
-    sample[0].append((time.perf_counter() - start) * 1000.0)
-    sample[1].append(session.solver_calls - before)
+    with measure() as timing:
+        result = call()
+    sample.times.add(timing)
+    sample.calls.append(session.solver_calls - before)
     return result
 
 
-def _row(method: str, times_ms: list[float], calls: list[int]) -> dict[str, float | str]:
+def _row(method: str, sample: _Sample) -> dict[str, float | str]:
     return {
         "method": method,
-        "median_ms": percentile(times_ms, 50),
-        "p95_ms": percentile(times_ms, 95),
-        "solver_calls": statistics.mean(calls),
+        **sample.times.summary(),
+        "solver_calls": statistics.mean(sample.calls),
     }
 
 
@@ -122,9 +136,7 @@ def run(repeats: int = 50, seed: int = 0) -> list[dict[str, float | str]]:
     if repeats < 1:
         raise ValueError(f"repeats must be at least 1, got {repeats}")
     rng = random.Random(seed)
-    samples: dict[str, tuple[list[float], list[int]]] = {
-        name: ([], []) for name in ("backbone", "naive", "backbone-update")
-    }
+    samples = {name: _Sample() for name in ("backbone", "naive", "backbone-update")}
     for _ in range(repeats):
         instance = clue_instance(rng)
         everything = instance.rules + instance.hints
@@ -140,4 +152,4 @@ def run(repeats: int = 50, seed: int = 0) -> list[dict[str, float | str]]:
                 known = _measure(session, samples["backbone-update"], update)
         if not full == naive == known:
             raise RuntimeError("backbone methods disagree on a Clue instance")
-    return [_row(method, times, calls) for method, (times, calls) in samples.items()]
+    return [_row(method, sample) for method, sample in samples.items()]

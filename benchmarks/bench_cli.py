@@ -39,7 +39,7 @@ def bench_provers(
     backbone = backbone_bench.run(repeats=repeats)
     typer.echo("")
     typer.echo("SAT backbone on a Clue-sized set (21 cards x 7 places, 40 three-card clauses)")
-    typer.echo(format_table(backbone, ["method", "median_ms", "p95_ms", "solver_calls"]))
+    typer.echo(format_table(backbone, backbone_bench.TABLE_COLUMNS))
     path = write_json(out / "provers.json", {"provers": rows, "backbone": backbone})
     typer.echo(f"\nwrote {path}")
 
