@@ -26,6 +26,9 @@ from reasoning.formula import Atom, Formula, Not, Or, atoms
 KEPT_MODELS = 64
 """How many recent models the session keeps as witnesses for ``backbone``."""
 
+UNCHECKED_LIMIT = 256
+"""How many constraints may wait before the kept witnesses are checked against them."""
+
 Witness = int
 """A model as a bit set: bit v is set when variable v is true (unmentioned variables are false)."""
 
@@ -95,7 +98,7 @@ class SatSession(Closing):
         clause = self._clause(formula)
         if clause is not None:
             self._live().add_clause(clause)
-            self._unchecked[0].append(clause)
+            self._defer_check([clause], [])
             return
         self._encoder.assert_formula(formula)
         for atom in atoms(formula):
@@ -289,8 +292,16 @@ class SatSession(Closing):
         solver.append_formula(clauses)
         for lits, k in atmosts:
             solver.add_atmost(lits, k)
+        self._defer_check(clauses, atmosts)
+
+    def _defer_check(self, clauses: list[Clause], atmosts: list[AtMost]) -> None:
+        """Note new constraints for the next witness check (done at once when many pile up)."""
+        if not self._witnesses:
+            return
         self._unchecked[0].extend(clauses)
         self._unchecked[1].extend(atmosts)
+        if len(self._unchecked[0]) + len(self._unchecked[1]) > UNCHECKED_LIMIT:
+            self._check_witnesses()
 
     def _check_witnesses(self) -> None:
         """Drop the witnesses that the constraints added since the last check exclude."""

@@ -30,7 +30,7 @@ def cells(mask: int) -> list[int]:
 class WitnessPool:
     """Up to ``capacity`` deals that fit everything added so far, newest last."""
 
-    def __init__(self, setup: ClueSetup, capacity: int = 48) -> None:
+    def __init__(self, setup: ClueSetup, capacity: int = 64) -> None:
         places = len(setup.places)
         cards = len(setup.cards)
         self._places = places
