@@ -53,6 +53,11 @@ def _bits(model: Sequence[int]) -> Witness:
     return bits
 
 
+def _true(model: list[int], var: int) -> bool:
+    """Whether ``var`` is true in a solver model (variables past its end are false)."""
+    return var <= len(model) and model[var - 1] > 0
+
+
 def _keeper(clauses: list[Clause], atmosts: list[AtMost]) -> Callable[[Witness], bool]:
     """A test of whether a witness satisfies every clause and at-most constraint given."""
     clause_masks = [_masks(clause) for clause in clauses]
@@ -189,8 +194,8 @@ class SatSession(Closing):
                 count += 1
                 if count >= bound:
                     break
-                witness = self._keep_model()
-                solver.add_clause([-act, *(-v if witness >> v & 1 else v for v in variables)])
+                raw = self._keep_model()
+                solver.add_clause([-act, *(-v if _true(raw, v) else v for v in variables)])
         finally:
             solver.add_clause([-act])
         return count
@@ -200,11 +205,12 @@ class SatSession(Closing):
         lits = self._assumption_lits(assumptions)
         if not self._solve(lits):
             return None
-        witness = self._keep_model()
-        values = {name: bool(witness >> var & 1) for name, var in self._added.items()}
+        raw = self._keep_model()
+        top = len(raw)
+        values = {name: var <= top and raw[var - 1] > 0 for name, var in self._added.items()}
         for assumption in assumptions:
             name, _ = assumption_literal(assumption)
-            values[name] = bool(witness >> self._encoder.atom_var(name) & 1)
+            values[name] = _true(raw, self._encoder.atom_var(name))
         return values
 
     def close(self) -> None:
@@ -247,9 +253,9 @@ class SatSession(Closing):
                     false_all.discard(var)
                     clause_test = True
                     continue
-                witness = self._keep_model()
-                true_all.difference_update([v for v in true_all if not witness >> v & 1])
-                false_all.difference_update([v for v in false_all if witness >> v & 1])
+                raw = self._keep_model()
+                true_all.difference_update([v for v in true_all if not _true(raw, v)])
+                false_all.difference_update([v for v in false_all if _true(raw, v)])
         finally:
             if act:
                 solver.add_clause([-act])
@@ -316,12 +322,13 @@ class SatSession(Closing):
         self._calls += 1
         return bool(solver.solve(assumptions=assumptions))
 
-    def _keep_model(self) -> Witness:
-        """The model of the last (satisfiable) solve, kept as a witness."""
+    def _keep_model(self) -> list[int]:
+        """The model of the last (satisfiable) solve (a literal per variable, in order), kept as
+        a witness."""
         model: list[int] | None = self._live().get_model()
-        witness = _bits(model if model is not None else ())
-        self._witnesses.appendleft(witness)
-        return witness
+        raw = model if model is not None else []
+        self._witnesses.appendleft(_bits(raw))
+        return raw
 
     def _assumption_lits(self, assumptions: Sequence[Formula]) -> list[int]:
         lits: list[int] = []

@@ -358,8 +358,11 @@ class ClueKnowledge(Closing):
         """Add one clause unless the grid already implies it, without the literals the grid
         already falsifies; a unit clause left over fixes its cell at once."""
         open_literals: list[tuple[str, bool]] = []
+        asserted, fixed = self._asserted, self._fixed
         for name, positive in clause:
-            value = self._known(name)
+            value = asserted.get(name)
+            if value is None:
+                value = fixed.get(name)
             if value is None:
                 open_literals.append((name, positive))
             elif value == positive:

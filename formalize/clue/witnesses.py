@@ -15,6 +15,8 @@ from formalize.clue.setup import ClueSetup
 
 REPAIRS = 6
 """How many deals a new constraint rules out are repaired; the others are dropped."""
+COVER_FROM = 4
+"""How many of the newest deals ``cover`` tries to swap from."""
 
 
 def cells(mask: int) -> list[int]:
@@ -127,10 +129,10 @@ class WitnessPool:
         return any(model & pos == pos and not model & neg for model in self.models)
 
     def cover(self, cell: int, value: bool) -> int | None:
-        """A deal, made by one swap from one of the two newest, in which ``cell`` is not
+        """A deal, made by one swap from one of the newest few, in which ``cell`` is not
         ``value`` (the value every stored deal gives it); stored and returned, or None."""
         card, place = divmod(cell, self._places)
-        for model in reversed(self.models[-2:]):
+        for model in reversed(self.models[-COVER_FROM:]):
             if value:
                 found = self._move_away(model, card, place)
             else:
