@@ -6,7 +6,9 @@ place: True / False / unknown) is the session's backbone. Adding constraints onl
 so a fixed cell stays fixed: each update asks the backbone about the still-unknown cells only.
 Observations arrive as clauses (plain tuples, see ``rules``) and are simplified against the grid
 first: a redundant one (the grid already implies it) adds nothing and costs no solver call, and
-only what is left is turned into a formula for the session.
+only what is left is turned into a formula for the session. Cells forced by counting (a card in
+one place, a full hand) are known at once, and a pool of deals kept across updates (see
+``witnesses``) shows most open cells free without a solve.
 """
 
 from __future__ import annotations
