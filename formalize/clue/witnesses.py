@@ -198,11 +198,11 @@ class WitnessPool:
 
     def _move_away(self, model: int, card: int, place: int) -> int | None:
         """``model`` with ``card`` moved from ``place`` to another place by one swap, or None."""
-        for target in range(self._places):
-            if target != place:
-                found = self._swap(model, card, place, target)
-                if found is not None:
-                    return found
+        open_places = ~(self.false >> (card * self._places)) & self._card_mask & ~(1 << place)
+        for target in cells(open_places):
+            found = self._swap(model, card, place, target)
+            if found is not None:
+                return found
         return None
 
     def _swap(self, model: int, card: int, source: int, target: int) -> int | None:
