@@ -1,67 +1,76 @@
 """The Z3 backend: many-sorted first-order entailment checked by the embedded Z3 solver.
 
-Each IR sort is an uninterpreted Z3 sort, each predicate a Boolean function, each constant a Z3
-constant; cardinality constraints are pseudo-Boolean constraints. Names reach Z3 only as encoded
-identifiers (the same ones ``provers.smtlib`` writes). Every call uses a fresh solver in a context
-owned by the calling thread, so calls share no assertions and threads never share a context.
+The problem reaches Z3 as the SMT-LIB text ``provers.smtlib`` writes (each axiom and the negated
+goal behind a label), which Z3 parses far faster than terms built one by one through its Python
+API; the labels are checked as assumptions, so the failed ones are the unsat core. Each thread
+gets one Z3 context per backend instance, reused across calls; every call has a fresh solver, so
+calls share no assertions and threads never share a context.
+
+The time limit bounds the whole call, encoding and countermodel extraction included.
 """
 
 from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from itertools import product
 from typing import Any
 
 import z3
 
-from provers.identifiers import axiom_id, const_id, pred_id, sort_id, var_id
+from provers.identifiers import const_id, pred_id, sort_id
 from provers.model_eval import ground_atom
-from provers.signature import MalformedProblem, ProblemSignature, collect_signature, sort_name
-from provers.smtlib import GOAL_LABEL, render_smtlib
-from reasoning.formula import (
-    ENTITY,
-    EVENT,
-    And,
-    Atom,
-    Card,
-    Eq,
-    Exists,
-    Forall,
-    Formula,
-    Iff,
-    Implies,
-    Not,
-    Or,
-    Term,
-    Truth,
-    Var,
-)
+from provers.signature import MalformedProblem, ProblemSignature, collect_signature
+from provers.smtlib import render_guarded
+from reasoning.formula import ENTITY, EVENT, Formula
 from reasoning.prover import Axiom
 from reasoning.verdict import Countermodel, ProofResult, Verdict
 
 _ELEMENT_PREFIX = {ENTITY: "e", EVENT: "ev"}
 _TIMEOUT_REASONS = ("timeout", "canceled")
+_CLOCK_EVERY = 256
+"""Ground atoms read between two looks at the clock while extracting a countermodel."""
 
 
-def element_name(sort: str, index: int) -> str:
-    """The readable name of the ``index``-th (from 1) element of ``sort`` in a countermodel.
+class _OutOfTime(Exception):
+    """The deadline passed while extracting a countermodel."""
 
-    ``e1, e2, ...`` for entities, ``ev1, ...`` for events, ``<sort>_1, ...`` for other sorts; the
-    underscore keeps names of different sorts apart.
+
+def element_prefix(sort: str, taken: Iterable[str] = ()) -> str:
+    """The prefix of the elements of ``sort`` in a countermodel, clear of the names in ``taken``.
+
+    ``e`` for entities (``e1, e2, ...``), ``ev`` for events, ``<sort>_`` for other sorts; an
+    underscore is added while a name in ``taken`` (a constant of the problem, an element of
+    another sort) has the form prefix-and-digits, so elements never look like constants.
     """
-    prefix = _ELEMENT_PREFIX.get(sort)
-    return f"{prefix}{index}" if prefix else f"{sort}_{index}"
+    names = list(taken)
+    prefix = _ELEMENT_PREFIX.get(sort, f"{sort}_")
+    while any(n.startswith(prefix) and n[len(prefix) :].isdecimal() for n in names):
+        prefix += "_"
+    return prefix
 
 
 class Z3Prover:
     """Decides entailment with Z3: VALID with an unsat core, INVALID with a countermodel."""
 
-    def __init__(self, name: str = "z3", timeout: float | None = 10.0) -> None:
-        """``timeout`` (seconds, None for none) applies when ``prove`` is given none."""
+    def __init__(
+        self,
+        name: str = "z3",
+        timeout: float | None = 10.0,
+        *,
+        countermodels: bool = True,
+        minimize_cores: bool = False,
+    ) -> None:
+        """``timeout`` (seconds, None for none) applies when ``prove`` is given none.
+
+        ``countermodels=False`` skips reading the model after ``sat`` (INVALID then carries no
+        countermodel); ``minimize_cores=True`` makes Z3 shrink unsat cores to minimal ones.
+        """
         self.name = name
         self.timeout = timeout
+        self.countermodels = countermodels
+        self.minimize_cores = minimize_cores
         self._local = threading.local()
 
     def prove(
@@ -70,13 +79,21 @@ class Z3Prover:
         """Check whether ``axioms`` entail ``goal``; never raises for a bad or hard problem."""
         start = time.perf_counter()
         limit = timeout if timeout is not None else self.timeout
+        deadline = None if limit is None else start + limit
         try:
             signature = collect_signature(axioms, goal)
+            script, labels = render_guarded(axioms, goal, signature)
         except MalformedProblem as exc:
             return ProofResult.timed(Verdict.SYNTAX_ERROR, self.name, start, message=str(exc))
-        script = render_smtlib(axioms, goal, signature)
+        if deadline is not None and time.perf_counter() >= deadline:
+            return ProofResult.timed(
+                Verdict.TIMEOUT,
+                self.name,
+                start,
+                message=f"time limit of {limit:g} s reached while encoding the problem",
+            )
         try:
-            return self._solve(axioms, goal, signature, limit, script, start)
+            return self._solve(axioms, signature, script, labels, deadline, start)
         except z3.Z3Exception as exc:
             return ProofResult.timed(
                 Verdict.UNKNOWN, self.name, start, message=f"z3 failed: {exc}", raw_log=script
@@ -92,28 +109,28 @@ class Z3Prover:
     def _solve(
         self,
         axioms: Sequence[Axiom],
-        goal: Formula,
         signature: ProblemSignature,
-        limit: float | None,
         script: str,
+        labels: list[str],
+        deadline: float | None,
         start: float,
     ) -> ProofResult:
-        encoder = _Encoder(self._context(), signature)
-        solver = z3.Solver(ctx=encoder.ctx)
-        solver.set("core.minimize", True)
-        if limit is not None:
-            solver.set("timeout", max(1, round(limit * 1000)))
-        labels: dict[str, str] = {}
-        for axiom in axioms:
-            label = axiom_id(axiom.name)
-            labels[label] = axiom.name
-            solver.assert_and_track(encoder.formula(axiom.formula), encoder.label(label))
-        solver.assert_and_track(z3.Not(encoder.formula(goal)), encoder.label(GOAL_LABEL))
-        answer = solver.check()
-        log = f"{script}; z3 {z3.get_version_string()}: {answer}; {_statistics(solver)}\n"
+        ctx = self._context()
+        solver = z3.Solver(ctx=ctx)
+        solver.set("core.minimize", self.minimize_cores)
+        if deadline is not None:
+            solver.set("timeout", max(1, round((deadline - time.perf_counter()) * 1000)))
+        solver.from_string(script)
+        answer = solver.check(*(z3.Bool(label, ctx) for label in labels))
+        log = (
+            f"{script}(check-sat-assuming ({' '.join(labels)}))\n"
+            f"; z3 {z3.get_version_string()}: {answer}; {_statistics(solver)}\n"
+        )
         if answer == z3.unsat:
             core = {str(lit) for lit in solver.unsat_core()}
-            used = [axiom.name for axiom in axioms if axiom_id(axiom.name) in core]
+            used = [
+                axiom.name for axiom, label in zip(axioms, labels, strict=False) if label in core
+            ]
             return ProofResult.timed(
                 Verdict.VALID,
                 self.name,
@@ -123,137 +140,148 @@ class Z3Prover:
                 raw_log=log,
             )
         if answer == z3.sat:
-            return ProofResult.timed(
-                Verdict.INVALID,
-                self.name,
-                start,
-                countermodel=_countermodel(solver.model(), encoder, signature),
-                message="sat: a model of the axioms falsifies the goal",
-                raw_log=log,
-            )
+            return self._invalid(solver.model(), signature, deadline, start, log)
         reason = solver.reason_unknown()
         timed_out = any(r in reason for r in _TIMEOUT_REASONS) or (
-            limit is not None and time.perf_counter() - start >= limit
+            deadline is not None and time.perf_counter() >= deadline
         )
         verdict = Verdict.TIMEOUT if timed_out else Verdict.UNKNOWN
         return ProofResult.timed(
             verdict, self.name, start, message=f"z3 unknown: {reason}", raw_log=log
         )
 
+    def _invalid(
+        self,
+        model: Any,
+        signature: ProblemSignature,
+        deadline: float | None,
+        start: float,
+        log: str,
+    ) -> ProofResult:
+        message = "sat: a model of the axioms falsifies the goal"
+        if not self.countermodels:
+            return ProofResult.timed(
+                Verdict.INVALID, self.name, start, message=message, raw_log=log
+            )
+        try:
+            countermodel = _ModelReader(model, signature, self._context(), deadline).read()
+        except _OutOfTime:
+            return ProofResult.timed(
+                Verdict.INVALID,
+                self.name,
+                start,
+                message=message + " (z3 said sat; the model was not extracted within the "
+                "time limit)",
+                raw_log=log,
+            )
+        return ProofResult.timed(
+            Verdict.INVALID,
+            self.name,
+            start,
+            countermodel=countermodel,
+            message=message,
+            raw_log=log,
+        )
 
-class _Encoder:
-    """Translates checked IR formulas into Z3 terms of one context."""
 
-    def __init__(self, ctx: z3.Context, signature: ProblemSignature) -> None:
-        self.ctx = ctx
-        boolean = z3.BoolSort(ctx)
+class _ModelReader:
+    """Reads a Z3 model into a Countermodel, each predicate's interpretation read once."""
+
+    def __init__(
+        self, model: Any, signature: ProblemSignature, ctx: z3.Context, deadline: float | None
+    ) -> None:
+        self.model = model
+        self.signature = signature
+        self.deadline = deadline
         self.sorts = {s: z3.DeclareSort(sort_id(s), ctx) for s in signature.sorts}
-        self.preds = {
-            p: z3.Function(pred_id(p), *(self.sorts[s] for s in arg_sorts), boolean)
-            for p, arg_sorts in signature.predicates.items()
-        }
-        self.consts = {
-            c: z3.Const(const_id(c), self.sorts[s]) for c, s in signature.constants.items()
-        }
+        self.ctx = ctx
+        self.ticks = 0
 
-    def label(self, name: str) -> Any:
-        return z3.Bool(name, self.ctx)
+    def tick(self) -> None:
+        """Look at the clock every ``_CLOCK_EVERY`` calls; ``_OutOfTime`` past the deadline."""
+        self.ticks += 1
+        if (
+            self.deadline is not None
+            and self.ticks % _CLOCK_EVERY == 0
+            and time.perf_counter() >= self.deadline
+        ):
+            raise _OutOfTime
 
-    def formula(self, f: Formula, scope: Mapping[str, Any] | None = None) -> Any:
-        env: Mapping[str, Any] = scope or {}
-        match f:
-            case Atom(pred, args):
-                return self.preds[pred](*(self._term(a, env) for a in args))
-            case Eq(left, right):
-                return self._term(left, env) == self._term(right, env)
-            case Truth(value):
-                return z3.BoolVal(value, self.ctx)
-            case Not(body):
-                return z3.Not(self.formula(body, env))
-            case And(parts):
-                return self._nary(z3.And, True, parts, env)
-            case Or(parts):
-                return self._nary(z3.Or, False, parts, env)
-            case Implies(left, right):
-                return z3.Implies(self.formula(left, env), self.formula(right, env))
-            case Iff(left, right):
-                return self.formula(left, env) == self.formula(right, env)
-            case Forall(variables, body) | Exists(variables, body):
-                return self._quantifier(isinstance(f, Forall), variables, body, env)
-            case Card(op, k, parts):
-                return self._card(op, k, [self.formula(p, env) for p in parts])
-        raise MalformedProblem(f"{f!r} is not a formula")
+    def read(self) -> Countermodel:
+        elements: dict[str, dict[int, Any]] = {s: {} for s in self.signature.sorts}
+        for sort, z3_sort in self.sorts.items():
+            for value in self.model.get_universe(z3_sort) or []:
+                elements[sort].setdefault(value.get_id(), value)
+        constant_values: dict[str, Any] = {}
+        for name, sort in self.signature.constants.items():
+            value = self.model.eval(z3.Const(const_id(name), self.sorts[sort]), True)
+            elements[sort].setdefault(value.get_id(), value)
+            constant_values[name] = value
+        for sort, z3_sort in self.sorts.items():
+            if not elements[sort]:
+                value = self.model.eval(z3.FreshConst(z3_sort), True)
+                elements[sort][value.get_id()] = value
+        names: dict[int, str] = {}
+        taken: list[str] = list(self.signature.constants)
+        for sort, members in elements.items():
+            prefix = element_prefix(sort, taken)
+            for index, key in enumerate(members, start=1):
+                names[key] = f"{prefix}{index}"
+            taken += [names[key] for key in members]
+        true_atoms: list[str] = []
+        for pred, arg_sorts in self.signature.predicates.items():
+            domains = [list(elements[s].values()) for s in arg_sorts]
+            for values in self._true_tuples(pred, arg_sorts, domains):
+                true_atoms.append(ground_atom(pred, [names[v.get_id()] for v in values]))
+        return Countermodel(
+            domains={s: [names[k] for k in elements[s]] for s in self.signature.sorts},
+            true_atoms=true_atoms,
+            constants={c: names[v.get_id()] for c, v in constant_values.items()},
+        )
 
-    def _term(self, t: Term, env: Mapping[str, Any]) -> Any:
-        return env[t.name] if isinstance(t, Var) else self.consts[t.name]
+    def _true_tuples(
+        self, pred: str, arg_sorts: tuple[str, ...], domains: list[list[Any]]
+    ) -> list[tuple[Any, ...]]:
+        """The argument tuples on which ``pred`` is true, from its interpretation read once."""
+        boolean = z3.BoolSort(self.ctx)
+        func = z3.Function(pred_id(pred), *(self.sorts[s] for s in arg_sorts), boolean)
+        if not arg_sorts:
+            return [()] if z3.is_true(self.model.eval(func(), True)) else []
+        interp = self.model[func]
+        if interp is None:
+            return []
+        points: dict[tuple[int, ...], bool] = {}
+        for i in range(interp.num_entries()):
+            self.tick()
+            entry = interp.entry(i)
+            key = tuple(entry.arg_value(j).get_id() for j in range(len(arg_sorts)))
+            points.setdefault(key, z3.is_true(entry.value()))
+        default = interp.else_value()
+        if default is None or z3.is_false(default):
+            by_id = {v.get_id(): v for d in domains for v in d}
+            return [
+                tuple(by_id[k] for k in key)
+                for key, value in points.items()
+                if value and all(k in by_id for k in key)
+            ]
+        decide: Callable[[tuple[Any, ...]], bool]
+        if z3.is_true(default):
 
-    def _nary(
-        self, build: Any, unit: bool, parts: Sequence[Formula], env: Mapping[str, Any]
-    ) -> Any:
-        items = [self.formula(p, env) for p in parts]
-        if not items:
-            return z3.BoolVal(unit, self.ctx)
-        return items[0] if len(items) == 1 else build(*items)
+            def decide(values: tuple[Any, ...]) -> bool:
+                return True
 
-    def _quantifier(
-        self, universal: bool, variables: tuple[Var, ...], body: Formula, env: Mapping[str, Any]
-    ) -> Any:
-        if not variables:
-            return self.formula(body, env)
-        inner = dict(env)
-        bound = []
-        for v in variables:
-            const = z3.Const(var_id(v.name), self.sorts[sort_name(v)])
-            inner[v.name] = const
-            bound.append(const)
-        translated = self.formula(body, inner)
-        return z3.ForAll(bound, translated) if universal else z3.Exists(bound, translated)
+        else:
 
-    def _card(self, op: str, k: int, items: list[Any]) -> Any:
-        if not items:
-            holds = k == 0 or op == "atmost"
-            return z3.BoolVal(holds, self.ctx)
-        if op == "exactly":
-            return z3.PbEq([(b, 1) for b in items], k, self.ctx)
-        if op == "atmost":
-            return z3.AtMost(*items, k)
-        return z3.AtLeast(*items, k)
+            def decide(values: tuple[Any, ...]) -> bool:
+                return bool(z3.is_true(self.model.eval(func(*values), True)))
 
-
-def _countermodel(model: Any, encoder: _Encoder, signature: ProblemSignature) -> Countermodel:
-    """Read a finite model into readable domains, constants and true ground atoms."""
-    elements: dict[str, list[Any]] = {}
-    names: dict[str, str] = {}
-
-    def add(sort: str, value: Any) -> str:
-        key = value.sexpr()
-        if key not in names:
-            elements[sort].append(value)
-            names[key] = element_name(sort, len(elements[sort]))
-        return names[key]
-
-    for sort, z3_sort in encoder.sorts.items():
-        elements[sort] = []
-        for value in model.get_universe(z3_sort) or []:
-            add(sort, value)
-    constants = {
-        c: add(signature.constants[c], model.eval(const, model_completion=True))
-        for c, const in encoder.consts.items()
-    }
-    for sort, z3_sort in encoder.sorts.items():
-        if not elements[sort]:
-            add(sort, model.eval(z3.FreshConst(z3_sort), model_completion=True))
-    true_atoms = []
-    for pred, arg_sorts in signature.predicates.items():
-        func = encoder.preds[pred]
-        for values in product(*(elements[s] for s in arg_sorts)):
-            if z3.is_true(model.eval(func(*values), model_completion=True)):
-                true_atoms.append(ground_atom(pred, [names[v.sexpr()] for v in values]))
-    return Countermodel(
-        domains={s: [names[v.sexpr()] for v in elements[s]] for s in signature.sorts},
-        true_atoms=true_atoms,
-        constants=constants,
-    )
+        out: list[tuple[Any, ...]] = []
+        for values in product(*domains):
+            self.tick()
+            known = points.get(tuple(v.get_id() for v in values))
+            if known if known is not None else decide(values):
+                out.append(values)
+        return out
 
 
 def _statistics(solver: Any) -> str:

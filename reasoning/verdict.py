@@ -14,6 +14,10 @@ class Verdict(StrEnum):
 
     INVALID is only given with evidence: a countermodel, or a proof that the axioms together with
     the negated goal are satisfiable. A prover that merely fails to find a proof says UNKNOWN.
+    SYNTAX_ERROR means the input is malformed (unsorted, unbound, clashing symbols); UNSUPPORTED
+    means the input is well formed but outside what this backend handles (first-order input to
+    a propositional solver, a cardinality constraint too large to expand, nesting too deep), and
+    the message names the backend and the reason: another backend may decide it.
     """
 
     VALID = "VALID"
@@ -21,6 +25,7 @@ class Verdict(StrEnum):
     UNKNOWN = "UNKNOWN"
     TIMEOUT = "TIMEOUT"
     SYNTAX_ERROR = "SYNTAX_ERROR"
+    UNSUPPORTED = "UNSUPPORTED"
 
     @property
     def decisive(self) -> bool:

@@ -1,9 +1,9 @@
 """Early-stop majority vote over repeated prover attempts (seed 002, Algorithm 2).
 
 Each attempt's verdict falls into one outcome class: VALID, INVALID, SYNTAX_ERROR, or UNKNOWN
-(which also takes TIMEOUT: both mean "no answer"). Attempts stop as soon as one class has been
-seen twice, and that class is the result. With four classes, five attempts always produce a
-repeat (pigeonhole), so that is the default cap; seed 002's three classes need four.
+(which also takes TIMEOUT and UNSUPPORTED: each means "no answer"). Attempts stop as soon as one
+class has been seen twice, and that class is the result. With four classes, five attempts always
+produce a repeat (pigeonhole), so that is the default cap; seed 002's three classes need four.
 
 When the cap is reached with no repeat (a lower cap, or a portfolio whose provers all differ),
 the no-repeat rule decides: decisive answers carry evidence (a proof or a countermodel), so a
@@ -33,8 +33,8 @@ DEFAULT_MAX_ATTEMPTS = len(OUTCOME_CLASSES) + 1
 
 
 def outcome_class(verdict: Verdict) -> Verdict:
-    """The vote's outcome class of a verdict: TIMEOUT counts as UNKNOWN, the rest as themselves."""
-    return Verdict.UNKNOWN if verdict is Verdict.TIMEOUT else verdict
+    """The vote's outcome class: TIMEOUT and UNSUPPORTED count as UNKNOWN, the rest as is."""
+    return Verdict.UNKNOWN if verdict in (Verdict.TIMEOUT, Verdict.UNSUPPORTED) else verdict
 
 
 class VoteResult(BaseModel):
