@@ -13,42 +13,21 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Sequence
 from itertools import product
 from typing import Any
 
 import z3
 
+from provers.countermodels import NOT_EXTRACTED, ModelClock, OutOfTime, assemble_countermodel
 from provers.identifiers import const_id, pred_id, sort_id
-from provers.model_eval import ground_atom
 from provers.signature import MalformedProblem, ProblemSignature, collect_signature
 from provers.smtlib import render_guarded
-from reasoning.formula import ENTITY, EVENT, Formula
+from reasoning.formula import Formula
 from reasoning.prover import Axiom
 from reasoning.verdict import Countermodel, ProofResult, Verdict
 
-_ELEMENT_PREFIX = {ENTITY: "e", EVENT: "ev"}
 _TIMEOUT_REASONS = ("timeout", "canceled")
-_CLOCK_EVERY = 256
-"""Ground atoms read between two looks at the clock while extracting a countermodel."""
-
-
-class _OutOfTime(Exception):
-    """The deadline passed while extracting a countermodel."""
-
-
-def element_prefix(sort: str, taken: Iterable[str] = ()) -> str:
-    """The prefix of the elements of ``sort`` in a countermodel, clear of the names in ``taken``.
-
-    ``e`` for entities (``e1, e2, ...``), ``ev`` for events, ``<sort>_`` for other sorts; an
-    underscore is added while a name in ``taken`` (a constant of the problem, an element of
-    another sort) has the form prefix-and-digits, so elements never look like constants.
-    """
-    names = list(taken)
-    prefix = _ELEMENT_PREFIX.get(sort, f"{sort}_")
-    while any(n.startswith(prefix) and n[len(prefix) :].isdecimal() for n in names):
-        prefix += "_"
-    return prefix
 
 
 class Z3Prover:
@@ -165,13 +144,12 @@ class Z3Prover:
             )
         try:
             countermodel = _ModelReader(model, signature, self._context(), deadline).read()
-        except _OutOfTime:
+        except OutOfTime:
             return ProofResult.timed(
                 Verdict.INVALID,
                 self.name,
                 start,
-                message=message + " (z3 said sat; the model was not extracted within the "
-                "time limit)",
+                message=f"{message} (z3 said sat; {NOT_EXTRACTED})",
                 raw_log=log,
             )
         return ProofResult.timed(
@@ -192,57 +170,37 @@ class _ModelReader:
     ) -> None:
         self.model = model
         self.signature = signature
-        self.deadline = deadline
-        self.sorts = {s: z3.DeclareSort(sort_id(s), ctx) for s in signature.sorts}
         self.ctx = ctx
-        self.ticks = 0
+        self.clock = ModelClock(deadline)
+        self.sorts = {s: z3.DeclareSort(sort_id(s), ctx) for s in signature.sorts}
+        self.values: dict[int, Any] = {}
 
-    def tick(self) -> None:
-        """Look at the clock every ``_CLOCK_EVERY`` calls; ``_OutOfTime`` past the deadline."""
-        self.ticks += 1
-        if (
-            self.deadline is not None
-            and self.ticks % _CLOCK_EVERY == 0
-            and time.perf_counter() >= self.deadline
-        ):
-            raise _OutOfTime
+    def _element(self, elements: dict[str, list[int]], sort: str, value: Any) -> int:
+        key: int = value.get_id()
+        if key not in self.values:
+            self.values[key] = value
+            elements[sort].append(key)
+        return key
 
     def read(self) -> Countermodel:
-        elements: dict[str, dict[int, Any]] = {s: {} for s in self.signature.sorts}
+        elements: dict[str, list[int]] = {s: [] for s in self.signature.sorts}
         for sort, z3_sort in self.sorts.items():
             for value in self.model.get_universe(z3_sort) or []:
-                elements[sort].setdefault(value.get_id(), value)
-        constant_values: dict[str, Any] = {}
-        for name, sort in self.signature.constants.items():
-            value = self.model.eval(z3.Const(const_id(name), self.sorts[sort]), True)
-            elements[sort].setdefault(value.get_id(), value)
-            constant_values[name] = value
+                self._element(elements, sort, value)
+        constants = {
+            name: self._element(
+                elements, sort, self.model.eval(z3.Const(const_id(name), self.sorts[sort]), True)
+            )
+            for name, sort in self.signature.constants.items()
+        }
         for sort, z3_sort in self.sorts.items():
             if not elements[sort]:
-                value = self.model.eval(z3.FreshConst(z3_sort), True)
-                elements[sort][value.get_id()] = value
-        names: dict[int, str] = {}
-        taken: list[str] = list(self.signature.constants)
-        for sort, members in elements.items():
-            prefix = element_prefix(sort, taken)
-            for index, key in enumerate(members, start=1):
-                names[key] = f"{prefix}{index}"
-            taken += [names[key] for key in members]
-        true_atoms: list[str] = []
-        for pred, arg_sorts in self.signature.predicates.items():
-            domains = [list(elements[s].values()) for s in arg_sorts]
-            for values in self._true_tuples(pred, arg_sorts, domains):
-                true_atoms.append(ground_atom(pred, [names[v.get_id()] for v in values]))
-        return Countermodel(
-            domains={s: [names[k] for k in elements[s]] for s in self.signature.sorts},
-            true_atoms=true_atoms,
-            constants={c: names[v.get_id()] for c, v in constant_values.items()},
-        )
+                self._element(elements, sort, self.model.eval(z3.FreshConst(z3_sort), True))
+        return assemble_countermodel(self.signature, elements, constants, self._true_tuples)
 
-    def _true_tuples(
-        self, pred: str, arg_sorts: tuple[str, ...], domains: list[list[Any]]
-    ) -> list[tuple[Any, ...]]:
+    def _true_tuples(self, pred: str, domains: list[Sequence[int]]) -> list[tuple[int, ...]]:
         """The argument tuples on which ``pred`` is true, from its interpretation read once."""
+        arg_sorts = self.signature.predicates[pred]
         boolean = z3.BoolSort(self.ctx)
         func = z3.Function(pred_id(pred), *(self.sorts[s] for s in arg_sorts), boolean)
         if not arg_sorts:
@@ -252,35 +210,26 @@ class _ModelReader:
             return []
         points: dict[tuple[int, ...], bool] = {}
         for i in range(interp.num_entries()):
-            self.tick()
+            self.clock.tick()
             entry = interp.entry(i)
             key = tuple(entry.arg_value(j).get_id() for j in range(len(arg_sorts)))
             points.setdefault(key, z3.is_true(entry.value()))
         default = interp.else_value()
         if default is None or z3.is_false(default):
-            by_id = {v.get_id(): v for d in domains for v in d}
             return [
-                tuple(by_id[k] for k in key)
-                for key, value in points.items()
-                if value and all(k in by_id for k in key)
+                key for key, value in points.items() if value and all(k in self.values for k in key)
             ]
-        decide: Callable[[tuple[Any, ...]], bool]
-        if z3.is_true(default):
-
-            def decide(values: tuple[Any, ...]) -> bool:
-                return True
-
-        else:
-
-            def decide(values: tuple[Any, ...]) -> bool:
-                return bool(z3.is_true(self.model.eval(func(*values), True)))
-
-        out: list[tuple[Any, ...]] = []
-        for values in product(*domains):
-            self.tick()
-            known = points.get(tuple(v.get_id() for v in values))
-            if known if known is not None else decide(values):
-                out.append(values)
+        constant = z3.is_true(default)
+        out: list[tuple[int, ...]] = []
+        for key in product(*domains):
+            self.clock.tick()
+            known = points.get(key)
+            if known is None:
+                known = constant or z3.is_true(
+                    self.model.eval(func(*(self.values[k] for k in key)), True)
+                )
+            if known:
+                out.append(key)
         return out
 
 

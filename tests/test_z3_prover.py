@@ -10,8 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from provers.countermodels import element_prefix
 from provers.model_eval import evaluate, ground_atom
-from provers.z3_prover import Z3Prover, element_prefix
+from provers.z3_prover import Z3Prover
 from reasoning.formula import (
     BOTTOM,
     TOP,
