@@ -36,6 +36,11 @@ class MalformedProblem(ValueError):
     """The problem cannot be encoded; the message names the symbol and where it occurs."""
 
 
+class UnsupportedProblem(ValueError):
+    """The problem is well formed but beyond what an encoding takes (a cardinality constraint
+    too large to expand, nesting too deep); backends answer UNSUPPORTED with this message."""
+
+
 @dataclass(frozen=True, slots=True)
 class ProblemSignature:
     """What a problem uses: its sorts, predicates with argument sorts, and constants with sorts."""

@@ -22,7 +22,13 @@ from itertools import combinations
 from math import comb
 
 from provers.identifiers import axiom_id, const_id, pred_id, sort_id, var_id
-from provers.signature import GOAL_PLACE, MalformedProblem, axiom_place, collect_signature
+from provers.signature import (
+    GOAL_PLACE,
+    MalformedProblem,
+    UnsupportedProblem,
+    axiom_place,
+    collect_signature,
+)
 from reasoning.formula import (
     TOP,
     And,
@@ -134,7 +140,7 @@ def expand_card(op: str, k: int, parts: Sequence[Formula], place: str = "the for
     """The cardinality constraint as a disjunction of conjunctions, one per subset of ``parts``.
 
     "exactly k" lists each k-subset true and the rest false, "at least k" each k-subset true,
-    "at most k" each (n-k)-subset false. Raises ``MalformedProblem`` above
+    "at most k" each (n-k)-subset false. Raises ``UnsupportedProblem`` above
     ``CARD_EXPANSION_LIMIT`` cases.
     """
     n = len(parts)
@@ -143,7 +149,7 @@ def expand_card(op: str, k: int, parts: Sequence[Formula], place: str = "the for
     size = n - k if op == "atmost" else k
     cases = comb(n, size) if 0 <= size <= n else 0
     if cases > CARD_EXPANSION_LIMIT:
-        raise MalformedProblem(
+        raise UnsupportedProblem(
             f"cardinality constraint '{op} {k} of {n}' expands to {cases} cases, above the "
             f"Isabelle limit of {CARD_EXPANSION_LIMIT}; use the z3 or sat backend (in {place})"
         )
@@ -176,7 +182,8 @@ def render_theory(
 
     ``proof`` follows the theorem statement; when its last line is a diagnostic command
     (``sledgehammer``, ``nitpick``, ``try0``, ``try``) an ``oops`` closes the attempt. Raises
-    ``MalformedProblem`` for an ill-sorted problem or an oversized cardinality constraint,
+    ``MalformedProblem`` for an ill-sorted problem, ``UnsupportedProblem`` for an oversized
+    cardinality constraint,
     ``ProofTextError`` for refused proof text and ValueError for a bad theory name.
     """
     check_theory_name(name)
