@@ -2,10 +2,11 @@
 
 Each child starts in its own process group, with a hard RLIMIT_CPU set on it right after it
 starts (the kernel kills it there, however loaded the machine is; a lower soft limit the child
-sets for itself is kept), and is registered until it has been reaped. The registered groups are killed when gumshoe exits (``atexit``) and when it
-receives SIGTERM (a handler installed from the main thread, which then lets the signal's previous
-handling run), so no prover is left orphaned. Even a child that escapes both, when gumshoe is
-killed outright, dies at its CPU limit.
+sets for itself is kept), and is registered until it has been reaped. The registered groups are
+killed when gumshoe exits (``atexit``) and when it receives SIGTERM (a handler installed from
+the main thread, which then lets the signal's previous handling run), so no prover is left
+orphaned. Even a child that escapes both, when gumshoe is killed outright, dies at its CPU
+limit.
 """
 
 from __future__ import annotations
