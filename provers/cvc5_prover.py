@@ -25,6 +25,9 @@ from reasoning.formula import Formula
 from reasoning.prover import Axiom
 from reasoning.verdict import Countermodel, ProofResult, Verdict
 
+_COMMANDS_PER_CLOCK = 500
+"""SMT-LIB commands cvc5 reads between two looks at the clock."""
+
 
 class Cvc5Prover:
     """Decides entailment with cvc5: VALID with an unsat core, INVALID with a countermodel."""
@@ -93,11 +96,28 @@ class _Call:
         solver.setLogic("ALL")
         parser = cvc5.InputParser(solver, self.symbols)
         parser.setStringInput(cvc5.InputLanguage.SMT_LIB_2_6, script, "problem")
+        read = 0
         while True:
             command = parser.nextCommand()
             if command.isNull():
                 break
             command.invoke(solver, self.symbols)
+            read += 1
+            if read % _COMMANDS_PER_CLOCK == 0 and self._late():
+                return ProofResult.timed(
+                    Verdict.TIMEOUT,
+                    self.prover.name,
+                    self.start,
+                    message=f"time limit reached while cvc5 read the problem ({read} "
+                    "commands read); the solver did not run",
+                )
+        if self._late():
+            return ProofResult.timed(
+                Verdict.TIMEOUT,
+                self.prover.name,
+                self.start,
+                message="time limit reached before the solver ran (the problem was read)",
+            )
         declared = {str(t): t for t in self.symbols.getDeclaredTerms()}
         if self.deadline is not None:
             left_ms = max(1, round((self.deadline - time.perf_counter()) * 1000))
@@ -129,6 +149,9 @@ class _Call:
             message=f"cvc5 unknown: {reason}",
             raw_log=log,
         )
+
+    def _late(self) -> bool:
+        return self.deadline is not None and time.perf_counter() >= self.deadline
 
     def _invalid(self, declared: dict[str, Any], log: str) -> ProofResult:
         message = "sat: a finite model of the axioms falsifies the goal"

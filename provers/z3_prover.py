@@ -28,6 +28,8 @@ from reasoning.prover import Axiom
 from reasoning.verdict import Countermodel, ProofResult, Verdict
 
 _TIMEOUT_REASONS = ("timeout", "canceled")
+_LINES_PER_READ = 2000
+"""Lines of SMT-LIB text z3 reads between two looks at the clock."""
 
 
 class Z3Prover:
@@ -97,10 +99,30 @@ class Z3Prover:
         ctx = self._context()
         solver = z3.Solver(ctx=ctx)
         solver.set("core.minimize", self.minimize_cores)
+        lines = script.splitlines(keepends=True)
+        for first in range(0, len(lines), _LINES_PER_READ):
+            if deadline is not None and time.perf_counter() >= deadline:
+                return ProofResult.timed(
+                    Verdict.TIMEOUT,
+                    self.name,
+                    start,
+                    message=f"time limit reached while z3 read the problem ({first} of "
+                    f"{len(lines)} lines read); the solver did not run",
+                )
+            solver.from_string("".join(lines[first : first + _LINES_PER_READ]))
+        boolean = z3.BoolSort(ctx)
+        assumptions = [z3.Const(label, boolean) for label in labels]
         if deadline is not None:
-            solver.set("timeout", max(1, round((deadline - time.perf_counter()) * 1000)))
-        solver.from_string(script)
-        answer = solver.check(*(z3.Bool(label, ctx) for label in labels))
+            left = deadline - time.perf_counter()
+            if left <= 0:
+                return ProofResult.timed(
+                    Verdict.TIMEOUT,
+                    self.name,
+                    start,
+                    message="time limit reached before the solver ran (the problem was read)",
+                )
+            solver.set("timeout", max(1, round(left * 1000)))
+        answer = solver.check(*assumptions)
         log = (
             f"{script}(check-sat-assuming ({' '.join(labels)}))\n"
             f"; z3 {z3.get_version_string()}: {answer}; {_statistics(solver)}\n"
