@@ -15,7 +15,7 @@ import threading
 import time
 from collections.abc import Sequence
 from itertools import product
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import z3
 
@@ -26,6 +26,9 @@ from provers.smtlib import render_guarded
 from reasoning.formula import Formula
 from reasoning.prover import Axiom
 from reasoning.verdict import Countermodel, ProofResult, Verdict
+
+if TYPE_CHECKING:
+    from provers.z3_tables import InterpretationTables
 
 _TIMEOUT_REASONS = ("timeout", "canceled")
 _LINES_PER_READ = 2000
@@ -196,6 +199,8 @@ class _ModelReader:
         self.clock = ModelClock(deadline)
         self.sorts = {s: z3.DeclareSort(sort_id(s), ctx) for s in signature.sorts}
         self.values: dict[int, Any] = {}
+        self.elements: dict[str, list[int]] = {s: [] for s in signature.sorts}
+        self.tables: InterpretationTables | None = None
 
     def _element(self, elements: dict[str, list[int]], sort: str, value: Any) -> int:
         key: int = value.get_id()
@@ -205,7 +210,7 @@ class _ModelReader:
         return key
 
     def read(self) -> Countermodel:
-        elements: dict[str, list[int]] = {s: [] for s in self.signature.sorts}
+        elements = self.elements
         for sort, z3_sort in self.sorts.items():
             for value in self.model.get_universe(z3_sort) or []:
                 self._element(elements, sort, value)
@@ -219,6 +224,17 @@ class _ModelReader:
             if not elements[sort]:
                 self._element(elements, sort, self.model.eval(z3.FreshConst(z3_sort), True))
         return assemble_countermodel(self.signature, elements, constants, self._true_tuples)
+
+    def _tables(self) -> InterpretationTables:
+        """The tables of the model's functions, over the elements read (numpy, loaded here)."""
+        if self.tables is None:
+            from provers.z3_tables import InterpretationTables
+
+            elements = {
+                sort_id(s): [self.values[k] for k in keys] for s, keys in self.elements.items()
+            }
+            self.tables = InterpretationTables(self.model, elements, self.clock.tick)
+        return self.tables
 
     def _true_tuples(self, pred: str, domains: list[Sequence[int]]) -> list[tuple[int, ...]]:
         """The argument tuples on which ``pred`` is true, from its interpretation read once."""
@@ -242,6 +258,13 @@ class _ModelReader:
                 key for key, value in points.items() if value and all(k in self.values for k in key)
             ]
         constant = z3.is_true(default)
+        if not constant:
+            table = self._tables().table(func)
+            if table is not None:
+                return [
+                    tuple(domains[j][i] for j, i in enumerate(where))
+                    for where in zip(*(axis.tolist() for axis in table.nonzero()), strict=True)
+                ]
         out: list[tuple[int, ...]] = []
         for key in product(*domains):
             self.clock.tick()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 import provers.z3_prover as z3_module
@@ -12,10 +14,12 @@ from provers.model_eval import evaluate
 from provers.sat_prover import SatProver
 from provers.tptp import to_tptp
 from provers.z3_prover import Z3Prover
+from provers.z3_tables import InterpretationTables
 from reasoning.formula import (
     Atom,
     Card,
     Const,
+    Eq,
     Forall,
     Formula,
     Implies,
@@ -140,26 +144,49 @@ class _SpentClock(ModelClock):
         super().__init__(0.0)
 
 
-def test_countermodel_out_of_time_still_answers_invalid(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(z3_module, "ModelClock", _SpentClock)
-    n = 12
+def distinct_ternary(n: int) -> tuple[list[Axiom], Formula]:
+    """``n`` pairwise distinct constants with ternary relations: models of ``n`` elements."""
     consts = [Const(f"c{i}", "entity") for i in range(n)]
     y, z = Var("y", "entity"), Var("z", "entity")
-    axioms = [Axiom(f"r{i}", Atom("R", (consts[i], consts[(i + 1) % n], X))) for i in range(n)]
-    axioms = [Axiom(a.name, Forall((X,), a.formula)) for a in axioms]
-    axioms += [
-        Axiom(f"d{i}_{j}", Not(Atom("Same", (consts[i], consts[j]))))
+    axioms = [
+        Axiom(f"r{i}", Atom("R", (consts[i], consts[(i + 1) % n], consts[(i + 3) % n])))
         for i in range(n)
-        for j in range(i + 1, n)
     ]
-    axioms.append(Axiom("refl", Forall((X,), Atom("Same", (X, X)))))
+    axioms += [
+        Axiom(f"d{i}_{j}", Not(Eq(consts[i], consts[j]))) for i in range(n) for j in range(i + 1, n)
+    ]
     axioms.append(
         Axiom("back", Forall((X, y, z), Implies(Atom("R", (X, y, z)), Atom("B", (z, y, X)))))
     )
-    result = Z3Prover().prove(axioms, Atom("R", (consts[0], consts[5], consts[7])))
+    return axioms, Atom("R", (consts[0], consts[5], consts[7]))
+
+
+def test_countermodel_out_of_time_still_answers_invalid(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(z3_module, "ModelClock", _SpentClock)
+    axioms, goal = distinct_ternary(12)
+    result = Z3Prover().prove(axioms, goal)
     assert result.verdict is Verdict.INVALID
     assert result.countermodel is None
     assert "z3 said sat" in result.message and "not extracted" in result.message
+
+
+def test_interpretation_tables_match_atom_by_atom(monkeypatch: pytest.MonkeyPatch) -> None:
+    axioms, goal = distinct_ternary(12)
+    built: list[bool] = []
+    table = InterpretationTables.table
+
+    def spy(self: InterpretationTables, func: Any) -> Any:
+        found = table(self, func)
+        built.append(found is not None)
+        return found
+
+    monkeypatch.setattr(InterpretationTables, "table", spy)
+    fast = Z3Prover().prove(axioms, goal).countermodel
+    assert any(built)
+    monkeypatch.setattr(InterpretationTables, "table", lambda self, func: None)
+    slow = Z3Prover().prove(axioms, goal).countermodel
+    assert fast is not None and fast == slow
+    assert all(evaluate(a.formula, fast) for a in axioms) and not evaluate(goal, fast)
 
 
 @pytest.mark.parametrize("backend", [Z3Prover(), Cvc5Prover()], ids=["z3", "cvc5"])
