@@ -3,7 +3,10 @@
 Every emitted name is an encoded identifier (``provers.identifiers``) behind a prefix per kind:
 ``s_`` sorts, ``p_`` predicates, ``c_`` constants, ``v_`` bound variables, ``a_`` axiom labels;
 the negated goal is labelled ``goal``. So no input name can break the script or change its
-meaning. Cardinality constraints become sums of ``ite`` terms over Int (standard SMT-LIB).
+meaning. Cardinality constraints become sums of ``ite`` terms over Int (standard SMT-LIB); a
+bound above the number of parts is decided while writing. ``render_guarded`` writes the form
+the embedded solvers read: each assertion behind a Boolean label, checked as an assumption.
+Formulas of any nesting depth are written (the walk keeps its own stack).
 """
 
 from __future__ import annotations
