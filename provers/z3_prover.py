@@ -131,9 +131,11 @@ class Z3Prover:
             f"; z3 {z3.get_version_string()}: {answer}; {_statistics(solver)}\n"
         )
         if answer == z3.unsat:
-            core = {str(lit) for lit in solver.unsat_core()}
+            core = {lit.get_id() for lit in solver.unsat_core()}
             used = [
-                axiom.name for axiom, label in zip(axioms, labels, strict=False) if label in core
+                axiom.name
+                for axiom, label in zip(axioms, assumptions, strict=False)
+                if label.get_id() in core
             ]
             return ProofResult.timed(
                 Verdict.VALID,
