@@ -17,7 +17,7 @@ from reasoning.prover import ProverUnavailable
 from reasoning.theory import TheoryError, load_theory
 from reasoning.trace import TraceError, load_trace
 from reasoning.trace import audit_trace as audit_trace_steps
-from reasoning.verdict import Verdict
+from reasoning.verdict import ProofResult, Verdict
 from reasoning.verifier import Verifier
 
 app = typer.Typer(help="Prove goals of theory files.", no_args_is_help=True)
@@ -76,12 +76,21 @@ def prove(
     except (ProverUnavailable, ValueError) as err:
         typer.echo(f"error: {err}", err=True)
         raise typer.Exit(2) from None
-    left = max(timeout - (time.perf_counter() - start), 0.001)
-    try:
-        result = backend.prove(theory.axioms, goal, left)
-    except ProverUnavailable as err:
-        typer.echo(f"error: {err}", err=True)
-        raise typer.Exit(2) from None
+    spent = time.perf_counter() - start
+    if spent >= timeout:
+        result = ProofResult(
+            verdict=Verdict.TIMEOUT,
+            prover=backend.name,
+            elapsed_s=spent,
+            message=f"time limit of {timeout:g} s reached while reading {file} "
+            f"({spent:.2f} s); no prover ran",
+        )
+    else:
+        try:
+            result = backend.prove(theory.axioms, goal, timeout - spent)
+        except ProverUnavailable as err:
+            typer.echo(f"error: {err}", err=True)
+            raise typer.Exit(2) from None
     if as_json:
         payload = {
             "verdict": result.verdict.value,

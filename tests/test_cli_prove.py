@@ -177,3 +177,11 @@ def test_thirty_distinct_constants_answer_within_a_short_limit() -> None:
     message = data["message"]
     assert isinstance(message, str)
     assert data["countermodel"] is not None or "not extracted" in message
+
+
+def test_limit_spent_reading_the_file_is_a_timeout_naming_it() -> None:
+    data = _json(["prove", str(EXAMPLES / "tea.thy"), "--timeout", "1e-9", "--json"])
+    assert data["verdict"] == "TIMEOUT"
+    message = data["message"]
+    assert isinstance(message, str)
+    assert "while reading" in message and "no prover ran" in message
