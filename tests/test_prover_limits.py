@@ -10,6 +10,7 @@ import provers.z3_prover as z3_module
 from provers.countermodels import ModelClock
 from provers.cvc5_prover import Cvc5Prover
 from provers.eprover import EProver, eprover_available
+from provers.isabelle.theory_text import render_theory
 from provers.model_eval import evaluate
 from provers.sat_prover import SatProver
 from provers.tptp import to_tptp
@@ -221,3 +222,8 @@ def test_odd_names_are_quoted_on_one_line() -> None:
         assert "\n" not in atom_text and "\x00" not in atom_text
     assert '"line\\nbreak" = ' in text and '"nul\\x00byte" = ' in text and '"a,b" = ' in text
     assert all(evaluate(a.formula, model) for a in axioms)
+
+
+def test_deep_nesting_renders_as_an_isabelle_theory() -> None:
+    theory = render_theory([Axiom("deep", nested(5000))], prop("p"))
+    assert theory.count("\\<longrightarrow>") == 5000
