@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
@@ -21,6 +22,7 @@ from reasoning.formula import (
     Card,
     Const,
     Eq,
+    Exists,
     Forall,
     Formula,
     Implies,
@@ -31,6 +33,7 @@ from reasoning.formula import (
 )
 from reasoning.prover import Axiom, Prover
 from reasoning.verdict import Countermodel, Verdict
+from tests.support.tea import TEA, atom
 
 needs_e = pytest.mark.skipif(not eprover_available(), reason="E prover (eprover) not installed")
 X = Var("x", "entity")
@@ -227,3 +230,11 @@ def test_odd_names_are_quoted_on_one_line() -> None:
 def test_deep_nesting_renders_as_an_isabelle_theory() -> None:
     theory = render_theory([Axiom("deep", nested(5000))], prop("p"))
     assert theory.count("\\<longrightarrow>") == 5000
+
+
+def test_cvc5_calls_from_threads() -> None:
+    backend = Cvc5Prover()
+    goals = [Exists((X,), atom("EarlGrey", X)), Exists((X,), atom("CeylonTea", X))] * 4
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        verdicts = list(pool.map(lambda g: backend.prove(TEA, g).verdict, goals))
+    assert verdicts == [Verdict.VALID, Verdict.INVALID] * 4
