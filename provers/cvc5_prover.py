@@ -5,6 +5,10 @@ Finite model finding lets cvc5 answer ``sat`` on quantified problems that have a
 a goal that is not entailed comes back INVALID with a countermodel where z3 may have to give up.
 Axioms and the negated goal sit behind labels checked as assumptions; the failed ones are the
 unsat core. Each call builds its own term manager and solver, so calls share nothing.
+
+The time limit covers writing and reading the problem (the clock is read between commands);
+the solver gets what is left as ``tlimit-per``, which cvc5 checks at its own pace, so on very
+large inputs it can run somewhat past the limit.
 """
 
 from __future__ import annotations
