@@ -22,12 +22,37 @@ E2 = Var("e2", EVENT)
 
 
 @dataclass(frozen=True, slots=True)
+class ChainSpec:
+    """The shape of a problem: chain length, distractor predicate pairs, entailed or not.
+
+    Both the IR problem (``build_problem``) and the benchmark's direct z3 baseline are built
+    from it, so they state the same axioms.
+    """
+
+    chain: int
+    noise: tuple[tuple[int, int], ...]
+    valid: bool
+
+
+@dataclass(frozen=True, slots=True)
 class Problem:
     """Axioms, a goal, and whether the goal is entailed by construction."""
 
     axioms: tuple[Axiom, ...]
     goal: Formula
     expected_valid: bool
+
+
+def chain_spec(n_axioms: int, valid: bool, seed: int = 0) -> ChainSpec:
+    """The spec of a problem with exactly ``n_axioms`` axioms (at least 2), half chain rules."""
+    if n_axioms < 2:
+        raise ValueError("n_axioms must be at least 2")
+    rng = random.Random(seed)
+    chain = max(1, (n_axioms - 1) // 2)
+    noise = tuple(
+        (a, b) for a, b in (rng.sample(range(1000, 1100), 2) for _ in range(n_axioms - 1 - chain))
+    )
+    return ChainSpec(chain, noise, valid)
 
 
 def _step(i: int) -> Formula:
@@ -57,17 +82,8 @@ def _step(i: int) -> Formula:
     return Forall((X, Y, E), Implies(body, head))
 
 
-def _distractor(rng: random.Random, i: int) -> Formula:
-    a, b = rng.sample(range(1000, 1100), 2)
-    return Forall((X,), Implies(Atom(f"Noise{a}", (X,)), Not(Atom(f"Noise{b}", (X,)))))
-
-
-def neo_davidsonian_problem(n_axioms: int, valid: bool, seed: int = 0) -> Problem:
-    """A problem with exactly ``n_axioms`` axioms (at least 2), about half of them chain rules."""
-    if n_axioms < 2:
-        raise ValueError("n_axioms must be at least 2")
-    rng = random.Random(seed)
-    chain = max(1, (n_axioms - 1) // 2)
+def build_problem(spec: ChainSpec) -> Problem:
+    """The IR problem of ``spec``: a fact, the chain rules, then the distractors."""
     fact = Exists(
         (X, Y, E),
         And(
@@ -81,8 +97,19 @@ def neo_davidsonian_problem(n_axioms: int, valid: bool, seed: int = 0) -> Proble
         ),
     )
     axioms = [Axiom("fact_0", fact)]
-    axioms += [Axiom(f"rule_{i}", _step(i)) for i in range(chain)]
-    axioms += [Axiom(f"noise_{i}", _distractor(rng, i)) for i in range(n_axioms - 1 - chain)]
-    target = f"Prop{chain}" if valid else "Unrelated"
+    axioms += [Axiom(f"rule_{i}", _step(i)) for i in range(spec.chain)]
+    axioms += [
+        Axiom(
+            f"noise_{i}",
+            Forall((X,), Implies(Atom(f"Noise{a}", (X,)), Not(Atom(f"Noise{b}", (X,))))),
+        )
+        for i, (a, b) in enumerate(spec.noise)
+    ]
+    target = f"Prop{spec.chain}" if spec.valid else "Unrelated"
     goal = Exists((X,), Atom(target, (X,)))
-    return Problem(tuple(axioms), goal, valid)
+    return Problem(tuple(axioms), goal, spec.valid)
+
+
+def neo_davidsonian_problem(n_axioms: int, valid: bool, seed: int = 0) -> Problem:
+    """A problem with exactly ``n_axioms`` axioms (at least 2), about half of them chain rules."""
+    return build_problem(chain_spec(n_axioms, valid, seed))

@@ -1,5 +1,6 @@
-"""Backends behind the ``reasoning.Prover`` interface: Z3, SAT, E prover and Isabelle/HOL."""
+"""Backends behind the ``reasoning.Prover`` interface: Z3, cvc5, SAT, E prover and Isabelle/HOL."""
 
+from provers.cvc5_prover import Cvc5Prover
 from provers.eprover import EProver, eprover_available
 from provers.isabelle import IsabelleProver, isabelle_available
 from provers.model_eval import evaluate
@@ -13,6 +14,7 @@ from provers.z3_prover import Z3Prover
 __all__ = [
     "DEFAULT_PROVER",
     "PROVER_NAMES",
+    "Cvc5Prover",
     "EProver",
     "IsabelleProver",
     "SatProver",

@@ -1,9 +1,14 @@
 """The E prover backend: TPTP FOF over a subprocess, with the SZS status read back as a verdict.
 
-E runs with a CPU limit (whole seconds, rounded up) and a wall-clock kill as backstop. A proof
-lists the input formulas it used, from which ``used_axioms`` is read. When E saturates without a
-proof (CounterSatisfiable) the goal is not entailed, but E prints no model, so the countermodel
-stays None.
+For E the time limit is CPU time, whole seconds rounded up: E's own ``--cpu-limit``, and a hard
+RLIMIT_CPU ``CPU_GRACE_S`` above it (room for E to stop cleanly and print its status), which the
+kernel enforces however loaded the machine is. So the verdict does
+not depend on load. A generous wall-clock backstop (``WALL_BACKSTOP_FACTOR`` times the CPU limit
+plus ``WALL_BACKSTOP_S``) only catches a child that is stuck without using CPU. E runs in its own
+process group, killed when gumshoe exits or gets SIGTERM (``provers.child_process``). A proof lists
+the input formulas it used, from which ``used_axioms`` is read. When E saturates without a proof
+(CounterSatisfiable) the goal is not entailed, but E prints no model, so the countermodel stays
+None.
 """
 
 from __future__ import annotations
@@ -15,14 +20,17 @@ import subprocess
 import time
 from collections.abc import Sequence
 
+from provers.child_process import CPU_SIGNALS, install_sigterm_handler, run_child
 from provers.identifiers import axiom_id
-from provers.signature import MalformedProblem, collect_signature
+from provers.signature import MalformedProblem, UnsupportedProblem, collect_signature
 from provers.tptp import render_tptp
 from reasoning.formula import Formula
 from reasoning.prover import Axiom, ProverUnavailable
 from reasoning.verdict import ProofResult, Verdict
 
-WALL_CLOCK_GRACE_S = 2.0
+CPU_GRACE_S = 5
+WALL_BACKSTOP_FACTOR = 4.0
+WALL_BACKSTOP_S = 10.0
 INSTALL_HINT = "install it with `apt-get install eprover` (Debian/Ubuntu) or put it on PATH"
 
 _STATUS = re.compile(r"^# SZS status (\w+)", re.MULTILINE)
@@ -65,6 +73,7 @@ class EProver:
         self.name = name
         self.binary = path
         self.timeout = timeout
+        install_sigterm_handler()
 
     def prove(
         self, axioms: Sequence[Axiom], goal: Formula, timeout: float | None = None
@@ -76,27 +85,38 @@ class EProver:
             problem = render_tptp(axioms, goal, collect_signature(axioms, goal))
         except MalformedProblem as exc:
             return ProofResult.timed(Verdict.SYNTAX_ERROR, self.name, start, message=str(exc))
+        except UnsupportedProblem as exc:
+            return ProofResult.timed(
+                Verdict.UNSUPPORTED, self.name, start, message=f"{self.name}: {exc}"
+            )
         command = [self.binary, "--auto", "--tstp-format", "-s", "--proof-object"]
+        cpu: int | None = None
         wall: float | None = None
         if limit is not None:
             cpu = max(1, math.ceil(limit))
             command.append(f"--cpu-limit={cpu}")
-            wall = cpu + WALL_CLOCK_GRACE_S
+            wall = WALL_BACKSTOP_FACTOR * cpu + WALL_BACKSTOP_S
         try:
-            done = subprocess.run(
-                command, input=problem, capture_output=True, text=True, timeout=wall, check=False
-            )
+            done = run_child(command, problem, None if cpu is None else cpu + CPU_GRACE_S, wall)
         except subprocess.TimeoutExpired:
             return ProofResult.timed(
                 Verdict.TIMEOUT,
                 self.name,
                 start,
-                message=f"E killed after {wall} s wall clock",
+                message=f"E killed after {wall:g} s wall clock (the CPU limit was {cpu} s)",
                 raw_log=problem,
             )
         except OSError as exc:
             raise ProverUnavailable(f"cannot run {self.binary!r} ({exc}): {INSTALL_HINT}") from exc
         log = f"{problem}% E exit code {done.returncode}\n{done.stdout}{done.stderr}"
+        if -done.returncode in CPU_SIGNALS and _STATUS.search(done.stdout) is None:
+            return ProofResult.timed(
+                Verdict.TIMEOUT,
+                self.name,
+                start,
+                message=f"E stopped at its CPU limit of {cpu} s",
+                raw_log=log,
+            )
         return self._interpret(axioms, done, start, log)
 
     def _interpret(

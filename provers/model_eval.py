@@ -7,10 +7,10 @@ and ``evaluate`` reading them agree. Names that are not plain identifiers are qu
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator, Mapping, Sequence
 from itertools import product
 
+from provers.trampoline import Walk, run
 from reasoning.formula import (
     And,
     Atom,
@@ -27,25 +27,13 @@ from reasoning.formula import (
     Truth,
     Var,
 )
-from reasoning.verdict import Countermodel
-
-_PLAIN_NAME = re.compile(r"[^\W\d][\w']*")
-_KEYWORDS = frozenset(
-    {"forall", "exists", "exactly", "atmost", "atleast", "of", "true", "false", "ALL", "EX"}
-)
-
-
-def render_name(name: str) -> str:
-    """``name`` as is when it is a plain identifier, else double-quoted with ``\\`` escapes."""
-    if _PLAIN_NAME.fullmatch(name) and name not in _KEYWORDS:
-        return name
-    return '"' + name.replace("\\", "\\\\").replace('"', '\\"') + '"'
+from reasoning.verdict import Countermodel, quote_name
 
 
 def ground_atom(pred: str, elements: Sequence[str]) -> str:
     """The text of a ground atom in a countermodel: ``P(e1, ev2)``, or ``p`` with no arguments."""
-    head = render_name(pred)
-    return f"{head}({', '.join(elements)})" if elements else head
+    head = quote_name(pred)
+    return f"{head}({', '.join(map(quote_name, elements))})" if elements else head
 
 
 def evaluate(formula: Formula, countermodel: Countermodel) -> bool:
@@ -55,17 +43,18 @@ def evaluate(formula: Formula, countermodel: Countermodel) -> bool:
     true are false. Raises ValueError for a free or unsorted variable, a sort without a domain or
     a constant the countermodel does not interpret.
     """
-    return _Evaluator(countermodel).formula(formula, {})
+    return run(_Evaluator(countermodel).formula(formula, {}))
 
 
 class _Evaluator:
-    """Recursive evaluation with an environment from variable names to elements."""
+    """Evaluation with an environment from variable names to elements, as a trampolined walk
+    (``provers.trampoline``), so formulas of any depth evaluate."""
 
     def __init__(self, countermodel: Countermodel) -> None:
         self.model = countermodel
         self.true_atoms = frozenset(countermodel.true_atoms)
 
-    def formula(self, f: Formula, env: Mapping[str, str]) -> bool:
+    def formula(self, f: Formula, env: Mapping[str, str]) -> Walk[bool]:
         match f:
             case Atom(pred, args):
                 return ground_atom(pred, [self.term(a, env) for a in args]) in self.true_atoms
@@ -74,21 +63,37 @@ class _Evaluator:
             case Truth(value):
                 return value
             case Not(body):
-                return not self.formula(body, env)
+                return not (yield self.formula(body, env))
             case And(parts):
-                return all(self.formula(p, env) for p in parts)
+                for part in parts:
+                    if not (yield self.formula(part, env)):
+                        return False
+                return True
             case Or(parts):
-                return any(self.formula(p, env) for p in parts)
+                for part in parts:
+                    if (yield self.formula(part, env)):
+                        return True
+                return False
             case Implies(left, right):
-                return not self.formula(left, env) or self.formula(right, env)
+                if not (yield self.formula(left, env)):
+                    return True
+                return bool((yield self.formula(right, env)))
             case Iff(left, right):
-                return self.formula(left, env) == self.formula(right, env)
+                return bool((yield self.formula(left, env)) == (yield self.formula(right, env)))
             case Forall(variables, body):
-                return all(self.formula(body, inner) for inner in self._bindings(variables, env))
+                for inner in self._bindings(variables, env):
+                    if not (yield self.formula(body, inner)):
+                        return False
+                return True
             case Exists(variables, body):
-                return any(self.formula(body, inner) for inner in self._bindings(variables, env))
+                for inner in self._bindings(variables, env):
+                    if (yield self.formula(body, inner)):
+                        return True
+                return False
             case Card(op, k, parts):
-                count = sum(self.formula(p, env) for p in parts)
+                count = 0
+                for part in parts:
+                    count += bool((yield self.formula(part, env)))
                 if op == "exactly":
                     return count == k
                 return count <= k if op == "atmost" else count >= k

@@ -1,13 +1,15 @@
-"""Backends by name: ``z3`` (default), ``sat``, ``eprover``, ``isabelle``, and ``vote``.
+"""Backends by name: ``z3`` (default), ``cvc5``, ``sat``, ``eprover``, ``isabelle``, and ``vote``.
 
 ``vote`` is the early-stop majority vote over the first-order backends that can run here
-(z3, and eprover and isabelle where installed), one attempt per backend in turn.
+(z3, cvc5, and eprover and isabelle where installed), one attempt per backend in turn, the first
+two at once.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
+from provers.cvc5_prover import Cvc5Prover
 from provers.eprover import EProver, eprover_available
 from provers.isabelle.prover import IsabelleProver
 from provers.isabelle.server import isabelle_available
@@ -20,7 +22,7 @@ DEFAULT_PROVER = "z3"
 
 
 def _vote() -> Prover:
-    members: list[Prover] = [Z3Prover()]
+    members: list[Prover] = [Z3Prover(), Cvc5Prover()]
     if eprover_available():
         members.append(EProver())
     if isabelle_available():
@@ -39,6 +41,7 @@ def _eprover() -> Prover:
 
 _FACTORIES: dict[str, Callable[[], Prover]] = {
     "z3": Z3Prover,
+    "cvc5": Cvc5Prover,
     "sat": SatProver,
     "eprover": _eprover,
     "isabelle": IsabelleProver,

@@ -36,6 +36,11 @@ class MalformedProblem(ValueError):
     """The problem cannot be encoded; the message names the symbol and where it occurs."""
 
 
+class UnsupportedProblem(ValueError):
+    """The problem is well formed but beyond what an encoding takes (a cardinality constraint
+    too large to expand, nesting too deep); backends answer UNSUPPORTED with this message."""
+
+
 @dataclass(frozen=True, slots=True)
 class ProblemSignature:
     """What a problem uses: its sorts, predicates with argument sorts, and constants with sorts."""
@@ -59,7 +64,15 @@ class _Collector:
         self.constants: dict[str, str] = {}
         self.place = ""
 
-    def formula(self, f: object, scope: Mapping[str, str]) -> None:
+    def formula(self, root: object, scope: Mapping[str, str]) -> None:
+        """Check ``root`` and its subformulas in pre-order, with an explicit stack (any depth)."""
+        stack: list[tuple[object, Mapping[str, str]]] = [(root, scope)]
+        while stack:
+            f, env = stack.pop()
+            stack.extend((part, inner) for part, inner in reversed(self._node(f, env)))
+
+    def _node(self, f: object, scope: Mapping[str, str]) -> list[tuple[object, Mapping[str, str]]]:
+        """Check one node; return its subformulas with the scope each is checked in."""
         match f:
             case Atom(pred, args):
                 self._atom(pred, args, scope)
@@ -74,24 +87,22 @@ class _Collector:
             case Truth():
                 pass
             case Not(body):
-                self.formula(body, scope)
+                return [(body, scope)]
             case And(parts) | Or(parts):
-                for part in parts:
-                    self.formula(part, scope)
+                return [(part, scope) for part in parts]
             case Implies(left, right) | Iff(left, right):
-                self.formula(left, scope)
-                self.formula(right, scope)
+                return [(left, scope), (right, scope)]
             case Forall(variables, body) | Exists(variables, body):
-                self.formula(body, self._bind(variables, scope))
+                return [(body, self._bind(variables, scope))]
             case Card(op, k, parts):
                 if op not in ("exactly", "atmost", "atleast"):
                     raise self._error(f"unknown cardinality operator {op!r}")
                 if not isinstance(k, int) or isinstance(k, bool) or k < 0:
                     raise self._error(f"cardinality bound {k!r} is not a non-negative integer")
-                for part in parts:
-                    self.formula(part, scope)
+                return [(part, scope) for part in parts]
             case _:
                 raise self._error(f"{f!r} is not a formula")
+        return []
 
     def _atom(self, pred: str, args: tuple[Term, ...], scope: Mapping[str, str]) -> None:
         if not isinstance(pred, str) or not pred:

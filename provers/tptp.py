@@ -9,7 +9,7 @@ axioms are named ``t_...`` and the conjecture ``goal``.
 Cardinality constraints are expanded into clauses over subsets of their parts: "at most k of n"
 needs one clause per (k+1)-subset, "at least k of n" one per (n-k+1)-subset. That grows as a
 binomial coefficient, so a constraint needing more than ``CARD_EXPANSION_LIMIT`` clauses is
-rejected with ``MalformedProblem`` (which backends report as SYNTAX_ERROR).
+rejected with ``UnsupportedProblem`` (which backends report as UNSUPPORTED).
 """
 
 from __future__ import annotations
@@ -23,10 +23,12 @@ from provers.signature import (
     GOAL_PLACE,
     MalformedProblem,
     ProblemSignature,
+    UnsupportedProblem,
     axiom_place,
     collect_signature,
     sort_name,
 )
+from provers.trampoline import Walk, run
 from reasoning.formula import (
     And,
     Atom,
@@ -57,8 +59,8 @@ def var_id(name: str) -> str:
 def to_tptp(axioms: Sequence[Axiom], goal: Formula) -> str:
     """A TPTP FOF problem: ``axioms`` as axioms and ``goal`` as the conjecture.
 
-    Raises ``MalformedProblem`` (a ValueError) for a problem that is not well sorted or has a
-    cardinality constraint above ``CARD_EXPANSION_LIMIT`` clauses.
+    Raises ``MalformedProblem`` (a ValueError) for a problem that is not well sorted and
+    ``UnsupportedProblem`` for a cardinality constraint above ``CARD_EXPANSION_LIMIT`` clauses.
     """
     return render_tptp(axioms, goal, collect_signature(axioms, goal))
 
@@ -96,6 +98,10 @@ class _Writer:
         self.place = place
 
     def formula(self, f: Formula) -> str:
+        """``f`` as FOF text (iterative: any nesting depth)."""
+        return run(self._formula(f))
+
+    def _formula(self, f: Formula) -> Walk[str]:
         match f:
             case Atom(pred, ()):
                 return pred_id(pred)
@@ -106,23 +112,27 @@ class _Writer:
             case Truth(value):
                 return "$true" if value else "$false"
             case Not(body):
-                return f"~({self.formula(body)})"
-            case And(parts):
-                return _join(" & ", "$true", [self.formula(p) for p in parts])
-            case Or(parts):
-                return _join(" | ", "$false", [self.formula(p) for p in parts])
-            case Implies(left, right):
-                return f"({self.formula(left)} => {self.formula(right)})"
-            case Iff(left, right):
-                return f"({self.formula(left)} <=> {self.formula(right)})"
+                return f"~({(yield self._formula(body))})"
+            case And(parts) | Or(parts) | Card(_, _, parts):
+                texts: list[str] = []
+                for part in parts:
+                    texts.append((yield self._formula(part)))
+                if isinstance(f, And):
+                    return _join(" & ", "$true", texts)
+                if isinstance(f, Or):
+                    return _join(" | ", "$false", texts)
+                return self._card(f.op, f.k, texts)
+            case Implies(left, right) | Iff(left, right):
+                connective = "=>" if isinstance(f, Implies) else "<=>"
+                left_text = yield self._formula(left)
+                right_text = yield self._formula(right)
+                return f"({left_text} {connective} {right_text})"
             case Forall(variables, body) | Exists(variables, body):
-                return self._quantifier(isinstance(f, Forall), variables, body)
-            case Card(op, k, parts):
-                return self._card(op, k, [self.formula(p) for p in parts])
+                inner = yield self._formula(body)
+                return self._quantifier(isinstance(f, Forall), variables, inner)
         raise MalformedProblem(f"{f!r} is not a formula (in {self.place})")
 
-    def _quantifier(self, universal: bool, variables: tuple[Var, ...], body: Formula) -> str:
-        inner = self.formula(body)
+    def _quantifier(self, universal: bool, variables: tuple[Var, ...], inner: str) -> str:
         if not variables:
             return inner
         names = ", ".join(var_id(v.name) for v in variables)
@@ -139,7 +149,7 @@ class _Writer:
         if op in ("atleast", "exactly") and 0 < k <= n:
             need += comb(n, n - k + 1)
         if need > CARD_EXPANSION_LIMIT:
-            raise MalformedProblem(
+            raise UnsupportedProblem(
                 f"cardinality constraint '{op} {k} of {n}' expands to {need} clauses, above "
                 f"the limit of {CARD_EXPANSION_LIMIT} (in {self.place})"
             )

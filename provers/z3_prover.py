@@ -1,67 +1,60 @@
 """The Z3 backend: many-sorted first-order entailment checked by the embedded Z3 solver.
 
-Each IR sort is an uninterpreted Z3 sort, each predicate a Boolean function, each constant a Z3
-constant; cardinality constraints are pseudo-Boolean constraints. Names reach Z3 only as encoded
-identifiers (the same ones ``provers.smtlib`` writes). Every call uses a fresh solver in a context
-owned by the calling thread, so calls share no assertions and threads never share a context.
+The problem reaches Z3 as the SMT-LIB text ``provers.smtlib`` writes (each axiom and the negated
+goal behind a label), which Z3 parses far faster than terms built one by one through its Python
+API; the labels are checked as assumptions, so the failed ones are the unsat core. Each thread
+gets one Z3 context per backend instance, reused across calls; every call has a fresh solver, so
+calls share no assertions and threads never share a context.
+
+The time limit bounds the whole call, encoding and countermodel extraction included.
 """
 
 from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from itertools import product
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import z3
 
-from provers.identifiers import axiom_id, const_id, pred_id, sort_id, var_id
-from provers.model_eval import ground_atom
-from provers.signature import MalformedProblem, ProblemSignature, collect_signature, sort_name
-from provers.smtlib import GOAL_LABEL, render_smtlib
-from reasoning.formula import (
-    ENTITY,
-    EVENT,
-    And,
-    Atom,
-    Card,
-    Eq,
-    Exists,
-    Forall,
-    Formula,
-    Iff,
-    Implies,
-    Not,
-    Or,
-    Term,
-    Truth,
-    Var,
-)
+from provers.countermodels import NOT_EXTRACTED, ModelClock, OutOfTime, assemble_countermodel
+from provers.identifiers import const_id, pred_id, sort_id
+from provers.signature import MalformedProblem, ProblemSignature, collect_signature
+from provers.smtlib import render_guarded
+from reasoning.formula import Formula
 from reasoning.prover import Axiom
 from reasoning.verdict import Countermodel, ProofResult, Verdict
 
-_ELEMENT_PREFIX = {ENTITY: "e", EVENT: "ev"}
+if TYPE_CHECKING:
+    from provers.z3_tables import InterpretationTables
+
 _TIMEOUT_REASONS = ("timeout", "canceled")
-
-
-def element_name(sort: str, index: int) -> str:
-    """The readable name of the ``index``-th (from 1) element of ``sort`` in a countermodel.
-
-    ``e1, e2, ...`` for entities, ``ev1, ...`` for events, ``<sort>_1, ...`` for other sorts; the
-    underscore keeps names of different sorts apart.
-    """
-    prefix = _ELEMENT_PREFIX.get(sort)
-    return f"{prefix}{index}" if prefix else f"{sort}_{index}"
+_LINES_PER_READ = 2000
+"""Lines of SMT-LIB text z3 reads between two looks at the clock."""
 
 
 class Z3Prover:
     """Decides entailment with Z3: VALID with an unsat core, INVALID with a countermodel."""
 
-    def __init__(self, name: str = "z3", timeout: float | None = 10.0) -> None:
-        """``timeout`` (seconds, None for none) applies when ``prove`` is given none."""
+    def __init__(
+        self,
+        name: str = "z3",
+        timeout: float | None = 10.0,
+        *,
+        countermodels: bool = True,
+        minimize_cores: bool = False,
+    ) -> None:
+        """``timeout`` (seconds, None for none) applies when ``prove`` is given none.
+
+        ``countermodels=False`` skips reading the model after ``sat`` (INVALID then carries no
+        countermodel); ``minimize_cores=True`` makes Z3 shrink unsat cores to minimal ones.
+        """
         self.name = name
         self.timeout = timeout
+        self.countermodels = countermodels
+        self.minimize_cores = minimize_cores
         self._local = threading.local()
 
     def prove(
@@ -70,13 +63,21 @@ class Z3Prover:
         """Check whether ``axioms`` entail ``goal``; never raises for a bad or hard problem."""
         start = time.perf_counter()
         limit = timeout if timeout is not None else self.timeout
+        deadline = None if limit is None else start + limit
         try:
             signature = collect_signature(axioms, goal)
+            script, labels = render_guarded(axioms, goal, signature)
         except MalformedProblem as exc:
             return ProofResult.timed(Verdict.SYNTAX_ERROR, self.name, start, message=str(exc))
-        script = render_smtlib(axioms, goal, signature)
+        if deadline is not None and time.perf_counter() >= deadline:
+            return ProofResult.timed(
+                Verdict.TIMEOUT,
+                self.name,
+                start,
+                message=f"time limit of {limit:g} s reached while encoding the problem",
+            )
         try:
-            return self._solve(axioms, goal, signature, limit, script, start)
+            return self._solve(axioms, signature, script, labels, deadline, start)
         except z3.Z3Exception as exc:
             return ProofResult.timed(
                 Verdict.UNKNOWN, self.name, start, message=f"z3 failed: {exc}", raw_log=script
@@ -92,28 +93,50 @@ class Z3Prover:
     def _solve(
         self,
         axioms: Sequence[Axiom],
-        goal: Formula,
         signature: ProblemSignature,
-        limit: float | None,
         script: str,
+        labels: list[str],
+        deadline: float | None,
         start: float,
     ) -> ProofResult:
-        encoder = _Encoder(self._context(), signature)
-        solver = z3.Solver(ctx=encoder.ctx)
-        solver.set("core.minimize", True)
-        if limit is not None:
-            solver.set("timeout", max(1, round(limit * 1000)))
-        labels: dict[str, str] = {}
-        for axiom in axioms:
-            label = axiom_id(axiom.name)
-            labels[label] = axiom.name
-            solver.assert_and_track(encoder.formula(axiom.formula), encoder.label(label))
-        solver.assert_and_track(z3.Not(encoder.formula(goal)), encoder.label(GOAL_LABEL))
-        answer = solver.check()
-        log = f"{script}; z3 {z3.get_version_string()}: {answer}; {_statistics(solver)}\n"
+        ctx = self._context()
+        solver = z3.Solver(ctx=ctx)
+        solver.set("core.minimize", self.minimize_cores)
+        lines = script.splitlines(keepends=True)
+        for first in range(0, len(lines), _LINES_PER_READ):
+            if deadline is not None and time.perf_counter() >= deadline:
+                return ProofResult.timed(
+                    Verdict.TIMEOUT,
+                    self.name,
+                    start,
+                    message=f"time limit reached while z3 read the problem ({first} of "
+                    f"{len(lines)} lines read); the solver did not run",
+                )
+            solver.from_string("".join(lines[first : first + _LINES_PER_READ]))
+        boolean = z3.BoolSort(ctx)
+        assumptions = [z3.Const(label, boolean) for label in labels]
+        if deadline is not None:
+            left = deadline - time.perf_counter()
+            if left <= 0:
+                return ProofResult.timed(
+                    Verdict.TIMEOUT,
+                    self.name,
+                    start,
+                    message="time limit reached before the solver ran (the problem was read)",
+                )
+            solver.set("timeout", max(1, round(left * 1000)))
+        answer = solver.check(*assumptions)
+        log = (
+            f"{script}(check-sat-assuming ({' '.join(labels)}))\n"
+            f"; z3 {z3.get_version_string()}: {answer}; {_statistics(solver)}\n"
+        )
         if answer == z3.unsat:
-            core = {str(lit) for lit in solver.unsat_core()}
-            used = [axiom.name for axiom in axioms if axiom_id(axiom.name) in core]
+            core = {lit.get_id() for lit in solver.unsat_core()}
+            used = [
+                axiom.name
+                for axiom, label in zip(axioms, assumptions, strict=False)
+                if label.get_id() in core
+            ]
             return ProofResult.timed(
                 Verdict.VALID,
                 self.name,
@@ -123,137 +146,138 @@ class Z3Prover:
                 raw_log=log,
             )
         if answer == z3.sat:
-            return ProofResult.timed(
-                Verdict.INVALID,
-                self.name,
-                start,
-                countermodel=_countermodel(solver.model(), encoder, signature),
-                message="sat: a model of the axioms falsifies the goal",
-                raw_log=log,
-            )
+            return self._invalid(solver.model(), signature, deadline, start, log)
         reason = solver.reason_unknown()
         timed_out = any(r in reason for r in _TIMEOUT_REASONS) or (
-            limit is not None and time.perf_counter() - start >= limit
+            deadline is not None and time.perf_counter() >= deadline
         )
         verdict = Verdict.TIMEOUT if timed_out else Verdict.UNKNOWN
         return ProofResult.timed(
             verdict, self.name, start, message=f"z3 unknown: {reason}", raw_log=log
         )
 
+    def _invalid(
+        self,
+        model: Any,
+        signature: ProblemSignature,
+        deadline: float | None,
+        start: float,
+        log: str,
+    ) -> ProofResult:
+        message = "sat: a model of the axioms falsifies the goal"
+        if not self.countermodels:
+            return ProofResult.timed(
+                Verdict.INVALID, self.name, start, message=message, raw_log=log
+            )
+        try:
+            countermodel = _ModelReader(model, signature, self._context(), deadline).read()
+        except OutOfTime:
+            return ProofResult.timed(
+                Verdict.INVALID,
+                self.name,
+                start,
+                message=f"{message} (z3 said sat; {NOT_EXTRACTED})",
+                raw_log=log,
+            )
+        return ProofResult.timed(
+            Verdict.INVALID,
+            self.name,
+            start,
+            countermodel=countermodel,
+            message=message,
+            raw_log=log,
+        )
 
-class _Encoder:
-    """Translates checked IR formulas into Z3 terms of one context."""
 
-    def __init__(self, ctx: z3.Context, signature: ProblemSignature) -> None:
+class _ModelReader:
+    """Reads a Z3 model into a Countermodel, each predicate's interpretation read once."""
+
+    def __init__(
+        self, model: Any, signature: ProblemSignature, ctx: z3.Context, deadline: float | None
+    ) -> None:
+        self.model = model
+        self.signature = signature
         self.ctx = ctx
-        boolean = z3.BoolSort(ctx)
+        self.clock = ModelClock(deadline)
         self.sorts = {s: z3.DeclareSort(sort_id(s), ctx) for s in signature.sorts}
-        self.preds = {
-            p: z3.Function(pred_id(p), *(self.sorts[s] for s in arg_sorts), boolean)
-            for p, arg_sorts in signature.predicates.items()
+        self.values: dict[int, Any] = {}
+        self.elements: dict[str, list[int]] = {s: [] for s in signature.sorts}
+        self.tables: InterpretationTables | None = None
+
+    def _element(self, elements: dict[str, list[int]], sort: str, value: Any) -> int:
+        key: int = value.get_id()
+        if key not in self.values:
+            self.values[key] = value
+            elements[sort].append(key)
+        return key
+
+    def read(self) -> Countermodel:
+        elements = self.elements
+        for sort, z3_sort in self.sorts.items():
+            for value in self.model.get_universe(z3_sort) or []:
+                self._element(elements, sort, value)
+        constants = {
+            name: self._element(
+                elements, sort, self.model.eval(z3.Const(const_id(name), self.sorts[sort]), True)
+            )
+            for name, sort in self.signature.constants.items()
         }
-        self.consts = {
-            c: z3.Const(const_id(c), self.sorts[s]) for c, s in signature.constants.items()
-        }
+        for sort, z3_sort in self.sorts.items():
+            if not elements[sort]:
+                self._element(elements, sort, self.model.eval(z3.FreshConst(z3_sort), True))
+        return assemble_countermodel(self.signature, elements, constants, self._true_tuples)
 
-    def label(self, name: str) -> Any:
-        return z3.Bool(name, self.ctx)
+    def _tables(self) -> InterpretationTables:
+        """The tables of the model's functions, over the elements read (numpy, loaded here)."""
+        if self.tables is None:
+            from provers.z3_tables import InterpretationTables
 
-    def formula(self, f: Formula, scope: Mapping[str, Any] | None = None) -> Any:
-        env: Mapping[str, Any] = scope or {}
-        match f:
-            case Atom(pred, args):
-                return self.preds[pred](*(self._term(a, env) for a in args))
-            case Eq(left, right):
-                return self._term(left, env) == self._term(right, env)
-            case Truth(value):
-                return z3.BoolVal(value, self.ctx)
-            case Not(body):
-                return z3.Not(self.formula(body, env))
-            case And(parts):
-                return self._nary(z3.And, True, parts, env)
-            case Or(parts):
-                return self._nary(z3.Or, False, parts, env)
-            case Implies(left, right):
-                return z3.Implies(self.formula(left, env), self.formula(right, env))
-            case Iff(left, right):
-                return self.formula(left, env) == self.formula(right, env)
-            case Forall(variables, body) | Exists(variables, body):
-                return self._quantifier(isinstance(f, Forall), variables, body, env)
-            case Card(op, k, parts):
-                return self._card(op, k, [self.formula(p, env) for p in parts])
-        raise MalformedProblem(f"{f!r} is not a formula")
+            elements = {
+                sort_id(s): [self.values[k] for k in keys] for s, keys in self.elements.items()
+            }
+            self.tables = InterpretationTables(self.model, elements, self.clock.tick)
+        return self.tables
 
-    def _term(self, t: Term, env: Mapping[str, Any]) -> Any:
-        return env[t.name] if isinstance(t, Var) else self.consts[t.name]
-
-    def _nary(
-        self, build: Any, unit: bool, parts: Sequence[Formula], env: Mapping[str, Any]
-    ) -> Any:
-        items = [self.formula(p, env) for p in parts]
-        if not items:
-            return z3.BoolVal(unit, self.ctx)
-        return items[0] if len(items) == 1 else build(*items)
-
-    def _quantifier(
-        self, universal: bool, variables: tuple[Var, ...], body: Formula, env: Mapping[str, Any]
-    ) -> Any:
-        if not variables:
-            return self.formula(body, env)
-        inner = dict(env)
-        bound = []
-        for v in variables:
-            const = z3.Const(var_id(v.name), self.sorts[sort_name(v)])
-            inner[v.name] = const
-            bound.append(const)
-        translated = self.formula(body, inner)
-        return z3.ForAll(bound, translated) if universal else z3.Exists(bound, translated)
-
-    def _card(self, op: str, k: int, items: list[Any]) -> Any:
-        if not items:
-            holds = k == 0 or op == "atmost"
-            return z3.BoolVal(holds, self.ctx)
-        if op == "exactly":
-            return z3.PbEq([(b, 1) for b in items], k, self.ctx)
-        if op == "atmost":
-            return z3.AtMost(*items, k)
-        return z3.AtLeast(*items, k)
-
-
-def _countermodel(model: Any, encoder: _Encoder, signature: ProblemSignature) -> Countermodel:
-    """Read a finite model into readable domains, constants and true ground atoms."""
-    elements: dict[str, list[Any]] = {}
-    names: dict[str, str] = {}
-
-    def add(sort: str, value: Any) -> str:
-        key = value.sexpr()
-        if key not in names:
-            elements[sort].append(value)
-            names[key] = element_name(sort, len(elements[sort]))
-        return names[key]
-
-    for sort, z3_sort in encoder.sorts.items():
-        elements[sort] = []
-        for value in model.get_universe(z3_sort) or []:
-            add(sort, value)
-    constants = {
-        c: add(signature.constants[c], model.eval(const, model_completion=True))
-        for c, const in encoder.consts.items()
-    }
-    for sort, z3_sort in encoder.sorts.items():
-        if not elements[sort]:
-            add(sort, model.eval(z3.FreshConst(z3_sort), model_completion=True))
-    true_atoms = []
-    for pred, arg_sorts in signature.predicates.items():
-        func = encoder.preds[pred]
-        for values in product(*(elements[s] for s in arg_sorts)):
-            if z3.is_true(model.eval(func(*values), model_completion=True)):
-                true_atoms.append(ground_atom(pred, [names[v.sexpr()] for v in values]))
-    return Countermodel(
-        domains={s: [names[v.sexpr()] for v in elements[s]] for s in signature.sorts},
-        true_atoms=true_atoms,
-        constants=constants,
-    )
+    def _true_tuples(self, pred: str, domains: list[Sequence[int]]) -> list[tuple[int, ...]]:
+        """The argument tuples on which ``pred`` is true, from its interpretation read once."""
+        arg_sorts = self.signature.predicates[pred]
+        boolean = z3.BoolSort(self.ctx)
+        func = z3.Function(pred_id(pred), *(self.sorts[s] for s in arg_sorts), boolean)
+        if not arg_sorts:
+            return [()] if z3.is_true(self.model.eval(func(), True)) else []
+        interp = self.model[func]
+        if interp is None:
+            return []
+        points: dict[tuple[int, ...], bool] = {}
+        for i in range(interp.num_entries()):
+            self.clock.tick()
+            entry = interp.entry(i)
+            key = tuple(entry.arg_value(j).get_id() for j in range(len(arg_sorts)))
+            points.setdefault(key, z3.is_true(entry.value()))
+        default = interp.else_value()
+        if default is None or z3.is_false(default):
+            return [
+                key for key, value in points.items() if value and all(k in self.values for k in key)
+            ]
+        constant = z3.is_true(default)
+        if not constant:
+            table = self._tables().table(func)
+            if table is not None:
+                return [
+                    tuple(domains[j][i] for j, i in enumerate(where))
+                    for where in zip(*(axis.tolist() for axis in table.nonzero()), strict=True)
+                ]
+        out: list[tuple[int, ...]] = []
+        for key in product(*domains):
+            self.clock.tick()
+            known = points.get(key)
+            if known is None:
+                known = constant or z3.is_true(
+                    self.model.eval(func(*(self.values[k] for k in key)), True)
+                )
+            if known:
+                out.append(key)
+        return out
 
 
 def _statistics(solver: Any) -> str:

@@ -1,9 +1,9 @@
 """Early-stop majority vote over repeated prover attempts (seed 002, Algorithm 2).
 
 Each attempt's verdict falls into one outcome class: VALID, INVALID, SYNTAX_ERROR, or UNKNOWN
-(which also takes TIMEOUT: both mean "no answer"). Attempts stop as soon as one class has been
-seen twice, and that class is the result. With four classes, five attempts always produce a
-repeat (pigeonhole), so that is the default cap; seed 002's three classes need four.
+(which also takes TIMEOUT and UNSUPPORTED: each means "no answer"). Attempts stop as soon as one
+class has been seen twice, and that class is the result. With four classes, five attempts always
+produce a repeat (pigeonhole), so that is the default cap; seed 002's three classes need four.
 
 When the cap is reached with no repeat (a lower cap, or a portfolio whose provers all differ),
 the no-repeat rule decides: decisive answers carry evidence (a proof or a countermodel), so a
@@ -13,8 +13,10 @@ answers, or none at all, give UNKNOWN.
 
 from __future__ import annotations
 
+import time
 from collections import Counter
 from collections.abc import Callable, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
@@ -33,8 +35,8 @@ DEFAULT_MAX_ATTEMPTS = len(OUTCOME_CLASSES) + 1
 
 
 def outcome_class(verdict: Verdict) -> Verdict:
-    """The vote's outcome class of a verdict: TIMEOUT counts as UNKNOWN, the rest as themselves."""
-    return Verdict.UNKNOWN if verdict is Verdict.TIMEOUT else verdict
+    """The vote's outcome class: TIMEOUT and UNSUPPORTED count as UNKNOWN, the rest as is."""
+    return Verdict.UNKNOWN if verdict in (Verdict.TIMEOUT, Verdict.UNSUPPORTED) else verdict
 
 
 class VoteResult(BaseModel):
@@ -59,20 +61,38 @@ def no_repeat_rule(results: Sequence[ProofResult]) -> Verdict:
 
 
 def early_stop_vote(
-    attempt: Callable[[int], ProofResult], max_attempts: int = DEFAULT_MAX_ATTEMPTS
+    attempt: Callable[[int], ProofResult],
+    max_attempts: int = DEFAULT_MAX_ATTEMPTS,
+    parallel: int = 1,
 ) -> VoteResult:
-    """Call ``attempt(i)`` for i = 0, 1, ... until an outcome class repeats or the cap is hit."""
+    """Call ``attempt(i)`` for i = 0, 1, ... until an outcome class repeats or the cap is hit.
+
+    With ``parallel`` above 1 the first ``parallel`` attempts run at once (attempt 0 in the
+    calling thread, the others in worker threads), then one at a time. Results are read in
+    attempt order, so the decision is the same as running them one after another.
+    """
     if max_attempts < 1:
         raise ValueError(f"max_attempts must be at least 1, got {max_attempts}")
+    if parallel < 1:
+        raise ValueError(f"parallel must be at least 1, got {parallel}")
+    burst = min(parallel, max_attempts)
     seen: Counter[Verdict] = Counter()
     results: list[ProofResult] = []
-    for i in range(max_attempts):
-        result = attempt(i)
-        results.append(result)
-        cls = outcome_class(result.verdict)
-        seen[cls] += 1
-        if seen[cls] == 2:
-            return VoteResult(verdict=cls, attempts=results, decided_by="repeat")
+    pool = ThreadPoolExecutor(max_workers=burst - 1) if burst > 1 else None
+    try:
+        ahead: dict[int, Future[ProofResult]] = {
+            i: pool.submit(attempt, i) for i in range(1, burst) if pool is not None
+        }
+        for i in range(max_attempts):
+            result = ahead.pop(i).result() if i in ahead else attempt(i)
+            results.append(result)
+            cls = outcome_class(result.verdict)
+            seen[cls] += 1
+            if seen[cls] == 2:
+                return VoteResult(verdict=cls, attempts=results, decided_by="repeat")
+    finally:
+        if pool is not None:
+            pool.shutdown(wait=False, cancel_futures=True)
     return VoteResult(
         verdict=no_repeat_rule(results), attempts=results, decided_by="no-repeat rule"
     )
@@ -82,7 +102,10 @@ class VoteProver:
     """A Prover that runs an early-stop vote over attempts cycling through ``provers``.
 
     One prover repeated models seed 002's re-runs of a nondeterministic prover; several provers
-    make a portfolio in which each attempt asks the next backend.
+    make a portfolio in which each attempt asks the next backend. The first ``parallel``
+    attempts run at once (two by default: the fewest that can agree), so when they agree the
+    vote takes about as long as the slower of them. Every member must be safe to call from
+    several threads. A time limit bounds the whole vote: each attempt gets what is left of it.
     """
 
     def __init__(
@@ -90,27 +113,44 @@ class VoteProver:
         provers: Sequence[Prover],
         max_attempts: int = DEFAULT_MAX_ATTEMPTS,
         name: str | None = None,
+        parallel: int = 2,
     ) -> None:
         if not provers:
             raise ValueError("a vote needs at least one prover")
+        if parallel < 1:
+            raise ValueError(f"parallel must be at least 1, got {parallel}")
         self.provers = tuple(provers)
         self.max_attempts = max_attempts
+        self.parallel = parallel
         self.name = name or "vote(" + ",".join(p.name for p in self.provers) + ")"
 
     def vote(
         self, axioms: Sequence[Axiom], goal: Formula, timeout: float | None = None
     ) -> VoteResult:
         """Run the vote and return every attempt with the decision."""
+        deadline = None if timeout is None else time.perf_counter() + timeout
 
         def attempt(i: int) -> ProofResult:
-            return self.provers[i % len(self.provers)].prove(axioms, goal, timeout)
+            prover = self.provers[i % len(self.provers)]
+            if deadline is None:
+                return prover.prove(axioms, goal, None)
+            left = deadline - time.perf_counter()
+            if left <= 0:
+                return ProofResult(
+                    verdict=Verdict.TIMEOUT,
+                    prover=prover.name,
+                    elapsed_s=0.0,
+                    message="the vote's time limit passed before this attempt",
+                )
+            return prover.prove(axioms, goal, left)
 
-        return early_stop_vote(attempt, self.max_attempts)
+        return early_stop_vote(attempt, self.max_attempts, self.parallel)
 
     def prove(
         self, axioms: Sequence[Axiom], goal: Formula, timeout: float | None = None
     ) -> ProofResult:
         """The vote as one ProofResult: evidence taken from the first attempt that agrees."""
+        start = time.perf_counter()
         result = self.vote(axioms, goal, timeout)
         agreeing = [r for r in result.attempts if outcome_class(r.verdict) == result.verdict]
         evidence = agreeing[0] if agreeing else None
@@ -121,7 +161,7 @@ class VoteProver:
         return ProofResult(
             verdict=verdict,
             prover=self.name,
-            elapsed_s=sum(r.elapsed_s for r in result.attempts),
+            elapsed_s=time.perf_counter() - start,
             countermodel=evidence.countermodel if evidence else None,
             used_axioms=evidence.used_axioms if evidence else None,
             message=f"{result.verdict.value} by {result.decided_by} after "

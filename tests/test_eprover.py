@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import os
+import signal
 import stat
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -117,7 +122,7 @@ def test_pigeonhole_with_short_limit_is_timeout(eprover: EProver) -> None:
         for j in range(holes)
     ]
     result = eprover.prove(axioms, BOTTOM, timeout=0.5)
-    assert result.verdict is Verdict.TIMEOUT
+    assert result.verdict is Verdict.TIMEOUT, result.message + result.raw_log[-300:]
 
 
 @needs_e
@@ -134,8 +139,9 @@ def test_card_expansion_above_limit_is_rejected(tmp_path: Path) -> None:
         to_tptp([Axiom("big", big)], BOTTOM)
     prover = fake_eprover(tmp_path, "exit 0")
     result = prover.prove([Axiom("big", big)], BOTTOM)
-    assert result.verdict is Verdict.SYNTAX_ERROR
+    assert result.verdict is Verdict.UNSUPPORTED
     assert "in axiom 'big'" in result.message
+    assert result.message.startswith("eprover:")
 
 
 def test_input_error_from_e_is_a_syntax_error(tmp_path: Path) -> None:
@@ -175,7 +181,8 @@ def test_crash_without_status_is_unknown(tmp_path: Path) -> None:
 def test_hung_process_is_killed_and_timeout(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(eprover_module, "WALL_CLOCK_GRACE_S", 0.1)
+    monkeypatch.setattr(eprover_module, "WALL_BACKSTOP_FACTOR", 0.0)
+    monkeypatch.setattr(eprover_module, "WALL_BACKSTOP_S", 0.3)
     prover = fake_eprover(tmp_path, "exec sleep 30")
     result = prover.prove([], prop("p"), timeout=0.2)
     assert result.verdict is Verdict.TIMEOUT
@@ -195,3 +202,81 @@ def test_used_axioms_come_from_the_proof_object(tmp_path: Path) -> None:
     result = prover.prove([Axiom("fact_1", prop("q")), Axiom("rule_2", prop("p"))], prop("p"))
     assert result.verdict is Verdict.VALID
     assert result.used_axioms == ["rule_2"]
+
+
+LONG_E_RUN = """
+import sys
+from provers.eprover import EProver
+from reasoning.formula import BOTTOM, Card, prop
+from reasoning.prover import Axiom
+
+holes = 11
+pigeons = [
+    Axiom(f"pigeon{i}", Card("atleast", 1, tuple(prop(f"p{i}_{j}") for j in range(holes))))
+    for i in range(holes + 1)
+]
+rooms = [
+    Axiom(f"hole{j}", Card("atmost", 1, tuple(prop(f"p{i}_{j}") for i in range(holes + 1))))
+    for j in range(holes)
+]
+print("proving", flush=True)
+EProver().prove(pigeons + rooms, BOTTOM, timeout=120)
+"""
+
+
+def _children_named(parent: int, name: str) -> list[int]:
+    """Pids of the live (not zombie) processes called ``name`` whose parent is ``parent``."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat_line = (entry / "stat").read_text()
+        except OSError:
+            continue
+        comm = stat_line[stat_line.index("(") + 1 : stat_line.rindex(")")]
+        state, ppid = stat_line[stat_line.rindex(")") + 2 :].split()[:2]
+        if comm == name and int(ppid) == parent and state != "Z":
+            found.append(int(entry.name))
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = (Path("/proc") / str(pid) / "stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return False
+    return state != "Z"
+
+
+@needs_e
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux /proc")
+def test_sigterm_to_gumshoe_leaves_no_eprover_behind() -> None:
+    root = Path(__file__).resolve().parents[1]
+    child = subprocess.Popen(
+        [sys.executable, "-c", LONG_E_RUN],
+        cwd=root,
+        env={**os.environ, "PYTHONPATH": str(root)},
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert child.stdout is not None
+        assert child.stdout.readline().strip() == "proving"
+        eprovers: list[int] = []
+        for _ in range(200):
+            eprovers = _children_named(child.pid, "eprover")
+            if eprovers:
+                break
+            time.sleep(0.05)
+        assert eprovers, "E did not start"
+        child.send_signal(signal.SIGTERM)
+        assert child.wait(timeout=20) == -signal.SIGTERM
+        for _ in range(100):
+            if not any(_alive(pid) for pid in eprovers):
+                break
+            time.sleep(0.05)
+        assert not any(_alive(pid) for pid in eprovers)
+    finally:
+        child.kill()
+        child.wait()

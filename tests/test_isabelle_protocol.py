@@ -235,8 +235,9 @@ def test_problem_errors_need_no_server(fake: FakeIsabelleServer) -> None:
     parts = tuple(prop(f"c{i}") for i in range(21))
     prover = IsabelleProver(server=connect(fake))
     result = prover.prove([Axiom("big", Card("exactly", 3, parts))], Atom("c0"))
-    assert result.verdict is Verdict.SYNTAX_ERROR
+    assert result.verdict is Verdict.UNSUPPORTED
     assert "above the Isabelle limit" in result.message
+    assert result.message.startswith("isabelle cannot take this input")
     assert fake.requests == []
 
 

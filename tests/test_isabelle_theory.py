@@ -24,7 +24,7 @@ from provers.isabelle.theory_text import (
     render_formula,
     render_theory,
 )
-from provers.signature import MalformedProblem
+from provers.signature import MalformedProblem, UnsupportedProblem
 from reasoning.formula import (
     ENTITY,
     And,
@@ -280,7 +280,7 @@ def test_card_expansion_counts_true_parts(op: str, k: int, n: int) -> None:
 
 def test_card_above_the_limit_is_a_clear_error() -> None:
     parts = tuple(prop(f"c{i}") for i in range(21))
-    with pytest.raises(MalformedProblem, match=r"exactly 3 of 21.*1330 cases.*'big'"):
+    with pytest.raises(UnsupportedProblem, match=r"exactly 3 of 21.*1330 cases.*'big'"):
         render_theory([Axiom("big", Card("exactly", 3, parts))], prop("c0"))
     assert CARD_EXPANSION_LIMIT < 1330
 

@@ -1,4 +1,4 @@
-"""Z3, its SMT-LIB export and E never disagree on decisive verdicts for event-style problems."""
+"""Z3, its SMT-LIB export, cvc5 and E never disagree on decisive verdicts on event problems."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import z3
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
+from provers.cvc5_prover import Cvc5Prover
 from provers.eprover import EProver, eprover_available
 from provers.model_eval import evaluate
 from provers.smtlib import to_smtlib
@@ -140,6 +141,7 @@ def smtlib_verdict(axioms: list[Axiom], goal: Formula) -> Verdict:
 
 
 Z3 = Z3Prover(timeout=5.0)
+CVC5 = Cvc5Prover(timeout=5.0)
 
 
 @settings(max_examples=60, deadline=None)
@@ -215,3 +217,48 @@ def test_cardinality_encodings_agree(formulas: list[Formula], goal: Formula) -> 
     event(f"z3 {z3_verdict.value}, E {e_verdict.value}")
     assert z3_verdict.decisive
     assert e_verdict is z3_verdict
+
+
+@settings(max_examples=60, deadline=None)
+@given(problems())
+def test_cvc5_agrees_with_z3_and_its_countermodels_hold(
+    problem: tuple[list[Axiom], Formula],
+) -> None:
+    axioms, goal = problem
+    z3_verdict = Z3.prove(axioms, goal).verdict
+    result = CVC5.prove(axioms, goal)
+    event(f"z3 {z3_verdict.value}, cvc5 {result.verdict.value}")
+    if z3_verdict.decisive and result.verdict.decisive:
+        assert result.verdict is z3_verdict, result.raw_log
+    if result.verdict is Verdict.INVALID:
+        assert result.countermodel is not None
+        assert all(evaluate(ax.formula, result.countermodel) for ax in axioms)
+        assert not evaluate(goal, result.countermodel)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.one_of(card, literal), min_size=1, max_size=4), st.one_of(card, literal))
+def test_cvc5_cardinalities_agree_with_z3(formulas: list[Formula], goal: Formula) -> None:
+    axioms = [Axiom(f"ax{i}", f) for i, f in enumerate(formulas)]
+    z3_verdict = Z3.prove(axioms, goal).verdict
+    assert z3_verdict.decisive
+    assert CVC5.prove(axioms, goal).verdict is z3_verdict
+
+
+def test_cvc5_decides_the_known_mix() -> None:
+    tea, person = a("Tea", X), a("Person", X)
+    fact = Exists(
+        (X, Y, E), And((person, a("Tea", Y), a("Drink", E), a("Agent", E, X), a("Patient", E, Y)))
+    )
+    rule = Forall(
+        (X, Y, E), Implies(And((a("Drink", E), a("Agent", E, X), a("Patient", E, Y))), a("Hot", Y))
+    )
+    axioms = [Axiom("fact", fact), Axiom("rule", rule)]
+    cases: dict[Formula, Verdict] = {
+        Exists((X,), And((tea, a("Hot", X)))): Verdict.VALID,
+        Exists((X,), And((person, a("Hot", X)))): Verdict.INVALID,
+        Forall((X,), Implies(tea, a("Hot", X))): Verdict.INVALID,
+        BOTTOM: Verdict.INVALID,
+    }
+    for goal, expected in cases.items():
+        assert CVC5.prove(axioms, goal).verdict is expected

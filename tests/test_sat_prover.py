@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 import provers.sat_prover as sat_prover_module
 from provers.model_eval import evaluate
-from provers.sat_prover import SatProver
+from provers.sat_prover import MAX_NESTING, SatProver
 from reasoning.formula import (
     BOTTOM,
     TOP,
@@ -124,11 +124,12 @@ def test_consistency_and_trivial_goals() -> None:
         ),
     ],
 )
-def test_non_propositional_input_is_a_syntax_error(
+def test_non_propositional_input_is_unsupported(
     axioms: list[Axiom], goal: Formula, where: str, what: str
 ) -> None:
     result = SatProver().prove(axioms, goal)
-    assert result.verdict is Verdict.SYNTAX_ERROR
+    assert result.verdict is Verdict.UNSUPPORTED
+    assert "sat backend is propositional" in result.message
     assert result.message.startswith(where)
     assert what in result.message
 
@@ -149,11 +150,27 @@ def _pigeonhole(pigeons: int) -> list[Axiom]:
 def test_timeout_is_a_verdict(solver: str) -> None:
     result = SatProver(solver_name=solver).prove(_pigeonhole(11), BOTTOM, timeout=0.3)
     assert result.verdict is Verdict.TIMEOUT
-    assert result.message == "time limit reached"
+    assert result.message.startswith("time limit reached in the SAT solver")
 
 
-def test_no_time_left_is_a_timeout() -> None:
-    assert SatProver().prove([], TOP, timeout=0).verdict is Verdict.TIMEOUT
+def test_no_time_left_for_encoding_is_a_timeout_naming_the_encoding() -> None:
+    result = SatProver().prove([Axiom("p", prop("p"))], prop("p"), timeout=0)
+    assert result.verdict is Verdict.TIMEOUT
+    assert "while encoding (0 of 1 axioms encoded)" in result.message
+
+
+def test_the_solver_has_its_own_budget_once_the_encoding_is_done() -> None:
+    result = SatProver().prove([], TOP, timeout=1e-9)
+    assert result.verdict is Verdict.VALID
+
+
+def test_nesting_beyond_the_limit_is_unsupported() -> None:
+    deep: Formula = prop("p")
+    for _ in range(MAX_NESTING):
+        deep = Not(deep)
+    result = SatProver().prove([Axiom("deep", deep)], prop("p"))
+    assert result.verdict is Verdict.UNSUPPORTED
+    assert f"nesting deeper than {MAX_NESTING}" in result.message
 
 
 def test_solver_failure_is_unknown(monkeypatch: pytest.MonkeyPatch) -> None:

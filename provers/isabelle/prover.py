@@ -29,7 +29,7 @@ from provers.isabelle.server import (
     shared_server,
 )
 from provers.isabelle.theory_text import ProofTextError, isabelle_name, render_theory
-from provers.signature import MalformedProblem
+from provers.signature import MalformedProblem, UnsupportedProblem
 from reasoning.formula import Formula
 from reasoning.prover import Axiom
 from reasoning.verdict import ProofResult, Verdict
@@ -159,7 +159,7 @@ class IsabelleProver:
         """Check whether ``axioms`` entail ``goal``; never raises for a bad or hard problem.
 
         Raises ProverUnavailable only when Isabelle is missing or its session cannot be built.
-        Starting the server and session is not counted against ``timeout``.
+        Starting the server and session counts against ``timeout``.
         """
         run = _Run(self.name)
         limit = self.timeout if timeout is None else timeout
@@ -168,9 +168,11 @@ class IsabelleProver:
             theory = render_theory(axioms, goal, name, proof=sledgehammer_command(limit))
         except (MalformedProblem, ProofTextError) as exc:
             return run.result(Verdict.SYNTAX_ERROR, str(exc))
+        except UnsupportedProblem as exc:
+            return run.result(Verdict.UNSUPPORTED, f"{self.name} cannot take this input: {exc}")
         try:
-            self.server.start()
-            return self._search(axioms, goal, theory, name, time.perf_counter() + limit, run)
+            self.server.start(limit)
+            return self._search(axioms, goal, theory, name, run.start + limit, run)
         except IsabelleTimeout:
             return run.result(
                 Verdict.TIMEOUT, f"no verdict within {limit:g} s (the Isabelle task was cancelled)"

@@ -28,6 +28,7 @@ import socket
 import subprocess
 import tempfile
 import threading
+import time
 import uuid
 from collections import deque
 from collections.abc import Callable, Coroutine, Sequence
@@ -292,19 +293,23 @@ class IsabelleServer:
                 return False
             return not self._owned or (self._process is not None and self._process.poll() is None)
 
-    def start(self) -> None:
+    def start(self, timeout: float | None = None) -> None:
         """Start the server and session if they are not up; a no-op when they are.
 
-        Raises ProverUnavailable when Isabelle is missing or the session cannot be built, and
+        ``timeout`` (seconds) bounds the start-up together with the ``start_timeout`` given at
+        construction, whichever is smaller. Raises ProverUnavailable when Isabelle is missing or
+        the session cannot be built, IsabelleTimeout when start-up does not finish in time, and
         IsabelleServerError when the server stops answering.
         """
+        limit = self._start_timeout if timeout is None else min(timeout, self._start_timeout)
+        deadline = time.perf_counter() + limit
         with self._lock:
             if self.running:
                 return
             if self._owned and (self._process is None or self._process.poll() is not None):
                 self._session_id = None
-                self._spawn()
-            self._session_id = self._start_session()
+                self._spawn(deadline)
+            self._session_id = self._start_session(deadline)
             if not self._at_exit:
                 atexit.register(self.close)
                 self._at_exit = True
@@ -367,7 +372,7 @@ class IsabelleServer:
         """Close the server."""
         self.close()
 
-    def _spawn(self) -> None:
+    def _spawn(self, deadline: float) -> None:
         executable = find_isabelle(self._executable)
         self._workdir = Path(tempfile.mkdtemp(prefix="gumshoe-isabelle-"))
         name = f"gumshoe-{os.getpid()}-{uuid.uuid4().hex[:8]}"
@@ -388,9 +393,12 @@ class IsabelleServer:
             target=_drain, args=(process, self._output, first_line.put), daemon=True
         ).start()
         try:
-            line = first_line.get(timeout=self._start_timeout)
+            line = first_line.get(timeout=max(0.0, deadline - time.perf_counter()))
             client = get_isabelle_client(line.strip())
-        except (queue.Empty, ValueError):
+        except queue.Empty:
+            _stop_process(process, grace_s=0.0)
+            raise IsabelleTimeout("'isabelle server' did not start within the time limit") from None
+        except ValueError:
             _stop_process(process, grace_s=0.0)
             output = " | ".join(self._output) or "no output"
             raise ProverUnavailable(
@@ -399,10 +407,17 @@ class IsabelleServer:
         self._process = process
         self._address = (client.address, client.port, client.password)
 
-    def _start_session(self) -> str:
+    def _start_session(self, deadline: float) -> str:
         arguments = {"session": self._session, "dirs": self._dirs, "options": self._options}
+
+        def left() -> float:
+            remaining = deadline - time.perf_counter()
+            if remaining <= 0:
+                raise IsabelleTimeout(f"session {self._session} did not start within the limit")
+            return remaining
+
         try:
-            built = self._command("session_build", arguments, True, self._start_timeout)
+            built = self._command("session_build", arguments, True, left())
             final = built[-1]
             body = final.response_body
             if final.response_type is not IsabelleResponseType.FINISHED or not (
@@ -411,12 +426,12 @@ class IsabelleServer:
                 raise ProverUnavailable(
                     f"building the Isabelle session {self._session} failed: {_failure_text(final)}"
                 )
-            started = self._command(
-                "session_start", {**arguments, "print_mode": []}, True, self._start_timeout
-            )
+            started = self._command("session_start", {**arguments, "print_mode": []}, True, left())
+        except IsabelleTimeout:
+            raise
         except TimeoutError:
-            raise IsabelleServerError(
-                f"session {self._session} did not start within {self._start_timeout:g} s"
+            raise IsabelleTimeout(
+                f"session {self._session} did not start within the time limit"
             ) from None
         final = started[-1]
         body = final.response_body

@@ -22,7 +22,14 @@ from itertools import combinations
 from math import comb
 
 from provers.identifiers import axiom_id, const_id, pred_id, sort_id, var_id
-from provers.signature import GOAL_PLACE, MalformedProblem, axiom_place, collect_signature
+from provers.signature import (
+    GOAL_PLACE,
+    MalformedProblem,
+    UnsupportedProblem,
+    axiom_place,
+    collect_signature,
+)
+from provers.trampoline import Walk, run
 from reasoning.formula import (
     TOP,
     And,
@@ -134,7 +141,7 @@ def expand_card(op: str, k: int, parts: Sequence[Formula], place: str = "the for
     """The cardinality constraint as a disjunction of conjunctions, one per subset of ``parts``.
 
     "exactly k" lists each k-subset true and the rest false, "at least k" each k-subset true,
-    "at most k" each (n-k)-subset false. Raises ``MalformedProblem`` above
+    "at most k" each (n-k)-subset false. Raises ``UnsupportedProblem`` above
     ``CARD_EXPANSION_LIMIT`` cases.
     """
     n = len(parts)
@@ -143,7 +150,7 @@ def expand_card(op: str, k: int, parts: Sequence[Formula], place: str = "the for
     size = n - k if op == "atmost" else k
     cases = comb(n, size) if 0 <= size <= n else 0
     if cases > CARD_EXPANSION_LIMIT:
-        raise MalformedProblem(
+        raise UnsupportedProblem(
             f"cardinality constraint '{op} {k} of {n}' expands to {cases} cases, above the "
             f"Isabelle limit of {CARD_EXPANSION_LIMIT}; use the z3 or sat backend (in {place})"
         )
@@ -176,7 +183,8 @@ def render_theory(
 
     ``proof`` follows the theorem statement; when its last line is a diagnostic command
     (``sledgehammer``, ``nitpick``, ``try0``, ``try``) an ``oops`` closes the attempt. Raises
-    ``MalformedProblem`` for an ill-sorted problem or an oversized cardinality constraint,
+    ``MalformedProblem`` for an ill-sorted problem, ``UnsupportedProblem`` for an oversized
+    cardinality constraint,
     ``ProofTextError`` for refused proof text and ValueError for a bad theory name.
     """
     check_theory_name(name)
@@ -319,15 +327,20 @@ def _term(t: Term) -> str:
 
 def _in_atom(name: str, f: Formula) -> bool:
     """True when variable ``name`` (free in ``f``) is an argument of some atom of ``f``."""
-    match f:
-        case Atom(_, args):
-            return any(isinstance(a, Var) and a.name == name for a in args)
-        case Forall(variables, body) | Exists(variables, body):
-            return all(v.name != name for v in variables) and _in_atom(name, body)
-        case Card(op, k, parts):
-            return _in_atom(name, expand_card(op, k, parts))
-        case _:
-            return any(_in_atom(name, c) for c in children(f))
+    stack = [f]
+    while stack:
+        match stack.pop():
+            case Atom(_, args):
+                if any(isinstance(a, Var) and a.name == name for a in args):
+                    return True
+            case Forall(variables, body) | Exists(variables, body):
+                if all(v.name != name for v in variables):
+                    stack.append(body)
+            case Card(op, k, parts):
+                stack.append(expand_card(op, k, parts))
+            case g:
+                stack.extend(children(g))
+    return False
 
 
 class _Printer:
@@ -338,10 +351,14 @@ class _Printer:
         self.place = place
 
     def formula(self, f: Formula, need: int = 0) -> str:
-        text, precedence = self._render(f)
+        """``f`` as HOL text, parenthesised when its precedence is below ``need`` (any depth)."""
+        return run(self._formula(f, need))
+
+    def _formula(self, f: Formula, need: int = 0) -> Walk[str]:
+        text, precedence = yield self._render(f)
         return f"({text})" if precedence < need else text
 
-    def _render(self, f: Formula) -> tuple[str, int]:
+    def _render(self, f: Formula) -> Walk[tuple[str, int]]:
         s = self.symbols
         match f:
             case Atom(pred, args):
@@ -351,28 +368,36 @@ class _Printer:
             case Truth(value):
                 return ("True" if value else "False"), _ATOMIC
             case Not(body):
-                return f"{s.neg} {self.formula(body, _NOT)}", _NOT
+                return f"{s.neg} {(yield self._formula(body, _NOT))}", _NOT
             case And(parts) | Or(parts) if len(parts) < 2:
-                return self._render(conj(parts) if isinstance(f, And) else disj(parts))
-            case And(parts):
-                return f" {s.conj} ".join(self.formula(p, _AND + 1) for p in parts), _AND
-            case Or(parts):
-                return f" {s.disj} ".join(self.formula(p, _OR + 1) for p in parts), _OR
-            case Implies(left, right):
-                return self._infix(s.implies, left, right), _ARROW
-            case Iff(left, right):
-                return self._infix(s.iff, left, right), _ARROW
+                one = conj(parts) if isinstance(f, And) else disj(parts)
+                single: tuple[str, int] = yield self._render(one)
+                return single
+            case And(parts) | Or(parts):
+                level = _AND if isinstance(f, And) else _OR
+                texts: list[str] = []
+                for part in parts:
+                    texts.append((yield self._formula(part, level + 1)))
+                connective = s.conj if isinstance(f, And) else s.disj
+                return f" {connective} ".join(texts), level
+            case Implies(left, right) | Iff(left, right):
+                symbol_text = s.implies if isinstance(f, Implies) else s.iff
+                left_text = yield self._formula(left, _ARROW + 1)
+                right_text = yield self._formula(right, _ARROW)
+                return f"{left_text} {symbol_text} {right_text}", _ARROW
             case Forall(variables, body) | Exists(variables, body):
                 if not variables:
-                    return self._render(body)
+                    bare: tuple[str, int] = yield self._render(body)
+                    return bare
                 binder = s.forall if isinstance(f, Forall) else s.exists
-                return f"{binder}{self._binders(variables, body)}. {self.formula(body)}", _BINDER
+                body_text = yield self._formula(body)
+                return f"{binder}{self._binders(variables, body)}. {body_text}", _BINDER
             case Card(op, k, parts):
-                return self._render(expand_card(op, k, parts, self.place))
+                expanded: tuple[str, int] = yield self._render(
+                    expand_card(op, k, parts, self.place)
+                )
+                return expanded
         raise MalformedProblem(f"{f!r} is not a formula (in {self.place})")
-
-    def _infix(self, symbol_text: str, left: Formula, right: Formula) -> str:
-        return f"{self.formula(left, _ARROW + 1)} {symbol_text} {self.formula(right, _ARROW)}"
 
     def _binders(self, variables: tuple[Var, ...], body: Formula) -> str:
         """Bound names; a type constraint only where no atom fixes the variable's type."""

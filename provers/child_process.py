@@ -1,0 +1,107 @@
+"""Prover binaries run as children that never outlive gumshoe and never outrun their CPU limit.
+
+Each child starts in its own process group, with a hard RLIMIT_CPU set on it right after it
+starts (the kernel kills it there, however loaded the machine is; a lower soft limit the child
+sets for itself is kept), and is registered until it has been reaped. The registered groups are
+killed when gumshoe exits (``atexit``) and when it receives SIGTERM (a handler installed from
+the main thread, which then lets the signal's previous handling run), so no prover is left
+orphaned. Even a child that escapes both, when gumshoe is killed outright, dies at its CPU
+limit.
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import os
+import resource
+import signal
+import subprocess
+import threading
+from collections.abc import Sequence
+from types import FrameType
+
+CPU_SIGNALS = frozenset({signal.SIGXCPU, signal.SIGKILL})
+"""Signals by which the kernel stops a child at its CPU limit."""
+
+_live: set[int] = set()
+_live_lock = threading.Lock()
+_handler_installed = False
+
+
+def kill_children() -> None:
+    """Kill the process group of every child still running."""
+    with _live_lock:
+        groups = list(_live)
+    for group in groups:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(group, signal.SIGKILL)
+
+
+atexit.register(kill_children)
+
+
+def install_sigterm_handler() -> None:
+    """From the main thread, make SIGTERM kill the children before its previous handling runs.
+
+    Called elsewhere than in the main thread, it does nothing (Python allows signal handlers to
+    be set from the main thread only); ``atexit`` and the CPU limit still apply.
+    """
+    global _handler_installed
+    if _handler_installed or threading.current_thread() is not threading.main_thread():
+        return
+    previous = signal.getsignal(signal.SIGTERM)
+
+    def on_sigterm(signum: int, frame: FrameType | None) -> None:
+        kill_children()
+        if callable(previous):
+            previous(signum, frame)
+        elif previous != signal.SIG_IGN:
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
+            os.kill(os.getpid(), signal.SIGTERM)
+
+    signal.signal(signal.SIGTERM, on_sigterm)
+    _handler_installed = True
+
+
+def run_child(
+    command: Sequence[str], stdin: str, cpu_s: int | None, wall_s: float | None
+) -> subprocess.CompletedProcess[str]:
+    """Run ``command`` with ``stdin``, killed at ``cpu_s`` CPU seconds or ``wall_s`` wall seconds.
+
+    Raises ``subprocess.TimeoutExpired`` (after killing the child's group) past ``wall_s`` and
+    OSError when the command cannot start. Any other interruption kills the group as well.
+    """
+    process = subprocess.Popen(
+        list(command),
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    with _live_lock:
+        _live.add(process.pid)
+    try:
+        if cpu_s is not None:
+            _limit_cpu(process.pid, cpu_s)
+        try:
+            stdout, stderr = process.communicate(stdin, timeout=wall_s)
+        except BaseException:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(process.pid, signal.SIGKILL)
+            process.communicate()
+            raise
+    finally:
+        with _live_lock:
+            _live.discard(process.pid)
+    return subprocess.CompletedProcess(list(command), process.returncode, stdout, stderr)
+
+
+def _limit_cpu(pid: int, cpu_s: int) -> None:
+    """Set the hard CPU limit of ``pid`` to ``cpu_s``, keeping any lower soft limit."""
+    with contextlib.suppress(ProcessLookupError):
+        soft, _ = resource.prlimit(pid, resource.RLIMIT_CPU)
+        if soft == resource.RLIM_INFINITY or soft > cpu_s:
+            soft = cpu_s
+        resource.prlimit(pid, resource.RLIMIT_CPU, (soft, cpu_s))
