@@ -1,0 +1,68 @@
+"""Minimal unlock sets: the minimal sets of cards from which a formula follows.
+
+Entailment only grows as cards are added, so the sets that unlock a formula are closed upward
+and are described by their minimal members. They are enumerated as MARCO enumerates minimal
+unsatisfiable subsets: a second session (the map) proposes a set of cards not yet explained; if
+it unlocks, it is shrunk to a minimal unlock set and its supersets are blocked; if not, it is
+grown to a maximal set that does not unlock and its subsets are blocked. The map running out of
+proposals means every minimal set has been found.
+"""
+
+from __future__ import annotations
+
+from games.detective.knowledge import CaseKnowledge
+from reasoning.constraints import ConstraintSessionFactory
+from reasoning.formula import Atom, Formula, Not, Or, disj
+
+
+def _pick(index: int) -> Atom:
+    return Atom(f"pick_{index}")
+
+
+def shrink(knowledge: CaseKnowledge, cards: set[int], goal: Formula) -> set[int]:
+    """A minimal subset of ``cards`` (which must unlock ``goal``) that still unlocks it."""
+    kept = set(cards)
+    for card in sorted(cards):
+        if knowledge.entails(kept - {card}, goal):
+            kept.discard(card)
+    return kept
+
+
+def minimal_unlock_sets(
+    knowledge: CaseKnowledge,
+    goal: Formula,
+    factory: ConstraintSessionFactory,
+    limit: int = 64,
+) -> list[frozenset[int]]:
+    """Every minimal set of cards that (with the theory and introduction) entails ``goal``.
+
+    Sorted by size, then by card numbers; at most ``limit`` of them (ValueError beyond, since a
+    case with that many ways to an answer is not what a generator should accept).
+    """
+    cards = range(knowledge.cards)
+    found: list[frozenset[int]] = []
+    map_session = factory()
+    try:
+        map_session.add(disj([*(_pick(i) for i in cards), *(Not(_pick(i)) for i in cards)]))
+        while True:
+            model = map_session.model()
+            if model is None:
+                break
+            seed = {i for i in cards if model.get(_pick(i).pred, False)}
+            if knowledge.entails(seed, goal):
+                minimal = frozenset(shrink(knowledge, seed, goal))
+                found.append(minimal)
+                if len(found) > limit:
+                    raise ValueError(f"more than {limit} minimal unlock sets")
+                map_session.add(disj(Not(_pick(i)) for i in sorted(minimal)))
+            else:
+                for card in cards:
+                    if card not in seed and not knowledge.entails(seed | {card}, goal):
+                        seed.add(card)
+                rest = [_pick(i) for i in cards if i not in seed]
+                if not rest:
+                    break
+                map_session.add(rest[0] if len(rest) == 1 else Or(tuple(rest)))
+    finally:
+        map_session.close()
+    return sorted(found, key=lambda s: (len(s), sorted(s)))
