@@ -165,8 +165,13 @@ def _try_world(rng: random.Random, setting: Setting, cfg: WorldConfig) -> World 
     avoid: dict[str, dict[int, str]] = {p.id: {} for p in setting.people}
     for spec in setting.crimes:
         killers = tuple(sorted(rng.sample(suspects, spec.killers)))
-        crime_weapon = rng.choice(setting.weapons)
         slot = rng.randrange(1, len(setting.slots))
+        free = [
+            w for w in setting.weapons if all((c.weapon, c.slot) != (w.id, slot) for c in crimes)
+        ]
+        if not free:
+            return None
+        crime_weapon = rng.choice(free)
         place = rng.choice(unlocked)
         crimes.append(
             Crime(

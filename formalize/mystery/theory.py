@@ -11,6 +11,8 @@ is propositional with cardinality constraints, grounded over the setting.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from formalize.mystery import atoms
 from formalize.mystery.setting import Setting
 from reasoning.formula import And, Card, Formula, Implies, Not, conj, disj
@@ -120,9 +122,18 @@ def _crime(setting: Setting, index: int) -> list[Axiom]:
     ]
 
 
-def background_theory(setting: Setting) -> list[Axiom]:
-    """The setting's rules as named axioms (one per kind of rule), all propositional."""
+@lru_cache(maxsize=16)
+def _theory_of(setting_json: str) -> tuple[Axiom, ...]:
+    setting = Setting.model_validate_json(setting_json)
     out = _whereabouts(setting)
     for index in range(1, len(setting.crimes) + 1):
         out += _crime(setting, index)
-    return out
+    return tuple(out)
+
+
+def background_theory(setting: Setting) -> list[Axiom]:
+    """The setting's rules as named axioms (one per kind of rule), all propositional.
+
+    Built once per distinct setting (a few recent ones are kept), since checks ask for it often.
+    """
+    return list(_theory_of(setting.model_dump_json()))

@@ -53,6 +53,10 @@ class CaseKnowledge(Closing):
         """Whether the theory, the introduction and ``cards`` together entail ``formula``."""
         return not self._session.satisfiable([*self._read(cards), Not(self._goal(formula))])
 
+    def model(self, cards: Collection[int]) -> dict[str, bool] | None:
+        """One model of the theory, introduction and ``cards`` (atom name to value), or None."""
+        return self._session.model(self._read(cards))
+
     def consistent(self, cards: Collection[int], formula: Formula | None = None) -> bool:
         """Whether the theory, introduction and ``cards`` (and ``formula``) have a model."""
         extra = [] if formula is None else [self._goal(formula)]

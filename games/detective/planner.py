@@ -24,6 +24,7 @@ from games.detective.knowledge import CaseKnowledge
 from games.detective.verify import case_knowledge, slot_formula
 from reasoning.closing import Closing
 from reasoning.constraints import ConstraintSessionFactory
+from reasoning.formula import Atom, Formula
 
 MAX_RELEVANT = 18
 """The most locations the exact planner searches over (2^18 subsets)."""
@@ -146,22 +147,29 @@ class ProverPlayer(Closing):
         return next(loc.id for loc in self.case.locations if loc.id not in read)
 
     def answer(self, read: Collection[str]) -> dict[str, dict[str, str | None]]:
-        """Per question and slot, the value its reading entails, or None when none is."""
+        """Per question and slot, the value its reading entails, or None when none is.
+
+        One model of the reading is found first: a value stated by an atom false in it is not
+        entailed, so only the others are put to the prover.
+        """
         cards = {self._index[lid] for lid in read}
-        out: dict[str, dict[str, str | None]] = {}
-        for q in self.case.questions:
-            out[q.id] = {
+        model = self._knowledge.model(cards) or {}
+
+        def entailed(formula: Formula) -> bool:
+            if isinstance(formula, Atom) and not formula.args and not model.get(formula.pred):
+                return False
+            return self._knowledge.entails(cards, formula)
+
+        return {
+            q.id: {
                 slot.name: next(
-                    (
-                        c.value
-                        for c in slot.choices
-                        if self._knowledge.entails(cards, slot_formula(slot, c.value))
-                    ),
+                    (c.value for c in slot.choices if entailed(slot_formula(slot, c.value))),
                     None,
                 )
                 for slot in q.slots
             }
-        return out
+            for q in self.case.questions
+        }
 
     def close(self) -> None:
         """Release the knowledge session."""
