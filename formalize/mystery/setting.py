@@ -14,7 +14,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-_ID = re.compile(r"[a-z][a-z0-9]*")
+_ID = re.compile(r"^[a-z][a-z0-9]*$")
 
 
 class Named(BaseModel):

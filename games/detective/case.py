@@ -12,7 +12,15 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
 
 from formalize.mystery.setting import Setting
 from games.detective.jsonpos import line_of, value_lines
@@ -50,14 +58,21 @@ class AnswerSlot(BaseModel):
     answer: str
     unlock_sets: list[list[str]] = []
 
-    @model_validator(mode="after")
-    def _answer_is_a_choice(self) -> AnswerSlot:
-        values = [c.value for c in self.choices]
+    @field_validator("choices")
+    @classmethod
+    def _unique_values(cls, choices: list[Choice]) -> list[Choice]:
+        values = [c.value for c in choices]
         if len(set(values)) != len(values):
-            raise ValueError("choices: values must be unique")
-        if self.answer not in values:
-            raise ValueError(f"answer: {self.answer!r} is not one of the choices")
-        return self
+            raise ValueError("choice values must be unique")
+        return choices
+
+    @field_validator("answer")
+    @classmethod
+    def _answer_is_a_choice(cls, answer: str, info: ValidationInfo) -> str:
+        values = [c.value for c in info.data.get("choices", [])]
+        if values and answer not in values:
+            raise ValueError(f"{answer!r} is not one of the choices")
+        return answer
 
     def choice(self, value: str) -> Choice:
         """The choice with ``value``."""
