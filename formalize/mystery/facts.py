@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from formalize.mystery import atoms
 from formalize.mystery.setting import Setting
 from formalize.mystery.world import World
-from reasoning.formula import Formula, Not, conj, disj
+from reasoning.formula import And, Formula, Not, conj, disj
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,6 +23,16 @@ class Seen:
     place: str
     slot: int
     present: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class Met:
+    """``a`` and ``b`` were (``together``) or were not in the same place at ``slot``."""
+
+    a: str
+    b: str
+    slot: int
+    together: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,6 +112,7 @@ class MotiveAmong:
 
 Fact = (
     Seen
+    | Met
     | Held
     | KeyHolders
     | HasMotive
@@ -123,6 +134,11 @@ def fact_formula(fact: Fact, setting: Setting) -> Formula:
     match fact:
         case Seen(person, place, slot, present):
             return _sign(atoms.at(person, place, slot), present)
+        case Met(a, b, slot, together):
+            met = disj(
+                And((atoms.at(a, p.id, slot), atoms.at(b, p.id, slot))) for p in setting.places
+            )
+            return _sign(met, together)
         case Held(person, item, slot, held):
             return _sign(atoms.holds(person, item, slot), held)
         case KeyHolders(key, people):
@@ -150,6 +166,8 @@ def holds_in(fact: Fact, world: World) -> bool:
     match fact:
         case Seen(person, place, slot, present):
             return (world.positions[person][slot] == place) == present
+        case Met(a, b, slot, together):
+            return (world.positions[a][slot] == world.positions[b][slot]) == together
         case Held(person, item, slot, held):
             return (world.holdings.get((item, slot)) == person) == held
         case KeyHolders(key, people):

@@ -10,6 +10,7 @@ from formalize.mystery.facts import (
     HasMotive,
     Held,
     KeyHolders,
+    Met,
     MethodWas,
     MotiveAmong,
     MotiveHolders,
@@ -73,6 +74,12 @@ def render_fact(fact: Fact, setting: Setting, rng: random.Random) -> str:
                 f"{who} was not in {where} at {when}.",
                 f"Whatever else is true, {who} was nowhere near {where} at {when}.",
             ]
+        case Met(a, b, slot, True):
+            pair, when = _people(setting, (a, b)), _slot(setting, slot)
+            options = [f"{pair} were together at {when}.", f"At {when}, {pair} were in one room."]
+        case Met(a, b, slot, False):
+            pair, when = _people(setting, (a, b)), _slot(setting, slot)
+            options = [f"{pair} were not in the same room at {when}."]
         case Held(person, item, slot, True):
             who, what = _person(setting, person), setting.item(item).name
             options = [

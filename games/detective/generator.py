@@ -227,13 +227,13 @@ def _slug(text: str) -> str:
     return "_".join(w for w in words if w != "the")
 
 
-def _solution(draw: _Draw, rng: random.Random) -> str:
+def _solution(draw: _Draw, texts: Sequence[str], rng: random.Random) -> str:
     setting = draw.world.setting
     paras = []
-    for qid, slots in draw.questions:
+    for (qid, slots), text in zip(draw.questions, texts, strict=True):
         answer = "; ".join(f"{slot.name}: {slot.choice(slot.answer).text}" for slot in slots)
         reasons = " ".join(render_fact(f, setting, rng) for f in draw.steps[qid])
-        paras.append(f"{qid} ({answer}). It follows from these facts together: {reasons}")
+        paras.append(f"{text} {answer}. This follows from these facts together: {reasons}")
     crime = draw.world.crimes[0]
     killer = setting.person(crime.killers[0]).name
     paras.append(
@@ -316,10 +316,13 @@ def _build(
         intro_facts=[format_formula(fact_formula(f, setting)) for f in intro],
         questions=questions,
         locations=locations,
-        solution=_solution(draw, rng),
+        solution=_solution(draw, qtexts, rng),
         setting=setting,
     )
-    case = _with_unlocks(case, factory)
+    try:
+        case = _with_unlocks(case, factory)
+    except ValueError:
+        return None
     if sum(loc.red_herring for loc in case.locations) < knobs.red_herrings:
         return None
     return case
