@@ -21,6 +21,7 @@ from formalize.mystery.facts import (
     HasMotive,
     Held,
     KeyHolders,
+    Met,
     MethodWas,
     MotiveAmong,
     MotiveHolders,
@@ -88,6 +89,10 @@ def _pool(world: World, rng: random.Random) -> list[Fact]:
         for t, lid in enumerate(path):
             pool.append(Seen(person, lid, t))
             pool.append(Seen(person, rng.choice([p for p in places if p != lid]), t, False))
+    people = sorted(world.positions)
+    for t in range(n):
+        for a, b in (rng.sample(people, 2) for _ in range(2)):
+            pool.append(Met(a, b, t, world.positions[a][t] == world.positions[b][t]))
     for (item, t), person in world.holdings.items():
         pool.append(Held(person, item, t))
     for w in s.weapons:
