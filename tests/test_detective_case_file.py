@@ -52,8 +52,9 @@ def test_invalid_json_names_its_line(tmp_path: Path, case_text: str) -> None:
         (lambda d: d["locations"][3].update(title=7), '"title": 7', "locations.3.title"),
         (lambda d: d["setting"]["people"][2].update(id="Bad Id"), '"Bad Id"', "people.2.id"),
         (lambda d: d["knobs"].update(questions=9), '"questions": 9', "knobs.questions"),
+        (lambda d: d["locations"][2]["facts"].append("at_x &"), '"at_x &"', "not a formula"),
     ],
-    ids=["answer-not-a-choice", "title-not-text", "bad-id", "knob-out-of-range"],
+    ids=["answer-not-a-choice", "title-not-text", "bad-id", "knob-out-of-range", "bad-formula"],
 )
 def test_a_bad_field_names_its_line(
     tmp_path: Path, case_text: str, edit: object, needle: str, message: str

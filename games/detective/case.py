@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Annotated
 
 from pydantic import (
+    AfterValidator,
     BaseModel,
     ConfigDict,
     Field,
@@ -24,12 +26,29 @@ from pydantic import (
 
 from formalize.mystery.setting import Setting
 from games.detective.jsonpos import line_of, value_lines
+from reasoning.syntax import FormulaSyntaxError, parse_formula
 
 SCHEMA_VERSION = 1
+
+MAX_CLUE_LOCATIONS = 16
+"""The most locations a generated case spreads clues over (the planner searches their subsets)."""
 
 
 class CaseError(ValueError):
     """A case file that cannot be used; the message names the file and line."""
+
+
+def _formula_text(text: str) -> str:
+    """``text`` if it parses as a formula; a one-line ValueError saying where it does not."""
+    try:
+        parse_formula(text)
+    except FormulaSyntaxError as err:
+        raise ValueError(f"not a formula: column {err.column}: {err.message}") from None
+    return text
+
+
+FormulaText = Annotated[str, AfterValidator(_formula_text)]
+"""A formula in the text syntax, checked when a case is read."""
 
 
 class Choice(BaseModel):
@@ -40,7 +59,7 @@ class Choice(BaseModel):
 
     value: str = Field(min_length=1)
     text: str = Field(min_length=1)
-    formula: str | None = None
+    formula: FormulaText | None = None
 
 
 class AnswerSlot(BaseModel):
@@ -101,7 +120,7 @@ class Location(BaseModel):
     id: str = Field(min_length=1)
     title: str = Field(min_length=1)
     text: str = Field(min_length=1)
-    facts: list[str] = []
+    facts: list[FormulaText] = []
     red_herring: bool = False
 
 
@@ -110,7 +129,7 @@ class CaseKnobs(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    locations: int = Field(default=15, ge=4, le=24)
+    locations: int = Field(default=15, ge=4, le=20)
     questions: int = Field(default=3, ge=2, le=5)
     inference_steps: int = Field(default=2, ge=2, le=8)
     distractors: int = Field(default=12, ge=0, le=60)
@@ -120,8 +139,11 @@ class CaseKnobs(BaseModel):
 
     @model_validator(mode="after")
     def _room_for_clues(self) -> CaseKnobs:
-        if self.locations - self.red_herrings < 2:
-            raise ValueError("red_herrings: leave at least two locations for clues")
+        clues = self.locations - self.red_herrings
+        if not 2 <= clues <= MAX_CLUE_LOCATIONS:
+            raise ValueError(
+                f"red_herrings: leave between 2 and {MAX_CLUE_LOCATIONS} locations for clues"
+            )
         return self
 
 
@@ -135,7 +157,7 @@ class Case(BaseModel):
     seed: int | None = None
     knobs: CaseKnobs | None = None
     introduction: str = Field(min_length=1)
-    intro_facts: list[str] = []
+    intro_facts: list[FormulaText] = []
     questions: list[Question] = Field(min_length=1)
     locations: list[Location] = Field(min_length=1)
     solution: str = Field(min_length=1)

@@ -102,12 +102,15 @@ def check(
             f"{case_file}: no logic (setting and formulas); it can only be graded by a model"
         )
         return
-    problems = verify_case(case, _prover(prover))
+    try:
+        problems = verify_case(case, _prover(prover))
+        best = best_achievable(case)
+    except ValueError as err:
+        raise _fail(f"{case_file}: {err}") from None
     for problem in problems:
         typer.echo(f"{case_file}: {problem}")
     if problems:
         raise typer.Exit(1)
-    best = best_achievable(case)
     typer.echo(f"{case_file}: passes; best order {', '.join(best.order)}")
     for q in best.score.questions:
         typer.echo(f"  {q.question}: P {q.progressive:.2f}  F {q.final}  O {q.overall:.2f}")

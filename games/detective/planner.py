@@ -18,7 +18,7 @@ from functools import lru_cache
 
 from pydantic import BaseModel, ConfigDict
 
-from games.detective.case import Case
+from games.detective.case import MAX_CLUE_LOCATIONS, Case
 from games.detective.grading import CaseScore, element_grade, score_case
 from games.detective.knowledge import CaseKnowledge
 from games.detective.verify import case_knowledge, slot_formula
@@ -26,8 +26,8 @@ from reasoning.closing import Closing
 from reasoning.constraints import ConstraintSessionFactory
 from reasoning.formula import Atom, Formula
 
-MAX_RELEVANT = 18
-"""The most locations the exact planner searches over (2^18 subsets)."""
+MAX_RELEVANT = MAX_CLUE_LOCATIONS
+"""The most locations the exact planner searches over (2^16 subsets)."""
 
 
 class _Plan:
