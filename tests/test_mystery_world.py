@@ -30,12 +30,6 @@ from formalize.mystery import (
 )
 from formalize.mystery.facts import Fact
 from provers import SatSession
-from reasoning.formula import Formula, Not
-
-
-def _world_literals(world: World) -> list[Formula]:
-    true = world.true_atoms()
-    return [a if a in true else Not(a) for a in world.all_atoms()]
 
 
 def _session(world: World) -> SatSession:
@@ -58,7 +52,7 @@ def test_generated_worlds_satisfy_their_theory(config: WorldConfig) -> None:
             assert len(crime.killers) == spec.killers
             assert crime.victim not in crime.killers
         with _session(world) as session:
-            assert session.satisfiable(_world_literals(world))
+            assert session.satisfiable(world.literals())
 
 
 def test_the_same_seed_gives_the_same_world() -> None:
@@ -120,7 +114,7 @@ def test_a_fact_formula_holds_in_the_world_exactly_when_the_fact_does() -> None:
     facts = _facts(world, rng)
     assert {holds_in(f, world) for f in facts} == {True, False}
     with SatSession() as check:
-        for lit in _world_literals(world):
+        for lit in world.literals():
             check.add(lit)
         for fact in facts:
             formula = fact_formula(fact, world.setting)

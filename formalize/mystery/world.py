@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from formalize.mystery import atoms
 from formalize.mystery.setting import Setting
-from reasoning.formula import Atom
+from reasoning.formula import Atom, Formula, Not
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +57,11 @@ class World:
                 atoms.motive(index, crime.motive),
             }
         return frozenset(out)
+
+    def literals(self) -> list[Formula]:
+        """Every theory atom, negated where it is false: the world as a conjunction's parts."""
+        true = self.true_atoms()
+        return [a if a in true else Not(a) for a in self.all_atoms()]
 
     def all_atoms(self) -> list[Atom]:
         """Every atom the background theory speaks of, in a fixed order."""

@@ -98,8 +98,7 @@ def verify_case(case: Case, prover: Prover, world: World | None = None) -> list[
     problems: list[str] = []
     truth: list[Formula] = [answer_formula(q) for q in case.questions]
     if world is not None:
-        true = world.true_atoms()
-        truth += [a if a in true else Not(a) for a in world.all_atoms()]
+        truth += world.literals()
     model = check_consistency(prover, [*everything, Axiom("truth", conj(truth))])
     if model.verdict is not Verdict.INVALID:
         problems.append(f"theory, cards and truth not shown consistent ({model.verdict})")
