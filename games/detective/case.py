@@ -125,7 +125,14 @@ class Location(BaseModel):
 
 
 class CaseKnobs(BaseModel):
-    """The difficulty a case was generated with."""
+    """The difficulty a case was generated with.
+
+    ``locations`` cards in all, of which at least ``red_herrings`` help no answer;
+    ``questions`` (2-5); ``inference_steps``, the least number of clue facts in a minimal set
+    that entails each answer; ``distractors``, true facts no answer needs, spread over the
+    cards; ``words_per_card``, the length each card's text is padded to; ``intro_clues``, how
+    many needed facts the introduction states.
+    """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
