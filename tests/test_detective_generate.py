@@ -17,6 +17,7 @@ from games.detective import (
     generate_case,
     parse_case,
     score_case,
+    verify_case,
 )
 from games.detective.verify import answer_formula, slot_formula
 from provers import SatProver, SatSession, Z3Prover
@@ -85,6 +86,30 @@ def test_the_prover_player_reaches_the_best_achievable_score(cases: list[Case]) 
                 stages.append(player.answer(read))
         assert sorted(read) == sorted(loc.id for loc in case.locations)
         assert score_case(case, stages) == best.score, case.seed
+
+
+def test_verify_case_names_what_a_broken_case_breaks() -> None:
+    knobs = CaseKnobs(locations=8, red_herrings=1, distractors=4)
+    case = generate_case(4, SatProver(), SatSession, knobs)
+    prover = SatProver()
+    assert verify_case(case, prover) == []
+    q = case.questions[0]
+    blank = [loc.model_copy(update={"facts": []}) for loc in case.locations]
+    problems = verify_case(case.model_copy(update={"locations": blank}), prover)
+    assert f"{q.id}: all locations do not settle the answer uniquely" in problems
+    assert any(p.startswith(f"{q.id}: unlock set") for p in problems)
+    told = case.intro_facts + [f for loc in case.locations for f in loc.facts]
+    problems = verify_case(case.model_copy(update={"intro_facts": told}), prover)
+    assert problems == [
+        f"{x.id}: the introduction alone may settle the answer" for x in case.questions
+    ]
+    herring = next(loc.id for loc in case.locations if loc.red_herring)
+    wrong = [q.model_copy(update={"unlock_sets": [[herring]]}), *case.questions[1:]]
+    problems = verify_case(case.model_copy(update={"questions": wrong}), prover)
+    assert problems == [
+        f"{q.id}: an answer must need at least two locations",
+        f"{q.id}: unlock set {[herring]} does not unlock the answer",
+    ]
 
 
 def test_the_same_seed_gives_the_same_case() -> None:

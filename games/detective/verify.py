@@ -3,8 +3,9 @@
 ``verify_case`` states the generator's contract: the theory, the introduction and every
 location's facts are consistent (and true of the world, when it is given); with all locations
 each answer is entailed and every other value of every slot is ruled out; the introduction alone
-entails no answer; each stored minimal unlock set entails its answer. Minimality of the unlock
-sets and the single-location rule are checked with the incremental session by the generator.
+entails no answer; each answer's unlock sets need two locations or more, and the first of them
+entails it. Minimality and completeness of the unlock sets and the single-location rule are
+checked with the incremental session by the generator.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from formalize.mystery.world import World
 from games.detective.case import AnswerSlot, Case, Question
 from games.detective.knowledge import CaseKnowledge
 from reasoning.constraints import ConstraintSessionFactory
-from reasoning.formula import Formula, Not, conj
+from reasoning.formula import Atom, Formula, Implies, Not, conj, disj
 from reasoning.prover import Axiom, Prover, check_consistency
 from reasoning.syntax import parse_formula
 from reasoning.verdict import Verdict
@@ -82,13 +83,36 @@ def _settled(question: Question) -> Formula:
     return conj([answer_formula(question), *others])
 
 
+def _guard(question: Question) -> Atom:
+    return Atom(f"unlock_guard_{question.id}")
+
+
+def _unlock_axioms(
+    theory: Sequence[Axiom],
+    case: Case,
+    intro: Sequence[Formula],
+    cards: Sequence[Sequence[Formula]],
+    questions: Sequence[Question],
+) -> list[Axiom]:
+    """Theory, introduction, and each location's facts behind the guards of the questions
+    whose first unlock set holds it: then "guard -> answer" for every question is entailed
+    exactly when every question's first unlock set entails its answer."""
+    out = [*theory, Axiom("introduction", conj(intro))]
+    for loc, facts in zip(case.locations, cards, strict=True):
+        guards = [_guard(q) for q in questions if loc.id in q.unlock_sets[0]]
+        if guards and facts:
+            out.append(Axiom(f"location_{loc.id}", Implies(disj(guards), conj(facts))))
+    return out
+
+
 def verify_case(case: Case, prover: Prover, world: World | None = None) -> list[str]:
     """Every way the case breaks the contract, as one line each; empty when it holds.
 
-    One prover call checks consistency (with the world's truth when given), one that all
-    locations settle every answer uniquely (per question only when that fails), and per question
-    one that the introduction alone does not settle it and one that its first stored unlock set
-    does.
+    Four prover calls when all is well: the consistency of everything with the truth (and the
+    world, when given); all locations settling every answer uniquely; the introduction alone
+    not entailing even the disjunction of the answers; and every question's first unlock set
+    entailing its answer (one call, through guard atoms). A failed combined check is redone
+    per question to say which one fails.
     """
     if case.setting is None:
         return ["the case has no setting, so it cannot be checked"]
@@ -110,14 +134,25 @@ def verify_case(case: Case, prover: Prover, world: World | None = None) -> list[
             if prover.prove(everything, _settled(q)).verdict is not Verdict.VALID
         ] or [f"all locations do not settle the answers ({settled.verdict})"]
     alone = _axioms(theory, case, intro, cards, set())
-    for q in case.questions:
-        goal = answer_formula(q)
-        if prover.prove(alone, goal).verdict is not Verdict.INVALID:
-            problems.append(f"{q.id}: the introduction alone may settle the answer")
-        if not q.unlock_sets or min(len(s) for s in q.unlock_sets) < 2:
-            problems.append(f"{q.id}: an answer must need at least two locations")
-            continue
-        unlock = _axioms(theory, case, intro, cards, set(q.unlock_sets[0]))
-        if prover.prove(unlock, goal).verdict is not Verdict.VALID:
-            problems.append(f"{q.id}: unlock set {q.unlock_sets[0]} does not unlock the answer")
+    answers = disj(answer_formula(q) for q in case.questions)
+    if prover.prove(alone, answers).verdict is not Verdict.INVALID:
+        problems += [
+            f"{q.id}: the introduction alone may settle the answer"
+            for q in case.questions
+            if prover.prove(alone, answer_formula(q)).verdict is not Verdict.INVALID
+        ]
+    short = [q for q in case.questions if not q.unlock_sets or min(map(len, q.unlock_sets)) < 2]
+    problems += [f"{q.id}: an answer must need at least two locations" for q in short]
+    stored = [q for q in case.questions if q.unlock_sets]
+    goal = conj(Implies(_guard(q), answer_formula(q)) for q in stored)
+    unlock = _unlock_axioms(theory, case, intro, cards, stored)
+    if stored and prover.prove(unlock, goal).verdict is not Verdict.VALID:
+        problems += [
+            f"{q.id}: unlock set {q.unlock_sets[0]} does not unlock the answer"
+            for q in stored
+            if prover.prove(
+                _axioms(theory, case, intro, cards, set(q.unlock_sets[0])), answer_formula(q)
+            ).verdict
+            is not Verdict.VALID
+        ]
     return problems
