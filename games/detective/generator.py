@@ -39,7 +39,7 @@ from games.detective.case import AnswerSlot, Case, CaseKnobs, Location, Question
 from games.detective.knowledge import CaseKnowledge
 from games.detective.narrative import card_text, introduction
 from games.detective.questions import PLANS, answer_slot, question_text
-from games.detective.unlock import minimal_unlock_sets, shrink
+from games.detective.unlock import TooManyUnlockSets, minimal_unlock_sets, shrink
 from games.detective.verify import case_knowledge, slot_formula, verify_case
 from reasoning.constraints import ConstraintSessionFactory
 from reasoning.formula import Formula, conj
@@ -326,7 +326,7 @@ def _build(
     )
     try:
         case = _with_unlocks(case, factory)
-    except ValueError:
+    except TooManyUnlockSets:
         return None
     if sum(loc.red_herring for loc in case.locations) < knobs.red_herrings:
         return None

@@ -15,6 +15,10 @@ from reasoning.constraints import ConstraintSessionFactory
 from reasoning.formula import Atom, Formula, Not, Or, disj
 
 
+class TooManyUnlockSets(ValueError):
+    """A formula has more minimal unlock sets than the caller allowed."""
+
+
 def _pick(index: int) -> Atom:
     return Atom(f"pick_{index}")
 
@@ -36,8 +40,8 @@ def minimal_unlock_sets(
 ) -> list[frozenset[int]]:
     """Every minimal set of cards that (with the theory and introduction) entails ``goal``.
 
-    Sorted by size, then by card numbers; at most ``limit`` of them (ValueError beyond, since a
-    case with that many ways to an answer is not what a generator should accept).
+    Sorted by size, then by card numbers; at most ``limit`` of them (TooManyUnlockSets beyond,
+    since a case with that many ways to an answer is not what a generator should accept).
     """
     cards = range(knowledge.cards)
     found: list[frozenset[int]] = []
@@ -53,7 +57,7 @@ def minimal_unlock_sets(
                 minimal = frozenset(shrink(knowledge, seed, goal))
                 found.append(minimal)
                 if len(found) > limit:
-                    raise ValueError(f"more than {limit} minimal unlock sets")
+                    raise TooManyUnlockSets(f"more than {limit} minimal unlock sets")
                 map_session.add(disj(Not(_pick(i)) for i in sorted(minimal)))
             else:
                 for card in cards:
