@@ -112,3 +112,16 @@ def test_cli_rejects_bad_knobs(tmp_path: Path) -> None:
     )
     assert result.exit_code == 2
     assert "--red-herrings" in result.output
+
+
+def test_cli_check_computes_missing_unlock_sets(tmp_path: Path, case_text: str) -> None:
+    data = json.loads(case_text)
+    for q in data["questions"]:
+        q.pop("unlock_sets")
+        for slot in q["slots"]:
+            slot.pop("unlock_sets")
+    path = tmp_path / "bare.json"
+    path.write_text(json.dumps(data))
+    result = runner.invoke(app, ["detective", "check", str(path)])
+    assert result.exit_code == 0, result.output
+    assert "computing the missing unlock sets" in result.output and "passes" in result.output

@@ -26,7 +26,7 @@ from games.detective.grading import (
 )
 from games.detective.knowledge import CaseKnowledge
 from games.detective.planner import BestScore, ProverPlayer, best_achievable, best_order
-from games.detective.unlock import minimal_unlock_sets
+from games.detective.unlock import minimal_unlock_sets, with_unlock_sets
 from games.detective.verify import case_knowledge, verify_case
 
 __all__ = [
@@ -60,4 +60,5 @@ __all__ = [
     "parse_case",
     "score_case",
     "verify_case",
+    "with_unlock_sets",
 ]

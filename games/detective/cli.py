@@ -11,6 +11,7 @@ from pydantic import ValidationError
 from games.detective.case import CaseError, CaseKnobs, dump_case, load_case
 from games.detective.generator import GenerationError, generate_case
 from games.detective.planner import best_achievable
+from games.detective.unlock import with_unlock_sets
 from games.detective.verify import verify_case
 from games.runlog import field_errors
 from provers.registry import PROVER_NAMES, get_prover
@@ -103,6 +104,9 @@ def check(
         )
         return
     try:
+        if any(not q.unlock_sets for q in case.questions):
+            typer.echo(f"{case_file}: computing the missing unlock sets")
+            case = with_unlock_sets(case, SatSession)
         problems = verify_case(case, _prover(prover))
         best = best_achievable(case)
     except ValueError as err:

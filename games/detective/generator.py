@@ -39,8 +39,8 @@ from games.detective.case import AnswerSlot, Case, CaseKnobs, Location, Question
 from games.detective.knowledge import CaseKnowledge
 from games.detective.narrative import card_text, introduction
 from games.detective.questions import PLANS, answer_slot, question_text
-from games.detective.unlock import TooManyUnlockSets, minimal_unlock_sets, shrink
-from games.detective.verify import case_knowledge, slot_formula, verify_case
+from games.detective.unlock import TooManyUnlockSets, shrink, with_unlock_sets
+from games.detective.verify import slot_formula, verify_case
 from reasoning.constraints import ConstraintSessionFactory
 from reasoning.formula import Formula, conj
 from reasoning.prover import Prover
@@ -249,41 +249,6 @@ def _solution(draw: _Draw, texts: Sequence[str], rng: random.Random) -> str:
     return "\n\n".join(paras)
 
 
-def _with_unlocks(case: Case, factory: ConstraintSessionFactory) -> Case:
-    """The case with every question's and slot's minimal unlock sets and red herrings marked."""
-    ids = [loc.id for loc in case.locations]
-    used: set[int] = set()
-    questions = []
-    with case_knowledge(case, factory) as kb:
-        for q in case.questions:
-            q_sets = minimal_unlock_sets(
-                kb, conj(slot_formula(s, s.answer) for s in q.slots), factory
-            )
-            slots = []
-            for slot in q.slots:
-                s_sets = minimal_unlock_sets(kb, slot_formula(slot, slot.answer), factory)
-                used.update(i for s in s_sets for i in s)
-                slots.append(
-                    slot.model_copy(
-                        update={"unlock_sets": [[ids[i] for i in sorted(s)] for s in s_sets]}
-                    )
-                )
-            used.update(i for s in q_sets for i in s)
-            questions.append(
-                q.model_copy(
-                    update={
-                        "slots": slots,
-                        "unlock_sets": [[ids[i] for i in sorted(s)] for s in q_sets],
-                    }
-                )
-            )
-    locations = [
-        loc.model_copy(update={"red_herring": i not in used})
-        for i, loc in enumerate(case.locations)
-    ]
-    return case.model_copy(update={"questions": questions, "locations": locations})
-
-
 def _build(
     seed: int, draw: _Draw, knobs: CaseKnobs, rng: random.Random, factory: ConstraintSessionFactory
 ) -> Case | None:
@@ -325,7 +290,7 @@ def _build(
         setting=setting,
     )
     try:
-        case = _with_unlocks(case, factory)
+        case = with_unlock_sets(case, factory)
     except TooManyUnlockSets:
         return None
     if sum(loc.red_herring for loc in case.locations) < knobs.red_herrings:

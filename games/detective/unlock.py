@@ -10,9 +10,11 @@ proposals means every minimal set has been found.
 
 from __future__ import annotations
 
+from games.detective.case import Case
 from games.detective.knowledge import CaseKnowledge
+from games.detective.verify import case_knowledge, slot_formula
 from reasoning.constraints import ConstraintSessionFactory
-from reasoning.formula import Atom, Formula, Not, Or, disj
+from reasoning.formula import Atom, Formula, Not, Or, conj, disj
 
 
 class TooManyUnlockSets(ValueError):
@@ -70,3 +72,39 @@ def minimal_unlock_sets(
     finally:
         map_session.close()
     return sorted(found, key=lambda s: (len(s), sorted(s)))
+
+
+def with_unlock_sets(case: Case, factory: ConstraintSessionFactory) -> Case:
+    """The case with every question's and slot's minimal unlock sets (over its locations) and
+    its red herrings (locations in none of them) filled in; the case needs its logic."""
+    ids = [loc.id for loc in case.locations]
+    used: set[int] = set()
+    questions = []
+    with case_knowledge(case, factory) as kb:
+        for q in case.questions:
+            q_sets = minimal_unlock_sets(
+                kb, conj(slot_formula(s, s.answer) for s in q.slots), factory
+            )
+            slots = []
+            for slot in q.slots:
+                s_sets = minimal_unlock_sets(kb, slot_formula(slot, slot.answer), factory)
+                used.update(i for s in s_sets for i in s)
+                slots.append(
+                    slot.model_copy(
+                        update={"unlock_sets": [[ids[i] for i in sorted(s)] for s in s_sets]}
+                    )
+                )
+            used.update(i for s in q_sets for i in s)
+            questions.append(
+                q.model_copy(
+                    update={
+                        "slots": slots,
+                        "unlock_sets": [[ids[i] for i in sorted(s)] for s in q_sets],
+                    }
+                )
+            )
+    locations = [
+        loc.model_copy(update={"red_herring": i not in used})
+        for i, loc in enumerate(case.locations)
+    ]
+    return case.model_copy(update={"questions": questions, "locations": locations})
