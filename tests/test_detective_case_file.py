@@ -74,9 +74,8 @@ def test_a_bad_field_names_its_line(
 
 def test_cli_generate_then_check(tmp_path: Path) -> None:
     out = tmp_path / "case.json"
-    made = runner.invoke(
-        app, ["detective", "generate", "--seed", "3", "--out", str(out), "--locations", "10"]
-    )
+    options = ["--seed", "3", "--out", str(out), "--locations", "10", "--short-chains"]
+    made = runner.invoke(app, ["detective", "generate", *options])
     assert made.exit_code == 0, made.output
     assert "best overall score" in made.output
     assert len(Case.model_validate_json(out.read_text()).locations) == 10

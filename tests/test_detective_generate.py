@@ -7,6 +7,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from formalize.mystery import background_theory
 from games.detective import (
     Case,
     CaseKnobs,
@@ -123,14 +124,17 @@ def test_the_same_seed_gives_the_same_case() -> None:
 @settings(
     max_examples=3, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True
 )
-@given(seed=st.integers(min_value=0, max_value=10**6), questions=st.integers(2, 5))
+@given(
+    seed=st.integers(min_value=0, max_value=10**6),
+    questions=st.integers(2, 5),
+    long_chains=st.booleans(),
+)
 def test_reference_answers_follow_from_all_cards_and_not_from_the_introduction(
-    seed: int, questions: int
+    seed: int, questions: int, long_chains: bool
 ) -> None:
-    case = generate_case(seed, SatProver(), SatSession, CaseKnobs(questions=questions))
+    knobs = CaseKnobs(questions=questions, long_chains=long_chains)
+    case = generate_case(seed, SatProver(), SatSession, knobs)
     assert case.setting is not None
-    from formalize.mystery import background_theory
-
     theory = background_theory(case.setting)
     intro = [Axiom(f"intro_{i}", parse_formula(f)) for i, f in enumerate(case.intro_facts)]
     cards = [

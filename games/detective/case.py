@@ -131,7 +131,9 @@ class CaseKnobs(BaseModel):
     ``questions`` (2-5); ``inference_steps``, the least number of clue facts in a minimal set
     that entails each answer; ``distractors``, true facts no answer needs, spread over the
     cards; ``words_per_card``, the length each card's text is padded to; ``intro_clues``, how
-    many needed facts the introduction states.
+    many needed facts the introduction states; ``long_chains``, whether answers should rest on
+    chains of indirect clues (sightings, holdings, motives) rather than on direct clues about the
+    crime (time windows, possible rooms, the method), which makes them need more locations.
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -143,6 +145,7 @@ class CaseKnobs(BaseModel):
     red_herrings: int = Field(default=3, ge=0, le=10)
     words_per_card: int = Field(default=120, ge=20, le=600)
     intro_clues: int = Field(default=2, ge=0, le=10)
+    long_chains: bool = True
 
     @model_validator(mode="after")
     def _room_for_clues(self) -> CaseKnobs:

@@ -55,6 +55,13 @@ def generate(
     red_herrings: Annotated[int, typer.Option(help="Least number of useless locations.")] = 3,
     words_per_card: Annotated[int, typer.Option(help="Target words per location text.")] = 120,
     intro_clues: Annotated[int, typer.Option(help="Clue facts the introduction states.")] = 2,
+    long_chains: Annotated[
+        bool,
+        typer.Option(
+            "--long-chains/--short-chains",
+            help="Answers from chains of indirect clues (harder) or from direct clues (easier).",
+        ),
+    ] = True,
 ) -> None:
     """Generate a case whose answers a prover checks, and write it as a case file."""
     try:
@@ -66,6 +73,7 @@ def generate(
             red_herrings=red_herrings,
             words_per_card=words_per_card,
             intro_clues=intro_clues,
+            long_chains=long_chains,
         )
     except ValidationError as err:
         raise _fail(field_errors(err).replace("field '", "option '--").replace("_", "-")) from None

@@ -1,13 +1,13 @@
 """The case generator: a seeded world, a prover-checked set of clues, and the case around them.
 
 From a world it draws a pool of true facts, keeps a minimal subset that still entails every
-answer (trying the most direct kinds of fact for removal first, so answers come from chains of
-sightings, holdings and motives), puts a few of those in the introduction and spreads the rest
-over the clue locations, adds true but useless facts as distractors (some locations get nothing
-else: the red herrings), and computes every answer's minimal unlock sets. A draw that breaks a
-rule (the introduction or one location settling an answer, too few inference steps, too few red
-herrings) is dropped and the next draw tried. The accepted case is checked once more with the
-prover given (``verify_case``) before it is returned.
+answer (by default trying the most direct kinds of fact for removal first, so answers come from
+chains of sightings, holdings and motives), puts a few of those in the introduction and spreads
+the rest over the clue locations, adds true but useless facts as distractors (some locations
+get nothing else: the red herrings), and computes every answer's minimal unlock sets. A draw
+that breaks a rule (the introduction or one location settling an answer, too few inference
+steps, too few red herrings) is dropped and the next draw tried. The accepted case is checked
+once more with the prover given (``verify_case``) before it is returned.
 """
 
 from __future__ import annotations
@@ -128,15 +128,22 @@ def _answer(slots: Sequence[AnswerSlot]) -> Formula:
 
 
 def _minimise(
-    kb: CaseKnowledge, usable: list[int], pool: list[Fact], goal: Formula, rng: random.Random
+    kb: CaseKnowledge,
+    usable: list[int],
+    pool: list[Fact],
+    goal: Formula,
+    long_chains: bool,
+    rng: random.Random,
 ) -> set[int]:
-    """A minimal subset of ``usable`` facts entailing ``goal``, direct kinds dropped first."""
+    """A minimal subset of ``usable`` facts entailing ``goal``: facts about the crime itself are
+    tried for removal first with ``long_chains`` (answers then rest on chains of sightings,
+    holdings and motives), last without it (shorter reasoning from more direct clues)."""
     direct = [i for i in usable if isinstance(pool[i], DIRECT)]
     rest = [i for i in usable if not isinstance(pool[i], DIRECT)]
     rng.shuffle(direct)
     rng.shuffle(rest)
     kept = set(usable)
-    for i in direct + rest:
+    for i in direct + rest if long_chains else rest + direct:
         if kb.entails(kept - {i}, goal):
             kept.discard(i)
     return kept
@@ -201,7 +208,7 @@ def _draw(
         ]
         if not kb.entails(set(usable), everything):
             return None
-        kept = _minimise(kb, usable, pool, everything, rng)
+        kept = _minimise(kb, usable, pool, everything, knobs.long_chains, rng)
         steps = {qid: sorted(shrink(kb, set(kept), goal)) for qid, goal in goals.items()}
         if min(len(s) for s in steps.values()) < knobs.inference_steps:
             return None
