@@ -8,7 +8,8 @@ from benchmarks.bench_cli import bench_app
 from benchmarks.clue_cli import bench_clue, bench_clue_perf
 from benchmarks.demo import run_demo
 from games.cli import audit_clue, play_app
-from provers.cli import audit_trace, prove
+from provers.cli import prove
+from provers.trace_cli import audit_trace
 
 app = typer.Typer(
     help="gumshoe: verify deductions in deduction games with theorem provers.",
