@@ -14,7 +14,7 @@ EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "trace.jsonl"
 
 
 def test_example_trace_audit() -> None:
-    audits = audit_trace(Verifier(SatProver()), load_trace(EXAMPLE))
+    audits = audit_trace(Verifier(SatProver()), load_trace(EXAMPLE)).steps
     got = [(a.step, c.claim, c.status, c.kind) for a in audits for c in a.checks]
     assert got == [
         (2, "~bob_knife", ClaimStatus.ENTAILED, "sound"),
@@ -28,7 +28,7 @@ def test_claims_see_only_earlier_observations() -> None:
     text = (
         '{"kind": "step", "claims": ["p"]}\n{"kind": "step", "observe": ["p"], "claims": ["p"]}\n'
     )
-    audits = audit_trace(Verifier(SatProver()), parse_trace(text))
+    audits = audit_trace(Verifier(SatProver()), parse_trace(text)).steps
     assert [a.checks[0].status for a in audits] == [ClaimStatus.UNDETERMINED, ClaimStatus.ENTAILED]
     assert all(c.correctness is None for a in audits for c in a.checks)
 
