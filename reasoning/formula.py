@@ -172,6 +172,17 @@ def walk(f: Formula) -> Iterator[Formula]:
         stack.extend(reversed(children(g)))
 
 
+def depth(f: Formula) -> int:
+    """The nesting depth of ``f``: 1 for an atom, equality or truth constant (iterative)."""
+    deepest = 0
+    stack = [(f, 1)]
+    while stack:
+        g, level = stack.pop()
+        deepest = max(deepest, level)
+        stack.extend((c, level + 1) for c in children(g))
+    return deepest
+
+
 def atoms(f: Formula) -> Iterator[Atom]:
     """Every atom occurrence in ``f``."""
     return (g for g in walk(f) if isinstance(g, Atom))

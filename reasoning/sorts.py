@@ -344,11 +344,17 @@ def infer_sorts(
     predicate and constant the formulas use.
     """
     inference = _Inference(signature)
+    termless: list[bool] = []
     for index, f in enumerate(formulas):
+        before = len(inference.order)
         inference.add(index, f)
+        termless.append(len(inference.order) == before)
     inference.settle()
     nodes = iter(inference.order)
-    out = tuple(inference.rebuild(f, nodes) for f in formulas)
+    out = tuple(
+        f if bare else inference.rebuild(f, nodes)
+        for f, bare in zip(formulas, termless, strict=True)
+    )
     return out, inference.signature()
 
 

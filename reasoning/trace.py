@@ -143,7 +143,8 @@ def _parse_formulas(
         try:
             out.append(parse_formula(text))
         except FormulaSyntaxError as err:
-            raise TraceError(source, line, f"{field}[{i}]: {err}") from None
+            where = f"{field}[{i}]: line {err.line}, column {err.column}"
+            raise TraceError(source, line, f"{where}: {err.message}") from None
         places.append(_Place(line, field, i))
     return out
 
@@ -169,7 +170,7 @@ def parse_sorted_trace(text: str, source: str = "<trace>") -> tuple[ReasoningTra
     formulas: list[Formula] = []
     step_parts: list[tuple[int, int, int]] = []
     truth_parts: list[tuple[int, int]] = []
-    for number, raw in enumerate(text.splitlines(), start=1):
+    for number, raw in enumerate(text.split("\n"), start=1):
         if not raw.strip():
             continue
         item = _read_line(source, number, raw)
