@@ -4,11 +4,14 @@ knowledge reported instead of silently making every claim sound."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from typer.testing import CliRunner
 
+from benchmarks.cli import app
 from provers.sat_prover import SatProver
 from provers.trace_cli import session_factory, warnings
 from provers.z3_prover import Z3Prover
@@ -25,6 +28,7 @@ from reasoning.verifier import Verifier
 from tests.strategies import fol_formulas, propositional_formulas
 
 Step = tuple[list[Formula], list[Formula]]
+runner = CliRunner()
 
 
 def _text(truth: list[Formula], steps: list[Step]) -> str:
@@ -135,3 +139,17 @@ def test_sat_refuses_a_quantified_trace() -> None:
     with pytest.raises(ValueError, match="--prover z3"):
         session_factory("sat", trace)
     assert session_factory("eprover", trace) is None
+
+
+def test_cli_warns_about_inconsistent_observations(tmp_path: Path) -> None:
+    path = tmp_path / "t.jsonl"
+    path.write_text(INCONSISTENT)
+    text = runner.invoke(app, ["audit", "trace", str(path)])
+    assert text.exit_code == 0
+    assert "(inconsistent knowledge)" in text.stdout
+    assert "warning: the observations are inconsistent from step 2" in text.stdout
+    result = runner.invoke(app, ["audit", "trace", str(path), "--json"])
+    data = json.loads(result.stdout)
+    assert data["knowledge_consistent"] is False
+    assert [s["knowledge_consistent"] for s in data["steps"]] == [True, False]
+    assert len(data["warnings"]) == 1
