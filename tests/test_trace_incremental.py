@@ -88,7 +88,7 @@ def _well_sorted(text: str) -> bool:
     return True
 
 
-@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(_traces(fol_formulas(max_depth=2)).filter(_well_sorted))
 def test_first_order_incremental_equals_z3_from_scratch(text: str) -> None:
     _, trace = parse_sorted_trace(text)
