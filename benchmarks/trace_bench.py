@@ -21,10 +21,6 @@ from typing import Annotated, Any, Literal, get_args
 import typer
 
 from benchmarks.report import format_table, write_json
-from provers.sat_prover import SatProver
-from provers.trace_cli import session_factory
-from provers.z3_prover import Z3Prover
-from reasoning.prover import Prover
 from reasoning.trace import TraceAudit, audit_trace, audit_trace_incremental, parse_sorted_trace
 from reasoning.verifier import Verifier
 
@@ -99,8 +95,12 @@ def run(
     Traces up to ``scratch_max`` steps are also audited from scratch, and the two audits'
     verdicts compared (``same_verdicts``).
     """
+    from provers.sat_prover import SatProver
+    from provers.trace_cli import session_factory
+    from provers.z3_prover import Z3Prover
+
     rows: list[dict[str, Any]] = []
-    scratch_prover: Prover = SatProver() if form == "propositional" else Z3Prover()
+    scratch_prover = SatProver() if form == "propositional" else Z3Prover()
     for steps in lengths:
         text = generate_trace(steps, seed=steps, form=form)
         start_cpu, start_wall = _cpu(), time.perf_counter()

@@ -20,8 +20,6 @@ from typing import Annotated, Any
 import typer
 
 from provers.registry import DEFAULT_PROVER, PROVER_NAMES, get_prover
-from provers.sat_session import SatSession
-from provers.z3_session import Z3Session
 from reasoning.prover import ProverUnavailable
 from reasoning.session import (
     ConstraintEntailment,
@@ -44,11 +42,19 @@ INCREMENTAL_PROVERS = ("z3", "sat")
 
 
 def _sat_session() -> EntailmentSession:
+    from provers.sat_session import SatSession
+
     return ConstraintEntailment(SatSession(), "sat")
 
 
 def _ground_session() -> EntailmentSession:
     return GroundAtoms(_sat_session())
+
+
+def _z3_session() -> EntailmentSession:
+    from provers.z3_session import Z3Session
+
+    return Z3Session()
 
 
 def session_factory(prover: str, trace: SortedTrace) -> EntailmentSessionFactory | None:
@@ -67,7 +73,7 @@ def session_factory(prover: str, trace: SortedTrace) -> EntailmentSessionFactory
             "the sat backend takes only formulas without quantifiers and equality, and this "
             "trace has some; use --prover z3"
         )
-    return Z3Session
+    return _z3_session
 
 
 @contextmanager
