@@ -26,7 +26,7 @@ from reasoning.session import EntailmentSession, EntailmentSessionFactory, is_gr
 from reasoning.sorts import SortError, infer_sorts
 from reasoning.syntax import FormulaSyntaxError, format_formula, parse_formula
 from reasoning.textfile import NotUtf8Error, read_utf8
-from reasoning.verdict import ProofResult
+from reasoning.verdict import ProofResult, Verdict
 from reasoning.verifier import (
     ClaimCheck,
     ClaimStatus,
@@ -298,7 +298,13 @@ class _Knowledge:
         return self.known
 
     def status(self, claim: Formula) -> tuple[ClaimStatus, ProofResult, ProofResult | None]:
-        return classify(lambda goal: self.session.prove(goal, self.timeout), claim)
+        """The claim's status; a countermodel found on the way shows the knowledge consistent."""
+        status, proof, refutation = classify(
+            lambda goal: self.session.prove(goal, self.timeout), claim
+        )
+        if Verdict.INVALID in (proof.verdict, refutation and refutation.verdict):
+            self.known = True
+        return status, proof, refutation
 
 
 def audit_trace_incremental(
