@@ -2,7 +2,9 @@
 
 One JSON object a line. A ``step`` line adds observations (formulas the agent learnt) and states
 claims (its deductions at that point); a ``truth`` line, anywhere, gives formulas describing the
-hidden state. Each claim is audited against everything observed up to and including its step::
+hidden state. All formulas of a trace are sorted together when it is read, so a clash names its
+line. Each claim is audited against everything observed up to and including its step, either
+from scratch (``audit_trace``) or in one growing session (``audit_trace_incremental``)::
 
     {"kind": "truth", "formulas": ["alice_knife", "~bob_knife", "~envelope_knife"]}
     {"kind": "step", "observe": ["exactly 1 of {alice_knife, bob_knife, envelope_knife}"]}
