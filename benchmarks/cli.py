@@ -7,9 +7,11 @@ import typer
 from benchmarks.bench_cli import bench_app
 from benchmarks.clue_cli import bench_clue, bench_clue_perf
 from benchmarks.demo import run_demo
+from benchmarks.trace_bench import bench_trace
 from games.cli import audit_clue, play_app
 from games.detective.cli import detective_app
-from provers.cli import audit_trace, prove
+from provers.cli import prove
+from provers.trace_cli import audit_trace
 
 app = typer.Typer(
     help="gumshoe: verify deductions in deduction games with theorem provers.",
@@ -27,6 +29,7 @@ app.add_typer(audit_app, name="audit")
 app.add_typer(play_app, name="play")
 bench_app.command("clue")(bench_clue)
 bench_app.command("clue-perf")(bench_clue_perf)
+bench_app.command("trace")(bench_trace)
 app.add_typer(bench_app, name="bench")
 app.add_typer(detective_app, name="detective")
 

@@ -2,10 +2,25 @@
 
 from reasoning.formula import Formula
 from reasoning.prover import Axiom, Prover, ProverUnavailable, check_consistency
+from reasoning.session import (
+    ConstraintEntailment,
+    EntailmentSession,
+    EntailmentSessionFactory,
+    GroundAtoms,
+)
 from reasoning.sorts import Signature, SortError, infer_sorts
 from reasoning.syntax import FormulaSyntaxError, format_formula, parse_formula
 from reasoning.theory import Theory, TheoryError, format_theory, load_theory, parse_theory
-from reasoning.trace import ReasoningTrace, TraceError, audit_trace, load_trace, parse_trace
+from reasoning.trace import (
+    ReasoningTrace,
+    SortedTrace,
+    TraceAudit,
+    TraceError,
+    audit_trace,
+    audit_trace_incremental,
+    load_trace,
+    parse_trace,
+)
 from reasoning.verdict import Countermodel, ProofResult, Verdict
 from reasoning.verifier import (
     AuditReport,
@@ -22,10 +37,14 @@ __all__ = [
     "Axiom",
     "ClaimCheck",
     "ClaimStatus",
+    "ConstraintEntailment",
     "Correctness",
     "Countermodel",
+    "EntailmentSession",
+    "EntailmentSessionFactory",
     "Formula",
     "FormulaSyntaxError",
+    "GroundAtoms",
     "ProofResult",
     "Prover",
     "ProverUnavailable",
@@ -33,14 +52,17 @@ __all__ = [
     "RecallReport",
     "Signature",
     "SortError",
+    "SortedTrace",
     "Theory",
     "TheoryError",
+    "TraceAudit",
     "TraceError",
     "Verdict",
     "Verifier",
     "VoteProver",
     "VoteResult",
     "audit_trace",
+    "audit_trace_incremental",
     "check_consistency",
     "early_stop_vote",
     "format_formula",

@@ -8,7 +8,7 @@ least ``k`` of its parts hold, which is how constraint sets (Clue hands, Hanabi 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Literal
 
@@ -163,6 +163,47 @@ def children(f: Formula) -> tuple[Formula, ...]:
             return ()
 
 
+def with_children(f: Formula, parts: tuple[Formula, ...]) -> Formula:
+    """``f`` with its immediate subformulas replaced by ``parts`` (as many, in order)."""
+    match f:
+        case Not():
+            return Not(parts[0])
+        case Forall(vs, _):
+            return Forall(vs, parts[0])
+        case Exists(vs, _):
+            return Exists(vs, parts[0])
+        case And():
+            return And(parts)
+        case Or():
+            return Or(parts)
+        case Card(op, k, _):
+            return Card(op, k, parts)
+        case Implies():
+            return Implies(parts[0], parts[1])
+        case Iff():
+            return Iff(parts[0], parts[1])
+        case _:
+            return f
+
+
+def rebuild(
+    f: Formula,
+    node: Callable[[int, Formula, tuple[Formula, ...]], Formula],
+) -> Formula:
+    """``f`` rebuilt bottom-up without recursion, however deep it nests.
+
+    ``node(i, g, parts)`` gives the replacement of the ``i``-th subformula ``g`` in ``walk``
+    order, with ``parts`` the replacements of its immediate subformulas.
+    """
+    order = list(walk(f))
+    done: list[Formula] = []
+    for i in range(len(order) - 1, -1, -1):
+        g = order[i]
+        parts = tuple(done.pop() for _ in children(g))
+        done.append(node(i, g, parts))
+    return done[0]
+
+
 def walk(f: Formula) -> Iterator[Formula]:
     """Every subformula of ``f``, ``f`` first (pre-order)."""
     stack = [f]
@@ -170,6 +211,17 @@ def walk(f: Formula) -> Iterator[Formula]:
         g = stack.pop()
         yield g
         stack.extend(reversed(children(g)))
+
+
+def depth(f: Formula) -> int:
+    """The nesting depth of ``f``: 1 for an atom, equality or truth constant (iterative)."""
+    deepest = 0
+    stack = [(f, 1)]
+    while stack:
+        g, level = stack.pop()
+        deepest = max(deepest, level)
+        stack.extend((c, level + 1) for c in children(g))
+    return deepest
 
 
 def atoms(f: Formula) -> Iterator[Atom]:
@@ -188,20 +240,21 @@ def terms(f: Formula) -> Iterator[Term]:
 
 
 def free_vars(f: Formula) -> frozenset[Var]:
-    """The variables of ``f`` not bound by a quantifier around them."""
-    match f:
-        case Atom(_, args):
-            return frozenset(a for a in args if isinstance(a, Var))
-        case Eq(left, right):
-            return frozenset(t for t in (left, right) if isinstance(t, Var))
-        case Forall(vs, body) | Exists(vs, body):
-            bound = {v.name for v in vs}
-            return frozenset(v for v in free_vars(body) if v.name not in bound)
-        case _:
-            out: frozenset[Var] = frozenset()
-            for c in children(f):
-                out |= free_vars(c)
-            return out
+    """The variables of ``f`` not bound by a quantifier around them (iterative)."""
+    out: set[Var] = set()
+    stack: list[tuple[Formula, frozenset[str]]] = [(f, frozenset())]
+    while stack:
+        g, bound = stack.pop()
+        match g:
+            case Atom(_, args):
+                out.update(a for a in args if isinstance(a, Var) and a.name not in bound)
+            case Eq(left, right):
+                out.update(t for t in (left, right) if isinstance(t, Var) and t.name not in bound)
+            case Forall(vs, body) | Exists(vs, body):
+                stack.append((body, bound | {v.name for v in vs}))
+            case _:
+                stack.extend((c, bound) for c in children(g))
+    return frozenset(out)
 
 
 def constants(f: Formula) -> frozenset[Const]:

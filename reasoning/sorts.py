@@ -16,21 +16,18 @@ from typing import Literal
 from reasoning.formula import (
     ENTITY,
     EVENT,
-    And,
     Atom,
-    Card,
     Const,
     Eq,
     Exists,
     Forall,
     Formula,
-    Iff,
-    Implies,
-    Not,
-    Or,
     Term,
-    Truth,
     Var,
+    children,
+    rebuild,
+    walk,
+    with_children,
 )
 from reasoning.syntax import format_formula
 
@@ -249,39 +246,35 @@ class _Inference:
         return node
 
     def visit(self, f: Formula, scope: dict[str, int]) -> None:
-        match f:
-            case Atom(pred, args):
-                nodes = self.pred_nodes(f)
-                for i, (arg, pos) in enumerate(zip(args, nodes, strict=True), start=1):
-                    where = f"argument {i} of {pred}"
+        """Record the constraints of ``f`` in ``walk`` order (iterative, for any depth)."""
+        stack: list[tuple[Formula, dict[str, int]]] = [(f, scope)]
+        while stack:
+            g, env = stack.pop()
+            match g:
+                case Atom(pred, args):
+                    nodes = self.pred_nodes(g)
+                    for i, (arg, pos) in enumerate(zip(args, nodes, strict=True), start=1):
+                        where = f"argument {i} of {pred}"
+                        self.classes.union(
+                            pos, self.term(arg, env, where), arg.name, where, self.index
+                        )
+                case Eq(left, right):
+                    where = f"equality {left.name} = {right.name}"
+                    lnode = self.term(left, env, where)
                     self.classes.union(
-                        pos, self.term(arg, scope, where), arg.name, where, self.index
+                        lnode, self.term(right, env, where), right.name, where, self.index
                     )
-            case Eq(left, right):
-                where = f"equality {left.name} = {right.name}"
-                lnode = self.term(left, scope, where)
-                self.classes.union(
-                    lnode, self.term(right, scope, where), right.name, where, self.index
-                )
-            case Forall(vs, body) | Exists(vs, body):
-                inner = dict(scope)
-                for v in vs:
-                    node = self.classes.new()
-                    if v.sort is not None:
-                        self.classes.fix(node, v.sort, v.name, "binder", self.index)
-                    inner[v.name] = node
-                    self.order.append(node)
-                self.visit(body, inner)
-            case Not(body):
-                self.visit(body, scope)
-            case And(parts) | Or(parts) | Card(_, _, parts):
-                for part in parts:
-                    self.visit(part, scope)
-            case Implies(left, right) | Iff(left, right):
-                self.visit(left, scope)
-                self.visit(right, scope)
-            case Truth():
-                pass
+                case Forall(vs, body) | Exists(vs, body):
+                    inner = dict(env)
+                    for v in vs:
+                        node = self.classes.new()
+                        if v.sort is not None:
+                            self.classes.fix(node, v.sort, v.name, "binder", self.index)
+                        inner[v.name] = node
+                        self.order.append(node)
+                    stack.append((body, inner))
+                case _:
+                    stack.extend((c, env) for c in reversed(children(g)))
 
     def settle(self) -> None:
         """Fix the final sort of every class (raising a pending default clash)."""
@@ -293,34 +286,23 @@ class _Inference:
 
     def rebuild(self, f: Formula, nodes: Iterator[int]) -> Formula:
         """``f`` with sorts filled in, consuming nodes in the order ``visit`` recorded them."""
-        match f:
-            case Atom(pred, args):
-                return Atom(pred, tuple(self.sorted_term(a, next(nodes)) for a in args))
-            case Eq(left, right):
-                new_left = self.sorted_term(left, next(nodes))
-                return Eq(new_left, self.sorted_term(right, next(nodes)))
-            case Forall(vs, body):
-                new_vs = tuple(Var(v.name, self.sort_of(next(nodes))) for v in vs)
-                return Forall(new_vs, self.rebuild(body, nodes))
-            case Exists(vs, body):
-                new_vs = tuple(Var(v.name, self.sort_of(next(nodes))) for v in vs)
-                return Exists(new_vs, self.rebuild(body, nodes))
-            case Not(body):
-                return Not(self.rebuild(body, nodes))
-            case And(parts):
-                return And(tuple(self.rebuild(p, nodes) for p in parts))
-            case Or(parts):
-                return Or(tuple(self.rebuild(p, nodes) for p in parts))
-            case Card(op, k, parts):
-                return Card(op, k, tuple(self.rebuild(p, nodes) for p in parts))
-            case Implies(left, right):
-                first = self.rebuild(left, nodes)
-                return Implies(first, self.rebuild(right, nodes))
-            case Iff(left, right):
-                first = self.rebuild(left, nodes)
-                return Iff(first, self.rebuild(right, nodes))
-            case Truth():
-                return f
+        leaves: dict[int, Formula] = {}
+        for i, g in enumerate(walk(f)):
+            match g:
+                case Atom(pred, args):
+                    leaves[i] = Atom(pred, tuple(self.sorted_term(a, next(nodes)) for a in args))
+                case Eq(left, right):
+                    new_left = self.sorted_term(left, next(nodes))
+                    leaves[i] = Eq(new_left, self.sorted_term(right, next(nodes)))
+                case Forall(vs, body) | Exists(vs, body):
+                    new_vs = tuple(Var(v.name, self.sort_of(next(nodes))) for v in vs)
+                    kind = Forall if isinstance(g, Forall) else Exists
+                    leaves[i] = kind(new_vs, body)
+
+        def node(i: int, g: Formula, parts: tuple[Formula, ...]) -> Formula:
+            return with_children(leaves.get(i, g), parts)
+
+        return rebuild(f, node)
 
     def sorted_term(self, t: Term, node: int) -> Term:
         sort = self.sort_of(node)
@@ -344,39 +326,36 @@ def infer_sorts(
     predicate and constant the formulas use.
     """
     inference = _Inference(signature)
+    termless: list[bool] = []
     for index, f in enumerate(formulas):
+        before = len(inference.order)
         inference.add(index, f)
+        termless.append(len(inference.order) == before)
     inference.settle()
     nodes = iter(inference.order)
-    out = tuple(inference.rebuild(f, nodes) for f in formulas)
+    out = tuple(
+        f if bare else inference.rebuild(f, nodes)
+        for f, bare in zip(formulas, termless, strict=True)
+    )
     return out, inference.signature()
 
 
 def erase_sorts(f: Formula) -> Formula:
     """``f`` with the sort of every variable and constant set back to None."""
-    match f:
-        case Atom(pred, args):
-            return Atom(pred, tuple(_erase_term(a) for a in args))
-        case Eq(left, right):
-            return Eq(_erase_term(left), _erase_term(right))
-        case Forall(vs, body):
-            return Forall(tuple(Var(v.name) for v in vs), erase_sorts(body))
-        case Exists(vs, body):
-            return Exists(tuple(Var(v.name) for v in vs), erase_sorts(body))
-        case Not(body):
-            return Not(erase_sorts(body))
-        case And(parts):
-            return And(tuple(erase_sorts(p) for p in parts))
-        case Or(parts):
-            return Or(tuple(erase_sorts(p) for p in parts))
-        case Card(op, k, parts):
-            return Card(op, k, tuple(erase_sorts(p) for p in parts))
-        case Implies(left, right):
-            return Implies(erase_sorts(left), erase_sorts(right))
-        case Iff(left, right):
-            return Iff(erase_sorts(left), erase_sorts(right))
-        case Truth():
-            return f
+
+    def node(_: int, g: Formula, parts: tuple[Formula, ...]) -> Formula:
+        match g:
+            case Atom(pred, args):
+                return Atom(pred, tuple(_erase_term(a) for a in args))
+            case Eq(left, right):
+                return Eq(_erase_term(left), _erase_term(right))
+            case Forall(vs, _):
+                return Forall(tuple(Var(v.name) for v in vs), parts[0])
+            case Exists(vs, _):
+                return Exists(tuple(Var(v.name) for v in vs), parts[0])
+        return with_children(g, parts)
+
+    return rebuild(f, node)
 
 
 def _erase_term(t: Term) -> Term:

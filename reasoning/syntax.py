@@ -1,17 +1,19 @@
 """The text syntax of formulas: ``parse_formula`` (lark, LALR) and its inverse ``format_formula``.
 
 ASCII and Unicode spellings are both read (``forall x. P(x) & ~Q x -> R``, ``∀x. P x ∧ ¬Q x ⟶ R``);
-the grammar is ``formula.lark``. Names bound by an enclosing quantifier are variables, other term
-names constants; ``x:sort`` (or ``x::sort``) annotates a sort, and an unannotated bound name takes
-its binder's sort. ``?x`` is a variable and ``@c`` a constant whatever the binders around them say,
-which the printer uses for free variables and captured constants, so that printing then parsing
-gives back every IR value exactly.
+the grammar is ``formula.lark``. Formulas nest at most ``MAX_NESTING`` deep, so that every walk
+over them, here and in every backend, stays within Python's recursion limit. Names bound by an
+enclosing quantifier are variables, other term names constants; ``x:sort`` (or ``x::sort``)
+annotates a sort, and an unannotated bound name takes its binder's sort. ``?x`` is a variable and
+``@c`` a constant whatever the binders around them say, which the printer uses for free variables
+and captured constants, so that printing then parsing gives back every IR value exactly.
 """
 
 from __future__ import annotations
 
 import re
 import threading
+from collections.abc import Callable
 from importlib.resources import files
 from typing import Any, NoReturn, get_args
 
@@ -36,7 +38,13 @@ from reasoning.formula import (
     Term,
     Truth,
     Var,
+    depth,
 )
+
+MAX_NESTING = 100
+"""The deepest a parsed formula may nest (``reasoning.formula.depth``); deeper text is a
+FormulaSyntaxError. Printing, sort inference and every backend's encoder walk formulas
+recursively, a few frames a level, so this keeps them all well inside the recursion limit."""
 
 
 class FormulaSyntaxError(ValueError):
@@ -280,8 +288,166 @@ def _convert(text: str, err: UnexpectedInput) -> NoReturn:
     _fail(text, f"unexpected {END_OF_INPUT}", line, column, END_OF_INPUT)
 
 
+_FAST_TOKEN = re.compile(r"\s*(?:(<->|->|[()&|~,{}])|([^\W\d][\w']*)|([0-9]+)|(\S))")
+_FAST_DEPTH = 40
+"""How deep the quick reader recurses before it leaves the text to the LALR parser."""
+
+
+class _Bail(Exception):
+    """The quick reader met something it does not read; the LALR parser decides."""
+
+
+class _QuickReader:
+    """Reads the common quantifier-free ASCII formulas without lark, to the same IR.
+
+    It takes plain names, ``P(a, b)``, truth constants, ``~ & | -> <->``, parentheses and
+    cardinality constraints; on anything else (quantifiers, sorts, equality, quoted names,
+    Unicode, comments, errors) it gives up and the grammar reads the text.
+    """
+
+    def __init__(self, text: str) -> None:
+        self.tokens: list[tuple[str, str]] = []
+        for m in _FAST_TOKEN.finditer(text):
+            op, name, number, other = m.groups()
+            if other is not None:
+                raise _Bail
+            if op is not None:
+                self.tokens.append(("op", op))
+            elif name is not None:
+                self.tokens.append(("name", name))
+            elif number is not None:
+                self.tokens.append(("int", number))
+        self.pos = 0
+        self.depth = 0
+
+    def peek(self) -> tuple[str, str]:
+        return self.tokens[self.pos] if self.pos < len(self.tokens) else ("end", "")
+
+    def take(self, kind: str, value: str | None = None) -> str:
+        token = self.peek()
+        if token[0] != kind or (value is not None and token[1] != value):
+            raise _Bail
+        self.pos += 1
+        return token[1]
+
+    def read(self) -> Formula:
+        f = self.iff()
+        if self.pos != len(self.tokens):
+            raise _Bail
+        return f
+
+    def chain(self, op: str, part: Callable[[], Formula]) -> list[Formula]:
+        items = [part()]
+        while self.peek() == ("op", op):
+            self.pos += 1
+            items.append(part())
+        return items
+
+    def iff(self) -> Formula:
+        items = self.chain("<->", self.imp)
+        out = items[-1]
+        for left in reversed(items[:-1]):
+            out = Iff(left, out)
+        return out
+
+    def imp(self) -> Formula:
+        items = self.chain("->", self.or_)
+        out = items[-1]
+        for left in reversed(items[:-1]):
+            out = Implies(left, out)
+        return out
+
+    def or_(self) -> Formula:
+        items = self.chain("|", self.and_)
+        return items[0] if len(items) == 1 else Or(tuple(items))
+
+    def and_(self) -> Formula:
+        items = self.chain("&", self.unary)
+        return items[0] if len(items) == 1 else And(tuple(items))
+
+    def unary(self) -> Formula:
+        self.depth += 1
+        if self.depth > _FAST_DEPTH:
+            raise _Bail
+        if self.peek() == ("op", "~"):
+            self.pos += 1
+            f: Formula = Not(self.unary())
+        else:
+            f = self.atomic()
+        self.depth -= 1
+        return f
+
+    def atomic(self) -> Formula:
+        kind, value = self.peek()
+        if (kind, value) == ("op", "("):
+            self.pos += 1
+            f = self.iff()
+            self.take("op", ")")
+            return f
+        name = self.take("name")
+        if name in ("true", "false"):
+            return Truth(name == "true")
+        if name in _CARD_OPS:
+            return self.card(name)
+        if name in KEYWORDS:
+            raise _Bail
+        if self.peek() != ("op", "("):
+            if self.peek()[0] == "name":
+                raise _Bail
+            return Atom(name)
+        self.pos += 1
+        args: list[Term] = []
+        if self.peek() != ("op", ")"):
+            args.append(self.constant())
+            while self.peek() == ("op", ","):
+                self.pos += 1
+                args.append(self.constant())
+        self.take("op", ")")
+        return Atom(name, tuple(args))
+
+    def constant(self) -> Const:
+        name = self.take("name")
+        if name in KEYWORDS:
+            raise _Bail
+        return Const(name)
+
+    def card(self, op: str) -> Formula:
+        k = int(self.take("int"))
+        self.take("name", "of")
+        self.take("op", "{")
+        parts: list[Formula] = []
+        if self.peek() != ("op", "}"):
+            parts.append(self.iff())
+            while self.peek() == ("op", ","):
+                self.pos += 1
+                parts.append(self.iff())
+        self.take("op", "}")
+        return Card(_CARD_OP_OF[op], k, tuple(parts))
+
+
+def quick_parse(text: str) -> Formula | None:
+    """The formula ``text`` spells when the quick reader can read it, else None."""
+    try:
+        return _QuickReader(text).read()
+    except _Bail:
+        return None
+
+
 def parse_formula(text: str) -> Formula:
-    """Parse one formula; raises FormulaSyntaxError naming line, column and offending text."""
+    """Parse one formula; raises FormulaSyntaxError naming line, column and offending text, or
+    saying that the formula nests deeper than ``MAX_NESTING``.
+
+    Common quantifier-free ASCII text takes a quick path (``quick_parse``) to the same result.
+    """
+    result = quick_parse(text)
+    if result is None:
+        result = _parse_lalr(text)
+    if len(text) > MAX_NESTING and depth(result) > MAX_NESTING:
+        _fail(text, f"formula nested deeper than {MAX_NESTING} levels", 1, 1, text[:1])
+    return result
+
+
+def _parse_lalr(text: str) -> Formula:
     with _LOCK:
         _BUILDER.scopes.clear()
         try:
@@ -358,6 +524,7 @@ _UNICODE = {
 }
 
 _CARD_OPS: tuple[str, ...] = get_args(CardOp)
+_CARD_OP_OF: dict[str, CardOp] = {op: op for op in get_args(CardOp)}
 
 # Binding strength, loosest first; a quantifier is looser than all and may only end a chain.
 _QUANT, _IFF, _IMP, _OR, _AND, _NOT, _ATOMIC = range(7)

@@ -16,9 +16,9 @@ from __future__ import annotations
 
 import os
 import re
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
 
 from reasoning.formula import Formula
 from reasoning.prover import Axiom
@@ -33,6 +33,7 @@ from reasoning.syntax import (
     parse_formula,
     parse_name,
 )
+from reasoning.textfile import NotUtf8Error, read_utf8
 
 
 class TheoryError(ValueError):
@@ -69,8 +70,8 @@ class Theory:
 
         Axiom names must be unique (ValueError otherwise).
         """
-        names = [a.name for a in axioms]
-        duplicates = sorted({n for n in names if names.count(n) > 1})
+        counts = Counter(a.name for a in axioms)
+        duplicates = sorted(n for n, count in counts.items() if count > 1)
         if duplicates:
             raise ValueError(f"duplicate axiom names: {', '.join(map(repr, duplicates))}")
         formulas = [a.formula for a in axioms] + ([goal] if goal is not None else [])
@@ -211,8 +212,13 @@ def parse_theory(text: str, source: str = "<string>") -> Theory:
 
 
 def load_theory(path: str | os.PathLike[str]) -> Theory:
-    """Read the theory file at ``path`` (UTF-8); errors name the file."""
-    return parse_theory(Path(path).read_text(encoding="utf-8"), source=str(path))
+    """Read the theory file at ``path`` (UTF-8, a byte-order mark allowed); errors name the file
+    (TheoryError, or OSError when it cannot be read)."""
+    try:
+        text = read_utf8(path)
+    except NotUtf8Error as err:
+        raise TheoryError(str(err), str(path), err.line, err.column, "") from None
+    return parse_theory(text, source=str(path))
 
 
 def format_theory(theory: Theory) -> str:

@@ -11,7 +11,7 @@ one (false); ``recall`` finds the entailed facts an agent could have stated but 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict
@@ -107,6 +107,38 @@ def _as_axioms(statements: Sequence[Statement], prefix: str) -> list[Axiom]:
     return out
 
 
+def classify(
+    prove: Callable[[Formula], ProofResult], claim: Formula
+) -> tuple[ClaimStatus, ProofResult, ProofResult | None]:
+    """A claim's status from proofs of it and of its negation (``prove`` asks one goal).
+
+    Returns the status, the proof attempt of the claim and, unless it was entailed, the attempt
+    at its negation.
+    """
+    proof = prove(claim)
+    if proof.verdict is Verdict.VALID:
+        return ClaimStatus.ENTAILED, proof, None
+    refutation = prove(Not(claim))
+    if refutation.verdict is Verdict.VALID:
+        return ClaimStatus.CONTRADICTED, proof, refutation
+    if proof.verdict is Verdict.INVALID and refutation.verdict is Verdict.INVALID:
+        return ClaimStatus.UNDETERMINED, proof, refutation
+    return ClaimStatus.UNKNOWN, proof, refutation
+
+
+def correctness_of(truth_status: ClaimStatus) -> Correctness | None:
+    """A claim's correctness from its status against the hidden truth: None when unsettled."""
+    return {
+        ClaimStatus.ENTAILED: Correctness.TRUE,
+        ClaimStatus.CONTRADICTED: Correctness.FALSE,
+    }.get(truth_status)
+
+
+def consistency_of(result: ProofResult) -> bool | None:
+    """Whether a set is consistent, from the attempt to prove false from it (None: unsettled)."""
+    return {Verdict.VALID: False, Verdict.INVALID: True}.get(result.verdict)
+
+
 class Verifier:
     """Checks claims with one prover (any ``Prover``: a backend, or a ``VoteProver``)."""
 
@@ -128,15 +160,7 @@ class Verifier:
     def _status(
         self, axioms: Sequence[Axiom], claim: Formula
     ) -> tuple[ClaimStatus, ProofResult, ProofResult | None]:
-        proof = self.prover.prove(axioms, claim, self.timeout)
-        if proof.verdict is Verdict.VALID:
-            return ClaimStatus.ENTAILED, proof, None
-        refutation = self.prover.prove(axioms, Not(claim), self.timeout)
-        if refutation.verdict is Verdict.VALID:
-            return ClaimStatus.CONTRADICTED, proof, refutation
-        if proof.verdict is Verdict.INVALID and refutation.verdict is Verdict.INVALID:
-            return ClaimStatus.UNDETERMINED, proof, refutation
-        return ClaimStatus.UNKNOWN, proof, refutation
+        return classify(lambda goal: self.prover.prove(axioms, goal, self.timeout), claim)
 
     def check(
         self,
@@ -161,17 +185,14 @@ class Verifier:
             Axiom(a.name, f) for a, f in zip(truth_axioms, extra[len(claims) :], strict=True)
         ]
         consistency = check_consistency(self.prover, axioms, self.timeout)
-        consistent = {Verdict.VALID: False, Verdict.INVALID: True}.get(consistency.verdict)
+        consistent = consistency_of(consistency)
         checks: list[ClaimCheck] = []
         for claim in sorted_claims:
             status, proof, refutation = self._status(axioms, claim)
             correctness: Correctness | None = None
             if truth is not None:
                 truth_status, _, _ = self._status(truth_axioms, claim)
-                correctness = {
-                    ClaimStatus.ENTAILED: Correctness.TRUE,
-                    ClaimStatus.CONTRADICTED: Correctness.FALSE,
-                }.get(truth_status)
+                correctness = correctness_of(truth_status)
             checks.append(
                 ClaimCheck(
                     claim=format_formula(claim),

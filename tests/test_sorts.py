@@ -5,7 +5,23 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 
-from reasoning.formula import ENTITY, EVENT, And, Atom, Const, Eq, Formula, Var, atoms, terms
+from reasoning.formula import (
+    ENTITY,
+    EVENT,
+    And,
+    Atom,
+    Const,
+    Eq,
+    Forall,
+    Formula,
+    Not,
+    Var,
+    atoms,
+    depth,
+    free_vars,
+    terms,
+    walk,
+)
 from reasoning.sorts import ROLE_PREDICATES, Signature, SortError, erase_sorts, infer_sorts
 from reasoning.syntax import parse_formula
 from tests.strategies import SMALL_SIGNATURE, fol_formulas, formulas
@@ -181,3 +197,17 @@ def test_well_sorted_formulas_are_recovered(f: Formula) -> None:
     assert infer_sorts([f], SMALL_SIGNATURE)[0] == (f,)
     (g,), _ = infer_sorts([erase_sorts(f)], SMALL_SIGNATURE)
     assert [a.args for a in atoms(g)] == [a.args for a in atoms(f)]
+
+
+def test_deep_formulas_do_not_exhaust_the_stack() -> None:
+    deep: Formula = Forall((Var("x"),), Atom("P", (Var("x"), Const("c"))))
+    for i in range(3000):
+        deep = Not(deep) if i % 2 else And((deep, Atom("Q", (Const("c"),))))
+    (done,), signature = infer_sorts([deep])
+    assert depth(done) == depth(deep) == 3002
+    assert signature.predicates["P"] == (ENTITY, ENTITY)
+    sorted_terms = [t for g in walk(done) if isinstance(g, Atom) for t in g.args]
+    assert {t.sort for t in sorted_terms} == {ENTITY}
+    assert free_vars(done) == frozenset()
+    erased = [t for g in walk(erase_sorts(done)) if isinstance(g, Atom) for t in g.args]
+    assert {t.sort for t in erased} == {None}

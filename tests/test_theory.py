@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import codecs
 from pathlib import Path
 
 import pytest
@@ -11,7 +12,7 @@ from hypothesis import strategies as st
 from reasoning.formula import ENTITY, EVENT, Atom, Const, Exists, Formula, Var, terms
 from reasoning.prover import Axiom
 from reasoning.sorts import Signature, SortError
-from reasoning.syntax import parse_formula
+from reasoning.syntax import MAX_NESTING, parse_formula
 from reasoning.theory import (
     Theory,
     TheoryError,
@@ -193,3 +194,20 @@ def test_sort_error_names_the_statement() -> None:
 def test_small_signature_theory() -> None:
     theory = Theory.build([Axiom("p", Atom("R"))], None, SMALL_SIGNATURE)
     assert theory.signature == SMALL_SIGNATURE
+
+
+@pytest.mark.parametrize("text", ["~" * 1000 + "p", "(" * 1000 + "p" + " & q)" * 1000])
+def test_deep_nesting_is_a_theory_error(text: str) -> None:
+    with pytest.raises(TheoryError, match=f"nested deeper than {MAX_NESTING} levels"):
+        parse_theory(f"axiom a: p\naxiom b: {text}\n", source="deep.thy")
+
+
+def test_theory_files_are_utf8_with_an_optional_bom(tmp_path: Path) -> None:
+    path = tmp_path / "t.thy"
+    path.write_bytes(codecs.BOM_UTF8 + b"axiom a: p\ngoal: p\n")
+    assert load_theory(path).goal == Atom("p")
+    path.write_bytes(b"axiom a: p\ngoal: \xe9\n")
+    with pytest.raises(TheoryError) as info:
+        load_theory(path)
+    assert (info.value.line, info.value.column) == (2, 7)
+    assert str(info.value) == f"{path}:2:7: not UTF-8: byte 0xe9 at line 2, column 7"
