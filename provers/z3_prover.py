@@ -245,9 +245,9 @@ class _ModelReader:
         func = z3.Function(pred_id(pred), *(self.sorts[s] for s in arg_sorts), boolean)
         if not arg_sorts:
             return [()] if z3.is_true(self.model.eval(func(), True)) else []
-        interp = self.model[func]
-        if interp is None:
+        if not z3.Z3_model_has_interp(self.ctx.ref(), self.model.model, func.ast):
             return []
+        interp = self.model[func]
         points: dict[tuple[int, ...], bool] = {}
         for i in range(interp.num_entries()):
             self.clock.tick()
