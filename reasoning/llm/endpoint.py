@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import threading
-import urllib.error
 import urllib.request
 from collections import OrderedDict
 from dataclasses import dataclass, field
@@ -42,6 +41,7 @@ class EndpointFacts:
     models: tuple[str, ...] | None = None
     tokenizer: Literal["extras", "tokenize", "none"] | None = None
     counts: OrderedDict[str, int] = field(default_factory=OrderedDict)
+    lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
 
 _FACTS: dict[str, EndpointFacts] = {}
@@ -63,7 +63,7 @@ class EndpointProbe:
         self.facts = facts_for(self.base_url)
         self._api_key = api_key
         self._model = model
-        self._lock = threading.Lock()
+        self._lock = self.facts.lock
 
     def models(self) -> tuple[str, ...]:
         """The model ids the server lists at ``/models`` (empty when it lists none or fails)."""
