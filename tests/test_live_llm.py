@@ -19,16 +19,28 @@ from reasoning.llm import (
     user,
 )
 
+# Read before the suite's fixture clears the endpoint settings from every test's environment.
+LIVE_ENV = {k: v for k, v in os.environ.items() if k.startswith("GUMSHOE_LLM_")}
+
 pytestmark = [
     pytest.mark.live_llm,
     pytest.mark.skipif(
-        not os.environ.get("GUMSHOE_LLM_BASE_URL"),
+        not LIVE_ENV.get("GUMSHOE_LLM_BASE_URL"),
         reason="no live endpoint: start `make llm-server` and set GUMSHOE_LLM_BASE_URL",
     ),
 ]
 
 # A small model on one CPU thread: short answers, and time for the prompt to be read.
 LIVE = {"max_tokens": 128, "request_timeout_s": 300.0, "temperature": 0.2}
+
+
+@pytest.fixture(autouse=True)
+def _live_endpoint(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The endpoint settings given to ``make test-live``, with defaults for a small CPU model."""
+    for name, value in LIVE.items():
+        monkeypatch.setenv(f"GUMSHOE_LLM_{name.upper()}", str(value))
+    for name, value in LIVE_ENV.items():
+        monkeypatch.setenv(name, value)
 
 
 class Room(BaseModel):
@@ -39,8 +51,8 @@ class Room(BaseModel):
     room: str
 
 
-def live_client(**overrides: object) -> OpenAIChatClient:
-    return OpenAIChatClient(LLMSettings.model_validate({**LIVE, **overrides}))
+def live_client() -> OpenAIChatClient:
+    return OpenAIChatClient(LLMSettings())
 
 
 def test_model_and_structured_mode_are_found_and_an_answer_parses_first_time() -> None:
@@ -64,8 +76,7 @@ def test_history_beyond_the_context_is_trimmed_not_fatal() -> None:
 
 @pytest.mark.parametrize("game", get_args(GameName))
 def test_a_short_game_with_an_llm_seat_finishes_with_structured_output(game: GameName) -> None:
-    settings = LLMSettings.model_validate(LIVE)
-    client = run_game(game, "on", 1, settings)
+    client = run_game(game, "on", 1, LLMSettings())
     asks = sum(t.asks for t in client.tallies.values())
     first = sum(t.first_try for t in client.tallies.values())
     assert asks > 0 and first / asks >= 0.5, client.tallies
