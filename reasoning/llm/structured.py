@@ -232,9 +232,11 @@ def _problem_text(
     parse: Parser | None,
     answer: type[BaseModel] | None,
 ) -> str:
-    json_answer = parse is None or reply.response_format is not None
-    shape = answer if answer is not None and reply.response_format is not None else schema
+    json_reply = answer is not None and reply.response_format is not None
+    shape = answer if answer is not None and json_reply else schema
     cut_off_at = None
     if reply.cut_off:
         cut_off_at = reply.completion_tokens or reply.max_tokens
-    return reprompt_text(problem, shape, json_answer=json_answer, cut_off_at=cut_off_at)
+    return reprompt_text(
+        problem, shape, json_answer=parse is None or json_reply, cut_off_at=cut_off_at
+    )
