@@ -21,19 +21,21 @@ import argparse
 import json
 import re
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, create_model
+from pydantic import BaseModel, ConfigDict, Field, create_model
 
 from games.clue.agent import Agent as ClueAgent
 from games.clue.cards import ClueConfig
 from games.clue.engine import ClueGame
 from games.clue.engine import play_game as play_clue
+from games.clue.events import Deduction, DeductionKind
 from games.clue.llm_agent import LLMClueAgent
+from games.clue.llm_answers import format_deduction
 from games.clue.random_agent import RandomAgent
 from games.undercover.agents import AgentSettings, seat_agents
 from games.undercover.checker import ProverChecker
@@ -75,6 +77,9 @@ _ANSWER_TYPES: dict[tuple[str, ...], str] = {
 CLUE_ROUNDS = 3
 UNDERCOVER_PLAYERS = 4
 UNDERCOVER_PAIR = "earl-grey-tea-ceylon-tea"
+CLUE_PLAYERS = 3
+MAX_TEXT = 300  # characters of a free-text field: room to reason, none to ramble
+MAX_LIST = 6
 
 
 def format_labels(prompt: str) -> tuple[str, ...]:
@@ -91,15 +96,81 @@ def format_labels(prompt: str) -> tuple[str, ...]:
     return tuple(labels)
 
 
+@dataclass(frozen=True)
+class Choices:
+    """The values a label may take, from the game's settings: a string field becomes an enum
+    (a list of them for labels in ``lists``); labels without choices stay short free text."""
+
+    values: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    lists: frozenset[str] = frozenset()
+
+    def model(self, labels: tuple[str, ...]) -> type[BaseModel]:
+        """The flat model the model fills as JSON for an ask with these labels."""
+        return _model(labels, self)
+
+    def __hash__(self) -> int:
+        return hash((tuple(sorted(self.values)), self.lists))
+
+
 @cache
-def answer_model(labels: tuple[str, ...]) -> type[BaseModel]:
-    """A flat model with one string field per label: what the model fills as JSON."""
-    fields: dict[str, object] = {label.lower(): (str, ...) for label in labels}
+def _model(labels: tuple[str, ...], choices: Choices) -> type[BaseModel]:
+    fields: dict[str, object] = {}
+    for label in labels:
+        allowed = choices.values.get(label)
+        kind: object = str
+        if allowed is not None:
+            kind = Literal[allowed]
+        if label in choices.lists:
+            fields[label.lower()] = (list[kind], Field(max_length=MAX_LIST))  # type: ignore[valid-type]
+        elif allowed is not None:
+            fields[label.lower()] = (kind, ...)
+        else:
+            fields[label.lower()] = (str, Field(max_length=MAX_TEXT))
     name = "Answer" + "".join(label.title().replace("_", "") for label in labels)
     model: type[BaseModel] = create_model(  # type: ignore[call-overload]
         name, __config__=ConfigDict(extra="forbid"), **fields
     )
     return model
+
+
+def answer_model(labels: tuple[str, ...]) -> type[BaseModel]:
+    """A flat model with one short free-text field per label."""
+    return _model(labels, Choices())
+
+
+def clue_choices(config: ClueConfig) -> Choices:
+    """Clue's labels as enums: every suggestion triple, NONE or a triple as the accusation, a
+    card to show, and the deductions in the forms the parser reads."""
+    triples = tuple(
+        f"{s}, {w}, {r}" for s in config.suspects for w in config.weapons for r in config.rooms
+    )
+    cards = config.deck.cards
+    player_kinds: tuple[DeductionKind, ...] = ("holds", "not_holds")
+    about_players = [
+        Deduction(kind=kind, card=card, player=seat)
+        for kind in player_kinds
+        for seat in range(config.n_players)
+        for card in cards
+    ]
+    about_envelope = [
+        Deduction(kind=kind, card=card)
+        for kind in ("in_envelope", "not_in_envelope")
+        for card in cards
+    ]
+    return Choices(
+        values={
+            "SUGGESTION": triples,
+            "ACCUSATION": ("NONE", *triples),
+            "SHOW": tuple(card.name for card in cards),
+            "DEDUCTIONS": tuple(format_deduction(d) for d in about_players + about_envelope),
+        },
+        lists=frozenset({"DEDUCTIONS"}),
+    )
+
+
+def undercover_choices(players: int) -> Choices:
+    """Undercover-V's vote as an enum of seats."""
+    return Choices(values={"VOTE": tuple(f"player {seat}" for seat in range(players))})
 
 
 @dataclass
@@ -123,6 +194,7 @@ class LabelledJSONClient:
 
     inner: ChatClient
     structured: bool
+    choices: Choices = field(default_factory=Choices)
     tallies: dict[str, AskTally] = field(default_factory=dict)
     _current: str | None = None
     _reprompted: bool = False
@@ -145,7 +217,7 @@ class LabelledJSONClient:
         self._tally(kind, reprompt=any(m.role == "assistant" for m in messages))
         if not self.structured or not labels:
             return self.inner.complete(messages, seed=seed)
-        schema = answer_model(labels)
+        schema = self.choices.model(labels)
         reply = complete_with(self.inner, messages, seed=seed, options=ChatOptions(answer=schema))
         for candidate in json_objects(reply.content):
             try:
@@ -170,7 +242,7 @@ class LabelledJSONClient:
 def play_one(game: GameName, seed: int, client: ChatClient) -> None:
     """One short game of ``game`` with the LLM at seat 0 and offline agents elsewhere."""
     if game == "clue":
-        clue_config = ClueConfig(n_players=3, max_rounds=CLUE_ROUNDS)
+        clue_config = ClueConfig(n_players=CLUE_PLAYERS, max_rounds=CLUE_ROUNDS)
         clue_agents: list[ClueAgent] = [
             LLMClueAgent(client, seed=seed),
             RandomAgent(seed + 1),
@@ -210,7 +282,11 @@ def run_game(
         inner = make_client(settings)
         if record_dir is not None:
             inner = RecordingClient(inner, record_dir / recording_name(game, mode, seed))
-    client = LabelledJSONClient(inner, structured=mode == "on")
+    if game == "clue":
+        choices = clue_choices(ClueConfig(n_players=CLUE_PLAYERS))
+    else:
+        choices = undercover_choices(UNDERCOVER_PLAYERS)
+    client = LabelledJSONClient(inner, structured=mode == "on", choices=choices)
     play_one(game, seed, client)
     return client
 

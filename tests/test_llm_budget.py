@@ -14,6 +14,7 @@ from reasoning.llm import (
     ChatMessage,
     ContextLengthError,
     ContextOverflow,
+    EndpointProbe,
     LLMEndpointError,
     LLMSettings,
     OpenAIChatClient,
@@ -171,3 +172,12 @@ def test_a_cut_off_answer_is_asked_again_shorter_with_its_length() -> None:
     follow_up = srv.requests[1].last_user
     assert "cut off at 64 tokens" in follow_up and "Answer shorter" in follow_up
     assert srv.requests[1].body["seed"] == 3
+
+
+def test_a_server_that_does_not_answer_is_asked_again_later() -> None:
+    with ScriptedChatServer(["a"], models=["late-model"]) as srv:
+        url = srv.base_url
+    probe = EndpointProbe(url, None, timeout_s=2.0)  # the server is gone: nothing learned
+    assert probe.models() == () and probe.facts.models is None
+    assert probe.count("one two three") == estimate_tokens("one two three")
+    assert probe.facts.tokenizer is None

@@ -22,7 +22,7 @@ from reasoning.llm import LLMSettings
 from tests.support.chat_server import ChatRequest, ScriptedChatServer, Step
 
 JSON_ANSWERS = {
-    ("ANALYSIS", "DEDUCTIONS"): {"analysis": "Nothing is known yet.", "deductions": "NONE"},
+    ("ANALYSIS", "DEDUCTIONS"): {"analysis": "Nothing is known yet.", "deductions": []},
     ("SUMMARY", "REASONING", "SUGGESTION", "ACCUSATION"): {
         "summary": "s",
         "reasoning": "r",

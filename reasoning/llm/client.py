@@ -192,7 +192,9 @@ class OpenAIChatClient(Closing):
             max_retries=0,
             timeout=settings.request_timeout_s,
         )
-        self._probe = EndpointProbe(settings.endpoint, key or None, settings.model)
+        self._probe = EndpointProbe(
+            settings.endpoint, key or None, settings.model, settings.request_timeout_s
+        )
         self._model = settings.model
 
     @property

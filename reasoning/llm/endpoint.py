@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import threading
+import urllib.error
 import urllib.request
 from collections import OrderedDict
 from dataclasses import dataclass, field
@@ -20,10 +21,14 @@ StructuredMode = Literal["json_schema", "json_object", "off"]
 # The order ``auto`` tries modes in, and the order a rejected mode degrades along.
 MODE_ORDER: tuple[StructuredMode, ...] = ("json_schema", "json_object", "off")
 
-_PROBE_TIMEOUT_S = 10.0
+DEFAULT_PROBE_TIMEOUT_S = 10.0
 _COUNT_CACHE = 4096
 # Model-list fields that give the serving context length (vLLM's, and generic spellings).
 _CONTEXT_FIELDS = ("max_model_len", "context_length", "context_window", "n_ctx")
+
+
+# What a probe returns when the server did not answer at all: nothing is learned from it.
+UNANSWERED = object()
 
 
 def next_mode(mode: StructuredMode) -> StructuredMode:
@@ -57,21 +62,28 @@ def facts_for(base_url: str) -> EndpointFacts:
 class EndpointProbe:
     """HTTP look-ups at an OpenAI-compatible endpoint and its server's own routes."""
 
-    def __init__(self, base_url: str, api_key: str | None, model: str = "") -> None:
+    def __init__(
+        self,
+        base_url: str,
+        api_key: str | None,
+        model: str = "",
+        timeout_s: float = DEFAULT_PROBE_TIMEOUT_S,
+    ) -> None:
         self.base_url = base_url.rstrip("/")
         self.root = self.base_url.removesuffix("/v1")
         self.facts = facts_for(self.base_url)
         self._api_key = api_key
         self._model = model
+        self._timeout_s = timeout_s
         self._lock = self.facts.lock
 
     def models(self) -> tuple[str, ...]:
-        """The model ids the server lists at ``/models`` (empty when it lists none or fails)."""
+        """The model ids the server lists at ``/models``: empty when it lists none, or when it
+        did not answer (then it is asked again next time)."""
         with self._lock:
             if self.facts.models is None:
                 self._read_models()
-            assert self.facts.models is not None
-            return self.facts.models
+            return self.facts.models or ()
 
     def context_tokens(self) -> int | None:
         """The serving context length: learned, listed with the model, or in llama.cpp's /props."""
@@ -115,6 +127,8 @@ class EndpointProbe:
         facts = self.facts
         if facts.tokenizer in (None, "extras"):
             answer = self._post(f"{self.root}/extras/tokenize/count", {"input": text})
+            if answer is UNANSWERED:
+                return None
             tokens = _int_field(answer, "count")
             if tokens is not None:
                 facts.tokenizer = "extras"
@@ -124,6 +138,8 @@ class EndpointProbe:
             if self._model:
                 body["model"] = self._model
             answer = self._post(f"{self.root}/tokenize", body)
+            if answer is UNANSWERED:
+                return None
             tokens = _int_field(answer, "count")
             if (
                 tokens is None
@@ -139,6 +155,8 @@ class EndpointProbe:
 
     def _read_models(self) -> None:
         answer = self._get(f"{self.base_url}/models")
+        if answer is UNANSWERED:
+            return
         data = answer.get("data") if isinstance(answer, dict) else None
         entries = [d for d in data if isinstance(d, dict)] if isinstance(data, list) else []
         self.facts.models = tuple(str(d["id"]) for d in entries if isinstance(d.get("id"), str))
@@ -160,12 +178,17 @@ class EndpointProbe:
     def _headers(self) -> dict[str, str]:
         return {"Authorization": f"Bearer {self._api_key}"} if self._api_key else {}
 
-    @staticmethod
-    def _call(request: urllib.request.Request) -> object:
+    def _call(self, request: urllib.request.Request) -> object:
+        """The JSON answer; None when the route is missing or answers no JSON; ``UNANSWERED``
+        when the server could not be reached or did not answer in time."""
         try:
-            with urllib.request.urlopen(request, timeout=_PROBE_TIMEOUT_S) as response:
+            with urllib.request.urlopen(request, timeout=self._timeout_s) as response:
                 return json.loads(response.read() or b"null")
-        except (OSError, ValueError):
+        except urllib.error.HTTPError:
+            return None
+        except OSError:
+            return UNANSWERED
+        except ValueError:
             return None
 
 

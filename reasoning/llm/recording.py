@@ -123,6 +123,13 @@ class RecordingClient:
         self._write(messages, seed, reply, None)
         return reply
 
+    def _model_or_unknown(self) -> str:
+        """The model, or "" when a failure left it unknown (no name given, no model list)."""
+        try:
+            return self._inner.model
+        except LLMEndpointError:
+            return ""
+
     def _write(
         self,
         messages: Sequence[ChatMessage],
@@ -133,7 +140,7 @@ class RecordingClient:
         with self._lock:
             record = RecordedCall(
                 index=self._next_index,
-                model=self._inner.model,
+                model=self._model_or_unknown(),
                 seed=seed,
                 messages=list(messages),
                 reply=reply,
