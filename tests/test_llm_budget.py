@@ -10,6 +10,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 from pydantic import BaseModel
 
+from games.clue.cards import ClueConfig
+from games.clue.engine import ClueGame, play_game
+from games.clue.llm_agent import LLMClueAgent
+from games.clue.random_agent import RandomAgent
 from reasoning.llm import (
     ChatMessage,
     ContextLengthError,
@@ -28,7 +32,7 @@ from reasoning.llm import (
     system,
     user,
 )
-from tests.support.chat_server import Reply, ScriptedChatServer
+from tests.support.chat_server import ChatRequest, Reply, ScriptedChatServer, Step
 
 
 class Pick(BaseModel):
@@ -181,3 +185,28 @@ def test_a_server_that_does_not_answer_is_asked_again_later() -> None:
     assert probe.models() == () and probe.facts.models is None
     assert probe.count("one two three") == estimate_tokens("one two three")
     assert probe.facts.tokenizer is None
+
+
+def clue_answer(request: ChatRequest) -> Step:
+    """A legal-looking answer to each Clue phase, as labelled lines."""
+    prompt = request.last_user
+    if "DEDUCTIONS:" in prompt:
+        return "ANALYSIS: nothing certain\nDEDUCTIONS: NONE"
+    if "SHOW:" in prompt:
+        return "REASONING: any\nSHOW: Rope"
+    move = "SUGGESTION: Miss Scarlet, Rope, Kitchen\n" if "SUGGESTION:" in prompt else ""
+    return f"REASONING: try\n{move}ACCUSATION: Miss Scarlet, Rope, Kitchen"
+
+
+def test_a_30_round_clue_game_outgrowing_the_context_still_finishes() -> None:
+    config = ClueConfig(n_players=3, max_rounds=30)
+    server = ScriptedChatServer(clue_answer, context_tokens=600, tokenizer="extras")
+    with server as srv:
+        agent = LLMClueAgent(client_for(srv, max_tokens=64), seed=3)
+        game = ClueGame(config, 3)
+        result = play_game(game, [agent, RandomAgent(1), RandomAgent(2)])
+    # the game ran to its end: asks that could not fit fell back instead of raising
+    assert result.winner is not None or result.rounds == config.max_rounds
+    overflowed = [r for r in srv.requests if r.prompt_words >= 600]
+    assert overflowed, "the prompt never outgrew the context"
+    assert agent.fallbacks.total >= 1
