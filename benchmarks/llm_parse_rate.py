@@ -48,13 +48,17 @@ from reasoning.llm import (
     ChatMessage,
     ChatOptions,
     ChatReply,
+    LLMEndpointError,
     LLMSettings,
+    MalformedAnswer,
     RecordingClient,
     ReplayClient,
+    ReplayError,
     UsageMeter,
     UsageReport,
     complete_with,
     json_objects,
+    labelled_fields,
     labelled_text,
     make_client,
 )
@@ -175,11 +179,13 @@ def undercover_choices(players: int) -> Choices:
 
 @dataclass
 class AskTally:
-    """Asks of one answer type: how many, how many parsed on the first reply, all calls."""
+    """Asks of one answer type: how many, how many first replies had the asked format (every
+    label, or the JSON object), how many the game accepted on the first reply, all calls."""
 
     asks: int = 0
     first_try: int = 0
     calls: int = 0
+    format_first: int = 0
 
     @property
     def rate(self) -> float:
@@ -214,9 +220,13 @@ class LabelledJSONClient:
         prompt = next((m.content for m in messages if m.role == "user"), "")
         labels = format_labels(prompt)
         kind = _ANSWER_TYPES.get(labels, "+".join(labels) or "free text")
-        self._tally(kind, reprompt=any(m.role == "assistant" for m in messages))
+        reprompt = any(m.role == "assistant" for m in messages)
+        self._tally(kind, reprompt=reprompt)
         if not self.structured or not labels:
-            return self.inner.complete(messages, seed=seed)
+            reply = self.inner.complete(messages, seed=seed)
+            if not reprompt and labels and _has_labels(reply.content, labels):
+                self.tallies[kind].format_first += 1
+            return reply
         schema = self.choices.model(labels)
         reply = complete_with(self.inner, messages, seed=seed, options=ChatOptions(answer=schema))
         for candidate in json_objects(reply.content):
@@ -224,6 +234,8 @@ class LabelledJSONClient:
                 filled = schema.model_validate(candidate)
             except ValueError:
                 continue
+            if not reprompt:
+                self.tallies[kind].format_first += 1
             return reply.model_copy(update={"content": labelled_text(filled)})
         return reply
 
@@ -237,6 +249,15 @@ class LabelledJSONClient:
         elif not self._reprompted and self._current is not None:
             self.tallies[self._current].first_try -= 1
             self._reprompted = True
+
+
+def _has_labels(text: str, labels: tuple[str, ...]) -> bool:
+    """Whether ``text`` has a non-empty line for every label."""
+    try:
+        labelled_fields(text, labels, required=labels)
+    except MalformedAnswer:
+        return False
+    return True
 
 
 def play_one(game: GameName, seed: int, client: ChatClient) -> None:
@@ -299,6 +320,7 @@ class TypeResult(BaseModel):
     answer_type: str
     mode: Mode
     asks: int
+    format_first: int
     first_try: int
     rate: float
     calls: int
@@ -315,11 +337,13 @@ def results(clients: dict[Mode, list[LabelledJSONClient]]) -> list[TypeResult]:
                 total.asks += tally.asks
                 total.first_try += tally.first_try
                 total.calls += tally.calls
+                total.format_first += tally.format_first
         rows += [
             TypeResult(
                 answer_type=kind,
                 mode=mode,
                 asks=t.asks,
+                format_first=t.format_first,
                 first_try=t.first_try,
                 rate=t.rate,
                 calls=t.calls,
@@ -331,9 +355,14 @@ def results(clients: dict[Mode, list[LabelledJSONClient]]) -> list[TypeResult]:
 
 def table(rows: Sequence[TypeResult]) -> str:
     """The per-type table, as plain text."""
-    lines = [f"{'answer type':<24}{'structured':>11}{'asks':>6}{'first try':>11}{'rate':>7}"]
+    lines = [
+        f"{'answer type':<24}{'structured':>11}{'asks':>6}{'format ok':>11}{'accepted':>10}"
+        f"{'rate':>7}{'calls':>7}"
+    ]
     lines += [
-        f"{r.answer_type:<24}{r.mode:>11}{r.asks:>6}{r.first_try:>11}{r.rate:>7.0%}" for r in rows
+        f"{r.answer_type:<24}{r.mode:>11}{r.asks:>6}{r.format_first:>11}{r.first_try:>10}"
+        f"{r.rate:>7.0%}{r.calls:>7}"
+        for r in rows
     ]
     return "\n".join(lines)
 
@@ -346,27 +375,36 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--modes", default="on,off", help="on, off or on,off")
     parser.add_argument("--games", default="clue,undercover", help="clue, undercover or both")
     parser.add_argument("--record", action="store_true", help="record each game's calls")
+    parser.add_argument(
+        "--replay", type=Path, default=None, help="replay the calls recorded in this directory"
+    )
     args = parser.parse_args(argv)
     try:
         seeds = [int(s) for s in args.seeds.split(",")]
         modes = _modes(args.modes)
         games = _games(args.games)
         settings = LLMSettings()
-        if not settings.configured:
-            raise ValueError("no endpoint: set GUMSHOE_LLM_BASE_URL")
+        if not settings.configured and args.replay is None:
+            raise ValueError("no endpoint: set GUMSHOE_LLM_BASE_URL (or give --replay DIR)")
     except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     args.out.mkdir(parents=True, exist_ok=True)
     played: dict[Mode, list[LabelledJSONClient]] = {mode: [] for mode in modes}
     meters: dict[str, UsageMeter] = {}
-    for mode in modes:
-        for game in games:
-            for seed in seeds:
-                record_dir = args.out if args.record else None
-                client = run_game(game, mode, seed, settings, record_dir=record_dir)
-                played[mode].append(client)
-                meters[f"{game} {mode} s{seed}"] = client.meter
+    record_dir = args.out if args.record else None
+    try:
+        for mode in modes:
+            for game in games:
+                for seed in seeds:
+                    client = run_game(
+                        game, mode, seed, settings, record_dir=record_dir, replay_dir=args.replay
+                    )
+                    played[mode].append(client)
+                    meters[f"{game} {mode} s{seed}"] = client.meter
+    except (OSError, ValueError, ReplayError, LLMEndpointError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     rows = results(played)
     report = UsageReport.from_meters(meters)
     print(table(rows))

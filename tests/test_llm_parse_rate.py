@@ -57,7 +57,8 @@ def test_a_clue_game_asks_for_json_and_the_game_parser_reads_it(tmp_path: Path) 
     assert all(r.format_type == "json_schema" for r in srv.requests)
     deduce, move = client.tallies["clue deduction"], client.tallies["clue move"]
     final = client.tallies["clue final accusation"]  # after the last round, with a deduction
-    assert move.asks == move.first_try == move.calls == 3 and final.asks == 1
+    assert move.asks == move.first_try == move.calls == move.format_first == 3
+    assert final.asks == 1
     assert deduce.asks == deduce.first_try == deduce.calls == 4 and deduce.rate == 1.0
     assert final.first_try == 0 and final.calls == 4
     shows = client.tallies.get("clue show card")
@@ -78,9 +79,15 @@ def test_with_structured_output_off_calls_pass_through() -> None:
         client = run_game("clue", "off", 4, settings)
     assert all(r.format_type is None for r in srv.requests)
     assert isinstance(client, LabelledJSONClient)
-    assert client.tallies["clue move"].first_try == 0  # JSON is no labelled text
+    move = client.tallies["clue move"]
+    assert move.first_try == move.format_first == 0  # JSON is no labelled text
 
 
 def test_bad_options_exit_2(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     assert main(["--out", str(tmp_path), "--modes", "sometimes"]) == 2
     assert "--modes: 'sometimes' is not on or off" in capsys.readouterr().err
+
+
+def test_a_missing_recording_exits_2(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    assert main(["--out", str(tmp_path), "--replay", str(tmp_path), "--games", "clue"]) == 2
+    assert "clue-structured-on-seed1.jsonl" in capsys.readouterr().err
