@@ -260,10 +260,10 @@ def _has_labels(text: str, labels: tuple[str, ...]) -> bool:
     return True
 
 
-def play_one(game: GameName, seed: int, client: ChatClient) -> None:
+def play_one(game: GameName, seed: int, client: ChatClient, clue_rounds: int = CLUE_ROUNDS) -> None:
     """One short game of ``game`` with the LLM at seat 0 and offline agents elsewhere."""
     if game == "clue":
-        clue_config = ClueConfig(n_players=CLUE_PLAYERS, max_rounds=CLUE_ROUNDS)
+        clue_config = ClueConfig(n_players=CLUE_PLAYERS, max_rounds=clue_rounds)
         clue_agents: list[ClueAgent] = [
             LLMClueAgent(client, seed=seed),
             RandomAgent(seed + 1),
@@ -294,6 +294,7 @@ def run_game(
     *,
     record_dir: Path | None = None,
     replay_dir: Path | None = None,
+    clue_rounds: int = CLUE_ROUNDS,
 ) -> LabelledJSONClient:
     """Play one game in ``mode``, recording or replaying its calls; return the tallying client."""
     inner: ChatClient
@@ -308,7 +309,7 @@ def run_game(
     else:
         choices = undercover_choices(UNDERCOVER_PLAYERS)
     client = LabelledJSONClient(inner, structured=mode == "on", choices=choices)
-    play_one(game, seed, client)
+    play_one(game, seed, client, clue_rounds)
     return client
 
 
@@ -374,6 +375,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seeds", default="1", help="comma-separated game seeds")
     parser.add_argument("--modes", default="on,off", help="on, off or on,off")
     parser.add_argument("--games", default="clue,undercover", help="clue, undercover or both")
+    parser.add_argument("--clue-rounds", type=int, default=CLUE_ROUNDS, help="Clue round limit")
     parser.add_argument("--record", action="store_true", help="record each game's calls")
     parser.add_argument(
         "--replay", type=Path, default=None, help="replay the calls recorded in this directory"
@@ -381,6 +383,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         seeds = [int(s) for s in args.seeds.split(",")]
+        if args.clue_rounds < 1:
+            raise ValueError(f"--clue-rounds: must be at least 1, got {args.clue_rounds}")
         modes = _modes(args.modes)
         games = _games(args.games)
         settings = LLMSettings()
@@ -398,7 +402,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             for game in games:
                 for seed in seeds:
                     client = run_game(
-                        game, mode, seed, settings, record_dir=record_dir, replay_dir=args.replay
+                        game,
+                        mode,
+                        seed,
+                        settings,
+                        record_dir=record_dir,
+                        replay_dir=args.replay,
+                        clue_rounds=args.clue_rounds,
                     )
                     played[mode].append(client)
                     meters[f"{game} {mode} s{seed}"] = client.meter
