@@ -15,7 +15,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from reasoning.llm.budget import TokenCounter, estimate_tokens
+from reasoning.llm.budget import estimate_tokens
 
 StructuredMode = Literal["json_schema", "json_object", "off"]
 # The order ``auto`` tries modes in, and the order a rejected mode degrades along.
@@ -100,10 +100,6 @@ class EndpointProbe:
         """Remember a context length the server stated (in an error, say)."""
         with self._lock:
             self.facts.context_tokens = tokens
-
-    def counter(self) -> TokenCounter:
-        """A token counter: the server's tokenizer where it has one, else the estimate."""
-        return self.count
 
     def count(self, text: str) -> int:
         """Tokens in ``text`` by the server's tokenizer, or the conservative estimate."""
