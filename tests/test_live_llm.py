@@ -31,7 +31,7 @@ pytestmark = [
 ]
 
 # A small model on one CPU thread: short answers, and time for the prompt to be read.
-LIVE = {"max_tokens": 128, "request_timeout_s": 300.0, "temperature": 0.2}
+LIVE = {"max_tokens": 256, "request_timeout_s": 300.0}
 
 
 @pytest.fixture(autouse=True)
