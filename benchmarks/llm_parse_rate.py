@@ -137,11 +137,6 @@ def _model(labels: tuple[str, ...], choices: Choices) -> type[BaseModel]:
     return model
 
 
-def answer_model(labels: tuple[str, ...]) -> type[BaseModel]:
-    """A flat model with one short free-text field per label."""
-    return _model(labels, Choices())
-
-
 def clue_choices(config: ClueConfig) -> Choices:
     """Clue's labels as enums: every suggestion triple, NONE or a triple as the accusation, a
     card to show, and the deductions in the forms the parser reads."""
@@ -281,6 +276,13 @@ def play_one(game: GameName, seed: int, client: ChatClient, clue_rounds: int = C
     play_undercover(uc_game, agents, ProverChecker(settings.test))
 
 
+def game_choices(game: GameName) -> Choices:
+    """The enums of the games this module plays."""
+    if game == "clue":
+        return clue_choices(ClueConfig(n_players=CLUE_PLAYERS))
+    return undercover_choices(UNDERCOVER_PLAYERS)
+
+
 def recording_name(game: GameName, mode: Mode, seed: int) -> str:
     """The file a game's calls are recorded to."""
     return f"{game}-structured-{mode}-seed{seed}.jsonl"
@@ -304,11 +306,7 @@ def run_game(
         inner = make_client(settings)
         if record_dir is not None:
             inner = RecordingClient(inner, record_dir / recording_name(game, mode, seed))
-    if game == "clue":
-        choices = clue_choices(ClueConfig(n_players=CLUE_PLAYERS))
-    else:
-        choices = undercover_choices(UNDERCOVER_PLAYERS)
-    client = LabelledJSONClient(inner, structured=mode == "on", choices=choices)
+    client = LabelledJSONClient(inner, structured=mode == "on", choices=game_choices(game))
     play_one(game, seed, client, clue_rounds)
     return client
 

@@ -9,13 +9,15 @@ from pathlib import Path
 import pytest
 
 from benchmarks.llm_parse_rate import (
+    Choices,
     LabelledJSONClient,
-    answer_model,
+    clue_choices,
     format_labels,
     main,
     results,
     run_game,
 )
+from games.clue.cards import ClueConfig
 from games.clue.llm_prompts import DEDUCTION_FORMAT, MOVE_FORMAT, SHOW_FORMAT
 from games.undercover.prompts import NLI_DESCRIBE_TASK, NLI_VOTE_TASK
 from reasoning.llm import LLMSettings
@@ -39,8 +41,12 @@ def test_labels_come_from_the_answer_format() -> None:
     assert format_labels(NLI_DESCRIBE_TASK) == ("DESCRIPTION",)
     assert format_labels(NLI_VOTE_TASK) == ("VOTE",)
     assert format_labels("Say anything.") == ()
-    model = answer_model(("REASONING", "SHOW"))
-    assert list(model.model_json_schema()["required"]) == ["reasoning", "show"]
+    free = Choices().model(("REASONING", "SHOW")).model_json_schema()
+    assert free["required"] == ["reasoning", "show"]
+    assert free["properties"]["show"] == {"maxLength": 300, "title": "Show", "type": "string"}
+    clue = clue_choices(ClueConfig(n_players=3)).model(("ANALYSIS", "DEDUCTIONS"))
+    deductions = clue.model_json_schema()["properties"]["deductions"]
+    assert deductions["maxItems"] == 6 and "P2 holds Rope" in deductions["items"]["enum"]
 
 
 def scripted(request: ChatRequest) -> Step:
