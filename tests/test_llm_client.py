@@ -21,6 +21,7 @@ from reasoning.llm import (
     system,
     user,
 )
+from reasoning.llm.settings import DEFAULT_MAX_TOKENS
 from tests.support.chat_server import ChatRequest, Delay, Fail, Reply, ScriptedChatServer, Step
 
 PROMPT = [system("You play Clue."), user("Which room?")]
@@ -120,11 +121,15 @@ def test_reply_content_and_token_accounting_from_usage_field() -> None:
     assert usage.total_tokens == 45
 
 
-def test_optional_request_fields_are_left_out() -> None:
-    with ScriptedChatServer(["ok"]) as srv:
+def test_optional_request_fields_are_left_out_and_max_tokens_has_a_default() -> None:
+    with ScriptedChatServer(["ok", "ok"]) as srv:
         client_for(srv).complete(PROMPT)
-    assert "seed" not in srv.requests[0].body
-    assert "max_tokens" not in srv.requests[0].body
+        client_for(srv, max_tokens=None).complete(PROMPT)
+    first, second = (request.body for request in srv.requests)
+    assert "seed" not in first
+    assert "response_format" not in first
+    assert first["max_tokens"] == DEFAULT_MAX_TOKENS
+    assert "max_tokens" not in second
 
 
 def test_api_key_is_sent_as_bearer_and_placeholder_without_key() -> None:

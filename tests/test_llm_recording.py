@@ -129,7 +129,7 @@ def test_changed_prompt_raises_mismatch_naming_call_and_field(tmp_path: Path) ->
     replay.complete(PROMPT, seed=7)
     changed = [PROMPT[0], user("Your move, as JSON with action and colour.")]
     with pytest.raises(ReplayMismatch) as caught:
-        replay.complete(changed, seed=7)
+        replay.complete(changed, seed=8)  # the re-prompt was sent with the next seed
     error = caught.value
     assert (error.index, error.field) == (1, "messages[1].content")
     assert str(error).startswith("replay call 1: messages[1].content differs")

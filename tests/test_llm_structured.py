@@ -88,7 +88,7 @@ def test_malformed_answer_is_reprompted_with_the_problem() -> None:
     assert second[2]["role"] == "user"
     assert "field 'room' is missing" in second[2]["content"]
     assert "suspect, weapon, room" in second[2]["content"]
-    assert srv.requests[1].body["seed"] == 5
+    assert srv.requests[1].body["seed"] == 6  # a new sampling seed for the re-prompt
 
 
 def test_four_malformed_answers_give_none_and_a_counted_fallback() -> None:
@@ -100,7 +100,12 @@ def test_four_malformed_answers_give_none_and_a_counted_fallback() -> None:
     assert len(outcome.errors) == 4 and len(srv.requests) == 4
     assert outcome.errors[0] == "no JSON object was found in the answer"
     assert srv.pending == 1
-    assert len(srv.requests[3].messages) == 1 + 2 * 3
+    # each re-prompt keeps only the last failed reply and its problem, with a new seed
+    last = srv.requests[3].messages
+    assert len(last) == 1 + 2
+    assert last[1] == {"role": "assistant", "content": replies[2]}
+    assert "could not be used" in last[2]["content"]
+    assert [request.body.get("seed") for request in srv.requests] == [None] * 4
 
     legal = [EXPECTED, Suggestion(suspect="Mrs. White", weapon="Knife", room="Kitchen")]
     counter = FallbackCounter()

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import inspect
 import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, cast, runtime_checkable
 
 import openai
 from openai.types.chat import (
@@ -16,8 +17,17 @@ from openai.types.chat import (
     ChatCompletionSystemMessageParam,
     ChatCompletionUserMessageParam,
 )
+from pydantic import BaseModel
 
 from reasoning.closing import Closing
+from reasoning.llm.budget import (
+    ContextOverflow,
+    context_from_error,
+    conversation_tokens,
+    fit_messages,
+    is_context_error,
+)
+from reasoning.llm.endpoint import MODE_ORDER, EndpointProbe, StructuredMode, next_mode
 from reasoning.llm.messages import ChatMessage, ChatReply
 from reasoning.llm.settings import LLMSettings
 from reasoning.llm.usage import UsageMeter
@@ -28,6 +38,25 @@ Sleep = Callable[[float], None]
 # refuses to start without some key.
 _NO_KEY = "no-key"
 _MAX_EXPONENT = 60
+# Statuses with which a server may reject a response format it does not support (llama.cpp
+# servers answer OpenAI's json_schema with 422 or 500); gateway errors never count as that.
+_FORMAT_STATUSES = frozenset({400, 404, 415, 422, 500, 501})
+# Context budgeting: tokens kept free for the chat template's rounding, the smallest reply
+# worth asking for, how much harder each context error trims, and how many times it may.
+_CONTEXT_MARGIN = 16
+_MIN_REPLY_TOKENS = 64
+_CONTEXT_SHRINK = 0.8
+_MAX_CONTEXT_RETRIES = 4
+
+
+@dataclass(frozen=True, slots=True)
+class ChatOptions:
+    """Per-call request options: the pydantic model an answer should fill (asked for as
+    structured output where the endpoint supports it) and a reply length cap overriding the
+    settings' ``max_tokens``."""
+
+    answer: type[BaseModel] | None = None
+    max_tokens: int | None = None
 
 
 @runtime_checkable
@@ -45,8 +74,44 @@ class ChatClient(Protocol):
         ...
 
     def complete(self, messages: Sequence[ChatMessage], *, seed: int | None = None) -> ChatReply:
-        """Answer ``messages``; raise ``LLMEndpointError`` when the endpoint cannot."""
+        """Answer ``messages``; raise ``LLMEndpointError`` when the endpoint cannot.
+
+        Clients may also take ``options: ChatOptions`` (see ``accepts_options``).
+        """
         ...
+
+
+class _OptionsClient(Protocol):
+    def complete(
+        self,
+        messages: Sequence[ChatMessage],
+        *,
+        seed: int | None = None,
+        options: ChatOptions | None = None,
+    ) -> ChatReply: ...
+
+
+def complete_with(
+    client: ChatClient,
+    messages: Sequence[ChatMessage],
+    *,
+    seed: int | None = None,
+    options: ChatOptions | None = None,
+) -> ChatReply:
+    """``client.complete`` with ``options`` when the client takes them, else without."""
+    if options is not None and accepts_options(client):
+        return cast(_OptionsClient, client).complete(messages, seed=seed, options=options)
+    return client.complete(messages, seed=seed)
+
+
+def accepts_options(client: ChatClient) -> bool:
+    """Whether ``client.complete`` takes per-call ``options``; a client that does not (a wrapper
+    written before them) is asked in plain text."""
+    try:
+        parameters = inspect.signature(client.complete).parameters
+    except (TypeError, ValueError):
+        return False
+    return "options" in parameters
 
 
 class LLMEndpointError(RuntimeError):
@@ -61,6 +126,10 @@ class LLMEndpointError(RuntimeError):
         super().__init__(
             f"chat endpoint {endpoint} failed after {attempts} attempt{plural}: {detail}"
         )
+
+
+class ContextLengthError(LLMEndpointError):
+    """The conversation cannot be made to fit the endpoint's context, even trimmed."""
 
 
 def backoff_delay(retry: int, base_s: float, cap_s: float, rng: random.Random) -> float:
@@ -79,6 +148,7 @@ class _Failure:
     retryable: bool
     status: int | None = None
     retry_after_s: float | None = None
+    context: bool = False
 
 
 class OpenAIChatClient(Closing):
@@ -88,6 +158,14 @@ class OpenAIChatClient(Closing):
     ``settings.max_retries`` times with exponential backoff and jitter (honouring a
     ``Retry-After`` header up to the cap); other errors fail at once. ``sleep`` and ``rng`` are
     injectable so tests need not wait.
+
+    A call with an answer model asks for structured output in the endpoint's mode (see
+    ``LLMSettings.structured``): a request the endpoint rejects for its response format is
+    resent at once in the next mode (json_schema, json_object, off), not retried as a fault,
+    and the mode that worked is remembered for the endpoint. When the context length is known
+    (set, or stated by the server), trimmable history is dropped to fit it; a context-length
+    error from the server trims harder and retries, and ``ContextLengthError`` says when
+    nothing more can go.
     """
 
     def __init__(
@@ -114,47 +192,156 @@ class OpenAIChatClient(Closing):
             max_retries=0,
             timeout=settings.request_timeout_s,
         )
+        self._probe = EndpointProbe(
+            settings.endpoint, key or None, settings.model, settings.request_timeout_s
+        )
+        self._model = settings.model
 
     @property
     def model(self) -> str:
-        """The configured model name."""
-        return self._settings.model
+        """The model name: as configured, else the first one the server lists (asked once).
+
+        Raises ``LLMEndpointError`` when none is configured and the server lists none.
+        """
+        if not self._model:
+            listed = self._probe.models()
+            if not listed:
+                raise LLMEndpointError(
+                    self._settings.endpoint,
+                    1,
+                    "no model name given (set GUMSHOE_LLM_MODEL or --model) and the server "
+                    "lists no model at /models",
+                )
+            self._model = listed[0]
+        return self._model
 
     @property
     def meter(self) -> UsageMeter:
         """The usage meter this client records into."""
         return self._meter
 
+    @property
+    def structured_mode(self) -> StructuredMode:
+        """The structured-output mode answers are asked in now at this endpoint."""
+        setting = self._settings.structured
+        start = MODE_ORDER[0] if setting == "auto" else setting
+        learned = self._probe.facts.mode
+        if learned is None:
+            return start
+        return max(start, learned, key=MODE_ORDER.index)
+
+    def context_tokens(self) -> int | None:
+        """The endpoint's context length: what the server stated in an error, else the setting,
+        else what the server lists (None when nothing says)."""
+        learned = self._probe.facts.context_tokens
+        return learned or self._settings.context_tokens or self._probe.context_tokens()
+
     def close(self) -> None:
         """Release the HTTP connections."""
         self._client.close()
 
-    def complete(self, messages: Sequence[ChatMessage], *, seed: int | None = None) -> ChatReply:
+    def complete(
+        self,
+        messages: Sequence[ChatMessage],
+        *,
+        seed: int | None = None,
+        options: ChatOptions | None = None,
+    ) -> ChatReply:
         """Send ``messages`` and return the first choice, retrying transient failures."""
-        params = [_message_param(m) for m in messages]
+        options = options if options is not None else ChatOptions()
         settings = self._settings
-        max_tokens = settings.max_tokens if settings.max_tokens is not None else openai.omit
+        model = self.model
+        max_tokens = options.max_tokens or settings.max_tokens
+        mode = self.structured_mode if options.answer is not None else None
+        degraded = False
+        context = self.context_tokens()
+        scale = 1.0
+        overflows = 0
         attempts = 0
         while True:
             attempts += 1
+            sent, reply_cap = self._fit(messages, context, scale, max_tokens, attempts)
             started = time.perf_counter()
             try:
                 completion = self._client.chat.completions.create(
-                    model=settings.model,
-                    messages=params,
+                    model=model,
+                    messages=[_message_param(m) for m in sent],
                     temperature=settings.temperature,
-                    max_tokens=max_tokens,
+                    max_tokens=reply_cap if reply_cap is not None else openai.omit,
                     seed=seed if seed is not None else openai.omit,
+                    extra_body=_format_body(mode, options.answer),
                 )
             except openai.OpenAIError as err:
                 failure = _classify(err, settings.request_timeout_s)
             else:
-                return self._reply(completion, time.perf_counter() - started, attempts)
+                if degraded and mode is not None:
+                    self._probe.facts.mode = mode
+                latency = time.perf_counter() - started
+                return self._reply(completion, latency, attempts, mode, reply_cap)
+            if failure.context:
+                overflows += 1
+                if overflows > _MAX_CONTEXT_RETRIES:
+                    self._meter.record_error()
+                    raise ContextLengthError(
+                        settings.endpoint, attempts, failure.detail, failure.status
+                    )
+                stated = context_from_error(failure.detail)
+                if stated is not None and stated != context:
+                    self._probe.learn_context(stated)
+                    context = stated
+                elif context is None:
+                    context = conversation_tokens(sent, self._probe.count) + (reply_cap or 0)
+                    scale *= _CONTEXT_SHRINK
+                else:
+                    scale *= _CONTEXT_SHRINK
+                attempts -= 1
+                continue
+            if mode not in (None, "off") and failure.status in _FORMAT_STATUSES:
+                mode = next_mode(mode)
+                degraded = True
+                self._meter.record_format_degrade()
+                attempts -= 1
+                continue
             if not failure.retryable or attempts > settings.max_retries:
                 self._meter.record_error()
                 raise LLMEndpointError(settings.endpoint, attempts, failure.detail, failure.status)
             self._meter.record_retry()
             self._sleep(self._delay(attempts - 1, failure.retry_after_s))
+
+    def _fit(
+        self,
+        messages: Sequence[ChatMessage],
+        context: int | None,
+        scale: float,
+        max_tokens: int | None,
+        attempts: int,
+    ) -> tuple[list[ChatMessage], int | None]:
+        """The messages to send and the reply cap, fitted into ``context`` scaled by ``scale``.
+
+        Trimmable history goes first; then the reply cap shrinks, down to a useful minimum.
+        """
+        if context is None:
+            return list(messages), max_tokens
+        room = int(context * scale) - _CONTEXT_MARGIN
+        count = self._probe.count
+        wanted = max_tokens if max_tokens is not None else _MIN_REPLY_TOKENS
+        reserve = min(wanted, max(room // 2, _MIN_REPLY_TOKENS))
+        try:
+            kept = fit_messages(messages, room - reserve, count)
+        except ContextOverflow as overflow:
+            needed = overflow.needed
+            if room - needed < _MIN_REPLY_TOKENS:
+                self._meter.record_error()
+                raise ContextLengthError(
+                    self._settings.endpoint,
+                    attempts,
+                    f"{overflow}; the context holds {context} tokens",
+                ) from overflow
+            kept = [m for m in messages if not m.trimmable]
+            reserve = room - needed
+        self._meter.record_trimmed(len(messages) - len(kept))
+        cap = max_tokens if max_tokens is None or reserve >= max_tokens else reserve
+        return kept, cap
 
     def _delay(self, retry: int, retry_after_s: float | None) -> float:
         settings = self._settings
@@ -163,22 +350,48 @@ class OpenAIChatClient(Closing):
             delay = max(delay, min(retry_after_s, settings.backoff_cap_s))
         return delay
 
-    def _reply(self, completion: ChatCompletion, latency_s: float, attempts: int) -> ChatReply:
+    def _reply(
+        self,
+        completion: ChatCompletion,
+        latency_s: float,
+        attempts: int,
+        mode: StructuredMode | None,
+        max_tokens: int | None,
+    ) -> ChatReply:
         if not completion.choices:
             self._meter.record_error()
             raise LLMEndpointError(
                 self._settings.endpoint, attempts, "the reply contained no choices"
             )
         usage = completion.usage
+        choice = completion.choices[0]
         reply = ChatReply(
-            content=completion.choices[0].message.content or "",
-            model=completion.model or self._settings.model,
+            content=choice.message.content or "",
+            model=completion.model or self.model,
             prompt_tokens=usage.prompt_tokens if usage is not None else 0,
             completion_tokens=usage.completion_tokens if usage is not None else 0,
             latency_s=latency_s,
+            finish_reason=choice.finish_reason,
+            response_format=None if mode in (None, "off") else mode,
+            max_tokens=max_tokens,
         )
         self._meter.record_reply(reply)
         return reply
+
+
+def _format_body(mode: StructuredMode | None, answer: type[BaseModel] | None) -> dict[str, Any]:
+    """The request's ``response_format`` for ``answer`` in ``mode`` (nothing for plain text)."""
+    if mode is None or mode == "off" or answer is None:
+        return {}
+    schema = answer.model_json_schema()
+    if mode == "json_schema":
+        return {
+            "response_format": {
+                "type": "json_schema",
+                "json_schema": {"name": answer.__name__, "schema": schema},
+            }
+        }
+    return {"response_format": {"type": "json_object", "schema": schema}}
 
 
 def _message_param(message: ChatMessage) -> ChatCompletionMessageParam:
@@ -193,11 +406,13 @@ def _classify(err: openai.OpenAIError, timeout_s: float) -> _Failure:
     """Say what went wrong and whether trying again may help."""
     if isinstance(err, openai.APIStatusError):
         status = err.status_code
+        message = _status_message(err)
         return _Failure(
-            detail=f"HTTP {status}: {_status_message(err)}",
+            detail=f"HTTP {status}: {message}",
             retryable=status == 429 or status >= 500,
             status=status,
             retry_after_s=_retry_after(err),
+            context=is_context_error(status, _error_code(err), message),
         )
     if isinstance(err, openai.APITimeoutError):
         return _Failure(detail=f"no reply within {timeout_s:g} s", retryable=True)
@@ -214,6 +429,12 @@ def _status_message(err: openai.APIStatusError) -> str:
         if isinstance(message, str) and message:
             return message
     return err.message
+
+
+def _error_code(err: openai.APIStatusError) -> object:
+    body = err.body
+    code = body.get("code") if isinstance(body, dict) else None
+    return code if code is not None else err.code
 
 
 def _retry_after(err: openai.APIStatusError) -> float | None:

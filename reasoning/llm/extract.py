@@ -7,6 +7,8 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
+from pydantic import BaseModel
+
 _FENCE = re.compile(r"```[ \t]*(?:json|JSON)?[ \t]*\n?(.*?)```", re.DOTALL)
 _DECODER = json.JSONDecoder()
 # Markdown decoration a model may put around a label: list bullets, headings, quotes, bold.
@@ -76,3 +78,18 @@ def _split_label(line: str) -> tuple[str | None, str]:
         return None, ""
     label = head.strip(_DECORATION).upper()
     return label, rest.strip(" \t*")
+
+
+def labelled_text(answer: BaseModel) -> str:
+    """An answer model as ``LABEL: value`` lines (the field names upper-cased), the form
+    ``labelled_fields`` reads: list items one per line, an empty list or None as ``NONE``."""
+    lines = []
+    for name, value in answer:
+        if isinstance(value, list | tuple):
+            text = "\n".join(str(item) for item in value) or "NONE"
+        elif value is None:
+            text = "NONE"
+        else:
+            text = str(value)
+        lines.append(f"{name.upper()}: {text}")
+    return "\n".join(lines)

@@ -10,6 +10,8 @@ from typing import TypeVar
 
 from pydantic import BaseModel, ConfigDict
 
+from reasoning.llm.usage import UsageMeter
+
 A = TypeVar("A")
 
 
@@ -66,11 +68,12 @@ def choose_with_fallback(
     *,
     counter: FallbackCounter | None = None,
     phase: str = "action",
+    meter: UsageMeter | None = None,
 ) -> tuple[A, bool]:
     """Play ``proposed`` if it is legal; otherwise a uniformly random legal action.
 
     Returns the action and whether it was a fallback; each fallback is recorded in ``counter``
-    under ``phase`` with reason ``unparsed`` (no proposal) or ``illegal``.
+    under ``phase`` with reason ``unparsed`` (no proposal) or ``illegal``, and in ``meter``.
     """
     if not legal_actions:
         raise ValueError(f"no legal actions to choose from in phase {phase!r}")
@@ -79,4 +82,6 @@ def choose_with_fallback(
     if counter is not None:
         reason = FallbackReason.UNPARSED if proposed is None else FallbackReason.ILLEGAL
         counter.record(phase, reason.value)
+    if meter is not None:
+        meter.record_fallback()
     return rng.choice(legal_actions), True

@@ -9,7 +9,7 @@ from typing import Self
 
 from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 
-from reasoning.llm.client import ChatClient, LLMEndpointError
+from reasoning.llm.client import ChatClient, ChatOptions, LLMEndpointError, complete_with
 from reasoning.llm.messages import ChatMessage, ChatReply
 from reasoning.llm.usage import UsageMeter
 
@@ -104,10 +104,16 @@ class RecordingClient:
         """The wrapped client's usage meter."""
         return self._inner.meter
 
-    def complete(self, messages: Sequence[ChatMessage], *, seed: int | None = None) -> ChatReply:
+    def complete(
+        self,
+        messages: Sequence[ChatMessage],
+        *,
+        seed: int | None = None,
+        options: ChatOptions | None = None,
+    ) -> ChatReply:
         """Ask the wrapped client, then record the call and its reply or endpoint failure."""
         try:
-            reply = self._inner.complete(messages, seed=seed)
+            reply = complete_with(self._inner, messages, seed=seed, options=options)
         except LLMEndpointError as exc:
             failure = RecordedFailure(
                 endpoint=exc.endpoint, attempts=exc.attempts, detail=exc.detail, status=exc.status
@@ -116,6 +122,13 @@ class RecordingClient:
             raise
         self._write(messages, seed, reply, None)
         return reply
+
+    def _model_or_unknown(self) -> str:
+        """The model, or "" when a failure left it unknown (no name given, no model list)."""
+        try:
+            return self._inner.model
+        except LLMEndpointError:
+            return ""
 
     def _write(
         self,
@@ -127,7 +140,7 @@ class RecordingClient:
         with self._lock:
             record = RecordedCall(
                 index=self._next_index,
-                model=self._inner.model,
+                model=self._model_or_unknown(),
                 seed=seed,
                 messages=list(messages),
                 reply=reply,
@@ -143,16 +156,18 @@ class ReplayClient:
     """Answer calls from a recording, in order, checking each request against the recorded one.
 
     The model, seed and messages must match what was recorded at the same position; the first
-    difference raises ``ReplayMismatch`` naming the call index and field. A recorded endpoint
-    failure is raised again as ``LLMEndpointError``. Replies and failures are counted in
-    ``meter`` as the endpoint's were (retries inside a recorded call are not replayed).
+    difference raises ``ReplayMismatch`` naming the call index and field. An empty ``model``
+    takes the recording's. A recorded endpoint failure is raised again as
+    ``LLMEndpointError``. Replies and failures are counted in ``meter`` as the endpoint's were
+    (retries inside a recorded call are not replayed); options are not checked, as the reply
+    already shows the mode and cap it was asked with.
     """
 
-    def __init__(self, path: Path, *, model: str, meter: UsageMeter | None = None) -> None:
+    def __init__(self, path: Path, *, model: str = "", meter: UsageMeter | None = None) -> None:
         self.path = path
-        self._model = model
         self._meter = meter if meter is not None else UsageMeter()
         self._calls = load_recording(path)
+        self._model = model or (self._calls[0].model if self._calls else "")
         self._next = 0
         self._lock = threading.Lock()
 
@@ -172,7 +187,13 @@ class ReplayClient:
         with self._lock:
             return len(self._calls) - self._next
 
-    def complete(self, messages: Sequence[ChatMessage], *, seed: int | None = None) -> ChatReply:
+    def complete(
+        self,
+        messages: Sequence[ChatMessage],
+        *,
+        seed: int | None = None,
+        options: ChatOptions | None = None,
+    ) -> ChatReply:
         """Return the next recorded reply if the request matches its recording."""
         with self._lock:
             index = self._next

@@ -3,16 +3,20 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Self
+from typing import Literal, Self
 
 from pydantic import AliasChoices, Field, SecretStr, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
+DEFAULT_MAX_TOKENS = 512
+
+StructuredSetting = Literal["auto", "json_schema", "json_object", "off"]
 
 
 class LLMSettings(BaseSettings):
-    """Endpoint, model, sampling, retry, price and record/replay settings for chat calls.
+    """Endpoint, model, sampling, structured-output, context, retry, price and record/replay
+    settings for chat calls.
 
     Every field can be given as ``GUMSHOE_LLM_<FIELD>`` in the environment; the endpoint and key
     also fall back to ``OPENAI_BASE_URL`` and ``OPENAI_API_KEY``. Any OpenAI-compatible server
@@ -33,15 +37,35 @@ class LLMSettings(BaseSettings):
         validation_alias=AliasChoices("api_key", "GUMSHOE_LLM_API_KEY", "OPENAI_API_KEY"),
         description="Bearer key; local servers usually need none.",
     )
-    model: str = Field(default="gpt-4o-mini", min_length=1)
+    model: str = Field(
+        default="",
+        description="Model name; empty means the first model the server lists at /v1/models.",
+    )
     temperature: float = Field(default=0.7, ge=0.0, le=2.0)
-    max_tokens: int | None = Field(default=None, gt=0)
+    max_tokens: int | None = Field(
+        default=DEFAULT_MAX_TOKENS,
+        gt=0,
+        description="Reply length cap for answers that set none; None leaves it to the server.",
+    )
+    structured: StructuredSetting = Field(
+        default="auto",
+        description="How answers with a schema are asked for: auto finds out per endpoint.",
+    )
+    context_tokens: int | None = Field(
+        default=None,
+        gt=0,
+        description="The endpoint's context length; None asks the server where it says.",
+    )
     request_timeout_s: float = Field(default=60.0, gt=0.0)
     max_retries: int = Field(default=4, ge=0, description="Retries after the first attempt.")
     backoff_base_s: float = Field(default=0.5, ge=0.0)
     backoff_cap_s: float = Field(default=30.0, ge=0.0)
     price_input_per_1k: float | None = Field(default=None, ge=0.0)
     price_output_per_1k: float | None = Field(default=None, ge=0.0)
+    price_table: Path | None = Field(
+        default=None,
+        description="JSON file of per-model prices that extends the built-in table.",
+    )
     record_path: Path | None = None
     replay_path: Path | None = None
 

@@ -8,9 +8,9 @@ from typing import Generic, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from reasoning.llm.client import ChatClient
-from reasoning.llm.extract import MalformedAnswer, json_objects
-from reasoning.llm.messages import ChatMessage, assistant, user
+from reasoning.llm.client import ChatClient, ChatOptions, ContextLengthError, complete_with
+from reasoning.llm.extract import MalformedAnswer, json_objects, labelled_text
+from reasoning.llm.messages import ChatMessage, ChatReply, assistant, user
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -21,17 +21,24 @@ DEFAULT_MAX_REPROMPTS = 3
 @dataclass(frozen=True, slots=True)
 class StructuredOutcome(Generic[M]):
     """What asking produced: the parsed value (None when every attempt failed), the number of
-    calls made, every raw reply, and the reason each rejected reply was rejected."""
+    calls made, every raw reply, the reason each rejected reply was rejected, and each reply's
+    finish reason (``length`` for one cut off at the token cap)."""
 
     value: M | None
     attempts: int
     replies: tuple[str, ...]
     errors: tuple[str, ...]
+    finish_reasons: tuple[str | None, ...] = ()
 
     @property
     def ok(self) -> bool:
         """True when a reply was parsed."""
         return self.value is not None
+
+    @property
+    def first_try(self) -> bool:
+        """True when the first reply was parsed."""
+        return self.ok and self.attempts == 1
 
     @property
     def reprompts(self) -> int:
@@ -89,14 +96,73 @@ def parse_reply(text: str, schema: type[M], parse: Parser | None = None) -> M:
     raise MalformedAnswer(describe_validation_error(first_error))
 
 
-def reprompt_text(problem: str, schema: type[BaseModel], *, json_answer: bool) -> str:
-    """The short follow-up message that tells the model what was wrong and how to answer."""
+def parse_answer(
+    text: str,
+    schema: type[M],
+    parse: Parser | None = None,
+    answer: type[BaseModel] | None = None,
+) -> M:
+    """Read one reply, first as a JSON ``answer`` object, then as ``parse_reply`` would.
+
+    A JSON object that fills ``answer`` is final: with ``parse`` it is handed over as labelled
+    lines (``labelled_text``), so the game's own checks run on it; without, it is validated
+    as ``schema``. A reply with no such object (a server that ignored the requested format, or
+    plain text) goes to ``parse_reply``, the labelled-text fallback.
+    """
+    if answer is None:
+        return parse_reply(text, schema, parse)
+    json_error: ValidationError | None = None
+    for candidate in json_objects(text):
+        try:
+            filled = answer.model_validate(candidate)
+        except ValidationError as exc:
+            json_error = json_error or exc
+            continue
+        if parse is not None:
+            return parse_reply(labelled_text(filled), schema, parse)
+        if isinstance(filled, schema):
+            return filled
+        try:
+            return schema.model_validate(filled.model_dump())
+        except ValidationError as exc:
+            raise MalformedAnswer(describe_validation_error(exc)) from exc
+    try:
+        return parse_reply(text, schema, parse)
+    except MalformedAnswer:
+        if json_error is not None:
+            raise MalformedAnswer(describe_validation_error(json_error)) from None
+        raise
+
+
+def reprompt_text(
+    problem: str,
+    schema: type[BaseModel],
+    *,
+    json_answer: bool,
+    cut_off_at: int | None = None,
+) -> str:
+    """The short follow-up message that tells the model what was wrong and how to answer.
+
+    ``cut_off_at`` says the reply stopped at that many tokens, so the model is asked to answer
+    shorter rather than told only what was missing.
+    """
     if json_answer:
         fields = ", ".join(schema.model_fields)
         how = f"Reply with a single JSON object with the fields {fields}."
     else:
         how = "Reply again, keeping exactly to the format asked for above."
+    if cut_off_at is not None:
+        return (
+            f"Your answer was cut off at {cut_off_at} tokens, before it was complete, so it "
+            f"could not be used ({problem}). Answer shorter. {how}"
+        )
     return f"Your previous answer could not be used: {problem}. {how}"
+
+
+def attempt_seed(seed: int | None, attempt: int) -> int | None:
+    """The sampling seed of attempt ``attempt`` (0 is the first): a new one on each re-prompt,
+    so a re-prompt does not draw the same reply again."""
+    return None if seed is None else seed + attempt
 
 
 def ask_structured(
@@ -107,27 +173,70 @@ def ask_structured(
     parse: Parser | None = None,
     max_reprompts: int = DEFAULT_MAX_REPROMPTS,
     seed: int | None = None,
+    answer: type[BaseModel] | None = None,
+    max_tokens: int | None = None,
 ) -> StructuredOutcome[M]:
     """Ask ``client`` and parse the reply into ``schema``, re-prompting on a malformed reply.
 
-    Each failed reply is kept in the conversation and followed by a user message naming the
-    problem; after ``max_reprompts`` re-prompts the outcome's value is None and the caller
-    falls back (see ``choose_with_fallback``). Endpoint failures raise ``LLMEndpointError``.
+    With ``answer`` (a flat pydantic model whose fields are the answer's labels) the client
+    asks for it as structured output where the endpoint supports it, and replies are read by
+    ``parse_answer``; ``max_tokens`` caps this answer's length (else the settings' cap).
+    A re-prompt sends the original messages, the last failed reply and what was wrong with it
+    (earlier failures are dropped, so the prompt does not grow), with a new sampling seed; a
+    reply cut off at the token cap is asked again shorter. After ``max_reprompts`` re-prompts,
+    or when the prompt cannot fit the model's context, the outcome's value is None and the
+    caller falls back (see ``choose_with_fallback``). Other endpoint failures raise
+    ``LLMEndpointError``.
     """
     if max_reprompts < 0:
         raise ValueError(f"max_reprompts must be >= 0, got {max_reprompts}")
-    conversation = list(messages)
+    options = None
+    if answer is not None or max_tokens is not None:
+        options = ChatOptions(answer=answer, max_tokens=max_tokens)
+    follow_up: list[ChatMessage] = []
     replies: list[str] = []
     errors: list[str] = []
-    for _ in range(max_reprompts + 1):
-        text = client.complete(conversation, seed=seed).content
-        replies.append(text)
+    reasons: list[str | None] = []
+    for attempt in range(max_reprompts + 1):
+        if attempt > 0:
+            client.meter.record_reprompt()
         try:
-            value = parse_reply(text, schema, parse)
+            reply = complete_with(
+                client,
+                [*messages, *follow_up],
+                seed=attempt_seed(seed, attempt),
+                options=options,
+            )
+        except ContextLengthError as exc:
+            errors.append(f"the prompt does not fit the model's context: {exc.detail}")
+            break
+        replies.append(reply.content)
+        reasons.append(reply.finish_reason)
+        try:
+            value = parse_answer(reply.content, schema, parse, answer)
         except MalformedAnswer as exc:
             errors.append(str(exc))
-            problem = reprompt_text(str(exc), schema, json_answer=parse is None)
-            conversation += [assistant(text), user(problem)]
+            follow_up = [
+                assistant(reply.content),
+                user(_problem_text(str(exc), reply, schema, parse, answer)),
+            ]
             continue
-        return StructuredOutcome(value, len(replies), tuple(replies), tuple(errors))
-    return StructuredOutcome(None, len(replies), tuple(replies), tuple(errors))
+        return StructuredOutcome(value, len(replies), tuple(replies), tuple(errors), tuple(reasons))
+    return StructuredOutcome(None, len(replies), tuple(replies), tuple(errors), tuple(reasons))
+
+
+def _problem_text(
+    problem: str,
+    reply: ChatReply,
+    schema: type[BaseModel],
+    parse: Parser | None,
+    answer: type[BaseModel] | None,
+) -> str:
+    json_reply = answer is not None and reply.response_format is not None
+    shape = answer if answer is not None and json_reply else schema
+    cut_off_at = None
+    if reply.cut_off:
+        cut_off_at = reply.completion_tokens or reply.max_tokens
+    return reprompt_text(
+        problem, shape, json_answer=parse is None or json_reply, cut_off_at=cut_off_at
+    )

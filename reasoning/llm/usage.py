@@ -1,17 +1,29 @@
-"""Counting what chat calls cost: calls, retries, errors, tokens, latency and money."""
+"""Counting what chat calls cost: calls, retries, errors, tokens, latency and money, per seat
+and per run, as snapshots games print in transcripts and save in summaries."""
 
 from __future__ import annotations
 
+import math
+import statistics
 import threading
+from collections.abc import Iterable, Mapping, Sequence
 
 from pydantic import BaseModel, ConfigDict
 
 from reasoning.llm.messages import ChatReply
+from reasoning.llm.prices import PriceTable
 from reasoning.llm.settings import LLMSettings
 
 
 class UsageSnapshot(BaseModel):
-    """The meter's totals at one moment; ``cost`` is None when no prices are configured."""
+    """The meter's totals at one moment.
+
+    ``cost`` is None when some call's model has no price (and no explicit price is set).
+    ``reprompts`` counts answers asked again after a malformed reply, ``fallbacks`` answers
+    replaced by a random legal action, ``cut_off`` replies stopped at the token cap,
+    ``trimmed`` history messages dropped to fit the context, and ``format_degrades`` requests
+    resent in a lower structured-output mode after the endpoint rejected one.
+    """
 
     model_config = ConfigDict(frozen=True)
 
@@ -22,6 +34,13 @@ class UsageSnapshot(BaseModel):
     completion_tokens: int
     latency_s: float
     cost: float | None
+    latency_median_s: float = 0.0
+    latency_p95_s: float = 0.0
+    reprompts: int = 0
+    fallbacks: int = 0
+    cut_off: int = 0
+    trimmed: int = 0
+    format_degrades: int = 0
 
     @property
     def total_tokens(self) -> int:
@@ -32,48 +51,81 @@ class UsageSnapshot(BaseModel):
 class UsageMeter:
     """Thread-safe running totals that every chat client records into.
 
-    Prices are per 1000 tokens; a missing price counts as zero unless both are missing, in
-    which case no cost is reported.
+    Explicit prices are per 1000 tokens and apply to every call (a missing one counts as zero
+    when the other is set); without them each reply is priced by its model from ``prices``.
     """
 
     def __init__(
-        self, price_input_per_1k: float | None = None, price_output_per_1k: float | None = None
+        self,
+        price_input_per_1k: float | None = None,
+        price_output_per_1k: float | None = None,
+        *,
+        prices: PriceTable | None = None,
     ) -> None:
         self.price_input_per_1k = price_input_per_1k
         self.price_output_per_1k = price_output_per_1k
+        self.prices = prices if prices is not None else PriceTable()
         self._lock = threading.Lock()
-        self._calls = 0
-        self._retries = 0
-        self._errors = 0
-        self._prompt_tokens = 0
-        self._completion_tokens = 0
-        self._latency_s = 0.0
+        self._counts = dict.fromkeys(_COUNTERS, 0)
+        self._latencies: list[float] = []
+        self._table_cost = 0.0
+        self._unpriced = 0
 
     @classmethod
     def for_settings(cls, settings: LLMSettings) -> UsageMeter:
-        """A meter priced from ``settings``."""
-        return cls(settings.price_input_per_1k, settings.price_output_per_1k)
+        """A meter priced from ``settings`` (explicit prices, else the price table)."""
+        return cls(
+            settings.price_input_per_1k,
+            settings.price_output_per_1k,
+            prices=PriceTable.load(settings.price_table),
+        )
 
     def record_reply(self, reply: ChatReply) -> None:
-        """Count one answered call with its tokens and latency."""
+        """Count one answered call with its tokens, latency and price."""
+        price = self.prices.price(reply.model)
         with self._lock:
-            self._calls += 1
-            self._prompt_tokens += reply.prompt_tokens
-            self._completion_tokens += reply.completion_tokens
-            self._latency_s += reply.latency_s
+            self._bump("calls")
+            self._bump("prompt_tokens", reply.prompt_tokens)
+            self._bump("completion_tokens", reply.completion_tokens)
+            self._bump("cut_off", int(reply.cut_off))
+            self._latencies.append(reply.latency_s)
+            if price is None:
+                self._unpriced += 1
+            else:
+                self._table_cost += price.cost(reply.prompt_tokens, reply.completion_tokens)
 
     def record_retry(self) -> None:
         """Count one failed attempt that is about to be retried."""
         with self._lock:
-            self._retries += 1
+            self._bump("retries")
 
     def record_error(self) -> None:
         """Count one call that failed for good."""
         with self._lock:
-            self._errors += 1
+            self._bump("errors")
+
+    def record_reprompt(self) -> None:
+        """Count one answer asked for again after a malformed reply."""
+        with self._lock:
+            self._bump("reprompts")
+
+    def record_fallback(self) -> None:
+        """Count one answer replaced by a random legal action."""
+        with self._lock:
+            self._bump("fallbacks")
+
+    def record_trimmed(self, messages: int) -> None:
+        """Count history messages dropped to fit the context."""
+        with self._lock:
+            self._bump("trimmed", messages)
+
+    def record_format_degrade(self) -> None:
+        """Count one request resent in a lower structured-output mode."""
+        with self._lock:
+            self._bump("format_degrades")
 
     def cost_of(self, prompt_tokens: int, completion_tokens: int) -> float | None:
-        """The price of the given token counts, or None when no prices are configured."""
+        """The explicit price of the given token counts, or None when none is set."""
         if self.price_input_per_1k is None and self.price_output_per_1k is None:
             return None
         return (
@@ -81,15 +133,133 @@ class UsageMeter:
             + completion_tokens * (self.price_output_per_1k or 0.0)
         ) / 1000.0
 
+    def latencies(self) -> list[float]:
+        """Every answered call's latency in seconds, in order."""
+        with self._lock:
+            return list(self._latencies)
+
     def snapshot(self) -> UsageSnapshot:
         """The totals so far."""
         with self._lock:
-            return UsageSnapshot(
-                calls=self._calls,
-                retries=self._retries,
-                errors=self._errors,
-                prompt_tokens=self._prompt_tokens,
-                completion_tokens=self._completion_tokens,
-                latency_s=self._latency_s,
-                cost=self.cost_of(self._prompt_tokens, self._completion_tokens),
+            counts = dict(self._counts)
+            latencies = list(self._latencies)
+            cost = self.cost_of(counts["prompt_tokens"], counts["completion_tokens"])
+            if cost is None and counts["calls"] > 0 and self._unpriced == 0:
+                cost = self._table_cost
+        return _snapshot(counts, latencies, cost)
+
+    def _bump(self, name: str, amount: int = 1) -> None:
+        self._counts[name] += amount
+
+
+_COUNTERS = (
+    "calls",
+    "retries",
+    "errors",
+    "prompt_tokens",
+    "completion_tokens",
+    "reprompts",
+    "fallbacks",
+    "cut_off",
+    "trimmed",
+    "format_degrades",
+)
+
+
+def _percentile(ordered: Sequence[float], share: float) -> float:
+    """Nearest-rank percentile of sorted values (0 for none)."""
+    if not ordered:
+        return 0.0
+    return ordered[max(0, math.ceil(share * len(ordered)) - 1)]
+
+
+def _snapshot(
+    counts: Mapping[str, int], latencies: list[float], cost: float | None
+) -> UsageSnapshot:
+    ordered = sorted(latencies)
+    return UsageSnapshot(
+        **counts,
+        latency_s=sum(ordered),
+        latency_median_s=statistics.median(ordered) if ordered else 0.0,
+        latency_p95_s=_percentile(ordered, 0.95),
+        cost=cost,
+    )
+
+
+def combined(meters: Iterable[UsageMeter]) -> UsageSnapshot:
+    """One snapshot of several meters together (a run's seats); percentiles over all calls."""
+    counts = dict.fromkeys(_COUNTERS, 0)
+    latencies: list[float] = []
+    cost: float | None = 0.0
+    for meter in meters:
+        part = meter.snapshot()
+        for name in _COUNTERS:
+            counts[name] += getattr(part, name)
+        latencies += meter.latencies()
+        cost = None if cost is None or part.cost is None else cost + part.cost
+    return _snapshot(counts, latencies, cost if counts["calls"] else None)
+
+
+class UsageReport(BaseModel):
+    """Usage per seat and for the whole run, as printed under a transcript and saved in
+    ``summary.json``."""
+
+    model_config = ConfigDict(frozen=True)
+
+    seats: dict[str, UsageSnapshot]
+    total: UsageSnapshot
+
+    @classmethod
+    def from_meters(cls, meters: Mapping[str, UsageMeter]) -> UsageReport:
+        """The report of named meters (seat label -> meter)."""
+        return cls(
+            seats={name: meter.snapshot() for name, meter in meters.items()},
+            total=combined(meters.values()),
+        )
+
+    def table(self) -> str:
+        """A plain-text table: one row per seat and a total row."""
+        header = (
+            "seat",
+            "calls",
+            "prompt tok",
+            "compl tok",
+            "p50 s",
+            "p95 s",
+            "retries",
+            "reprompts",
+            "fallbacks",
+            "cut off",
+            "trimmed",
+            "cost",
+        )
+        rows = [header] + [
+            _row(name, usage) for name, usage in [*self.seats.items(), ("total", self.total)]
+        ]
+        widths = [max(len(row[i]) for row in rows) for i in range(len(header))]
+        lines = [
+            "  ".join(
+                cell.ljust(w) if i == 0 else cell.rjust(w)
+                for i, (cell, w) in enumerate(zip(row, widths, strict=True))
             )
+            for row in rows
+        ]
+        return "\n".join(lines)
+
+
+def _row(name: str, usage: UsageSnapshot) -> tuple[str, ...]:
+    cost = "n/a" if usage.cost is None else f"{usage.cost:.4f}"
+    return (
+        name,
+        str(usage.calls),
+        str(usage.prompt_tokens),
+        str(usage.completion_tokens),
+        f"{usage.latency_median_s:.2f}",
+        f"{usage.latency_p95_s:.2f}",
+        str(usage.retries),
+        str(usage.reprompts),
+        str(usage.fallbacks),
+        str(usage.cut_off),
+        str(usage.trimmed),
+        cost,
+    )

@@ -21,6 +21,15 @@ answers by what the prompt says). A step is one of:
   (``{"error": {"message", "type", "code"}}``), optionally with a ``Retry-After`` header;
 - ``Delay(seconds, then)``: wait, then answer with ``then`` (use it to trigger client timeouts).
 
+The server can also stand in for a real server's extras: ``models`` answers ``GET /v1/models``
+(ids, optionally with a ``max_model_len``), ``n_ctx`` answers llama.cpp's ``GET /props``,
+``tokenizer`` serves ``/extras/tokenize/count`` (llama-cpp-python) or ``/tokenize`` (llama.cpp)
+counting words, ``reject_formats`` answers requests whose ``response_format`` type it names with
+that status (as llama-cpp-python answers ``json_schema`` with 500), and ``context_tokens``
+answers a prompt longer than that many words with llama-cpp-python's 400
+``context_length_exceeded``. Rejected requests are listed in ``requests`` but use no step;
+other routes are listed in ``probes``.
+
 When a sequence script runs out, the server answers 400 with a message saying so (400 is not
 retried, so the test fails at once) and records the message in ``errors``; an exception raised
 by a callable script is answered and recorded the same way. Requests that are not a POST to
@@ -39,7 +48,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any
+from typing import Any, Literal
 
 CHAT_PATH = "/v1/chat/completions"
 _POLL_S = 0.02  # how often the serving loop checks for stop(); keeps stop() quick
@@ -64,6 +73,7 @@ class Fail:
     status: int
     message: str = "scripted failure"
     retry_after_s: float | None = None
+    code: str | None = None
 
 
 @dataclass(frozen=True)
@@ -98,6 +108,22 @@ class ChatRequest:
         return [m for m in messages if isinstance(m, dict)] if isinstance(messages, list) else []
 
     @property
+    def response_format(self) -> dict[str, Any] | None:
+        """The requested ``response_format`` object, if any."""
+        value = self.body.get("response_format")
+        return value if isinstance(value, dict) else None
+
+    @property
+    def format_type(self) -> str | None:
+        """The requested response format's ``type`` (``json_schema``, ``json_object``), if any."""
+        return None if self.response_format is None else str(self.response_format.get("type"))
+
+    @property
+    def prompt_words(self) -> int:
+        """Words in all messages: the server's stand-in for prompt tokens."""
+        return sum(_words(m.get("content", "")) for m in self.messages)
+
+    @property
     def last_user(self) -> str:
         """The content of the last user message, or "" when there is none."""
         for message in reversed(self.messages):
@@ -113,8 +139,25 @@ class ScriptedChatServer:
     what ``LLMSettings.base_url`` takes; ``requests`` lists every chat request received, in order.
     """
 
-    def __init__(self, script: Script) -> None:
+    def __init__(
+        self,
+        script: Script,
+        *,
+        models: Sequence[str] | None = None,
+        max_model_len: int | None = None,
+        n_ctx: int | None = None,
+        tokenizer: Literal["extras", "llama"] | None = None,
+        reject_formats: dict[str, int] | None = None,
+        context_tokens: int | None = None,
+    ) -> None:
         self._script = script
+        self.models = list(models) if models is not None else None
+        self.max_model_len = max_model_len
+        self.n_ctx = n_ctx
+        self.tokenizer = tokenizer
+        self.reject_formats = dict(reject_formats or {})
+        self.context_tokens = context_tokens
+        self.probes: list[str] = []
         self._next = 0
         self._lock = threading.Lock()
         self._server: _Server | None = None
@@ -171,6 +214,9 @@ class ScriptedChatServer:
         with self._lock:
             self.requests.append(request)
             number = len(self.requests)
+            rejected = self._rejection(request)
+            if rejected is not None:
+                return number, rejected
             if not callable(self._script):
                 if self._next >= len(self._script):
                     return number, self._error(f"script exhausted: request {number} has no step")
@@ -182,6 +228,40 @@ class ScriptedChatServer:
         except Exception as exc:  # answered as an error and kept for the test to inspect
             with self._lock:
                 return number, self._error(f"script raised on request {number}: {exc!r}")
+
+    def _rejection(self, request: ChatRequest) -> Fail | None:
+        """The error a real server would give before generating, or None."""
+        kind = request.format_type
+        if kind is not None and kind in self.reject_formats:
+            return Fail(
+                self.reject_formats[kind], f"response_format type {kind!r} is not supported"
+            )
+        words = request.prompt_words
+        if self.context_tokens is not None and words >= self.context_tokens:
+            return Fail(
+                400,
+                f"This model's maximum context length is {self.context_tokens} tokens. However, "
+                f"you requested {words} tokens ({words} in the messages, 0 in the completion).",
+                code="context_length_exceeded",
+            )
+        return None
+
+    def _route(self, method: str, path: str, body: object) -> tuple[int, object]:
+        """Answer an extras route: the model list, /props or a tokenizer; 404 when not served."""
+        with self._lock:
+            self.probes.append(f"{method} {path}")
+        text = body.get("input", body.get("content", "")) if isinstance(body, dict) else ""
+        if method == "GET" and path == "/v1/models" and self.models is not None:
+            extra = {} if self.max_model_len is None else {"max_model_len": self.max_model_len}
+            data = [{"id": name, "object": "model", **extra} for name in self.models]
+            return 200, {"object": "list", "data": data}
+        if method == "GET" and path == "/props" and self.n_ctx is not None:
+            return 200, {"default_generation_settings": {"n_ctx": self.n_ctx}}
+        if method == "POST" and path == "/extras/tokenize/count" and self.tokenizer == "extras":
+            return 200, {"count": _words(text)}
+        if method == "POST" and path == "/tokenize" and self.tokenizer == "llama":
+            return 200, {"tokens": list(range(_words(text)))}
+        return 404, {"error": {"message": f"no route for {method} {path}", "code": "404"}}
 
     def _error(self, message: str) -> Fail:
         self.errors.append(message)
@@ -205,13 +285,19 @@ class _Handler(BaseHTTPRequestHandler):
         """Stay quiet: tests read ``requests`` instead of a log."""
 
     def do_GET(self) -> None:
-        self._send_fail(Fail(404, f"no route for GET {self.path}"))
+        status, payload = self.server.owner._route("GET", self.path, None)
+        self._send_json(status, payload)
 
     def do_POST(self) -> None:
         length = int(self.headers.get("Content-Length") or 0)
         raw = self.rfile.read(length)
         if self.path != CHAT_PATH:
-            self._send_fail(Fail(404, f"no route for POST {self.path}"))
+            try:
+                body = json.loads(raw or b"null")
+            except json.JSONDecodeError:
+                body = None
+            status, payload = self.server.owner._route("POST", self.path, body)
+            self._send_json(status, payload)
             return
         try:
             body = json.loads(raw or b"null")
@@ -247,7 +333,7 @@ class _Handler(BaseHTTPRequestHandler):
             "type": _ERROR_TYPES.get(
                 fail.status, "server_error" if fail.status >= 500 else "error"
             ),
-            "code": str(fail.status),
+            "code": fail.code or str(fail.status),
         }
         headers = {} if fail.retry_after_s is None else {"Retry-After": f"{fail.retry_after_s:g}"}
         self._send_json(fail.status, {"error": error}, headers)

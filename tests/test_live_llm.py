@@ -1,0 +1,83 @@
+"""Live checks against a real OpenAI-compatible server (``make llm-server``, then
+``GUMSHOE_LLM_BASE_URL=http://127.0.0.1:8080/v1 make test-live``); skipped without one."""
+
+from __future__ import annotations
+
+import os
+from typing import get_args
+
+import pytest
+from pydantic import BaseModel, ConfigDict
+
+from benchmarks.llm_parse_rate import GameName, run_game
+from reasoning.llm import (
+    LLMSettings,
+    OpenAIChatClient,
+    ask_structured,
+    history,
+    system,
+    user,
+)
+
+# Read before the suite's fixture clears the endpoint settings from every test's environment.
+LIVE_ENV = {k: v for k, v in os.environ.items() if k.startswith("GUMSHOE_LLM_")}
+
+pytestmark = [
+    pytest.mark.live_llm,
+    pytest.mark.skipif(
+        not LIVE_ENV.get("GUMSHOE_LLM_BASE_URL"),
+        reason="no live endpoint: start `make llm-server` and set GUMSHOE_LLM_BASE_URL",
+    ),
+]
+
+# A small model on one CPU thread: short answers, and time for the prompt to be read.
+LIVE = {"max_tokens": 256, "request_timeout_s": 300.0}
+
+
+@pytest.fixture(autouse=True)
+def _live_endpoint(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The endpoint settings given to ``make test-live``, with defaults for a small CPU model."""
+    for name, value in LIVE.items():
+        monkeypatch.setenv(f"GUMSHOE_LLM_{name.upper()}", str(value))
+    for name, value in LIVE_ENV.items():
+        monkeypatch.setenv(name, value)
+
+
+class Room(BaseModel):
+    """A one-field answer."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    room: str
+
+
+def live_client() -> OpenAIChatClient:
+    return OpenAIChatClient(LLMSettings())
+
+
+def test_model_and_structured_mode_are_found_and_an_answer_parses_first_time() -> None:
+    client = live_client()
+    assert client.model  # given, or the first the server lists
+    prompt = [system("Answer with JSON."), user("Name one room of a house.")]
+    outcome = ask_structured(client, prompt, Room, answer=Room, seed=1)
+    assert outcome.first_try, outcome.errors
+    assert client.structured_mode in ("json_schema", "json_object")
+
+
+def test_history_beyond_the_context_is_trimmed_not_fatal() -> None:
+    client = live_client()
+    rounds = [history(f"Round {r}: " + "P1 suggested Rope in the Hall. " * 60) for r in range(40)]
+    prompt = [system("You play Clue."), *rounds, user("Which room next? Answer with JSON.")]
+    outcome = ask_structured(client, prompt, Room, answer=Room, seed=2, max_reprompts=1)
+    usage = client.meter.snapshot()
+    assert usage.trimmed > 0 and usage.errors == 0
+    assert outcome.attempts >= 1
+
+
+@pytest.mark.parametrize("game", get_args(GameName))
+def test_a_short_game_with_an_llm_seat_finishes_with_structured_output(game: GameName) -> None:
+    client = run_game(game, "on", 1, LLMSettings())
+    asks = sum(t.asks for t in client.tallies.values())
+    in_format = sum(t.format_first for t in client.tallies.values())
+    assert asks > 0 and in_format / asks >= 0.8, client.tallies
+    assert client.meter.snapshot().errors == 0

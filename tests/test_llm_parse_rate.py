@@ -1,0 +1,99 @@
+"""The parse-rate measurement: labels read from the games' answer formats, JSON handed back as
+labelled lines to the games' own parsers, asks tallied by type (against the scripted server)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from benchmarks.llm_parse_rate import (
+    Choices,
+    LabelledJSONClient,
+    clue_choices,
+    format_labels,
+    main,
+    results,
+    run_game,
+)
+from games.clue.cards import ClueConfig
+from games.clue.llm_prompts import DEDUCTION_FORMAT, MOVE_FORMAT, SHOW_FORMAT
+from games.undercover.prompts import NLI_DESCRIBE_TASK, NLI_VOTE_TASK
+from reasoning.llm import LLMSettings
+from tests.support.chat_server import ChatRequest, ScriptedChatServer, Step
+
+JSON_ANSWERS = {
+    ("ANALYSIS", "DEDUCTIONS"): {"analysis": "Nothing is known yet.", "deductions": []},
+    ("SUMMARY", "REASONING", "SUGGESTION", "ACCUSATION"): {
+        "summary": "s",
+        "reasoning": "r",
+        "suggestion": "Miss Scarlet, Rope, Kitchen",
+        "accusation": "NONE",
+    },
+}
+
+
+def test_labels_come_from_the_answer_format() -> None:
+    assert format_labels("State...\n" + DEDUCTION_FORMAT) == ("ANALYSIS", "DEDUCTIONS")
+    assert format_labels(MOVE_FORMAT) == ("SUMMARY", "REASONING", "SUGGESTION", "ACCUSATION")
+    assert format_labels(SHOW_FORMAT) == ("REASONING", "SHOW")
+    assert format_labels(NLI_DESCRIBE_TASK) == ("DESCRIPTION",)
+    assert format_labels(NLI_VOTE_TASK) == ("VOTE",)
+    assert format_labels("Say anything.") == ()
+    free = Choices().model(("REASONING", "SHOW")).model_json_schema()
+    assert free["required"] == ["reasoning", "show"]
+    assert free["properties"]["show"] == {"maxLength": 300, "title": "Show", "type": "string"}
+    clue = clue_choices(ClueConfig(n_players=3)).model(("ANALYSIS", "DEDUCTIONS"))
+    deductions = clue.model_json_schema()["properties"]["deductions"]
+    assert deductions["maxItems"] == 6 and "P2 holds Rope" in deductions["items"]["enum"]
+
+
+def scripted(request: ChatRequest) -> Step:
+    """JSON for the two turn asks; anything else gets a reply no parser takes."""
+    labels = format_labels(request.messages[1]["content"])
+    answer = JSON_ANSWERS.get(labels)
+    return json.dumps(answer) if answer is not None else "I pass."
+
+
+def test_a_clue_game_asks_for_json_and_the_game_parser_reads_it(tmp_path: Path) -> None:
+    with ScriptedChatServer(scripted) as srv:
+        settings = LLMSettings(base_url=srv.base_url, model="scripted-model")
+        client = run_game("clue", "on", 4, settings, record_dir=tmp_path)
+    assert all(r.format_type == "json_schema" for r in srv.requests)
+    deduce, move = client.tallies["clue deduction"], client.tallies["clue move"]
+    final = client.tallies["clue final accusation"]  # after the last round, with a deduction
+    assert move.asks == move.first_try == move.calls == move.format_first == 3
+    assert final.asks == 1
+    assert deduce.asks == deduce.first_try == deduce.calls == 4 and deduce.rate == 1.0
+    assert final.first_try == 0 and final.calls == 4
+    shows = client.tallies.get("clue show card")
+    assert shows is None or (shows.first_try == 0 and shows.calls == 4 * shows.asks)
+    replayed = run_game("clue", "on", 4, settings, replay_dir=tmp_path)
+    assert replayed.tallies == client.tallies
+    rows = results({"on": [client]})
+    assert [r.answer_type for r in rows][:3] == [
+        "clue deduction",
+        "clue final accusation",
+        "clue move",
+    ]
+
+
+def test_with_structured_output_off_calls_pass_through() -> None:
+    with ScriptedChatServer(scripted) as srv:
+        settings = LLMSettings(base_url=srv.base_url, model="scripted-model")
+        client = run_game("clue", "off", 4, settings)
+    assert all(r.format_type is None for r in srv.requests)
+    assert isinstance(client, LabelledJSONClient)
+    move = client.tallies["clue move"]
+    assert move.first_try == move.format_first == 0  # JSON is no labelled text
+
+
+def test_bad_options_exit_2(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    assert main(["--out", str(tmp_path), "--modes", "sometimes"]) == 2
+    assert "--modes: 'sometimes' is not on or off" in capsys.readouterr().err
+
+
+def test_a_missing_recording_exits_2(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    assert main(["--out", str(tmp_path), "--replay", str(tmp_path), "--games", "clue"]) == 2
+    assert "clue-structured-on-seed1.jsonl" in capsys.readouterr().err
