@@ -1,0 +1,78 @@
+"""The deal's randomness, bit for bit as the reference engine draws it.
+
+The reference engine (the Hanabi Learning Environment, C++) seeds one ``std::mt19937`` with the
+game's seed and draws every card with ``std::discrete_distribution`` over the card identities
+still in the deck, weighted by copies left. libstdc++ normalises the weights, takes partial sums
+(the last forced to 1), draws one ``generate_canonical<double, 53>`` from two 32-bit outputs and
+returns the first partial sum not below it; with a single weight it returns 0 and draws nothing.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left
+from collections.abc import Sequence
+
+_N = 624
+_M = 397
+_MASK = 0xFFFFFFFF
+_TWO_32 = 4294967296.0
+_TWO_64 = 18446744073709551616.0
+_BELOW_ONE = 1.0 - 2.0**-53
+
+
+class MT19937:
+    """The 32-bit Mersenne Twister, seeded as ``std::mt19937::seed(value)``."""
+
+    __slots__ = ("_index", "_state")
+
+    def __init__(self, seed: int) -> None:
+        state = [seed & _MASK]
+        for i in range(1, _N):
+            prev = state[-1]
+            state.append((1812433253 * (prev ^ (prev >> 30)) + i) & _MASK)
+        self._state = state
+        self._index = _N
+
+    def _twist(self) -> None:
+        mt = self._state
+        for i in range(_N):
+            y = (mt[i] & 0x80000000) | (mt[(i + 1) % _N] & 0x7FFFFFFF)
+            value = mt[(i + _M) % _N] ^ (y >> 1)
+            if y & 1:
+                value ^= 0x9908B0DF
+            mt[i] = value
+        self._index = 0
+
+    def next_u32(self) -> int:
+        """The next 32-bit output, tempered."""
+        if self._index >= _N:
+            self._twist()
+        y = self._state[self._index]
+        self._index += 1
+        y ^= y >> 11
+        y ^= (y << 7) & 0x9D2C5680
+        y ^= (y << 15) & 0xEFC60000
+        return y ^ (y >> 18)
+
+    def canonical(self) -> float:
+        """``std::generate_canonical<double, 53>``: a double in [0, 1) from two outputs."""
+        low = float(self.next_u32())
+        total = low + float(self.next_u32()) * _TWO_32
+        value = total / _TWO_64
+        return _BELOW_ONE if value >= 1.0 else value
+
+
+def discrete_index(rng: MT19937, weights: Sequence[float]) -> int:
+    """``std::discrete_distribution(weights)(rng)`` as libstdc++ computes it."""
+    if len(weights) < 2:
+        return 0
+    total = 0.0
+    for weight in weights:
+        total += weight
+    cumulative: list[float] = []
+    running = 0.0
+    for weight in weights:
+        running += weight / total
+        cumulative.append(running)
+    cumulative[-1] = 1.0
+    return bisect_left(cumulative, rng.canonical())
