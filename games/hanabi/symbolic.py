@@ -1,24 +1,32 @@
-"""The ``symbolic`` agent: exact card knowledge plus a small set of shared conventions.
+"""The ``symbolic`` agent: exact card knowledge plus a few shared conventions.
 
-Conventions (see ``games.hanabi.conventions`` for how hints are read):
+Hints are read as ``games.hanabi.conventions`` says (chop, focus, play or save). Each turn, in
+order:
 
-1. Play a card that is provably playable under exact knowledge and the conventions (a 5 first,
-   then the lowest rank, then the oldest).
-2. Save first: if the next seat will discard (it has no provable play or provably useless card
-   even from what both of us see) and its chop is critical, hint its chop.
-3. Hint the teammate hint that makes the most cards provably playable from what hinter and
-   receiver both see; a hint whose focus would be read as a play is given only if it is true.
-   Sooner seats break ties.
-4. Discard a provably useless card, else the chop, else the card with the least expected loss
-   by exact probability.
-5. With the deck empty and at least two lives left, play the card most likely to be playable
-   when it is likely enough; with all eight tokens, give the most useful true hint.
+1. If the next seat is about to discard (no provable play or provably useless card, even from
+   what both of us see) and its chop is critical, and this seat has no provable play: save it
+   with a true hint touching the chop.
+2. Play a provably playable card (exact knowledge within the conventions): a 5 first, then the
+   lowest rank, then the oldest.
+3. Give the most valuable true hint if it is worth at least one card: a card made provably
+   playable counts 1 (a little more for low ranks), one made playable once publicly known cards
+   are played 0.8, each useful card touched for the first time 0.45, each useless card touched
+   -0.5; identities already known in some hand count nothing. A hint is true when the focus it
+   marks as playable is playable. Sooner seats break ties; in the last round only seats with a
+   turn left are hinted.
+4. With the deck empty, play the card most likely to be playable if any chance and two lives
+   are left (or on the game's last turn under ``fireworks`` scoring).
+5. With five cards or fewer in the deck, hint rather than discard: a hint draws no card.
+6. Discard a provably useless card, else the chop, else the card with the least expected loss
+   by exact probability (critical cards weigh 10, other live cards 1).
+7. With all eight tokens, give the most valuable true hint.
 """
 
 from __future__ import annotations
 
 from formalize.hanabi.deck import COPIES, NUM_IDENTITIES, NUM_RANKS
 from formalize.hanabi.knowledge import HandKnowledge, hand_knowledge, played_cards
+from games.hanabi.config import Scoring
 from games.hanabi.conventions import (
     PublicState,
     SlotInfo,
@@ -30,8 +38,12 @@ from games.hanabi.engine import MAX_TOKENS, HanabiObservation
 from games.hanabi.knowledge import seat_knowledge
 from games.hanabi.moves import Move, move_table
 
-RISKY_PLAY = 0.6
-"""With an empty deck and two lives or more, play a card at least this likely playable."""
+DELAYED_VALUE = 0.8
+"""A hint's value for a card it makes playable once cards known elsewhere are played."""
+TOUCH_VALUE = 0.45
+"""A hint's value for each useful card it touches for the first time."""
+STALL_DECK = 5
+"""With this many cards left in the deck or fewer, hint rather than discard (a hint draws none)."""
 
 
 class SymbolicAgent:
@@ -39,8 +51,9 @@ class SymbolicAgent:
 
     name = "symbolic"
 
-    def __init__(self, seat: int) -> None:
+    def __init__(self, seat: int, scoring: Scoring = "fireworks") -> None:
         self.seat = seat
+        self.scoring = scoring
         self._public: PublicState | None = None
         self.last_knowledge: HandKnowledge | None = None
 
@@ -51,19 +64,27 @@ class SymbolicAgent:
             self._public = PublicState(obs.players, obs.hand_size)
         public = self._public
         public.update(obs.history, moves)
-        return _Turn(obs, public, moves).choose(self)
+        return _Turn(obs, public, moves, self.scoring).choose(self)
 
 
 class _Turn:
     """One decision: everything the agent derives from the observation, computed once."""
 
-    def __init__(self, obs: HanabiObservation, public: PublicState, moves: tuple[Move, ...]):
+    def __init__(
+        self,
+        obs: HanabiObservation,
+        public: PublicState,
+        moves: tuple[Move, ...],
+        scoring: Scoring,
+    ) -> None:
         self.obs = obs
+        self.scoring = scoring
         self.public = public
         self.moves = moves
         self.playable = playable_mask(obs.fireworks)
         self.dead = dead_mask(obs.fireworks, public.discarded)
         self.critical = critical_mask(obs.fireworks, public.discarded)
+        self.promised = public.promised_mask()
         conventions = [info.convention for info in public.hands[obs.seat]]
         knowledge = seat_knowledge(obs, extra=conventions)
         if not knowledge.deals:
@@ -81,14 +102,14 @@ class _Turn:
             return max(saves)[3]
         if plays:
             return obs.hand_size + self._best_play(plays)
-        if saves:
-            return max(saves)[3]
         useful = [h for h in hints if h[0] >= 1]
         if useful:
             return max(useful)[3]
         risky = self._risky_play()
         if risky is not None:
             return obs.hand_size + risky
+        if hints and obs.deck_size <= STALL_DECK:
+            return max(hints)[3]
         if obs.tokens < MAX_TOKENS:
             return self._discard()
         if hints:
@@ -106,13 +127,17 @@ class _Turn:
 
     def _risky_play(self) -> int | None:
         obs = self.obs
-        if obs.deck_size or obs.lives < 2:
+        if obs.deck_size:
             return None
         best, slot = max(
             (sum(p for c, p in enumerate(row) if self.playable >> c & 1), s)
             for s, row in enumerate(self.knowledge.probabilities)
         )
-        return slot if best >= RISKY_PLAY else None
+        if best <= 0.0:
+            return None
+        if obs.lives >= 2 or (obs.turns_left == 1 and self.scoring == "fireworks"):
+            return slot
+        return None
 
     def _discard(self) -> int:
         exact = self.knowledge.exact
@@ -177,6 +202,8 @@ class _Turn:
             move = self.moves[action]
             if move.kind in ("play", "discard"):
                 continue
+            if obs.turns_left is not None and move.offset >= obs.turns_left:
+                continue
             target = (obs.seat + move.offset) % obs.players
             hand = obs.hands[target]
             if target not in cache:
@@ -201,7 +228,9 @@ class _Turn:
                 continue
             options.append(
                 (
-                    self._play_value(hand, before, after, after_slots, duplicates),
+                    self._play_value(
+                        hand, before, after, after_slots, public.hands[target], duplicates
+                    ),
                     self._save_value(target, hand, touched, danger),
                     -move.offset,
                     action,
@@ -215,8 +244,11 @@ class _Turn:
         before: HandKnowledge,
         after: HandKnowledge,
         slots: list[SlotInfo],
+        previous: list[SlotInfo],
         duplicates: int,
     ) -> float:
+        """Cards made provably playable (now or after known cards), plus newly touched cards."""
+        was_touched = [info.touched for info in previous]
         value = 0.0
         seen = duplicates
         for slot, card in enumerate(hand):
@@ -226,8 +258,14 @@ class _Turn:
                 if not seen >> card & 1:
                     value += 1.0 + 0.1 * (NUM_RANKS - card % NUM_RANKS)
                 seen |= 1 << card
+            elif now and not now & ~self.promised:
+                if not seen >> card & 1 and before.exact[slot] & ~self.promised:
+                    value += DELAYED_VALUE
+                seen |= 1 << card
             elif slots[slot].touched and self.dead >> card & 1:
                 value -= 0.5
+            elif slots[slot].touched and not was_touched[slot]:
+                value += TOUCH_VALUE
         return value
 
     def _save_value(self, target: int, hand: tuple[int, ...], touched: int, danger: bool) -> int:
