@@ -42,6 +42,8 @@ DELAYED_VALUE = 0.8
 """A hint's value for a card it makes playable once cards known elsewhere are played."""
 TOUCH_VALUE = 0.45
 """A hint's value for each useful card it touches for the first time."""
+IDLE_BONUS = 0.8
+"""Extra value for a hint giving a provable play to a seat that has none (it would discard)."""
 STALL_DECK = 5
 """With this many cards left in the deck or fewer, hint rather than discard (a hint draws none)."""
 
@@ -226,11 +228,14 @@ class _Turn:
             after = hand_knowledge([i.mask() for i in after_slots], unseen)
             if not after.deals:
                 continue
+            value = self._play_value(
+                hand, before, after, after_slots, public.hands[target], duplicates
+            )
+            if value >= 1.0 and not any(m and not m & ~self.playable for m in before.exact):
+                value += IDLE_BONUS
             options.append(
                 (
-                    self._play_value(
-                        hand, before, after, after_slots, public.hands[target], duplicates
-                    ),
+                    value,
                     self._save_value(target, hand, touched, danger),
                     -move.offset,
                     action,
