@@ -23,7 +23,7 @@ from formalize.hanabi import knowledge as counting
 from games.hanabi.agents import make_agent
 from games.hanabi.config import HanabiConfig
 from games.hanabi.engine import HanabiGame
-from games.hanabi.knowledge import seat_knowledge
+from games.hanabi.knowledge import possible_sets, seat_knowledge
 
 TARGET_MEDIAN_MS = 1.0
 """Target: median knowledge update per turn under this many milliseconds."""
@@ -45,8 +45,8 @@ def measure(players: int, seeds: int) -> dict[str, Any]:
             start = time.perf_counter()
             knowledge = seat_knowledge(obs)
             times_ms.append((time.perf_counter() - start) * 1000.0)
-            hint_sizes += [mask.bit_count() for mask in knowledge.hints]
-            exact_sizes += [mask.bit_count() for mask in knowledge.exact]
+            hint_sizes += [mask.bit_count() for mask in possible_sets(knowledge, "hints")]
+            exact_sizes += [mask.bit_count() for mask in possible_sets(knowledge, "exact")]
             game.apply({seat: agents[seat].act(obs)})
     return {
         "players": players,

@@ -9,11 +9,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from formalize.hanabi.deck import COPIES, NUM_IDENTITIES, parse_card
+from formalize.hanabi.deck import ALL_IDENTITIES, COPIES, NUM_IDENTITIES, mask_of, parse_card
 from formalize.hanabi.knowledge import hand_knowledge, unseen_counts
 from games.hanabi.config import HanabiConfig
 from games.hanabi.engine import HanabiGame
-from games.hanabi.knowledge import public_knowledge, seat_knowledge
+from games.hanabi.knowledge import possible_sets, public_knowledge, seat_knowledge
 
 SMALL = 6
 """Brute-force hands draw from the first few identities only, to keep enumeration small."""
@@ -89,3 +89,12 @@ def test_true_card_is_always_possible(players: int) -> None:
             legal = game.legal_actions(seat)
             quiet = [a for a in legal if game.moves[a].kind != "play"]
             game.apply({seat: rng.choice(quiet if quiet and rng.random() < 0.9 else legal)})
+
+
+def test_views_pick_the_hints_or_the_exact_sets() -> None:
+    game = HanabiGame(HanabiConfig(players=2), 1)
+    knowledge = seat_knowledge(game.observation(0))
+    assert possible_sets(knowledge, "hints") == knowledge.hints == (ALL_IDENTITIES,) * 5
+    assert possible_sets(knowledge, "exact") == knowledge.exact
+    unseen = unseen_counts(game.hands[1])
+    assert all(mask == mask_of(c for c in range(25) if unseen[c]) for mask in knowledge.exact)

@@ -43,3 +43,8 @@ def public_knowledge(obs: HanabiObservation, seat: int) -> HandKnowledge:
     hints = hint_masks(obs.color_masks[seat], obs.rank_masks[seat])
     public = list(obs.discards) + played_cards(obs.fireworks)
     return hand_knowledge(hints, unseen_counts(public))
+
+
+def possible_sets(knowledge: HandKnowledge, view: KnowledgeView) -> tuple[int, ...]:
+    """Every slot's possible identities (masks) in the chosen view."""
+    return knowledge.hints if view == "hints" else knowledge.exact
