@@ -21,17 +21,25 @@ _BELOW_ONE = 1.0 - 2.0**-53
 
 
 class MT19937:
-    """The 32-bit Mersenne Twister, seeded as ``std::mt19937::seed(value)``."""
+    """The 32-bit Mersenne Twister, seeded as ``std::mt19937::seed(value)``.
 
-    __slots__ = ("_index", "_state")
+    The first ``624 - 397`` words after a twist depend on the untwisted state only, so they are
+    computed one at a time as drawn (a game deals at most 100 words); the whole state is twisted
+    only when more are needed.
+    """
+
+    __slots__ = ("_index", "_lazy", "_state")
 
     def __init__(self, seed: int) -> None:
         state = [seed & _MASK]
+        prev = state[0]
+        append = state.append
         for i in range(1, _N):
-            prev = state[-1]
-            state.append((1812433253 * (prev ^ (prev >> 30)) + i) & _MASK)
+            prev = (1812433253 * (prev ^ (prev >> 30)) + i) & _MASK
+            append(prev)
         self._state = state
-        self._index = _N
+        self._index = 0
+        self._lazy = True
 
     def _twist(self) -> None:
         mt = self._state
@@ -41,14 +49,21 @@ class MT19937:
             if y & 1:
                 value ^= 0x9908B0DF
             mt[i] = value
-        self._index = 0
+        self._lazy = False
 
     def next_u32(self) -> int:
         """The next 32-bit output, tempered."""
-        if self._index >= _N:
-            self._twist()
-        y = self._state[self._index]
-        self._index += 1
+        i = self._index
+        mt = self._state
+        if self._lazy and i < _N - _M:
+            y = (mt[i] & 0x80000000) | (mt[i + 1] & 0x7FFFFFFF)
+            y = mt[i + _M] ^ (y >> 1) ^ (0x9908B0DF if y & 1 else 0)
+        else:
+            if self._lazy or i >= _N:
+                self._twist()
+                i = 0 if i >= _N else i
+            y = mt[i]
+        self._index = i + 1
         y ^= y >> 11
         y ^= (y << 7) & 0x9D2C5680
         y ^= (y << 15) & 0xEFC60000
