@@ -100,6 +100,7 @@ def _lockstep_hle(players: int, seed: int) -> None:
         assert ours.current == ref.cur_player()
         legal = ours.legal_actions(ours.current)
         assert legal == [ref_game.get_move_uid(move) for move in ref.legal_moves()]
+        assert [ours.describe(a) for a in legal] == [str(move) for move in ref.legal_moves()]
         action = _policy_move(ours, rng)
         ours.apply({ours.current: action})
         ref.apply_move(ref_game.get_move(action))

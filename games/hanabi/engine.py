@@ -51,6 +51,7 @@ class HanabiObservation:
 
     ``hands[seat]`` holds -1 for each of the seat's own cards. ``color_masks`` / ``rank_masks``
     are every slot's possible colours / ranks from direct hints (5-bit masks), public to all.
+    ``turns_left``: once the deck is empty, the moves left in the game, this one included.
     """
 
     seat: int
@@ -68,11 +69,6 @@ class HanabiObservation:
     history: tuple[Turn, ...]
     legal_actions: tuple[int, ...]
     turns_left: int | None
-
-    @property
-    def score(self) -> int:
-        """The fireworks sum."""
-        return sum(self.fireworks)
 
 
 class HanabiGame:
