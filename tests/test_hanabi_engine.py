@@ -94,6 +94,7 @@ def test_everyone_gets_one_more_turn_after_the_last_draw() -> None:
         turns_after = 0
         while not game.is_terminal():
             seat = game.current
+            assert game.current_players() == [seat]
             if drawer is not None:
                 turns_after += 1
             legal = game.legal_actions(seat)
@@ -105,6 +106,8 @@ def test_everyone_gets_one_more_turn_after_the_last_draw() -> None:
         assert turns_after == players
         assert game.history[-1].seat == drawer
         assert game.end_reason() == "deck_exhausted"
+        assert game.current_players() == []
+        assert game.returns() == [float(sum(game.fireworks))] * players
 
 
 def test_new_cards_go_to_the_last_slot_and_hints_mark_knowledge() -> None:

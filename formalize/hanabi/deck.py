@@ -26,16 +26,6 @@ def identity(color: int, rank: int) -> int:
     return color * NUM_RANKS + rank
 
 
-def color_of(card: int) -> int:
-    """The colour of an identity."""
-    return card // NUM_RANKS
-
-
-def rank_of(card: int) -> int:
-    """The 0-based rank of an identity."""
-    return card % NUM_RANKS
-
-
 def card_name(card: int) -> str:
     """The usual short name of an identity, such as ``R1`` or ``B5``."""
     return f"{COLORS[card // NUM_RANKS]}{card % NUM_RANKS + 1}"
@@ -59,11 +49,6 @@ def mask_of(cards: Iterable[int]) -> int:
     for card in cards:
         mask |= 1 << card
     return mask
-
-
-def members(mask: int) -> list[int]:
-    """The identities in a mask, in increasing order."""
-    return [i for i in range(NUM_IDENTITIES) if mask >> i & 1]
 
 
 def _product(color_mask: int, rank_mask: int) -> int:

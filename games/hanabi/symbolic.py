@@ -49,7 +49,10 @@ STALL_DECK = 5
 
 
 class SymbolicAgent:
-    """A deterministic convention agent built on exact card knowledge."""
+    """A deterministic convention agent built on exact card knowledge.
+
+    ``last_knowledge`` keeps the knowledge of its own hand it based its last decision on.
+    """
 
     name = "symbolic"
 
