@@ -17,8 +17,9 @@ order:
 4. With the deck empty, play the card most likely to be playable if any chance and two lives
    are left (or on the game's last turn under ``fireworks`` scoring).
 5. With five cards or fewer in the deck, hint rather than discard: a hint draws no card.
-6. Discard a provably useless card, else the chop, else the card with the least expected loss
-   by exact probability (critical cards weigh 10, other live cards 1).
+6. Discard a provably useless card, else the chop (at 5 players: the untouched card with the
+   least expected loss), else the card with the least expected loss by exact probability
+   (critical cards weigh 10, other live cards 1).
 7. With all eight tokens, give the most valuable true hint.
 """
 
@@ -45,6 +46,8 @@ TOUCH_VALUE = 0.45
 IDLE_BONUS = 0.8
 """Extra value for a hint giving a provable play to a seat that has none (it would discard)."""
 STALL_DECK = 5
+FREE_DISCARD_PLAYERS = 5
+"""From this many players on, discard the untouched card of least expected loss, not the chop."""
 """With this many cards left in the deck or fewer, hint rather than discard (a hint draws none)."""
 
 
@@ -150,8 +153,6 @@ class _Turn:
             if mask and not mask & ~self.dead:
                 return slot
         chop = self.public.chop(self.obs.seat)
-        if chop is not None:
-            return chop
 
         def loss(slot: int) -> float:
             total = 0.0
@@ -160,7 +161,13 @@ class _Turn:
                     total += p * (10.0 if self.critical >> card & 1 else 1.0)
             return total
 
-        return min(range(len(exact)), key=loss)
+        if chop is None:
+            return min(range(len(exact)), key=loss)
+        if self.obs.players < FREE_DISCARD_PLAYERS:
+            return chop
+        hand = self.public.hands[self.obs.seat]
+        untouched = [slot for slot, info in enumerate(hand) if not info.touched]
+        return min(untouched, key=lambda slot: (round(loss(slot), 2), slot))
 
     def _shared_unseen(self, target: int) -> list[int]:
         """Unseen counts from what both this seat and ``target`` see."""
