@@ -19,7 +19,7 @@ import typer
 
 from benchmarks.hanabi_options import player_counts
 from benchmarks.report import format_table, percentile, write_json
-from formalize.hanabi import knowledge as counting
+from formalize.hanabi.knowledge import clear_count_cache
 from games.hanabi.agents import make_agent
 from games.hanabi.config import HanabiConfig
 from games.hanabi.engine import HanabiGame
@@ -41,7 +41,7 @@ def measure(players: int, seeds: int) -> dict[str, Any]:
         while not game.is_terminal():
             seat = game.current
             obs = game.observation(seat)
-            counting._count.cache_clear()
+            clear_count_cache()
             start = time.perf_counter()
             knowledge = seat_knowledge(obs)
             times_ms.append((time.perf_counter() - start) * 1000.0)

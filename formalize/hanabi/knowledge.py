@@ -157,3 +157,8 @@ def _class_shares(
                         shares[slot] += weight
             chosen = (chosen - 1) & free
     return shares
+
+
+def clear_count_cache() -> None:
+    """Forget memoised counts, so that the next call pays the full counting cost."""
+    _count.cache_clear()
