@@ -54,6 +54,7 @@ FREE_DISCARD_PLAYERS = 5
 class SymbolicAgent:
     """A deterministic convention agent built on exact card knowledge.
 
+    One instance plays one seat of one game: it replays the public history as the game goes.
     ``last_knowledge`` keeps the knowledge of its own hand it based its last decision on.
     """
 
