@@ -1,0 +1,114 @@
+"""Hanabi's own log events, written between the common header and end events of a game log.
+
+``deal`` records the opening hands; then one event per move, carrying what the move revealed.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+from formalize.hanabi.deck import card_name
+from games.hanabi.engine import HanabiGame, Turn
+
+CardName = Annotated[str, Field(pattern=r"^[RYGWB][1-5]$")]
+
+
+class _Event(BaseModel):
+    """Fields every Hanabi event carries: its position in the game."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    type: str
+    turn: int = Field(ge=0)
+
+
+class DealEvent(_Event):
+    """The opening hands, by seat, oldest card first."""
+
+    type: Literal["deal"] = "deal"
+    hands: tuple[tuple[CardName, ...], ...]
+
+
+class PlayEvent(_Event):
+    """A seat played a slot: the card, whether it scored, and the card drawn (if any)."""
+
+    type: Literal["play"] = "play"
+    seat: int = Field(ge=0)
+    action: int = Field(ge=0)
+    slot: int = Field(ge=0)
+    card: CardName
+    scored: bool
+    drawn: CardName | None = None
+
+
+class DiscardEvent(_Event):
+    """A seat discarded a slot: the card and the card drawn (if any)."""
+
+    type: Literal["discard"] = "discard"
+    seat: int = Field(ge=0)
+    action: int = Field(ge=0)
+    slot: int = Field(ge=0)
+    card: CardName
+    drawn: CardName | None = None
+
+
+class HintEvent(_Event):
+    """A seat named a colour or a rank to a teammate, touching ``slots`` of its hand."""
+
+    type: Literal["hint"] = "hint"
+    seat: int = Field(ge=0)
+    action: int = Field(ge=0)
+    target: int = Field(ge=0)
+    color: Annotated[str, Field(pattern=r"^[RYGWB]$")] | None = None
+    rank: int | None = Field(default=None, ge=1, le=5)
+    slots: tuple[int, ...]
+
+
+HanabiEvent = Annotated[
+    DealEvent | PlayEvent | DiscardEvent | HintEvent, Field(discriminator="type")
+]
+"""Any Hanabi event, told apart by ``type``."""
+HANABI_EVENT: TypeAdapter[HanabiEvent] = TypeAdapter(HanabiEvent)
+"""Validates one Hanabi event from a dict or JSON."""
+
+
+def deal_event(game: HanabiGame) -> DealEvent:
+    """The opening hands of a game that has not moved yet."""
+    return DealEvent(turn=0, hands=tuple(tuple(game.hand_names(s)) for s in range(game.players)))
+
+
+def turn_event(game: HanabiGame, index: int, turn: Turn) -> HanabiEvent:
+    """The event for ``game.history[index]``; call it right after the move, before the next one."""
+    move = game.moves[turn.action]
+    number = index + 1
+    drawn = card_name(game.hands[turn.seat][-1]) if turn.drew else None
+    if move.kind == "play":
+        return PlayEvent(
+            turn=number,
+            seat=turn.seat,
+            action=turn.action,
+            slot=move.slot,
+            card=card_name(turn.card),
+            scored=turn.scored,
+            drawn=drawn,
+        )
+    if move.kind == "discard":
+        return DiscardEvent(
+            turn=number,
+            seat=turn.seat,
+            action=turn.action,
+            slot=move.slot,
+            card=card_name(turn.card),
+            drawn=drawn,
+        )
+    return HintEvent(
+        turn=number,
+        seat=turn.seat,
+        action=turn.action,
+        target=(turn.seat + move.offset) % game.players,
+        color="RYGWB"[move.color] if move.kind == "reveal_color" else None,
+        rank=move.rank + 1 if move.kind == "reveal_rank" else None,
+        slots=tuple(i for i in range(game.hand_size) if turn.touched >> i & 1),
+    )

@@ -1,0 +1,79 @@
+"""Score statistics of a set of Hanabi games: mean, std, IQM with bootstrap 95% CIs, and more."""
+
+from __future__ import annotations
+
+import random
+import statistics
+from collections.abc import Sequence
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from games.hanabi.config import Scoring
+from games.hanabi.engine import MAX_SCORE, HanabiGame
+
+BOOTSTRAP_RESAMPLES = 2000
+"""Resamples for the percentile bootstrap of the confidence intervals."""
+
+
+class ScoreStats(BaseModel):
+    """Scores of ``games`` games at one player count, in one scoring mode."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    players: int
+    scoring: Scoring
+    games: int
+    mean: float
+    std: float
+    mean_ci: tuple[float, float]
+    iqm: float
+    iqm_ci: tuple[float, float]
+    perfect: int
+    bomb_outs: int
+    mean_turns: float
+
+
+def iqm(values: Sequence[float]) -> float:
+    """The interquartile mean: the mean of the middle half, a quarter cut from each end."""
+    ordered = sorted(values)
+    cut = len(ordered) // 4
+    middle = ordered[cut : len(ordered) - cut]
+    return statistics.fmean(middle)
+
+
+def bootstrap_ci(
+    values: Sequence[float],
+    statistic: Literal["mean", "iqm"],
+    seed: int = 0,
+    resamples: int = BOOTSTRAP_RESAMPLES,
+) -> tuple[float, float]:
+    """The percentile-bootstrap 95% confidence interval of ``mean`` or ``iqm``."""
+    measure = statistics.fmean if statistic == "mean" else iqm
+    rng = random.Random(seed)
+    n = len(values)
+    estimates = sorted(measure(rng.choices(values, k=n)) for _ in range(resamples))
+    return estimates[int(0.025 * resamples)], estimates[int(0.975 * resamples) - 1]
+
+
+def score_stats(games: Sequence[HanabiGame], seed: int = 0) -> ScoreStats:
+    """The statistics of finished games, all with the same player count and scoring mode."""
+    if not games:
+        raise ValueError("games: at least one finished game is needed")
+    config = games[0].config
+    if any(game.config != config for game in games):
+        raise ValueError("games: all games must share one configuration")
+    scores = [float(game.score()) for game in games]
+    return ScoreStats(
+        players=config.players,
+        scoring=config.scoring,
+        games=len(games),
+        mean=statistics.fmean(scores),
+        std=statistics.pstdev(scores),
+        mean_ci=bootstrap_ci(scores, "mean", seed),
+        iqm=iqm(scores),
+        iqm_ci=bootstrap_ci(scores, "iqm", seed),
+        perfect=sum(1 for game in games if sum(game.fireworks) == MAX_SCORE),
+        bomb_outs=sum(1 for game in games if game.lives == 0),
+        mean_turns=statistics.fmean(len(game.history) for game in games),
+    )

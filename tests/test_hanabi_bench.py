@@ -1,0 +1,55 @@
+"""The Hanabi benchmark commands: small runs write their JSON, bad options exit with status 2."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+import typer
+from typer.testing import CliRunner
+
+from benchmarks import hanabi_agent_bench, hanabi_engine_bench, hanabi_knowledge_bench
+
+
+def _app(command: Callable[..., None]) -> typer.Typer:
+    app = typer.Typer()
+    app.command()(command)
+    return app
+
+
+@pytest.mark.parametrize(
+    ("module", "args"),
+    [
+        (hanabi_agent_bench, ["--agent", "nobody"]),
+        (hanabi_agent_bench, ["--scoring", "points"]),
+        (hanabi_engine_bench, ["--players", "2,x"]),
+        (hanabi_knowledge_bench, ["--players", "6"]),
+    ],
+)
+def test_bad_options_exit_2_with_one_line(
+    module: ModuleType, args: list[str], tmp_path: Path
+) -> None:
+    result = CliRunner().invoke(_app(module.main), [*args, "--out", str(tmp_path)])
+    assert result.exit_code == 2
+    assert args[0] in result.output
+    assert "Traceback" not in result.output
+
+
+def test_agent_bench_writes_its_table(tmp_path: Path) -> None:
+    args = ["--seeds", "2", "--players", "2", "--out", str(tmp_path)]
+    result = CliRunner().invoke(_app(hanabi_agent_bench.main), args)
+    assert result.exit_code == 0, result.output
+    rows = json.loads((tmp_path / "hanabi_symbolic.json").read_text())["rows"]
+    assert [(row["players"], row["games"], row["scoring"]) for row in rows] == [(2, 2, "fireworks")]
+
+
+def test_engine_bench_times_every_engine(tmp_path: Path) -> None:
+    args = ["--games", "2", "--players", "3", "--out", str(tmp_path)]
+    result = CliRunner().invoke(_app(hanabi_engine_bench.main), args)
+    assert result.exit_code == 0, result.output
+    rows = json.loads((tmp_path / "hanabi_engine.json").read_text())["rows"]
+    assert {row["engine"] for row in rows} == {"gumshoe", "openspiel", "hle"}
+    assert all(row["status"] in ("ok", "absent") for row in rows)
