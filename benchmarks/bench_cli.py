@@ -11,8 +11,8 @@ from pydantic import ValidationError
 from benchmarks import backbone_bench, provers_bench, undercover_bench
 from benchmarks.report import format_table, write_json
 from games.cli import find_pair, undercover_client, undercover_llm
-from games.runlog import RunDir, RunDirError
-from games.undercover.agents import AGENT_TYPES, parse_agent_specs
+from games.core.runlog import RunDir, RunDirError
+from games.undercover.agents import AGENTS as UNDERCOVER_AGENTS
 from games.undercover.agents import AgentSettings as UndercoverAgentSettings
 from games.undercover.lexicon import Lexicon
 from games.undercover.metrics import MiniLMSimilarity
@@ -109,10 +109,12 @@ def bench_undercover(
             pairs = pairs if pairs is not None else ",".join(recorded.pairs)
         llm = undercover_llm(model, base_url)
         if agents is None:
-            names = tuple(n for n, t in AGENT_TYPES.items() if llm.configured or not t.needs_llm)
+            names = tuple(
+                n for n, t in UNDERCOVER_AGENTS.types.items() if llm.configured or not t.needs_llm
+            )
         else:
-            names = parse_agent_specs(agents)
-        needs_llm = any(AGENT_TYPES[n].needs_llm for n in (*names, fixed_citizen))
+            names = UNDERCOVER_AGENTS.parse(agents)
+        needs_llm = any(UNDERCOVER_AGENTS.get(n).needs_llm for n in (*names, fixed_citizen))
         client = None if replay is not None else undercover_client([*names, fixed_citizen], llm)
         catalogue = {p.id: p for p in builtin_pairs()}
         chosen = (

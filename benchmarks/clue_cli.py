@@ -11,9 +11,10 @@ from pydantic import ValidationError
 
 from benchmarks import clue_bench, clue_perf
 from benchmarks.report import format_table, write_json
+from benchmarks.run_options import Concurrency, Quiet, Scheduler, Workers, run_options
 from games.cli import DEFAULT_CLUE_AGENTS, llm_agent_settings
-from games.clue.agents import AGENT_FACTORIES, parse_agents
-from games.runlog import RunDirError
+from games.clue.agents import AGENTS
+from games.core.runlog import RunDirError
 from reasoning.llm import ReplayError as LLMReplayError
 
 
@@ -22,7 +23,7 @@ def bench_clue(
     agents: Annotated[
         str | None,
         typer.Option(
-            help=f"One agent per seat, comma-separated ({', '.join(AGENT_FACTORIES)}); "
+            help=f"One agent per seat, comma-separated ({', '.join(AGENTS.names)}); "
             f"`prover*6` repeats. [default: {DEFAULT_CLUE_AGENTS}; with --replay: the recorded "
             "run's]",
             show_default=False,
@@ -72,6 +73,10 @@ def bench_clue(
             "played again.",
         ),
     ] = None,
+    workers: Workers = 1,
+    concurrency: Concurrency = 1,
+    scheduler: Scheduler = None,
+    quiet: Quiet = False,
 ) -> None:
     """Play seeded Clue games and report seed 000 Table 1's columns per agent, the deduction
     audit's sound / lucky / wrong and recall, and a plot of cards known per round."""
@@ -84,7 +89,7 @@ def bench_clue(
             seed = seed if seed is not None else recorded.seed
             rounds = rounds if rounds is not None else recorded.max_rounds
             model = model if model is not None else recorded.llm_model
-        specs = parse_agents(agents if agents is not None else DEFAULT_CLUE_AGENTS)
+        specs = AGENTS.parse(agents if agents is not None else DEFAULT_CLUE_AGENTS)
         settings = llm_agent_settings(model, base_url, out if record else None, replay)
         uses_llm = any(spec.startswith("llm") for spec in specs)
         llm_model = settings.llm_settings().model if uses_llm else None
@@ -94,8 +99,9 @@ def bench_clue(
             max_rounds=rounds if rounds is not None else 30,
             llm_model=llm_model,
         )
+        options = run_options(workers, concurrency, scheduler, quiet)
         summary = clue_bench.run(
-            config, games, out, settings, progress=lambda m: typer.echo(m, err=True)
+            config, games, out, settings, options, progress=lambda m: typer.echo(m, err=True)
         )
     except (ValueError, ValidationError, RunDirError, LLMReplayError) as err:
         typer.echo(f"error: {err}", err=True)

@@ -7,7 +7,7 @@ round-robin plays every ordered pair of different types (1 A spy vs 5 B citizens
 word pair with seeds ``first_seed .. first_seed + seeds - 1`` (the seed seats the spy and picks
 which word is the spy's).
 
-A run directory (``games.runlog``) holds the config, one event log per game and the summary; an
+A run directory (``games.core.runlog``) holds the config, one event log per game and the summary; an
 interrupted run resumes without replaying finished games, and a game whose LLM endpoint fails
 for good is recorded as errored while the run goes on. With ``record`` each game's LLM calls are
 kept in the run directory, one file per game (``llm/<game id>.jsonl``); ``replay_from`` answers
@@ -29,11 +29,12 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from benchmarks.report import format_table
-from games.runlog import RunDir
-from games.undercover.agents import AgentSettings, agent_type, seat_agents
+from games.core.runlog import RunDir
+from games.undercover.agents import AGENTS, AgentSettings, seat_agents
 from games.undercover.checker import ProverChecker
 from games.undercover.engine import UndercoverGame, play_game
-from games.undercover.events import UndercoverConfig, read_undercover_log
+from games.undercover.entry import read_undercover_log
+from games.undercover.events import UndercoverConfig
 from games.undercover.lexicon import Lexicon
 from games.undercover.llm_calls import (
     RecordingMissing,
@@ -82,13 +83,13 @@ class UndercoverBenchConfig(BaseModel):
     def _known_agents(self) -> UndercoverBenchConfig:
         for index, name in enumerate(self.agents):
             try:
-                agent_type(name)
+                AGENTS.get(name)
             except ValueError as err:
                 raise ValueError(f"field 'agents.{index}': {err}") from None
         if len(set(self.agents)) != len(self.agents):
             raise ValueError("field 'agents': an agent type is listed twice")
         try:
-            agent_type(self.fixed_citizen)
+            AGENTS.get(self.fixed_citizen)
         except ValueError as err:
             raise ValueError(f"field 'fixed_citizen': {err}") from None
         return self
@@ -160,7 +161,7 @@ def game_settings(
     """The agent settings of one game: its LLM calls recorded into ``record_in``'s file for the
     game, or answered from ``replay_from``'s (RecordingMissing when it has none); offline
     matchups and live runs use ``settings`` as they are."""
-    needs_llm = agent_type(matchup.spy).needs_llm or agent_type(matchup.citizens).needs_llm
+    needs_llm = AGENTS.get(matchup.spy).needs_llm or AGENTS.get(matchup.citizens).needs_llm
     if not needs_llm:
         return settings
     if replay_from is not None:

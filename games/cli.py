@@ -10,16 +10,16 @@ from typing import Annotated, Any
 import typer
 from pydantic import BaseModel, ValidationError
 
-from games.clue.agents import AGENT_FACTORIES, AgentSettings, parse_agents
+from games.clue.agents import AGENTS, AgentSettings
 from games.clue.audit import audit_events, audit_log, render_audit
 from games.clue.cards import ClueConfig
 from games.clue.play import play_seated
-from games.clue.recordings import prepare_game_calls
 from games.clue.transcript import describe_deduction, transcript
-from games.runlog import EventLog, EventSink, LogError
+from games.core.runlog import EventLog, EventSink, LogError
 from games.undercover.agent import Agent as UndercoverAgent
-from games.undercover.agents import AGENT_TYPES, agent_type, parse_agent_specs, seat_agents
+from games.undercover.agents import AGENTS as UNDERCOVER_AGENTS
 from games.undercover.agents import AgentSettings as UndercoverAgentSettings
+from games.undercover.agents import seat_agents
 from games.undercover.checker import ProverChecker
 from games.undercover.engine import UndercoverGame, normalise_description, play_game
 from games.undercover.events import (
@@ -83,7 +83,7 @@ def play_clue(
     agents: Annotated[
         str,
         typer.Option(
-            help=f"One agent per seat, comma-separated ({', '.join(AGENT_FACTORIES)}); "
+            help=f"One agent per seat, comma-separated ({', '.join(AGENTS.names)}); "
             "`prover*6` repeats."
         ),
     ] = DEFAULT_CLUE_AGENTS,
@@ -116,14 +116,14 @@ def play_clue(
     """Play one seeded Clue game, print every turn, then the deduction audit."""
     game_id = f"clue-seed{seed}"
     try:
-        specs = parse_agents(agents)
+        specs = AGENTS.parse(agents)
         config = ClueConfig(n_players=len(specs), max_rounds=rounds)
         if record and out is None:
             raise ValueError("--record needs --out: the calls are recorded in OUT/llm/")
         if record and replay is not None:
             raise ValueError("--record and --replay cannot be combined")
         settings = llm_agent_settings(model, base_url, out if record else None, replay)
-        settings = prepare_game_calls(settings, game_id, len(specs))
+        settings = settings.for_game(game_id, len(specs))
     except ValueError as err:
         typer.echo(f"error: {err}", err=True)
         raise typer.Exit(2) from None
@@ -224,7 +224,7 @@ def undercover_client(
     """The chat client the Undercover-V agents ``names`` need: None when all are offline; one
     answering from the recording ``replay`` when given (no endpoint needed); else ValueError
     naming the first LLM agent when no endpoint is configured."""
-    needing = [n for n in names if AGENT_TYPES[n].needs_llm]
+    needing = [n for n in names if UNDERCOVER_AGENTS.get(n).needs_llm]
     if not needing:
         return None
     if replay is not None:
@@ -328,7 +328,7 @@ def play_undercover(
     agents: Annotated[
         str,
         typer.Option(
-            help=f"One agent per seat, comma-separated ({', '.join(AGENT_TYPES)}); "
+            help=f"One agent per seat, comma-separated ({', '.join(UNDERCOVER_AGENTS.names)}); "
             "`prover*5` repeats. 4 to 10 seats."
         ),
     ] = DEFAULT_UNDERCOVER_AGENTS,
@@ -385,16 +385,16 @@ def play_undercover(
             raise ValueError("--record keeps the LLM calls next to the game's log: give --out")
         if record and replay is not None:
             raise ValueError("--record and --replay cannot be used together")
-        specs = parse_agent_specs(agents)
+        specs = UNDERCOVER_AGENTS.parse(agents)
         if spy_agent is not None:
-            agent_type(spy_agent)
+            UNDERCOVER_AGENTS.get(spy_agent)
         catalogue = pair_catalogue(pairs_file)
         chosen = find_pair(pair, catalogue)
         lex = Lexicon.load(lexicon, catalogue.values())
         config = UndercoverConfig.model_validate({"players": len(specs)})
         game = UndercoverGame(config, chosen, seed)
         names = [*specs, *([spy_agent] if spy_agent else [])]
-        if any(not AGENT_TYPES[n].needs_llm for n in names):
+        if any(not UNDERCOVER_AGENTS.get(n).needs_llm for n in names):
             for word in chosen.words:
                 if not lex.has(word):
                     raise ValueError(

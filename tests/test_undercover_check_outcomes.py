@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from games.cli import UndercoverTranscript
-from games.runlog import EventLog
+from games.core.runlog import EventLog
 from games.undercover import (
     CheckOutcome,
     Description,

@@ -13,13 +13,13 @@ import pytest
 from typer.testing import CliRunner
 
 from benchmarks import undercover_bench
+from benchmarks.chat_server import ChatRequest, Fail, ScriptedChatServer, Step
 from benchmarks.cli import app
 from benchmarks.undercover_bench import UndercoverBenchConfig
 from games.undercover import UndercoverConfig, UndercoverGame, pair_catalogue
 from games.undercover.agents import AgentSettings
 from games.undercover.llm_calls import RECORDINGS_DIR, recording_path
 from reasoning.llm import ChatClient, LLMSettings, load_recording, make_client
-from tests.support.chat_server import ChatRequest, Fail, ScriptedChatServer, Step
 from tests.test_undercover_cli import _scripted
 
 runner = CliRunner()

@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from games.core.agents import AgentSpecError
 from games.undercover import (
     CheckOutcome,
     Description,
@@ -26,12 +27,10 @@ from games.undercover import (
 )
 from games.undercover.agent import SpokenDescription
 from games.undercover.agents import (
-    AGENT_TYPES,
+    AGENTS,
     OFFLINE_AGENTS,
     AgentSettings,
-    AgentSpecError,
     make_agent,
-    parse_agent_specs,
     seat_agents,
 )
 from games.undercover.checker import ConsistencyTest, ProverChecker, Standing
@@ -462,8 +461,8 @@ def test_believed_spy_votes_for_a_citizen_as_the_citizens_would() -> None:
 
 def test_registry_names_and_errors() -> None:
     assert OFFLINE_AGENTS == ("prover", "prover-guess", "plain")
-    assert {"nli", "att-nli", "ns-att-nli"} <= set(AGENT_TYPES)
-    assert parse_agent_specs("prover*3, plain,prover") == (
+    assert {"nli", "att-nli", "ns-att-nli"} <= set(AGENTS.names)
+    assert AGENTS.parse("prover*3, plain,prover") == (
         "prover",
         "prover",
         "prover",
@@ -471,11 +470,11 @@ def test_registry_names_and_errors() -> None:
         "prover",
     )
     with pytest.raises(AgentSpecError, match="unknown agent 'wizard'"):
-        parse_agent_specs("prover,wizard")
+        AGENTS.parse("prover,wizard")
     with pytest.raises(AgentSpecError, match="empty entry"):
-        parse_agent_specs("prover,,plain")
+        AGENTS.parse("prover,,plain")
     with pytest.raises(AgentSpecError, match="name\\*count"):
-        parse_agent_specs("prover*x")
+        AGENTS.parse("prover*x")
     settings = AgentSettings(lexicon(), shared_test(), library())
     made = make_agent("plain", 2, 9, settings)
     assert isinstance(made, ProverAgent) and made.plain and made.name == "plain"

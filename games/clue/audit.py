@@ -29,6 +29,7 @@ from pydantic import BaseModel, ConfigDict
 
 from formalize.clue import Fact
 from games.clue.cards import ClueConfig, Triple
+from games.clue.entry import ENTRY
 from games.clue.events import (
     AccusationEvent,
     ClueEvent,
@@ -44,10 +45,9 @@ from games.clue.events import (
     RefuteEvent,
     SuggestionEvent,
     TurnStart,
-    read_clue_log,
 )
 from games.clue.knowledge import PlayerView, clue_setup, deduction_fact
-from games.runlog import LogError, iter_lines
+from games.core.runlog import LogError
 from provers.sat_session import SatSession
 from reasoning.constraints import ConstraintSessionFactory
 from reasoning.verifier import ClaimStatus, Correctness
@@ -158,9 +158,8 @@ def audit_log(
 ) -> GameAudit:
     """Read, validate and audit a Clue JSONL log; LogError names the line of any problem."""
     path = Path(path)
-    events = read_clue_log(path)
-    lines = [lineno for lineno, _ in iter_lines(path)]
-    return audit_events(events, players, factory, lines=lines, source=str(path))
+    log = ENTRY.read_log(path)
+    return audit_events(log.events, players, factory, lines=log.lines, source=str(path))
 
 
 def audit_events(
