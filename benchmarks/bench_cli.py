@@ -10,6 +10,7 @@ from pydantic import ValidationError
 
 from benchmarks import backbone_bench, provers_bench, undercover_bench
 from benchmarks.report import format_table, write_json
+from benchmarks.run_options import Concurrency, Quiet, Scheduler, Workers, run_options
 from games.cli import find_pair, undercover_client, undercover_llm
 from games.core.runlog import RunDir, RunDirError
 from games.undercover.agents import AGENTS as UNDERCOVER_AGENTS
@@ -96,6 +97,10 @@ def bench_undercover(
             "llm/<game id>.jsonl, no endpoint needed; play into a fresh --out.",
         ),
     ] = None,
+    workers: Workers = 1,
+    concurrency: Concurrency = 1,
+    scheduler: Scheduler = None,
+    quiet: Quiet = False,
 ) -> None:
     """Seed 002's fixed-opponent contest (4.2) and round-robin (4.3): game metrics and the
     Attributional Score per matchup, agent type and word pair, a word-similarity table, a plot."""
@@ -132,6 +137,10 @@ def bench_undercover(
             first_seed=first_seed,
             llm_model=llm.model if needs_llm else None,
         )
+        options = run_options(workers, concurrency, scheduler, quiet)
+        recipe = undercover_bench.SettingsRecipe(
+            prover, timeout, llm if client is not None else None
+        )
         settings = UndercoverAgentSettings.create(
             prover=get_prover(prover),
             timeout=timeout,
@@ -147,6 +156,8 @@ def bench_undercover(
             progress=lambda m: typer.echo(m, err=True),
             record=record,
             replay_from=replay,
+            options=options,
+            recipe=recipe,
         )
     except (ValueError, ValidationError, RunDirError, ProverUnavailable) as err:
         typer.echo(f"error: {err}", err=True)

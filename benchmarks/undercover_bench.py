@@ -22,13 +22,14 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from benchmarks.report import format_table
+from benchmarks.runner import GameError, MemoryLog, PlayedGame, RunOptions, run_games
 from games.core.runlog import RunDir
 from games.undercover.agents import AGENTS, AgentSettings, seat_agents
 from games.undercover.checker import ProverChecker
@@ -37,7 +38,6 @@ from games.undercover.entry import read_undercover_log
 from games.undercover.events import UndercoverConfig
 from games.undercover.lexicon import Lexicon
 from games.undercover.llm_calls import (
-    RecordingMissing,
     recording_client,
     recording_path,
     replay_client,
@@ -53,8 +53,8 @@ from games.undercover.metrics import (
     summarise,
 )
 from games.undercover.words import WordPair
-from reasoning.llm import FallbackSnapshot, LLMEndpointError
-from reasoning.llm import ReplayError as CallReplayError
+from provers.registry import get_prover
+from reasoning.llm import FallbackCounter, FallbackSnapshot, LLMSettings, make_client
 
 PLOT_FILE = "undercover.png"
 Contest = Literal["fixed", "round-robin"]
@@ -175,13 +175,63 @@ def game_settings(
     return settings
 
 
-class GameError(BaseModel):
-    """A game that could not be played to its end, and why."""
+@dataclass(frozen=True)
+class SettingsRecipe:
+    """How a process builds the agent settings of a run: prover, time limit, LLM endpoint."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    prover: str
+    timeout_s: float
+    llm: LLMSettings | None = None
 
-    game_id: str
-    error: str
+    def build(self) -> AgentSettings:
+        """The settings, built once per process."""
+        key = repr(self)
+        if key not in _BUILT:
+            client = None if self.llm is None else make_client(self.llm)
+            _BUILT[key] = AgentSettings.create(
+                prover=get_prover(self.prover), timeout=self.timeout_s, client=client
+            )
+        return _BUILT[key]
+
+
+_BUILT: dict[str, AgentSettings] = {}
+
+
+@dataclass
+class UndercoverPlayer:
+    """Plays one game of a run by its id (a picklable ``GamePlayer`` for the runner); settings
+    built in this process are not pickled: another process builds them from the recipe."""
+
+    config: UndercoverBenchConfig
+    pairs: dict[str, WordPair]
+    record_in: Path | None
+    replay_from: Path | None
+    recipe: SettingsRecipe | None
+    settings: AgentSettings | None = None
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {**self.__dict__, "settings": None}
+
+    def __call__(self, game_id: str, log: MemoryLog) -> dict[str, Any]:
+        """Play game ``<spy>-vs-<citizens>.<pair>.s<seed>`` into ``log``; its fallbacks."""
+        matchup_id, pair_id, seed_text = game_id.split(".")
+        spy, citizens = matchup_id.split("-vs-")
+        matchup = Matchup(spy=spy, citizens=citizens, contests=())
+        settings = self.settings
+        if settings is None:
+            assert self.recipe is not None
+            settings = self.recipe.build()
+        settings = replace(settings, fallbacks=FallbackCounter())
+        game_config = UndercoverConfig.model_validate({"players": self.config.players})
+        game = UndercoverGame(game_config, self.pairs[pair_id], int(seed_text[1:]))
+        seated = game_settings(
+            settings, self.config, matchup, game_id, self.record_in, self.replay_from
+        )
+        agents = seat_agents(
+            [matchup.citizens] * self.config.players, game, seated, spy_agent=matchup.spy
+        )
+        play_game(game, agents, ProverChecker(settings.test), log)
+        return {"fallbacks": settings.fallbacks.snapshot().counts}
 
 
 class MatchupResult(BaseModel):
@@ -225,6 +275,7 @@ class UndercoverBenchSummary(BaseModel):
     similarity: list[PairSimilarity]
     fallbacks: FallbackSnapshot | None
     elapsed_s: float
+    play_cpu_s: float
     plot: str | None = None
 
 
@@ -262,13 +313,19 @@ def run(
     *,
     record: bool = False,
     replay_from: Path | None = None,
+    options: RunOptions | None = None,
+    recipe: SettingsRecipe | None = None,
 ) -> UndercoverBenchSummary:
     """Play (or resume) every game of the run in ``out``, then summarise the logs and plot.
 
     ``record`` keeps each game's LLM calls in ``out`` (``llm/<game id>.jsonl``); ``replay_from``,
     a run directory recorded so, answers them instead of ``settings.client``. A game whose
-    recording is missing or differs from the calls made is recorded as errored.
+    recording is missing or differs from the calls made is recorded as errored. ``options``
+    spread the games out (``benchmarks.runner``); processes and Dask workers build their own
+    settings from ``recipe``, which those options need.
     """
+    if options is not None and (options.workers > 1 or options.scheduler) and recipe is None:
+        raise ValueError("workers: games in other processes need a settings recipe")
     if seeds < 1:
         raise ValueError(f"seeds: at least 1, got {seeds}")
     if [p.id for p in pairs] != list(config.pairs):
@@ -280,36 +337,28 @@ def run(
     say = progress or (lambda _: None)
     started = time.perf_counter()
     rundir = RunDir(out, config)
-    game_config = UndercoverConfig.model_validate({"players": config.players})
     plan = [
         (m, p, config.first_seed + i)
         for m in matchups(config.agents, config.fixed_citizen)
         for p in pairs
         for i in range(seeds)
     ]
-    played = resumed = 0
-    errors: list[GameError] = []
-    for index, (matchup, pair, seed) in enumerate(plan, start=1):
-        gid = game_id(matchup, pair.id, seed)
-        if rundir.is_finished(gid):
-            resumed += 1
-            continue
-        game = UndercoverGame(game_config, pair, seed)
-        try:
-            seated = game_settings(
-                settings, config, matchup, gid, out if record else None, replay_from
-            )
-            agents = seat_agents(
-                [matchup.citizens] * config.players, game, seated, spy_agent=matchup.spy
-            )
-            with rundir.game_log(gid) as log:
-                result = play_game(game, agents, ProverChecker(settings.test), log)
-        except (LLMEndpointError, CallReplayError, RecordingMissing) as err:
-            errors.append(GameError(game_id=gid, error=str(err)))
-            say(f"[{index}/{len(plan)}] {gid}: errored: {err}")
-            continue
-        played += 1
-        say(f"[{index}/{len(plan)}] {gid}: {result.winner.value} win in {result.rounds} round(s)")
+    player = UndercoverPlayer(
+        config, {p.id: p for p in pairs}, out if record else None, replay_from, recipe, settings
+    )
+    fallbacks = FallbackCounter()
+
+    def keep(game: PlayedGame) -> None:
+        for phase, reasons in game.extra.get("fallbacks", {}).items():
+            for reason, count in reasons.items():
+                for _ in range(count):
+                    fallbacks.record(phase, reason)
+        if game.error is not None:
+            say(f"{game.game_id}: errored: {game.error}")
+
+    report = run_games(
+        rundir, [game_id(m, p.id, s) for m, p, s in plan], player, options or RunOptions(), keep
+    )
     wanted = {game_id(m, p.id, s) for m, p, s in plan}
     finished = [gid for gid in rundir.finished_games() if gid in wanted]
     say(f"scoring {len(finished)} games (MiniLM embeddings)")
@@ -320,20 +369,19 @@ def run(
     summary = UndercoverBenchSummary(
         config=config,
         seeds=seeds,
-        games_played=played,
-        games_resumed=resumed,
-        errors=errors,
+        games_played=len(report.played) - len(report.errored),
+        games_resumed=report.resumed,
+        errors=report.errors(),
         matchups=_matchup_results(config, plan, metrics),
         agent_types=by_agent_type(list(metrics.values())),
         similarity=_similarity_with_results(
             similarity_table(pairs, settings.lexicon, sim), list(metrics.values())
         ),
         fallbacks=(
-            settings.fallbacks.snapshot()
-            if settings.client is not None or replay_from is not None
-            else None
+            fallbacks.snapshot() if settings.client is not None or replay_from is not None else None
         ),
         elapsed_s=time.perf_counter() - started,
+        play_cpu_s=report.cpu_s,
     )
     plot = write_plot(summary, out / PLOT_FILE)
     summary = summary.model_copy(update={"plot": str(plot)})

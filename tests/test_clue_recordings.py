@@ -162,6 +162,6 @@ def test_recording_a_game_again_starts_its_files_afresh(tmp_path: Path) -> None:
 def test_replay_names_the_seat_without_a_recording(tmp_path: Path) -> None:
     settings = LLMSettings(model="m", replay_path=tmp_path / "llm" / "game-00000.jsonl")
     with pytest.raises(
-        ValueError, match=r"no recording of these LLM calls at .*game-00000\.seat2\.jsonl"
+        ValueError, match=r"no recording of this game's LLM calls at .*game-00000\.seat2\.jsonl"
     ):
         seat_client(settings, 2)

@@ -69,7 +69,8 @@ def test_a_two_game_bench_replays_from_its_recordings_with_an_identical_summary(
     assert all(c and [r.index for r in c] == list(range(len(c))) for c in calls)
     assert sum(len(c) for c in calls) == requests
     replayed = bench(tmp_path / "replayed", "--replay", str(recorded_run))
-    assert without(replayed, ("elapsed_s", "plot")) == without(recorded, ("elapsed_s", "plot"))
+    timing = ("elapsed_s", "play_cpu_s", "plot")
+    assert without(replayed, timing) == without(recorded, timing)
     assert game_logs(tmp_path / "replayed") == game_logs(recorded_run)
     differing = ["--replay", str(recorded_run), "--model", "x", "--timeout", "5"]
     other = runner.invoke(app, [*BENCH, "--out", str(tmp_path / "other"), *differing])
@@ -131,9 +132,10 @@ def test_a_game_played_again_replaces_its_recording_and_a_missing_one_is_named(
     replayed = run_bench(tmp_path / "replayed", None, replay_from=run)
     assert [e.game_id for e in replayed.errors] == [GAME_IDS[0]]
     assert "no recording of this game's LLM calls" in replayed.errors[0].error
-    assert game_logs(tmp_path / "replayed") == {
-        name: text for name, text in game_logs(run).items() if GAME_IDS[1] in name
-    }
+    logs = game_logs(tmp_path / "replayed")
+    errored = logs.pop(f"{GAME_IDS[0]}.jsonl").splitlines()
+    assert json.loads(errored[-1])["status"] == "errored" and "RecordingMissing" in errored[-1]
+    assert logs == {name: text for name, text in game_logs(run).items() if GAME_IDS[1] in name}
 
 
 PLAY = ["play", "undercover", "--agents", "prover*5,nli", "--pair", TEA.id]

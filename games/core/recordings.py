@@ -19,7 +19,7 @@ class RecordingMissing(ValueError):
     """A game's LLM calls are to be replayed, but the recording is not there."""
 
     def __init__(self, path: Path) -> None:
-        super().__init__(f"replay: no recording of these LLM calls at {path}")
+        super().__init__(f"no recording of this game's LLM calls at {path}")
         self.path = path
 
 

@@ -10,18 +10,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from games.core.recordings import RecordingMissing
 from reasoning.llm import ChatClient, RecordingClient, ReplayClient, UsageMeter, load_recording
 
 RECORDINGS_DIR = "llm"
 """The sub-folder of a run directory that holds one recording per game."""
-
-
-class RecordingMissing(ValueError):
-    """A game's LLM calls are to be replayed, but no recording of that game exists."""
-
-    def __init__(self, path: Path) -> None:
-        super().__init__(f"no recording of this game's LLM calls at {path}")
-        self.path = path
 
 
 def recording_path(folder: Path, game: str) -> Path:
