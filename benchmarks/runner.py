@@ -258,3 +258,19 @@ class Progress:
     def __exit__(self, *exc: object) -> None:
         if self._bar is not None:
             self._bar.stop()
+
+
+@dataclass(frozen=True)
+class RegisteredGamePlayer:
+    """Plays game ``seed-<n>`` of any registered game from seed n with registry agents under
+    default settings (a picklable ``GamePlayer``)."""
+
+    game: str
+    specs: tuple[str, ...]
+
+    def __call__(self, game_id: str, log: MemoryLog) -> dict[str, Any]:
+        """Play the game ``game_id`` names into ``log``."""
+        from games.core.registry import get_game
+
+        get_game(self.game).play(self.specs, int(game_id.removeprefix("seed-")), log)
+        return {}

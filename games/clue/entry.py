@@ -14,9 +14,9 @@ from pydantic import BaseModel
 
 from games.clue.agent import Accuse, ClueAction, Show
 from games.clue.agent import Suggest as SuggestAction
-from games.clue.agents import AGENTS
+from games.clue.agents import AGENTS, make_agent
 from games.clue.cards import ClueConfig
-from games.clue.engine import INFO, ClueGame, ClueMove, ClueState
+from games.clue.engine import INFO, ClueGame, ClueMove, ClueSeat, ClueState, IllegalActionError
 from games.clue.events import (
     CLUE_EVENT,
     AccusationEvent,
@@ -31,6 +31,7 @@ from games.clue.events import (
     SuggestionEvent,
 )
 from games.core.log import GameLog, SeatInfo
+from games.core.loop import Agent
 from games.core.registry import GameEntry, LoggedActionError
 from games.core.replay import replay as replay_log
 
@@ -131,6 +132,21 @@ class ClueEntry(GameEntry[ClueEvent]):
     config_type = ClueConfig
     event_adapter = CLUE_EVENT
     agents = AGENTS
+    illegal_error = IllegalActionError
+
+    def default_config(self, players: int) -> ClueConfig:
+        """The standard deck and round limit for ``players`` seats."""
+        self.info.check_players(players)
+        return ClueConfig(n_players=players)
+
+    def seat_agents(self, specs: Sequence[str], seed: int) -> list[Agent]:
+        """Registry agents with seeds of their own (``make_agent``)."""
+        return [ClueSeat(make_agent(spec, seat, seed)) for seat, spec in enumerate(specs)]
+
+    def bare_action(self, action: Any) -> Any:
+        """The move's action without its stated deductions."""
+        inner = action.action if isinstance(action, ClueMove) else action
+        return inner.model_copy(update={"deductions": ()})
 
     def new_state(self, config: BaseModel, seed: int, seats: Sequence[SeatInfo]) -> ClueState:
         """A fresh Clue game."""

@@ -17,7 +17,9 @@ from pydantic import BaseModel, TypeAdapter
 
 from games.core.agents import AgentRegistry
 from games.core.log import GameLog, LogHeader, SeatInfo, make_header, read_game_log
-from games.core.protocol import GameInfo, GameState
+from games.core.loop import Agent, play
+from games.core.protocol import GameInfo, GameState, SeatResult
+from games.core.runlog import EventSink
 
 E = TypeVar("E", bound=BaseModel)
 
@@ -43,8 +45,23 @@ class GameEntry(ABC, Generic[E]):
     config_type: type[BaseModel]
     event_adapter: TypeAdapter[E]
     agents: AgentRegistry[Any, Any]
+    illegal_error: type[Exception]
+    """What ``apply`` raises for an action the rules forbid."""
     terminal_type: str = "game_end"
     """The ``type`` of the game's own last event."""
+
+    @abstractmethod
+    def default_config(self, players: int) -> BaseModel:
+        """The standard settings for ``players`` seats (ValueError naming the allowed range)."""
+
+    @abstractmethod
+    def seat_agents(self, specs: Sequence[str], seed: int) -> list[Agent]:
+        """One agent per seat for a game dealt from ``seed``, by registry name, under default
+        settings, adapted to the shared play loop."""
+
+    def bare_action(self, action: Any) -> Any:
+        """``action`` as ``legal_actions`` lists it (without stated deductions or reviews)."""
+        return action
 
     @abstractmethod
     def new_state(self, config: BaseModel, seed: int, seats: Sequence[SeatInfo]) -> GameState:
@@ -79,6 +96,17 @@ class GameEntry(ABC, Generic[E]):
     def header(self, config: BaseModel, seed: int, seats: Sequence[SeatInfo]) -> LogHeader:
         """The common header of a game's log."""
         return make_header(self.info.name, config, seed, seats)
+
+    def play(self, specs: Sequence[str], seed: int, log: EventSink | None = None) -> SeatResult:
+        """Play one game dealt from ``seed`` with the registry agents ``specs`` (one per seat)
+        under default settings, logging it to ``log``."""
+        self.info.check_players(len(specs))
+        agents = self.seat_agents(specs, seed)
+        seats = [SeatInfo(name=f"P{i}", agent=a.name) for i, a in enumerate(agents)]
+        config = self.default_config(len(specs))
+        state = self.new_state(config, seed, seats)
+        header = self.header(config, seed, seats)
+        return play(state, agents, header, log, max_decisions=self.info.max_decisions)
 
 
 def game_names() -> tuple[str, ...]:

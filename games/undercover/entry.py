@@ -9,20 +9,29 @@ from typing import Any
 from pydantic import BaseModel
 
 from games.core.log import GameLog, SeatInfo
+from games.core.loop import Agent
 from games.core.registry import GameEntry
 from games.core.replay import replay as replay_log
 from games.undercover.agent import Description
 from games.undercover.agents import AGENTS
-from games.undercover.engine import INFO, UndercoverGame, UndercoverState
+from games.undercover.engine import (
+    INFO,
+    IllegalAction,
+    UndercoverGame,
+    UndercoverSeat,
+    UndercoverState,
+)
 from games.undercover.events import (
     UNDERCOVER_EVENT,
     DescriptionEvent,
     GameStart,
+    UndercoverConfig,
     UndercoverEvent,
     UndercoverSetup,
     VoteEvent,
 )
 from games.undercover.replay import LoggedChecker
+from games.undercover.words import builtin_pairs
 
 
 def check_undercover_events(events: Sequence[UndercoverEvent]) -> tuple[int, str] | None:
@@ -53,6 +62,23 @@ class UndercoverEntry(GameEntry[UndercoverEvent]):
     config_type = UndercoverSetup
     event_adapter = UNDERCOVER_EVENT
     agents = AGENTS
+    illegal_error = IllegalAction
+
+    def default_config(self, players: int) -> UndercoverSetup:
+        """The standard settings for ``players`` seats and the first shipped word pair."""
+        self.info.check_players(players)
+        config = UndercoverConfig.model_validate({"players": players})
+        return UndercoverSetup(config=config, pair=builtin_pairs()[0])
+
+    def seat_agents(self, specs: Sequence[str], seed: int) -> list[Agent]:
+        """Registry agents over the shipped lexicon, testing with Z3 (no LLM endpoint)."""
+        from games.undercover.agents import AgentSettings, make_agent
+
+        settings = AgentSettings.create()
+        return [
+            UndercoverSeat(make_agent(spec, seat, seed, settings))
+            for seat, spec in enumerate(specs)
+        ]
 
     def new_state(self, config: BaseModel, seed: int, seats: Sequence[SeatInfo]) -> UndercoverState:
         """A fresh game whose descriptions the prover-backed checker judges (Z3, shipped
