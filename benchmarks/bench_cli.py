@@ -182,3 +182,32 @@ def bench_undercover_similarity(
         out / "undercover_similarity.json", [row.model_dump(mode="json") for row in rows]
     )
     typer.echo(f"\nwrote {path}")
+
+
+@bench_app.command("llm-concurrency")
+def bench_llm_concurrency(
+    games: Annotated[int, typer.Option(min=1, max=1000, help="Clue games per setting.")] = 16,
+    delay: Annotated[
+        float, typer.Option(min=0.0, max=10.0, help="Seconds the scripted server waits per reply.")
+    ] = 0.2,
+    concurrency: Annotated[int, typer.Option(min=2, max=256, help="Games in flight.")] = 8,
+    out: Annotated[Path, typer.Option(help="Folder for the JSON results.")] = Path("bench-results"),
+) -> None:
+    """LLM-bound Clue games against the scripted chat server (a fixed delay per reply) with 1 and
+    with K games in flight: wall and CPU time, speed-up, and whether the summaries agree."""
+    from benchmarks import llm_concurrency
+
+    result = llm_concurrency.run(games=games, delay_s=delay, concurrency=concurrency)
+    typer.echo(
+        f"{games} Clue games, one LLM seat, {result['requests'] // 2} chat calls per setting, "
+        f"{delay:.3f} s per reply"
+    )
+    typer.echo(
+        format_table(
+            result["rows"],
+            ["concurrency", "games", "errored", "play_wall_s", "play_cpu_s", "x_faster_wall"],
+        )
+    )
+    typer.echo(f"summaries equal: {result['summaries_equal']}")
+    path = write_json(out / "llm_concurrency.json", result)
+    typer.echo(f"wrote {path}")
