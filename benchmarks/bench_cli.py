@@ -11,10 +11,12 @@ from pydantic import ValidationError
 from benchmarks import backbone_bench, provers_bench, undercover_bench
 from benchmarks.report import format_table, write_json
 from benchmarks.run_options import Concurrency, Quiet, Scheduler, Workers, run_options
-from games.cli import find_pair, undercover_client, undercover_llm
+from games.core.cli import fail, prepare_out
 from games.core.runlog import RunDir, RunDirError
+from games.core.settings import GameSettings
 from games.undercover.agents import AGENTS as UNDERCOVER_AGENTS
 from games.undercover.agents import AgentSettings as UndercoverAgentSettings
+from games.undercover.cli import find_pair, undercover_client, undercover_llm
 from games.undercover.lexicon import Lexicon
 from games.undercover.metrics import MiniLMSimilarity
 from games.undercover.words import builtin_pairs
@@ -27,10 +29,14 @@ bench_app = typer.Typer(help="Benchmarks: print a table and write JSON.", no_arg
 @bench_app.command("provers")
 def bench_provers(
     out: Annotated[Path, typer.Option(help="Folder for the JSON results.")] = Path("bench-results"),
-    problems: Annotated[int, typer.Option(help="Problems per size.")] = 10,
-    repeats: Annotated[int, typer.Option(help="Backbone repetitions.")] = 50,
+    problems: Annotated[int, typer.Option(min=1, max=10000, help="Problems per size.")] = 10,
+    repeats: Annotated[int, typer.Option(min=1, max=100000, help="Backbone repetitions.")] = 50,
 ) -> None:
     """Prover time per backend on 5-40 axiom problems, the vote's overhead, SAT backbone time."""
+    try:
+        prepare_out(out)
+    except ValueError as err:
+        fail(err)
     rows = provers_bench.run(problems_per_size=problems, progress=lambda m: typer.echo(m, err=True))
     typer.echo(
         format_table(
@@ -107,6 +113,11 @@ def bench_undercover(
     try:
         if record and replay is not None:
             raise ValueError("--record and --replay cannot be used together")
+        GameSettings(prover_timeout_s=timeout)
+        try:
+            UNDERCOVER_AGENTS.get(fixed_citizen)
+        except ValueError as err:
+            raise ValueError(f"--fixed-citizen: {err}") from None
         recorded = None if replay is None else undercover_bench.recorded_config(replay)
         if recorded is not None:
             model = model if model is not None else recorded.llm_model
@@ -160,8 +171,7 @@ def bench_undercover(
             recipe=recipe,
         )
     except (ValueError, ValidationError, RunDirError, ProverUnavailable) as err:
-        typer.echo(f"error: {err}", err=True)
-        raise typer.Exit(2) from None
+        fail(err)
     if as_json:
         typer.echo(summary.model_dump_json())
         return
@@ -176,6 +186,10 @@ def bench_undercover_similarity(
 ) -> None:
     """Appendix E's word-pair similarity table for the shipped pairs, MiniLM cosine in place of
     fastText: the two words, and their lexicon definitions."""
+    try:
+        prepare_out(out)
+    except ValueError as err:
+        fail(err)
     rows = undercover_bench.similarity_table(builtin_pairs(), Lexicon.load(), MiniLMSimilarity())
     typer.echo(undercover_bench.similarity_report(rows))
     path = write_json(
@@ -197,6 +211,10 @@ def bench_llm_concurrency(
     with K games in flight: wall and CPU time, speed-up, and whether the summaries agree."""
     from benchmarks import llm_concurrency
 
+    try:
+        prepare_out(out)
+    except ValueError as err:
+        fail(err)
     result = llm_concurrency.run(games=games, delay_s=delay, concurrency=concurrency)
     typer.echo(
         f"{games} Clue games, one LLM seat, {result['requests'] // 2} chat calls per setting, "

@@ -12,8 +12,11 @@ from pydantic import ValidationError
 from benchmarks import clue_bench, clue_perf
 from benchmarks.report import format_table, write_json
 from benchmarks.run_options import Concurrency, Quiet, Scheduler, Workers, run_options
-from games.cli import DEFAULT_CLUE_AGENTS, llm_agent_settings
 from games.clue.agents import AGENTS
+from games.clue.cards import MAX_ROUNDS
+from games.clue.cli import DEFAULT_CLUE_AGENTS, llm_agent_settings
+from games.clue.engine import INFO
+from games.core.cli import fail, prepare_out
 from games.core.runlog import RunDirError
 from reasoning.llm import ReplayError as LLMReplayError
 
@@ -43,7 +46,7 @@ def bench_clue(
     rounds: Annotated[
         int | None,
         typer.Option(
-            help="Round limit. [default: 30; with --replay: the recorded run's]",
+            help=f"Round limit (1-{MAX_ROUNDS}). [default: 30; with --replay: the recorded run's]",
             show_default=False,
         ),
     ] = None,
@@ -90,6 +93,7 @@ def bench_clue(
             rounds = rounds if rounds is not None else recorded.max_rounds
             model = model if model is not None else recorded.llm_model
         specs = AGENTS.parse(agents if agents is not None else DEFAULT_CLUE_AGENTS)
+        INFO.check_players(len(specs), "agents")
         settings = llm_agent_settings(model, base_url, out if record else None, replay)
         uses_llm = any(spec.startswith("llm") for spec in specs)
         llm_model = settings.llm_settings().model if uses_llm else None
@@ -104,8 +108,7 @@ def bench_clue(
             config, games, out, settings, options, progress=lambda m: typer.echo(m, err=True)
         )
     except (ValueError, ValidationError, RunDirError, LLMReplayError) as err:
-        typer.echo(f"error: {err}", err=True)
-        raise typer.Exit(2) from None
+        fail(err)
     if as_json:
         typer.echo(summary.model_dump_json())
         return
@@ -125,6 +128,10 @@ def bench_clue_perf(
 ) -> None:
     """Knowledge-grid update time per event (incremental backbone against two solves per cell)
     and the time to audit a whole 6-player, 30-round game."""
+    try:
+        prepare_out(out)
+    except ValueError as err:
+        fail(err)
     result = clue_perf.run(seed=seed)
     path = write_json(out / "clue_perf.json", result)
     if as_json:

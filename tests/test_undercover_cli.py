@@ -14,8 +14,8 @@ from benchmarks import undercover_bench
 from benchmarks.chat_server import ChatRequest, ScriptedChatServer
 from benchmarks.cli import app
 from benchmarks.demo import undercover_section
-from games.cli import find_pair
 from games.undercover import builtin_pairs, read_undercover_log, replay
+from games.undercover.cli import find_pair
 from games.undercover.events import DescriptionEvent, GameEnd
 
 runner = CliRunner()

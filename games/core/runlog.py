@@ -184,7 +184,12 @@ class RunDir(Generic[C]):
     def __init__(self, path: str | Path, config: C) -> None:
         self.path = Path(path)
         self.config = config
-        self.games_dir.mkdir(parents=True, exist_ok=True)
+        if self.path.exists() and not self.path.is_dir():
+            raise RunDirError(f"{self.path}: is a file, not a run directory")
+        try:
+            self.games_dir.mkdir(parents=True, exist_ok=True)
+        except OSError as err:
+            raise RunDirError(f"{self.path}: cannot create it ({err.strerror or err})") from None
         wanted = config.model_dump(mode="json")
         if self.config_path.exists():
             stored = self._read_json(self.config_path)

@@ -1,27 +1,25 @@
-"""``gumshoe play ...`` and ``gumshoe audit clue``: play games (Clue, Undercover-V) and audit
-Clue logs."""
+"""``gumshoe play undercover``: play a seeded Undercover-V game and print its record."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 from pydantic import BaseModel, ValidationError
 
-from games.clue.agents import AGENTS, AgentSettings
-from games.clue.audit import audit_events, audit_log, render_audit
-from games.clue.cards import ClueConfig
-from games.clue.play import play_seated
-from games.clue.transcript import describe_deduction, transcript
-from games.core.runlog import EventLog, EventSink, LogError
+from games.clue.cli import llm_agent_settings
+from games.core.cli import BaseUrl, Model, fail, prepare_out
+from games.core.errors import GAME_ERRORS
+from games.core.runlog import EventLog, EventSink
+from games.core.settings import GameSettings
 from games.undercover.agent import Agent as UndercoverAgent
 from games.undercover.agents import AGENTS as UNDERCOVER_AGENTS
 from games.undercover.agents import AgentSettings as UndercoverAgentSettings
 from games.undercover.agents import seat_agents
 from games.undercover.checker import ProverChecker
-from games.undercover.engine import UndercoverGame, normalise_description, play_game
+from games.undercover.engine import INFO, UndercoverGame, normalise_description, play_game
 from games.undercover.events import (
     DescriptionEvent,
     EliminationEvent,
@@ -45,146 +43,8 @@ from games.undercover.metrics import MiniLMSimilarity, game_metrics
 from games.undercover.prover_agent import ProverAgent
 from games.undercover.words import WordPair, pair_catalogue
 from provers.registry import DEFAULT_PROVER, PROVER_NAMES, get_prover
-from reasoning.llm import (
-    ChatClient,
-    LLMEndpointError,
-    LLMSettings,
-    ReplayError,
-    UsageMeter,
-    make_client,
-)
+from reasoning.llm import ChatClient, LLMSettings, UsageMeter, make_client
 from reasoning.prover import ProverUnavailable
-
-play_app = typer.Typer(help="Play a game and print what happens.", no_args_is_help=True)
-
-DEFAULT_CLUE_AGENTS = "prover,prover,random,prover,prover,prover"
-"""The seats of `gumshoe play clue` and `gumshoe bench clue` when none are given."""
-
-
-def llm_agent_settings(
-    model: str | None, base_url: str | None, record: Path | None, replay: Path | None
-) -> AgentSettings:
-    """Agent settings with the LLM options given on the command line over the environment's."""
-    given: dict[str, Any] = {
-        key: value
-        for key, value in {
-            "model": model,
-            "base_url": base_url,
-            "record_path": record,
-            "replay_path": replay,
-        }.items()
-        if value is not None
-    }
-    return AgentSettings(llm=LLMSettings(**given) if given else None)
-
-
-@play_app.command("clue")
-def play_clue(
-    agents: Annotated[
-        str,
-        typer.Option(
-            help=f"One agent per seat, comma-separated ({', '.join(AGENTS.names)}); "
-            "`prover*6` repeats."
-        ),
-    ] = DEFAULT_CLUE_AGENTS,
-    seed: Annotated[int, typer.Option(help="Seed of the deal and of the agents.")] = 0,
-    rounds: Annotated[int, typer.Option(help="Round limit.")] = 30,
-    out: Annotated[
-        Path | None, typer.Option(help="Folder to write the game's JSONL log into.")
-    ] = None,
-    model: Annotated[str | None, typer.Option(help="LLM model for llm agents.")] = None,
-    base_url: Annotated[
-        str | None, typer.Option(help="OpenAI-compatible endpoint for llm agents.")
-    ] = None,
-    record: Annotated[
-        bool,
-        typer.Option(
-            "--record",
-            help="Record every LLM call into the --out folder, one file per seat: "
-            "OUT/llm/clue-seed<N>.seat<k>.jsonl.",
-        ),
-    ] = False,
-    replay: Annotated[
-        Path | None,
-        typer.Option(
-            metavar="DIR",
-            help="Answer the LLM calls from the recordings of a game played with --record "
-            "and --out DIR (same agents, seed, rounds and model); no endpoint needed.",
-        ),
-    ] = None,
-) -> None:
-    """Play one seeded Clue game, print every turn, then the deduction audit."""
-    game_id = f"clue-seed{seed}"
-    try:
-        specs = AGENTS.parse(agents)
-        config = ClueConfig(n_players=len(specs), max_rounds=rounds)
-        if record and out is None:
-            raise ValueError("--record needs --out: the calls are recorded in OUT/llm/")
-        if record and replay is not None:
-            raise ValueError("--record and --replay cannot be combined")
-        settings = llm_agent_settings(model, base_url, out if record else None, replay)
-        settings = settings.for_game(game_id, len(specs))
-    except ValueError as err:
-        typer.echo(f"error: {err}", err=True)
-        raise typer.Exit(2) from None
-    path = None
-    try:
-        if out is not None:
-            out.mkdir(parents=True, exist_ok=True)
-            path = out / f"{game_id}.jsonl"
-            with EventLog(path) as log:
-                played = play_seated(specs, seed, config, settings, log)
-        else:
-            played = play_seated(specs, seed, config, settings)
-    except (LLMEndpointError, ReplayError, ValueError) as err:
-        typer.echo(f"error: {err}", err=True)
-        raise typer.Exit(1) from None
-    events = played.events()
-    for line in transcript(events):
-        typer.echo(line)
-    if any(played.fallbacks):
-        typer.echo("fallbacks per seat: " + ", ".join(str(f) for f in played.fallbacks))
-    typer.echo("")
-    typer.echo(render_audit(audit_events(events, source=str(path) if path else None)))
-    if path is not None:
-        typer.echo(f"\nlog: {path}")
-
-
-def audit_clue(
-    log: Annotated[Path, typer.Argument(help="A Clue game log (JSONL, see the README).")],
-    player: Annotated[
-        list[int] | None, typer.Option(help="Audit only this seat (repeatable).")
-    ] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
-) -> None:
-    """Judge every stated deduction of a Clue log: entailed / contradicted / undetermined by
-    what its author knew, true / false by the deal; per-player counts and recall."""
-    try:
-        audit = audit_log(log, player or None)
-    except OSError as err:
-        typer.echo(f"{log}: {err.strerror or err}", err=True)
-        raise typer.Exit(2) from None
-    except LogError as err:
-        typer.echo(f"error: {err}", err=True)
-        raise typer.Exit(2) from None
-    if as_json:
-        typer.echo(audit.model_dump_json())
-        return
-    typer.echo(render_audit(audit))
-    for p in audit.players:
-        for check in p.checks:
-            plain = check.kind == "sound" or (
-                check.kind == "unjudged" and check.status.value == "ENTAILED"
-            )
-            if plain or check.repeat:
-                continue
-            what = describe_deduction(check.deduction, audit.names)
-            truth = f", {check.truth.value}" if check.truth else ""
-            typer.echo(
-                f"line {check.line}: {p.name} states {what!r}: {check.status.value}{truth}"
-                + (f" -> {check.kind}" if check.kind != "unjudged" else "")
-            )
-
 
 DEFAULT_UNDERCOVER_AGENTS = "prover*5,plain"
 DEFAULT_UNDERCOVER_PAIR = "earl-grey-tea-ceylon-tea"
@@ -323,7 +183,6 @@ class UndercoverTranscript:
             self.echo(f"    seat {ballot.voter} -> seat {ballot.target}{belief}")
 
 
-@play_app.command("undercover")
 def play_undercover(
     agents: Annotated[
         str,
@@ -355,13 +214,8 @@ def play_undercover(
     out: Annotated[
         Path | None, typer.Option(help="Folder to write the game's JSONL log into.")
     ] = None,
-    model: Annotated[
-        str | None,
-        typer.Option(help="LLM model for LLM agents (with --replay: the recorded one)."),
-    ] = None,
-    base_url: Annotated[
-        str | None, typer.Option(help="OpenAI-compatible endpoint for LLM agents.")
-    ] = None,
+    model: Model = None,
+    base_url: BaseUrl = None,
     record: Annotated[
         bool,
         typer.Option(
@@ -386,6 +240,10 @@ def play_undercover(
         if record and replay is not None:
             raise ValueError("--record and --replay cannot be used together")
         specs = UNDERCOVER_AGENTS.parse(agents)
+        INFO.check_players(len(specs), "agents")
+        GameSettings(prover_timeout_s=timeout)
+        if out is not None:
+            prepare_out(out)
         if spy_agent is not None:
             UNDERCOVER_AGENTS.get(spy_agent)
         catalogue = pair_catalogue(pairs_file)
@@ -413,21 +271,18 @@ def play_undercover(
         )
         seated = seat_agents(specs, game, settings, spy_agent)
     except (ValueError, ValidationError, ProverUnavailable) as err:
-        typer.echo(f"error: {err}", err=True)
-        raise typer.Exit(2) from None
+        fail(err)
     checker = ProverChecker(settings.test)
     path = None
     try:
         if out is not None:
-            out.mkdir(parents=True, exist_ok=True)
             path = out / f"{name}.jsonl"
             with EventLog(path) as log:
                 play_game(game, seated, checker, UndercoverTranscript(seated, checker, log))
         else:
             play_game(game, seated, checker, UndercoverTranscript(seated, checker))
-    except (LLMEndpointError, ReplayError) as err:
-        typer.echo(f"error: {err}", err=True)
-        raise typer.Exit(1) from None
+    except GAME_ERRORS as err:
+        fail(err, 1)
     if client is not None and settings.fallbacks.count():
         typer.echo(f"LLM fallbacks: {settings.fallbacks.snapshot().counts}")
     if scores:
