@@ -162,13 +162,17 @@ def _distributed(
     from dask.distributed import Client
     from dask.distributed import as_completed as dask_completed
 
-    with Client(options.scheduler, set_as_default=False) as client:  # type: ignore[no-untyped-call]
+    try:
+        client = Client(options.scheduler, timeout=10)  # type: ignore[no-untyped-call]
+    except OSError as err:
+        raise ValueError(f"--scheduler {options.scheduler}: cannot reach it ({err})") from None
+    with client:
         futures = [
             client.submit(play_batch, player, batch, options.concurrency, pure=False)
             for batch in _batches(ids, options.concurrency)
         ]
-        for future in dask_completed(futures):  # type: ignore[no-untyped-call]
-            yield from future.result()
+        for _, batch in dask_completed(futures, with_results=True):  # type: ignore[no-untyped-call]
+            yield from batch
 
 
 def run_games(
