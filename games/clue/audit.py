@@ -23,11 +23,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
 from formalize.clue import Fact
+from formalize.clue.oracle import GridOracle
 from games.clue.cards import ClueConfig, Triple
 from games.clue.entry import ENTRY
 from games.clue.events import (
@@ -50,20 +50,8 @@ from games.clue.knowledge import PlayerView, clue_setup, deduction_fact
 from games.core.runlog import LogError
 from provers.sat_session import SatSession
 from reasoning.constraints import ConstraintSessionFactory
-from reasoning.verifier import ClaimStatus, Correctness
-
-DeductionKindLabel = Literal["sound", "lucky", "wrong", "unjudged"]
-"""How a stated deduction fares against knowledge and truth together."""
-
-
-def judge(status: ClaimStatus, truth: Correctness | None) -> DeductionKindLabel:
-    """``sound`` (entailed, true), ``lucky`` (true, not entailed), ``wrong`` (false), or
-    ``unjudged`` (no deal to judge against)."""
-    if truth is Correctness.FALSE:
-        return "wrong"
-    if truth is Correctness.TRUE:
-        return "sound" if status is ClaimStatus.ENTAILED else "lucky"
-    return "unjudged"
+from reasoning.oracle import claim_status
+from reasoning.verifier import ClaimStatus, Correctness, Judgement, judge
 
 
 class DeductionCheck(BaseModel):
@@ -78,7 +66,7 @@ class DeductionCheck(BaseModel):
     deduction: Deduction
     status: ClaimStatus
     truth: Correctness | None
-    kind: DeductionKindLabel
+    kind: Judgement
     repeat: bool
 
 
@@ -351,7 +339,7 @@ class _Auditor:
         grid = tracker.view.knowledge.grid()
         for deduction in event.deductions:
             fact = deduction_fact(deduction)
-            status = grid.status(fact)
+            status = claim_status(GridOracle(grid), grid.setup.fact_formula(fact))
             truth = self.truth.holds(fact) if self.truth is not None else None
             repeat = fact in tracker.first
             if not repeat:
@@ -393,7 +381,7 @@ class _Auditor:
         kinds = [judge(status, truth) for status, truth in judged]
         has_truth = self.truth is not None
 
-        def count(label: DeductionKindLabel) -> int | None:
+        def count(label: Judgement) -> int | None:
             return kinds.count(label) if has_truth else None
 
         stated = set(tracker.first)
