@@ -11,7 +11,7 @@ from pydantic import ValidationError
 from benchmarks import backbone_bench, provers_bench, undercover_bench
 from benchmarks.report import format_table, write_json
 from benchmarks.run_options import Concurrency, Quiet, Scheduler, Workers, run_options
-from games.core.cli import fail, prepare_out
+from games.core.cli import BaseUrl, Model, fail, prepare_out
 from games.core.runlog import RunDir, RunDirError
 from games.core.settings import GameSettings
 from games.undercover.agents import AGENTS as UNDERCOVER_AGENTS
@@ -81,13 +81,8 @@ def bench_undercover(
         "runs/undercover"
     ),
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
-    model: Annotated[
-        str | None,
-        typer.Option(help="LLM model for LLM agents (with --replay: the recorded run's)."),
-    ] = None,
-    base_url: Annotated[
-        str | None, typer.Option(help="OpenAI-compatible endpoint for LLM agents.")
-    ] = None,
+    model: Model = None,
+    base_url: BaseUrl = None,
     record: Annotated[
         bool,
         typer.Option(

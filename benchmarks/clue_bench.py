@@ -23,7 +23,16 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from benchmarks.runner import GameError, MemoryLog, PlayedGame, RunOptions, RunReport, run_games
+from benchmarks.report import pyplot
+from benchmarks.runner import (
+    GameError,
+    MemoryLog,
+    PlayedGame,
+    RunOptions,
+    RunReport,
+    check_replayable,
+    run_games,
+)
 from games.clue.agents import AgentSettings
 from games.clue.audit import GameAudit, audit_log
 from games.clue.cards import ClueConfig
@@ -132,19 +141,6 @@ def recorded_config(run_dir: Path) -> ClueBenchConfig:
     return RunDir.resume(run_dir, ClueBenchConfig).config
 
 
-def _check_replayable(config: ClueBenchConfig, run_dir: Path) -> None:
-    """ValueError naming every setting in which ``run_dir``'s recorded run differs from
-    ``config``: its recordings would not fit the calls this run makes."""
-    recorded = recorded_config(run_dir)
-    differing = [
-        f"{name} {getattr(recorded, name)!r} (this run: {getattr(config, name)!r})"
-        for name in ClueBenchConfig.model_fields
-        if getattr(recorded, name) != getattr(config, name)
-    ]
-    if differing:
-        raise ValueError(f"replay: {run_dir} was recorded with " + ", ".join(differing))
-
-
 def run(
     config: ClueBenchConfig,
     games: int,
@@ -161,7 +157,7 @@ def run(
     settings = settings or AgentSettings()
     replay_from = settings.llm_settings().replay_path
     if replay_from is not None:
-        _check_replayable(config, replay_from)
+        check_replayable(config, replay_from, ClueBenchConfig.model_fields)
     say = progress or (lambda _message: None)
     rundir = RunDir(out, config)
     seats_path = rundir.path / SEATS_FILE
@@ -297,11 +293,9 @@ def _agent_summary(
 
 def _plot(path: Path, per_agent: Sequence[AgentSummary], ideal: Sequence[float]) -> Path:
     """Cards known per round by agent, with the ideal reasoner's curve (seed 000, Fig. 5)."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
     from matplotlib.ticker import MaxNLocator
+
+    plt = pyplot()
 
     fig, ax = plt.subplots(figsize=(7, 4.5))
     for agent in per_agent:

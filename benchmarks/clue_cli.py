@@ -16,7 +16,7 @@ from games.clue.agents import AGENTS
 from games.clue.cards import MAX_ROUNDS
 from games.clue.cli import DEFAULT_CLUE_AGENTS, llm_agent_settings
 from games.clue.engine import INFO
-from games.core.cli import fail, prepare_out
+from games.core.cli import BaseUrl, Model, fail, prepare_out
 from games.core.runlog import RunDirError
 from reasoning.llm import ReplayError as LLMReplayError
 
@@ -51,13 +51,8 @@ def bench_clue(
         ),
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
-    model: Annotated[
-        str | None,
-        typer.Option(help="LLM model for llm agents (with --replay: the recorded run's)."),
-    ] = None,
-    base_url: Annotated[
-        str | None, typer.Option(help="OpenAI-compatible endpoint for llm agents.")
-    ] = None,
+    model: Model = None,
+    base_url: BaseUrl = None,
     record: Annotated[
         bool,
         typer.Option(

@@ -20,6 +20,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -101,6 +102,20 @@ def play_batch(player: GamePlayer, game_ids: Sequence[str], concurrency: int) ->
         return [play_one(player, gid) for gid in game_ids]
     with ThreadPoolExecutor(max_workers=concurrency) as pool:
         return list(pool.map(lambda gid: play_one(player, gid), game_ids))
+
+
+def check_replayable(config: BaseModel, run_dir: Path, fields: Iterable[str]) -> None:
+    """ValueError naming each of ``fields`` in which the run recorded in ``run_dir`` differs
+    from ``config``: its recordings would not fit the calls this run makes (RunDirError when
+    ``run_dir`` is not a run directory)."""
+    recorded = RunDir.resume(run_dir, type(config)).config
+    differing = [
+        f"{name} {getattr(recorded, name)!r} (this run: {getattr(config, name)!r})"
+        for name in fields
+        if getattr(recorded, name) != getattr(config, name)
+    ]
+    if differing:
+        raise ValueError(f"replay: {run_dir} was recorded with " + ", ".join(differing))
 
 
 class GameError(BaseModel):

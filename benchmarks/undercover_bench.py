@@ -28,8 +28,15 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from benchmarks.report import format_table
-from benchmarks.runner import GameError, MemoryLog, PlayedGame, RunOptions, run_games
+from benchmarks.report import format_table, pyplot
+from benchmarks.runner import (
+    GameError,
+    MemoryLog,
+    PlayedGame,
+    RunOptions,
+    check_replayable,
+    run_games,
+)
 from games.core.runlog import RunDir
 from games.undercover.agents import AGENTS, AgentSettings, seat_agents
 from games.undercover.checker import ProverChecker
@@ -135,19 +142,6 @@ def recorded_config(run_dir: Path) -> UndercoverBenchConfig:
 REPLAY_FIELDS = ("players", "prover", "timeout_s", "llm_model")
 """Settings that shape every game's LLM calls, so a replay must share them with the recording.
 The agent types, pairs and seeds may differ: a game the recording lacks errors on its own."""
-
-
-def check_replayable(config: UndercoverBenchConfig, run_dir: Path) -> None:
-    """ValueError naming each of REPLAY_FIELDS in which the run recorded in ``run_dir`` differs
-    from ``config``."""
-    recorded = recorded_config(run_dir)
-    differing = [
-        f"{name} {getattr(recorded, name)!r} (this run: {getattr(config, name)!r})"
-        for name in REPLAY_FIELDS
-        if getattr(recorded, name) != getattr(config, name)
-    ]
-    if differing:
-        raise ValueError(f"replay: {run_dir} was recorded with " + ", ".join(differing))
 
 
 def game_settings(
@@ -333,7 +327,7 @@ def run(
     if record and replay_from is not None:
         raise ValueError("record and replay_from cannot both be set")
     if replay_from is not None:
-        check_replayable(config, replay_from)
+        check_replayable(config, replay_from, REPLAY_FIELDS)
     say = progress or (lambda _: None)
     started = time.perf_counter()
     rundir = RunDir(out, config)
@@ -435,10 +429,7 @@ def _similarity_with_results(
 def write_plot(summary: UndercoverBenchSummary, path: Path) -> Path:
     """Three panels: spy win rate and mean AttScore by role per matchup, and spy win rate per
     word pair against the pair's word similarity."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = pyplot()
 
     names = [f"{m.spy} spy vs {m.citizens}" for m in summary.matchups]
     win = [m.overall.spy_win_rate or 0.0 for m in summary.matchups]
