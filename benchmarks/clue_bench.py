@@ -31,6 +31,7 @@ from benchmarks.runner import (
     RunOptions,
     RunReport,
     check_replayable,
+    map_ordered,
     run_games,
 )
 from games.clue.agents import AgentSettings
@@ -180,7 +181,7 @@ def run(
     if report.resumed:
         say(f"{report.resumed} games finished earlier")
     errored = report.errors()
-    summary = summarize(rundir, config, games, errored, report, say)
+    summary = summarize(rundir, config, games, errored, report, say, options)
     rundir.write_summary(summary)
     return summary
 
@@ -192,8 +193,10 @@ def summarize(
     errored: Sequence[GameError],
     report: RunReport,
     say: Callable[[str], None],
+    options: RunOptions | None = None,
 ) -> ClueBenchSummary:
-    """Audit every finished game among the first ``games`` and aggregate per agent."""
+    """Audit every finished game among the first ``games`` (over ``options.workers`` local
+    processes) and aggregate per agent."""
     started, started_cpu = time.perf_counter(), time.process_time()
     seats_path = rundir.path / SEATS_FILE
     fallbacks: dict[str, list[int]] = {}
@@ -201,15 +204,14 @@ def summarize(
         for line in read_jsonl(seats_path):
             record = SeatRecord.model_validate(line)
             fallbacks[record.game_id] = record.fallbacks
-    audits: list[tuple[GameAudit, list[int]]] = []
-    for index in range(games):
-        gid = game_id(index)
-        if not rundir.is_finished(gid):
-            continue
-        seat_fallbacks = fallbacks.get(gid, [0] * len(config.agents))
-        audits.append((audit_log(rundir.log_path(gid)), seat_fallbacks))
-        if len(audits) % 20 == 0:
-            say(f"audited {len(audits)} games")
+    finished = [game_id(i) for i in range(games) if rundir.is_finished(game_id(i))]
+    say(f"auditing {len(finished)} games")
+    paths = [rundir.log_path(gid) for gid in finished]
+    audited, audit_cpu_elsewhere = map_ordered(audit_log, paths, options or RunOptions())
+    audits: list[tuple[GameAudit, list[int]]] = [
+        (audit, fallbacks.get(gid, [0] * len(config.agents)))
+        for gid, audit in zip(finished, audited, strict=True)
+    ]
     per_agent = [_agent_summary(name, config, audits) for name in dict.fromkeys(config.agents)]
     longest = max((len(p.ideal_known_per_round) for a, _ in audits for p in a.players), default=0)
     ideal = _mean_curve([p.ideal_known_per_round for a, _ in audits for p in a.players], longest)
@@ -224,7 +226,7 @@ def summarize(
         play_seconds=report.wall_s,
         play_cpu_seconds=report.cpu_s,
         audit_seconds=time.perf_counter() - started,
-        audit_cpu_seconds=time.process_time() - started_cpu,
+        audit_cpu_seconds=time.process_time() - started_cpu + audit_cpu_elsewhere,
     )
 
 

@@ -21,13 +21,16 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from games.core.errors import GAME_ERRORS
 from games.core.loop import errored_end
 from games.core.runlog import RunDir, write_atomic
+
+T = TypeVar("T")
+R = TypeVar("R")
 
 MAX_WORKERS = 256
 MAX_CONCURRENCY = 1024
@@ -102,6 +105,24 @@ def play_batch(player: GamePlayer, game_ids: Sequence[str], concurrency: int) ->
         return [play_one(player, gid) for gid in game_ids]
     with ThreadPoolExecutor(max_workers=concurrency) as pool:
         return list(pool.map(lambda gid: play_one(player, gid), game_ids))
+
+
+def _timed(fn: Callable[[T], R], item: T) -> tuple[R, float]:
+    started = time.process_time()
+    return fn(item), time.process_time() - started
+
+
+def map_ordered(
+    fn: Callable[[T], R], items: Sequence[T], options: RunOptions
+) -> tuple[list[R], float]:
+    """``fn`` over ``items`` in order, in ``options.workers`` local processes (``fn`` and the
+    items must pickle); the results, and the CPU seconds spent in other processes."""
+    if options.workers == 1 or len(items) < 2:
+        return [fn(item) for item in items], 0.0
+    chunk = max(1, len(items) // (4 * options.workers))
+    with ProcessPoolExecutor(max_workers=options.workers) as pool:
+        timed = list(pool.map(_timed, [fn] * len(items), items, chunksize=chunk))
+    return [result for result, _ in timed], sum(cpu for _, cpu in timed)
 
 
 def check_replayable(config: BaseModel, run_dir: Path, fields: Iterable[str]) -> None:
