@@ -87,15 +87,16 @@ def bench_undercover(
         bool,
         typer.Option(
             "--record",
-            help="Record the LLM calls in the run directory, one file per game: "
-            "<out>/llm/<game id>.jsonl (rewritten when a game is played again).",
+            help="Record the LLM calls in the run directory, one file per game and seat: "
+            "<out>/llm/<game id>.seat<k>.jsonl (rewritten when a game is played again).",
         ),
     ] = False,
     replay: Annotated[
         Path | None,
         typer.Option(
             help="A run directory recorded with --record: answer each game's LLM calls from its "
-            "llm/<game id>.jsonl, no endpoint needed; play into a fresh --out.",
+            "llm/<game id>.seat<k>.jsonl, one file per game and seat, no endpoint needed; play "
+            "into a fresh --out.",
         ),
     ] = None,
     workers: Workers = 1,

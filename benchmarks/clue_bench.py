@@ -7,7 +7,7 @@ interrupted run resumes without replaying finished games; games are played by th
 fallback counts, which the log does not carry, go to ``seats.jsonl`` just before the game's log
 is written. A game whose LLM endpoint fails for good is recorded as errored and the run goes on.
 
-LLM calls are recorded to, and replayed from, run directories (``games.clue.recordings``): the
+LLM calls are recorded to, and replayed from, run directories (``games.core.recordings``): the
 settings' ``record_path`` is normally the run directory itself, so seat k's calls in game G are in
 ``llm/G.seat<k>.jsonl`` beside the game's log; a ``replay_path`` names an earlier run directory.
 """

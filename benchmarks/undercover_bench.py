@@ -10,8 +10,9 @@ which word is the spy's).
 A run directory (``games.core.runlog``) holds the config, one event log per game and the summary; an
 interrupted run resumes without replaying finished games, and a game whose LLM endpoint fails
 for good is recorded as errored while the run goes on. With ``record`` each game's LLM calls are
-kept in the run directory, one file per game (``llm/<game id>.jsonl``); ``replay_from`` answers
-each game's calls from the same file of an earlier run directory, so no endpoint is needed.
+kept in the run directory, one file per game and seat (``llm/<game id>.seat<k>.jsonl``);
+``replay_from`` answers them from the same files of an earlier run directory, so no endpoint is
+needed.
 
 The metrics are computed from the logs: seed 002's game metrics and Attributional Score per
 matchup, per agent type and role, and per word pair, and a word-pair similarity table in the
@@ -44,11 +45,7 @@ from games.undercover.engine import UndercoverGame, play_game
 from games.undercover.entry import read_undercover_log
 from games.undercover.events import UndercoverConfig
 from games.undercover.lexicon import Lexicon
-from games.undercover.llm_calls import (
-    recording_client,
-    recording_path,
-    replay_client,
-)
+from games.undercover.llm_calls import recording_clients, replay_clients
 from games.undercover.metrics import (
     AgentRoleSummary,
     GameMetrics,
@@ -152,20 +149,18 @@ def game_settings(
     record_in: Path | None = None,
     replay_from: Path | None = None,
 ) -> AgentSettings:
-    """The agent settings of one game: its LLM calls recorded into ``record_in``'s file for the
-    game, or answered from ``replay_from``'s (RecordingMissing when it has none); offline
-    matchups and live runs use ``settings`` as they are."""
+    """The agent settings of one game: each LLM seat's calls recorded into ``record_in``'s file for
+    the game and seat, or answered from ``replay_from``'s (RecordingMissing when it has none);
+    offline matchups and live runs use ``settings`` as they are."""
     needs_llm = AGENTS.get(matchup.spy).needs_llm or AGENTS.get(matchup.citizens).needs_llm
     if not needs_llm:
         return settings
     if replay_from is not None:
         if config.llm_model is None:
             raise ValueError("replay: the run's config names no LLM model")
-        path = recording_path(replay_from, gid)
-        return replace(settings, client=replay_client(path, config.llm_model))
+        return replace(settings, seat_clients=replay_clients(replay_from, gid, config.llm_model))
     if record_in is not None and settings.client is not None:
-        path = recording_path(record_in, gid)
-        return replace(settings, client=recording_client(settings.client, path))
+        return replace(settings, seat_clients=recording_clients(settings.client, record_in, gid))
     return settings
 
 
@@ -312,7 +307,8 @@ def run(
 ) -> UndercoverBenchSummary:
     """Play (or resume) every game of the run in ``out``, then summarise the logs and plot.
 
-    ``record`` keeps each game's LLM calls in ``out`` (``llm/<game id>.jsonl``); ``replay_from``,
+    ``record`` keeps each game's LLM calls in ``out`` (``llm/<game id>.seat<k>.jsonl``);
+    ``replay_from``,
     a run directory recorded so, answers them instead of ``settings.client``. A game whose
     recording is missing or differs from the calls made is recorded as errored. ``options``
     spread the games out (``benchmarks.runner``); processes and Dask workers build their own

@@ -18,6 +18,7 @@ from games.undercover.checker import DEFAULT_TIMEOUT_S, ConsistencyTest
 from games.undercover.engine import UndercoverGame
 from games.undercover.lexicon import Lexicon
 from games.undercover.llm_agents import LLM_AGENT_KINDS, AgentKind, make_llm_agent
+from games.undercover.llm_calls import SeatClients
 from games.undercover.pipeline import PipelineSettings
 from games.undercover.prover_agent import (
     GUESS_AGENT,
@@ -36,8 +37,10 @@ class AgentSettings:
 
     ``test`` is the consistency test T(s, Delta) (its prover and cache); ``library`` the lexicon
     statements; ``client`` the chat client for LLM agents (None: offline only), whose fallbacks
-    are counted in ``fallbacks``; ``pipeline`` configures the neuro-symbolic LLM agent (its
-    backend included: by default Isabelle where installed, else Z3).
+    are counted in ``fallbacks``; ``seat_clients``, when given, makes each LLM seat a client of
+    its own instead (recording or replaying that seat's calls); ``pipeline`` configures the
+    neuro-symbolic LLM agent (its backend included: by default Isabelle where installed, else
+    Z3).
     """
 
     lexicon: Lexicon
@@ -45,6 +48,7 @@ class AgentSettings:
     library: StatementLibrary
     client: ChatClient | None = None
     fallbacks: FallbackCounter = field(default_factory=FallbackCounter)
+    seat_clients: SeatClients | None = None
     pipeline: PipelineSettings | None = None
 
     @classmethod
@@ -83,14 +87,15 @@ def _prover(*, plain: bool = False, guess: bool = False) -> AgentFactory:
 
 def _llm(kind: AgentKind) -> AgentFactory:
     def build(seat: int, seed: int, settings: AgentSettings) -> Agent:
-        if settings.client is None:
+        client = settings.seat_clients(seat) if settings.seat_clients else settings.client
+        if client is None:
             raise AgentSpecError(
                 f"agent {kind!r} needs an LLM endpoint: set GUMSHOE_LLM_BASE_URL (and "
                 "GUMSHOE_LLM_MODEL, GUMSHOE_LLM_API_KEY where needed)"
             )
         return make_llm_agent(
             kind,
-            settings.client,
+            client,
             seat=seat,
             seed=seed,
             fallbacks=settings.fallbacks,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Annotated
 
@@ -33,12 +34,7 @@ from games.undercover.events import (
 from games.undercover.events import GameEnd as UndercoverEnd
 from games.undercover.events import GameStart as UndercoverStart
 from games.undercover.lexicon import Lexicon
-from games.undercover.llm_calls import (
-    recorded_model,
-    recording_client,
-    recording_path,
-    replay_client,
-)
+from games.undercover.llm_calls import recorded_model, recording_clients, replay_clients
 from games.undercover.metrics import MiniLMSimilarity, game_metrics
 from games.undercover.prover_agent import ProverAgent
 from games.undercover.words import WordPair, pair_catalogue
@@ -66,29 +62,24 @@ def find_pair(text: str, catalogue: Mapping[str, WordPair]) -> WordPair:
 def undercover_llm(model: str | None, base_url: str | None) -> LLMSettings:
     """The LLM settings of the Undercover-V commands: the options over the environment.
 
-    Calls are recorded and replayed one file per game (``--record`` / ``--replay``), so a single
-    recording file from the environment is refused: every game would append to it.
+    Calls are recorded and replayed one file per game and seat (``--record`` / ``--replay``), so a
+    single recording file from the environment is refused: every seat would append to it.
     """
     llm = llm_agent_settings(model, base_url, None, None).llm_settings()
     if llm.record_path is not None or llm.replay_path is not None:
         raise ValueError(
             "GUMSHOE_LLM_RECORD_PATH / GUMSHOE_LLM_REPLAY_PATH: Undercover-V records one file "
-            "per game; unset them and use --record / --replay"
+            "per game and seat; unset them and use --record / --replay"
         )
     return llm
 
 
-def undercover_client(
-    names: Sequence[str], llm: LLMSettings, replay: Path | None = None
-) -> ChatClient | None:
-    """The chat client the Undercover-V agents ``names`` need: None when all are offline; one
-    answering from the recording ``replay`` when given (no endpoint needed); else ValueError
-    naming the first LLM agent when no endpoint is configured."""
+def undercover_client(names: Sequence[str], llm: LLMSettings) -> ChatClient | None:
+    """The chat client the Undercover-V agents ``names`` need: None when all are offline, else
+    ValueError naming the first LLM agent when no endpoint is configured."""
     needing = [n for n in names if UNDERCOVER_AGENTS.get(n).needs_llm]
     if not needing:
         return None
-    if replay is not None:
-        return replay_client(replay, llm.model, UsageMeter.for_settings(llm))
     if not llm.configured:
         raise ValueError(
             f"agent {needing[0]!r} needs an LLM endpoint: give --base-url (and --model), or set "
@@ -220,15 +211,16 @@ def play_undercover(
         bool,
         typer.Option(
             "--record",
-            help="Record this game's LLM calls into the --out folder, one file per game: "
-            "llm/undercover-<pair>-seed<seed>.jsonl (rewritten when the game is played again).",
+            help="Record this game's LLM calls into the --out folder, one file per game and "
+            "seat: llm/undercover-<pair>-seed<seed>.seat<k>.jsonl (rewritten when the game is "
+            "played again).",
         ),
     ] = False,
     replay: Annotated[
         Path | None,
         typer.Option(
-            help="Answer the LLM calls from the recording of the same game (pair and seed) that "
-            "--record wrote into this folder; no endpoint is needed.",
+            help="Answer the LLM calls from the recordings of the same game (pair and seed) that "
+            "--record wrote into this folder, one file per game and seat; no endpoint is needed.",
         ),
     ] = None,
 ) -> None:
@@ -260,15 +252,20 @@ def play_undercover(
                         "(give a lexicon folder with --lexicon)"
                     )
         name = undercover_game_name(chosen.id, seed)
-        replay_path = None if replay is None else recording_path(replay, name)
-        if replay_path is not None and model is None:
-            model = recorded_model(replay_path)
-        client = undercover_client(names, undercover_llm(model, base_url), replay_path)
+        if replay is not None and model is None:
+            model = recorded_model(replay, name)
+        llm = undercover_llm(model, base_url)
+        client, seat_clients = None, None
+        if replay is not None:
+            seat_clients = replay_clients(replay, name, llm.model, UsageMeter.for_settings(llm))
+        else:
+            client = undercover_client(names, llm)
         if record and out is not None and client is not None:
-            client = recording_client(client, recording_path(out, name))
+            seat_clients = recording_clients(client, out, name)
         settings = UndercoverAgentSettings.create(
             lex, get_prover(prover), timeout=timeout, client=client
         )
+        settings = replace(settings, seat_clients=seat_clients)
         seated = seat_agents(specs, game, settings, spy_agent)
     except (ValueError, ValidationError, ProverUnavailable) as err:
         fail(err)
@@ -283,7 +280,7 @@ def play_undercover(
             play_game(game, seated, checker, UndercoverTranscript(seated, checker))
     except GAME_ERRORS as err:
         fail(err, 1)
-    if client is not None and settings.fallbacks.count():
+    if (client is not None or seat_clients is not None) and settings.fallbacks.count():
         typer.echo(f"LLM fallbacks: {settings.fallbacks.snapshot().counts}")
     if scores:
         events: list[UndercoverEvent] = [game.start_event([a.name for a in seated]), *game.events]
