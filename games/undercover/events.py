@@ -52,6 +52,11 @@ class CheckOutcome(StrEnum):
     NOT_FORMALISED = "not_formalised"
     UNDECIDED = "undecided"
 
+    @property
+    def decisive(self) -> bool:
+        """True for the two answers backed by evidence: consistent and contradicts_card."""
+        return self in (CheckOutcome.CONSISTENT, CheckOutcome.CONTRADICTS_CARD)
+
 
 class Side(StrEnum):
     """The two parties: the citizens and the spy."""
