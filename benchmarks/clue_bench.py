@@ -26,8 +26,8 @@ from pydantic import BaseModel, ConfigDict, Field
 from benchmarks.report import pyplot
 from benchmarks.runner import (
     GameError,
+    GameOutcome,
     MemoryLog,
-    PlayedGame,
     RunOptions,
     RunReport,
     check_replayable,
@@ -163,7 +163,7 @@ def run(
     rundir = RunDir(out, config)
     seats_path = rundir.path / SEATS_FILE
 
-    def keep_fallbacks(game: PlayedGame) -> None:
+    def keep_fallbacks(game: GameOutcome) -> None:
         if game.error is None:
             record = SeatRecord(game_id=game.game_id, fallbacks=game.extra["fallbacks"])
             with seats_path.open("a", encoding="utf-8") as handle:

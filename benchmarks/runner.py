@@ -2,7 +2,7 @@
 
 A run plays the games named by ids into a run directory (``games.core.runlog``). A game is played
 by a ``GamePlayer``, a picklable callable that turns a game id into the game's log lines held in
-memory (``PlayedGame``); the runner writes each log whole when its game is done, so a log on disk
+memory (``GameOutcome``); the runner writes each log whole when its game is done, so a log on disk
 is always complete, and a run that is interrupted resumes without playing finished games again.
 Games are spread over ``workers`` local processes, with up to ``concurrency`` games in flight in
 each (threads: for seats that wait on an LLM endpoint), or over a Dask distributed cluster at
@@ -59,7 +59,7 @@ class MemoryLog:
 
 
 @dataclass(frozen=True)
-class PlayedGame:
+class GameOutcome:
     """One game's log lines, whether it errored (and why), what the log lacks (``extra``), and
     the wall and CPU seconds it took where it was played."""
 
@@ -79,7 +79,7 @@ class GamePlayer(Protocol):
         ...
 
 
-def play_one(player: GamePlayer, game_id: str) -> PlayedGame:
+def play_one(player: GamePlayer, game_id: str) -> GameOutcome:
     """Play ``game_id`` with ``player``, timing it; a game error becomes an errored game."""
     wall, cpu = time.perf_counter(), time.thread_time()
     log = MemoryLog()
@@ -89,7 +89,7 @@ def play_one(player: GamePlayer, game_id: str) -> PlayedGame:
     except GAME_ERRORS as err:
         log.write(errored_end(err))
         extra, error = {}, str(err)
-    return PlayedGame(
+    return GameOutcome(
         game_id=game_id,
         lines=tuple(log.lines),
         error=error,
@@ -99,7 +99,7 @@ def play_one(player: GamePlayer, game_id: str) -> PlayedGame:
     )
 
 
-def play_batch(player: GamePlayer, game_ids: Sequence[str], concurrency: int) -> list[PlayedGame]:
+def play_batch(player: GamePlayer, game_ids: Sequence[str], concurrency: int) -> list[GameOutcome]:
     """Play ``game_ids`` with up to ``concurrency`` in flight in this process."""
     if concurrency == 1 or len(game_ids) == 1:
         return [play_one(player, gid) for gid in game_ids]
@@ -153,13 +153,13 @@ class RunReport:
     """What one session of a run did: games played (finished or errored), games found finished
     earlier, and its wall time and CPU time (this process plus every game's)."""
 
-    played: list[PlayedGame]
+    played: list[GameOutcome]
     resumed: int
     wall_s: float
     cpu_s: float
 
     @property
-    def errored(self) -> list[PlayedGame]:
+    def errored(self) -> list[GameOutcome]:
         """The games that errored, in game-id order."""
         return sorted((g for g in self.played if g.error is not None), key=lambda g: g.game_id)
 
@@ -172,7 +172,7 @@ def _batches(ids: Sequence[str], size: int) -> list[list[str]]:
     return [list(ids[i : i + size]) for i in range(0, len(ids), size)]
 
 
-def _local(player: GamePlayer, ids: Sequence[str], options: RunOptions) -> Iterator[PlayedGame]:
+def _local(player: GamePlayer, ids: Sequence[str], options: RunOptions) -> Iterator[GameOutcome]:
     """Games as they finish, played in this process or in local worker processes."""
     if options.workers == 1:
         if options.concurrency == 1:
@@ -183,7 +183,7 @@ def _local(player: GamePlayer, ids: Sequence[str], options: RunOptions) -> Itera
             yield from (f.result() for f in as_completed(futures))
         return
     with ProcessPoolExecutor(max_workers=options.workers) as pool:
-        batches: list[Future[list[PlayedGame]]] = [
+        batches: list[Future[list[GameOutcome]]] = [
             pool.submit(play_batch, player, batch, options.concurrency)
             for batch in _batches(ids, options.concurrency)
         ]
@@ -193,7 +193,7 @@ def _local(player: GamePlayer, ids: Sequence[str], options: RunOptions) -> Itera
 
 def _distributed(
     player: GamePlayer, ids: Sequence[str], options: RunOptions
-) -> Iterator[PlayedGame]:
+) -> Iterator[GameOutcome]:
     """Games as they finish on the Dask cluster at ``options.scheduler``."""
     from dask.distributed import Client
     from dask.distributed import as_completed as dask_completed
@@ -216,7 +216,7 @@ def run_games(
     game_ids: Iterable[str],
     player: GamePlayer,
     options: RunOptions,
-    on_done: Callable[[PlayedGame], None] | None = None,
+    on_done: Callable[[GameOutcome], None] | None = None,
 ) -> RunReport:
     """Play every game of ``game_ids`` not finished in ``rundir`` and write its log.
 
@@ -227,7 +227,7 @@ def run_games(
     pending = [gid for gid in wanted if not rundir.is_finished(gid)]
     for gid in pending:
         rundir.log_path(gid).unlink(missing_ok=True)
-    played: list[PlayedGame] = []
+    played: list[GameOutcome] = []
     games = _distributed if options.scheduler else _local
     with Progress(len(wanted), len(wanted) - len(pending), quiet=options.quiet) as bar:
         for game in games(player, pending, options):

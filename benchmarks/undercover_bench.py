@@ -32,8 +32,8 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from benchmarks.report import format_table, pyplot
 from benchmarks.runner import (
     GameError,
+    GameOutcome,
     MemoryLog,
-    PlayedGame,
     RunOptions,
     check_replayable,
     run_games,
@@ -338,7 +338,7 @@ def run(
     )
     fallbacks = FallbackCounter()
 
-    def keep(game: PlayedGame) -> None:
+    def keep(game: GameOutcome) -> None:
         for phase, reasons in game.extra.get("fallbacks", {}).items():
             for reason, count in reasons.items():
                 for _ in range(count):
