@@ -10,10 +10,13 @@ from pydantic import ValidationError
 
 from benchmarks import backbone_bench, provers_bench, undercover_bench
 from benchmarks.report import format_table, write_json
-from games.cli import find_pair, undercover_client, undercover_llm
-from games.runlog import RunDir, RunDirError
-from games.undercover.agents import AGENT_TYPES, parse_agent_specs
+from benchmarks.run_options import Concurrency, Quiet, Scheduler, Workers, run_options
+from games.core.cli import BaseUrl, Model, fail, prepare_out
+from games.core.runlog import RunDir, RunDirError
+from games.core.settings import GameSettings
+from games.undercover.agents import AGENTS as UNDERCOVER_AGENTS
 from games.undercover.agents import AgentSettings as UndercoverAgentSettings
+from games.undercover.cli import find_pair, undercover_client, undercover_llm
 from games.undercover.lexicon import Lexicon
 from games.undercover.metrics import MiniLMSimilarity
 from games.undercover.words import builtin_pairs
@@ -34,6 +37,10 @@ def bench_provers(
         if value < 1:
             typer.echo(f"error: {option} must be at least 1, got {value}", err=True)
             raise typer.Exit(2)
+    try:
+        prepare_out(out)
+    except ValueError as err:
+        fail(err)
     rows = provers_bench.run(problems_per_size=problems, progress=lambda m: typer.echo(m, err=True))
     typer.echo(format_table(rows, provers_bench.COLUMNS))
     backbone = backbone_bench.run(repeats=repeats)
@@ -74,34 +81,39 @@ def bench_undercover(
         "runs/undercover"
     ),
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
-    model: Annotated[
-        str | None,
-        typer.Option(help="LLM model for LLM agents (with --replay: the recorded run's)."),
-    ] = None,
-    base_url: Annotated[
-        str | None, typer.Option(help="OpenAI-compatible endpoint for LLM agents.")
-    ] = None,
+    model: Model = None,
+    base_url: BaseUrl = None,
     record: Annotated[
         bool,
         typer.Option(
             "--record",
-            help="Record the LLM calls in the run directory, one file per game: "
-            "<out>/llm/<game id>.jsonl (rewritten when a game is played again).",
+            help="Record the LLM calls in the run directory, one file per game and seat: "
+            "<out>/llm/<game id>.seat<k>.jsonl (rewritten when a game is played again).",
         ),
     ] = False,
     replay: Annotated[
         Path | None,
         typer.Option(
             help="A run directory recorded with --record: answer each game's LLM calls from its "
-            "llm/<game id>.jsonl, no endpoint needed; play into a fresh --out.",
+            "llm/<game id>.seat<k>.jsonl, one file per game and seat, no endpoint needed; play "
+            "into a fresh --out.",
         ),
     ] = None,
+    workers: Workers = 1,
+    concurrency: Concurrency = 1,
+    scheduler: Scheduler = None,
+    quiet: Quiet = False,
 ) -> None:
     """Seed 002's fixed-opponent contest (4.2) and round-robin (4.3): game metrics and the
     Attributional Score per matchup, agent type and word pair, a word-similarity table, a plot."""
     try:
         if record and replay is not None:
             raise ValueError("--record and --replay cannot be used together")
+        GameSettings(prover_timeout_s=timeout)
+        try:
+            UNDERCOVER_AGENTS.get(fixed_citizen)
+        except ValueError as err:
+            raise ValueError(f"--fixed-citizen: {err}") from None
         recorded = None if replay is None else undercover_bench.recorded_config(replay)
         if recorded is not None:
             model = model if model is not None else recorded.llm_model
@@ -109,10 +121,12 @@ def bench_undercover(
             pairs = pairs if pairs is not None else ",".join(recorded.pairs)
         llm = undercover_llm(model, base_url)
         if agents is None:
-            names = tuple(n for n, t in AGENT_TYPES.items() if llm.configured or not t.needs_llm)
+            names = tuple(
+                n for n, t in UNDERCOVER_AGENTS.types.items() if llm.configured or not t.needs_llm
+            )
         else:
-            names = parse_agent_specs(agents)
-        needs_llm = any(AGENT_TYPES[n].needs_llm for n in (*names, fixed_citizen))
+            names = UNDERCOVER_AGENTS.parse(agents)
+        needs_llm = any(UNDERCOVER_AGENTS.get(n).needs_llm for n in (*names, fixed_citizen))
         client = None if replay is not None else undercover_client([*names, fixed_citizen], llm)
         catalogue = {p.id: p for p in builtin_pairs()}
         chosen = (
@@ -130,6 +144,10 @@ def bench_undercover(
             first_seed=first_seed,
             llm_model=llm.model if needs_llm else None,
         )
+        options = run_options(workers, concurrency, scheduler, quiet)
+        recipe = undercover_bench.SettingsRecipe(
+            prover, timeout, llm if client is not None else None
+        )
         settings = UndercoverAgentSettings.create(
             prover=get_prover(prover),
             timeout=timeout,
@@ -145,10 +163,11 @@ def bench_undercover(
             progress=lambda m: typer.echo(m, err=True),
             record=record,
             replay_from=replay,
+            options=options,
+            recipe=recipe,
         )
     except (ValueError, ValidationError, RunDirError, ProverUnavailable) as err:
-        typer.echo(f"error: {err}", err=True)
-        raise typer.Exit(2) from None
+        fail(err)
     if as_json:
         typer.echo(summary.model_dump_json())
         return
@@ -163,9 +182,46 @@ def bench_undercover_similarity(
 ) -> None:
     """Appendix E's word-pair similarity table for the shipped pairs, MiniLM cosine in place of
     fastText: the two words, and their lexicon definitions."""
+    try:
+        prepare_out(out)
+    except ValueError as err:
+        fail(err)
     rows = undercover_bench.similarity_table(builtin_pairs(), Lexicon.load(), MiniLMSimilarity())
     typer.echo(undercover_bench.similarity_report(rows))
     path = write_json(
         out / "undercover_similarity.json", [row.model_dump(mode="json") for row in rows]
     )
     typer.echo(f"\nwrote {path}")
+
+
+@bench_app.command("llm-concurrency")
+def bench_llm_concurrency(
+    games: Annotated[int, typer.Option(min=1, max=1000, help="Clue games per setting.")] = 16,
+    delay: Annotated[
+        float, typer.Option(min=0.0, max=10.0, help="Seconds the scripted server waits per reply.")
+    ] = 0.2,
+    concurrency: Annotated[int, typer.Option(min=2, max=256, help="Games in flight.")] = 8,
+    out: Annotated[Path, typer.Option(help="Folder for the JSON results.")] = Path("bench-results"),
+) -> None:
+    """LLM-bound Clue games against the scripted chat server (a fixed delay per reply) with 1 and
+    with K games in flight: wall and CPU time, speed-up, and whether the summaries agree."""
+    from benchmarks import llm_concurrency
+
+    try:
+        prepare_out(out)
+    except ValueError as err:
+        fail(err)
+    result = llm_concurrency.run(games=games, delay_s=delay, concurrency=concurrency)
+    typer.echo(
+        f"{games} Clue games, one LLM seat, {result['requests'] // 2} chat calls per setting, "
+        f"{delay:.3f} s per reply"
+    )
+    typer.echo(
+        format_table(
+            result["rows"],
+            ["concurrency", "games", "errored", "play_wall_s", "play_cpu_s", "x_faster_wall"],
+        )
+    )
+    typer.echo(f"summaries equal: {result['summaries_equal']}")
+    path = write_json(out / "llm_concurrency.json", result)
+    typer.echo(f"wrote {path}")

@@ -8,8 +8,9 @@ from benchmarks.bench_cli import bench_app
 from benchmarks.clue_cli import bench_clue, bench_clue_perf
 from benchmarks.demo import run_demo
 from benchmarks.trace_bench import bench_trace
-from games.cli import audit_clue, play_app
+from games.clue.cli import audit_clue, play_clue
 from games.detective.cli import detective_app
+from games.undercover.cli import play_undercover
 from provers.cli import prove
 from provers.trace_cli import audit_trace
 
@@ -26,6 +27,9 @@ audit_app = typer.Typer(
 audit_app.command("trace")(audit_trace)
 audit_app.command("clue")(audit_clue)
 app.add_typer(audit_app, name="audit")
+play_app = typer.Typer(help="Play a game and print what happens.", no_args_is_help=True)
+play_app.command("clue")(play_clue)
+play_app.command("undercover")(play_undercover)
 app.add_typer(play_app, name="play")
 bench_app.command("clue")(bench_clue)
 bench_app.command("clue-perf")(bench_clue_perf)

@@ -1,12 +1,13 @@
 """The Clue benchmark: many seeded games, seed 000 Table 1's columns per agent, and Fig. 5's plot.
 
-A run directory (``games.runlog``) holds the config, one event log per game and the summary; an
-interrupted run resumes without replaying finished games. Game ``i`` is dealt from ``seed + i``
-and opened by seat ``i mod n`` (seed 000 rotates the starting seat). Each game's fallback counts,
-which the log does not carry, go to ``seats.jsonl`` just before the game's end event is written.
-A game whose LLM endpoint fails for good is recorded as errored and the run goes on.
+A run directory (``games.core.runlog``) holds the config, one event log per game and the summary; an
+interrupted run resumes without replaying finished games; games are played by the shared runner
+(``benchmarks.runner``: local processes, threads, or a Dask cluster). Game ``i`` is dealt from
+``seed + i`` and opened by seat ``i mod n`` (seed 000 rotates the starting seat). Each game's
+fallback counts, which the log does not carry, go to ``seats.jsonl`` just before the game's log
+is written. A game whose LLM endpoint fails for good is recorded as errored and the run goes on.
 
-LLM calls are recorded to, and replayed from, run directories (``games.clue.recordings``): the
+LLM calls are recorded to, and replayed from, run directories (``games.core.recordings``): the
 settings' ``record_path`` is normally the run directory itself, so seat k's calls in game G are in
 ``llm/G.seat<k>.jsonl`` beside the game's log; a ``replay_path`` names an earlier run directory.
 """
@@ -16,18 +17,28 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from benchmarks.report import pyplot
+from benchmarks.runner import (
+    GameError,
+    GameOutcome,
+    MemoryLog,
+    RunOptions,
+    RunReport,
+    check_replayable,
+    map_ordered,
+    run_games,
+)
 from games.clue.agents import AgentSettings
 from games.clue.audit import GameAudit, audit_log
 from games.clue.cards import ClueConfig
-from games.clue.events import GameEnd
 from games.clue.play import play_seated
-from games.clue.recordings import prepare_game_calls
-from games.runlog import EventLog, RunDir, read_jsonl
-from reasoning.llm import LLMEndpointError
+from games.core.runlog import RunDir, read_jsonl
 
 SEATS_FILE = "seats.jsonl"
 """Per-game fallback counts, one JSON line per finished game, in the run directory."""
@@ -58,13 +69,6 @@ class SeatRecord(BaseModel):
 
     game_id: str
     fallbacks: list[int]
-
-
-class GameError(BaseModel):
-    """A game that could not be played to its end, and why."""
-
-    game_id: str
-    error: str
 
 
 class AgentSummary(BaseModel):
@@ -102,7 +106,9 @@ class ClueBenchSummary(BaseModel):
     ideal_known_per_round: list[float]
     plot: str | None
     play_seconds: float
+    play_cpu_seconds: float
     audit_seconds: float
+    audit_cpu_seconds: float
 
 
 def game_id(index: int) -> str:
@@ -110,22 +116,25 @@ def game_id(index: int) -> str:
     return f"game-{index:05d}"
 
 
-class _HeldEnd:
-    """An event sink that holds back the ``game_end`` event until ``release``."""
+@dataclass(frozen=True)
+class CluePlayer:
+    """Plays game ``game-<i>`` of a run (a picklable ``GamePlayer`` for the runner)."""
 
-    def __init__(self, log: EventLog) -> None:
-        self.log = log
-        self.held: GameEnd | None = None
+    config: ClueBenchConfig
+    settings: AgentSettings
 
-    def write(self, event: BaseModel) -> None:
-        if isinstance(event, GameEnd):
-            self.held = event
-        else:
-            self.log.write(event)
-
-    def release(self) -> None:
-        if self.held is not None:
-            self.log.write(self.held)
+    def __call__(self, game_id: str, log: MemoryLog) -> dict[str, Any]:
+        """Deal game ``gid`` from ``seed + i``, play it into ``log``; its seats' fallbacks."""
+        gid = game_id
+        index = int(gid.removeprefix("game-"))
+        played = play_seated(
+            self.config.agents,
+            self.config.seed + index,
+            self.config.game_config(index),
+            self.settings.for_game(gid, len(self.config.agents)),
+            log,
+        )
+        return {"fallbacks": list(played.fallbacks)}
 
 
 def recorded_config(run_dir: Path) -> ClueBenchConfig:
@@ -133,24 +142,12 @@ def recorded_config(run_dir: Path) -> ClueBenchConfig:
     return RunDir.resume(run_dir, ClueBenchConfig).config
 
 
-def _check_replayable(config: ClueBenchConfig, run_dir: Path) -> None:
-    """ValueError naming every setting in which ``run_dir``'s recorded run differs from
-    ``config``: its recordings would not fit the calls this run makes."""
-    recorded = recorded_config(run_dir)
-    differing = [
-        f"{name} {getattr(recorded, name)!r} (this run: {getattr(config, name)!r})"
-        for name in ClueBenchConfig.model_fields
-        if getattr(recorded, name) != getattr(config, name)
-    ]
-    if differing:
-        raise ValueError(f"replay: {run_dir} was recorded with " + ", ".join(differing))
-
-
 def run(
     config: ClueBenchConfig,
     games: int,
     out: Path,
     settings: AgentSettings | None = None,
+    options: RunOptions | None = None,
     progress: Callable[[str], None] | None = None,
 ) -> ClueBenchSummary:
     """Play (or resume) ``games`` games into the run directory ``out`` and summarise them.
@@ -161,40 +158,30 @@ def run(
     settings = settings or AgentSettings()
     replay_from = settings.llm_settings().replay_path
     if replay_from is not None:
-        _check_replayable(config, replay_from)
+        check_replayable(config, replay_from, ClueBenchConfig.model_fields)
     say = progress or (lambda _message: None)
     rundir = RunDir(out, config)
     seats_path = rundir.path / SEATS_FILE
-    errored: list[GameError] = []
-    started = time.perf_counter()
-    for index in range(games):
-        gid = game_id(index)
-        if rundir.is_finished(gid):
-            say(f"{gid}: finished earlier")
-            continue
-        try:
-            with rundir.game_log(gid) as log:
-                sink = _HeldEnd(log)
-                played = play_seated(
-                    config.agents,
-                    config.seed + index,
-                    config.game_config(index),
-                    prepare_game_calls(settings, gid, len(config.agents)),
-                    sink,
-                )
-                record = SeatRecord(game_id=gid, fallbacks=list(played.fallbacks))
-                with seats_path.open("a", encoding="utf-8") as handle:
-                    handle.write(record.model_dump_json() + "\n")
-                sink.release()
-        except LLMEndpointError as err:
-            errored.append(GameError(game_id=gid, error=str(err)))
-            say(f"{gid}: errored: {err}")
-            continue
-        result = played.result
-        winner = "nobody" if result.winner is None else f"seat {result.winner}"
-        say(f"{gid}: {winner} wins after {result.rounds} rounds ({index + 1}/{games})")
-    play_seconds = time.perf_counter() - started
-    summary = summarize(rundir, config, games, errored, play_seconds, say)
+
+    def keep_fallbacks(game: GameOutcome) -> None:
+        if game.error is None:
+            record = SeatRecord(game_id=game.game_id, fallbacks=game.extra["fallbacks"])
+            with seats_path.open("a", encoding="utf-8") as handle:
+                handle.write(record.model_dump_json() + "\n")
+        else:
+            say(f"{game.game_id}: errored: {game.error}")
+
+    report = run_games(
+        rundir,
+        [game_id(i) for i in range(games)],
+        CluePlayer(config, settings),
+        options or RunOptions(),
+        keep_fallbacks,
+    )
+    if report.resumed:
+        say(f"{report.resumed} games finished earlier")
+    errored = report.errors()
+    summary = summarize(rundir, config, games, errored, report, say, options)
     rundir.write_summary(summary)
     return summary
 
@@ -204,26 +191,27 @@ def summarize(
     config: ClueBenchConfig,
     games: int,
     errored: Sequence[GameError],
-    play_seconds: float,
+    report: RunReport,
     say: Callable[[str], None],
+    options: RunOptions | None = None,
 ) -> ClueBenchSummary:
-    """Audit every finished game among the first ``games`` and aggregate per agent."""
-    started = time.perf_counter()
+    """Audit every finished game among the first ``games`` (over ``options.workers`` local
+    processes) and aggregate per agent."""
+    started, started_cpu = time.perf_counter(), time.process_time()
     seats_path = rundir.path / SEATS_FILE
     fallbacks: dict[str, list[int]] = {}
     if seats_path.exists():
         for line in read_jsonl(seats_path):
             record = SeatRecord.model_validate(line)
             fallbacks[record.game_id] = record.fallbacks
-    audits: list[tuple[GameAudit, list[int]]] = []
-    for index in range(games):
-        gid = game_id(index)
-        if not rundir.is_finished(gid):
-            continue
-        seat_fallbacks = fallbacks.get(gid, [0] * len(config.agents))
-        audits.append((audit_log(rundir.log_path(gid)), seat_fallbacks))
-        if len(audits) % 20 == 0:
-            say(f"audited {len(audits)} games")
+    finished = [game_id(i) for i in range(games) if rundir.is_finished(game_id(i))]
+    say(f"auditing {len(finished)} games")
+    paths = [rundir.log_path(gid) for gid in finished]
+    audited, audit_cpu_elsewhere = map_ordered(audit_log, paths, options or RunOptions())
+    audits: list[tuple[GameAudit, list[int]]] = [
+        (audit, fallbacks.get(gid, [0] * len(config.agents)))
+        for gid, audit in zip(finished, audited, strict=True)
+    ]
     per_agent = [_agent_summary(name, config, audits) for name in dict.fromkeys(config.agents)]
     longest = max((len(p.ideal_known_per_round) for a, _ in audits for p in a.players), default=0)
     ideal = _mean_curve([p.ideal_known_per_round for a, _ in audits for p in a.players], longest)
@@ -235,8 +223,10 @@ def summarize(
         per_agent=per_agent,
         ideal_known_per_round=ideal,
         plot=str(plot) if plot else None,
-        play_seconds=play_seconds,
+        play_seconds=report.wall_s,
+        play_cpu_seconds=report.cpu_s,
         audit_seconds=time.perf_counter() - started,
+        audit_cpu_seconds=time.process_time() - started_cpu + audit_cpu_elsewhere,
     )
 
 
@@ -305,11 +295,9 @@ def _agent_summary(
 
 def _plot(path: Path, per_agent: Sequence[AgentSummary], ideal: Sequence[float]) -> Path:
     """Cards known per round by agent, with the ideal reasoner's curve (seed 000, Fig. 5)."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
     from matplotlib.ticker import MaxNLocator
+
+    plt = pyplot()
 
     fig, ax = plt.subplots(figsize=(7, 4.5))
     for agent in per_agent:

@@ -11,9 +11,13 @@ from pydantic import ValidationError
 
 from benchmarks import clue_bench, clue_perf
 from benchmarks.report import format_table, write_json
-from games.cli import DEFAULT_CLUE_AGENTS, llm_agent_settings
-from games.clue.agents import AGENT_FACTORIES, parse_agents
-from games.runlog import RunDirError
+from benchmarks.run_options import Concurrency, Quiet, Scheduler, Workers, run_options
+from games.clue.agents import AGENTS
+from games.clue.cards import MAX_ROUNDS
+from games.clue.cli import DEFAULT_CLUE_AGENTS, llm_agent_settings
+from games.clue.engine import INFO
+from games.core.cli import BaseUrl, Model, fail, prepare_out
+from games.core.runlog import RunDirError
 from reasoning.llm import ReplayError as LLMReplayError
 
 
@@ -22,7 +26,7 @@ def bench_clue(
     agents: Annotated[
         str | None,
         typer.Option(
-            help=f"One agent per seat, comma-separated ({', '.join(AGENT_FACTORIES)}); "
+            help=f"One agent per seat, comma-separated ({', '.join(AGENTS.names)}); "
             f"`prover*6` repeats. [default: {DEFAULT_CLUE_AGENTS}; with --replay: the recorded "
             "run's]",
             show_default=False,
@@ -42,18 +46,13 @@ def bench_clue(
     rounds: Annotated[
         int | None,
         typer.Option(
-            help="Round limit. [default: 30; with --replay: the recorded run's]",
+            help=f"Round limit (1-{MAX_ROUNDS}). [default: 30; with --replay: the recorded run's]",
             show_default=False,
         ),
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
-    model: Annotated[
-        str | None,
-        typer.Option(help="LLM model for llm agents (with --replay: the recorded run's)."),
-    ] = None,
-    base_url: Annotated[
-        str | None, typer.Option(help="OpenAI-compatible endpoint for llm agents.")
-    ] = None,
+    model: Model = None,
+    base_url: BaseUrl = None,
     record: Annotated[
         bool,
         typer.Option(
@@ -72,6 +71,10 @@ def bench_clue(
             "played again.",
         ),
     ] = None,
+    workers: Workers = 1,
+    concurrency: Concurrency = 1,
+    scheduler: Scheduler = None,
+    quiet: Quiet = False,
 ) -> None:
     """Play seeded Clue games and report seed 000 Table 1's columns per agent, the deduction
     audit's sound / lucky / wrong and recall, and a plot of cards known per round."""
@@ -84,7 +87,8 @@ def bench_clue(
             seed = seed if seed is not None else recorded.seed
             rounds = rounds if rounds is not None else recorded.max_rounds
             model = model if model is not None else recorded.llm_model
-        specs = parse_agents(agents if agents is not None else DEFAULT_CLUE_AGENTS)
+        specs = AGENTS.parse(agents if agents is not None else DEFAULT_CLUE_AGENTS)
+        INFO.check_players(len(specs), "agents")
         settings = llm_agent_settings(model, base_url, out if record else None, replay)
         uses_llm = any(spec.startswith("llm") for spec in specs)
         llm_model = settings.llm_settings().model if uses_llm else None
@@ -94,12 +98,12 @@ def bench_clue(
             max_rounds=rounds if rounds is not None else 30,
             llm_model=llm_model,
         )
+        options = run_options(workers, concurrency, scheduler, quiet)
         summary = clue_bench.run(
-            config, games, out, settings, progress=lambda m: typer.echo(m, err=True)
+            config, games, out, settings, options, progress=lambda m: typer.echo(m, err=True)
         )
     except (ValueError, ValidationError, RunDirError, LLMReplayError) as err:
-        typer.echo(f"error: {err}", err=True)
-        raise typer.Exit(2) from None
+        fail(err)
     if as_json:
         typer.echo(summary.model_dump_json())
         return
@@ -123,6 +127,10 @@ def bench_clue_perf(
     """Knowledge-grid update time per event, CPU next to wall (incremental backbone against a
     rule-propagation baseline and two solves per cell), and the time to audit whole 6-player,
     30-round games."""
+    try:
+        prepare_out(out)
+    except ValueError as err:
+        fail(err)
     result = clue_perf.run(seed=seed, games=games)
     path = write_json(out / "clue_perf.json", result)
     if as_json:

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import typer
 
-from games.cli import UndercoverTranscript
 from games.clue.audit import audit_events, render_audit
 from games.clue.play import play_seated
 from games.clue.transcript import transcript
 from games.undercover.agents import AgentSettings as UndercoverAgentSettings
 from games.undercover.agents import seat_agents
 from games.undercover.checker import ProverChecker
+from games.undercover.cli import UndercoverTranscript
 from games.undercover.engine import UndercoverGame, play_game
 from games.undercover.events import UndercoverConfig
 from games.undercover.words import builtin_pairs

@@ -88,3 +88,13 @@ class TimeSamples:
             out[f"{kind}_p95_ms"] = percentile(values, 95) * 1000.0
             out[f"{kind}_mean_ms"] = sum(values) / len(values) * 1000.0 if values else math.nan
         return out
+
+
+def pyplot() -> Any:
+    """``matplotlib.pyplot`` drawing off-screen (the Agg backend), imported on first use."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt

@@ -7,11 +7,12 @@ round-robin plays every ordered pair of different types (1 A spy vs 5 B citizens
 word pair with seeds ``first_seed .. first_seed + seeds - 1`` (the seed seats the spy and picks
 which word is the spy's).
 
-A run directory (``games.runlog``) holds the config, one event log per game and the summary; an
+A run directory (``games.core.runlog``) holds the config, one event log per game and the summary; an
 interrupted run resumes without replaying finished games, and a game whose LLM endpoint fails
 for good is recorded as errored while the run goes on. With ``record`` each game's LLM calls are
-kept in the run directory, one file per game (``llm/<game id>.jsonl``); ``replay_from`` answers
-each game's calls from the same file of an earlier run directory, so no endpoint is needed.
+kept in the run directory, one file per game and seat (``llm/<game id>.seat<k>.jsonl``);
+``replay_from`` answers them from the same files of an earlier run directory, so no endpoint is
+needed.
 
 The metrics are computed from the logs: seed 002's game metrics and Attributional Score per
 matchup, per agent type and role, and per word pair, and a word-pair similarity table in the
@@ -22,25 +23,29 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from benchmarks.report import format_table
-from games.runlog import RunDir
-from games.undercover.agents import AgentSettings, agent_type, seat_agents
+from benchmarks.report import format_table, pyplot
+from benchmarks.runner import (
+    GameError,
+    GameOutcome,
+    MemoryLog,
+    RunOptions,
+    check_replayable,
+    run_games,
+)
+from games.core.runlog import RunDir
+from games.undercover.agents import AGENTS, AgentSettings, seat_agents
 from games.undercover.checker import ProverChecker
 from games.undercover.engine import UndercoverGame, play_game
-from games.undercover.events import UndercoverConfig, read_undercover_log
+from games.undercover.entry import read_undercover_log
+from games.undercover.events import UndercoverConfig
 from games.undercover.lexicon import Lexicon
-from games.undercover.llm_calls import (
-    RecordingMissing,
-    recording_client,
-    recording_path,
-    replay_client,
-)
+from games.undercover.llm_calls import recording_clients, replay_clients
 from games.undercover.metrics import (
     AgentRoleSummary,
     GameMetrics,
@@ -52,8 +57,8 @@ from games.undercover.metrics import (
     summarise,
 )
 from games.undercover.words import WordPair
-from reasoning.llm import FallbackSnapshot, LLMEndpointError
-from reasoning.llm import ReplayError as CallReplayError
+from provers.registry import get_prover
+from reasoning.llm import FallbackCounter, FallbackSnapshot, LLMSettings, make_client
 
 PLOT_FILE = "undercover.png"
 Contest = Literal["fixed", "round-robin"]
@@ -82,13 +87,13 @@ class UndercoverBenchConfig(BaseModel):
     def _known_agents(self) -> UndercoverBenchConfig:
         for index, name in enumerate(self.agents):
             try:
-                agent_type(name)
+                AGENTS.get(name)
             except ValueError as err:
                 raise ValueError(f"field 'agents.{index}': {err}") from None
         if len(set(self.agents)) != len(self.agents):
             raise ValueError("field 'agents': an agent type is listed twice")
         try:
-            agent_type(self.fixed_citizen)
+            AGENTS.get(self.fixed_citizen)
         except ValueError as err:
             raise ValueError(f"field 'fixed_citizen': {err}") from None
         return self
@@ -136,19 +141,6 @@ REPLAY_FIELDS = ("players", "prover", "timeout_s", "llm_model")
 The agent types, pairs and seeds may differ: a game the recording lacks errors on its own."""
 
 
-def check_replayable(config: UndercoverBenchConfig, run_dir: Path) -> None:
-    """ValueError naming each of REPLAY_FIELDS in which the run recorded in ``run_dir`` differs
-    from ``config``."""
-    recorded = recorded_config(run_dir)
-    differing = [
-        f"{name} {getattr(recorded, name)!r} (this run: {getattr(config, name)!r})"
-        for name in REPLAY_FIELDS
-        if getattr(recorded, name) != getattr(config, name)
-    ]
-    if differing:
-        raise ValueError(f"replay: {run_dir} was recorded with " + ", ".join(differing))
-
-
 def game_settings(
     settings: AgentSettings,
     config: UndercoverBenchConfig,
@@ -157,30 +149,78 @@ def game_settings(
     record_in: Path | None = None,
     replay_from: Path | None = None,
 ) -> AgentSettings:
-    """The agent settings of one game: its LLM calls recorded into ``record_in``'s file for the
-    game, or answered from ``replay_from``'s (RecordingMissing when it has none); offline
-    matchups and live runs use ``settings`` as they are."""
-    needs_llm = agent_type(matchup.spy).needs_llm or agent_type(matchup.citizens).needs_llm
+    """The agent settings of one game: each LLM seat's calls recorded into ``record_in``'s file for
+    the game and seat, or answered from ``replay_from``'s (RecordingMissing when it has none);
+    offline matchups and live runs use ``settings`` as they are."""
+    needs_llm = AGENTS.get(matchup.spy).needs_llm or AGENTS.get(matchup.citizens).needs_llm
     if not needs_llm:
         return settings
     if replay_from is not None:
         if config.llm_model is None:
             raise ValueError("replay: the run's config names no LLM model")
-        path = recording_path(replay_from, gid)
-        return replace(settings, client=replay_client(path, config.llm_model))
+        return replace(settings, seat_clients=replay_clients(replay_from, gid, config.llm_model))
     if record_in is not None and settings.client is not None:
-        path = recording_path(record_in, gid)
-        return replace(settings, client=recording_client(settings.client, path))
+        return replace(settings, seat_clients=recording_clients(settings.client, record_in, gid))
     return settings
 
 
-class GameError(BaseModel):
-    """A game that could not be played to its end, and why."""
+@dataclass(frozen=True)
+class SettingsRecipe:
+    """How a process builds the agent settings of a run: prover, time limit, LLM endpoint."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    prover: str
+    timeout_s: float
+    llm: LLMSettings | None = None
 
-    game_id: str
-    error: str
+    def build(self) -> AgentSettings:
+        """The settings, built once per process."""
+        key = repr(self)
+        if key not in _BUILT:
+            client = None if self.llm is None else make_client(self.llm)
+            _BUILT[key] = AgentSettings.create(
+                prover=get_prover(self.prover), timeout=self.timeout_s, client=client
+            )
+        return _BUILT[key]
+
+
+_BUILT: dict[str, AgentSettings] = {}
+
+
+@dataclass
+class UndercoverPlayer:
+    """Plays one game of a run by its id (a picklable ``GamePlayer`` for the runner); settings
+    built in this process are not pickled: another process builds them from the recipe."""
+
+    config: UndercoverBenchConfig
+    pairs: dict[str, WordPair]
+    record_in: Path | None
+    replay_from: Path | None
+    recipe: SettingsRecipe | None
+    settings: AgentSettings | None = None
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {**self.__dict__, "settings": None}
+
+    def __call__(self, game_id: str, log: MemoryLog) -> dict[str, Any]:
+        """Play game ``<spy>-vs-<citizens>.<pair>.s<seed>`` into ``log``; its fallbacks."""
+        matchup_id, pair_id, seed_text = game_id.split(".")
+        spy, citizens = matchup_id.split("-vs-")
+        matchup = Matchup(spy=spy, citizens=citizens, contests=())
+        settings = self.settings
+        if settings is None:
+            assert self.recipe is not None
+            settings = self.recipe.build()
+        settings = replace(settings, fallbacks=FallbackCounter())
+        game_config = UndercoverConfig.model_validate({"players": self.config.players})
+        game = UndercoverGame(game_config, self.pairs[pair_id], int(seed_text[1:]))
+        seated = game_settings(
+            settings, self.config, matchup, game_id, self.record_in, self.replay_from
+        )
+        agents = seat_agents(
+            [matchup.citizens] * self.config.players, game, seated, spy_agent=matchup.spy
+        )
+        play_game(game, agents, ProverChecker(settings.test), log)
+        return {"fallbacks": settings.fallbacks.snapshot().counts}
 
 
 class MatchupResult(BaseModel):
@@ -224,6 +264,7 @@ class UndercoverBenchSummary(BaseModel):
     similarity: list[PairSimilarity]
     fallbacks: FallbackSnapshot | None
     elapsed_s: float
+    play_cpu_s: float
     plot: str | None = None
 
 
@@ -261,13 +302,20 @@ def run(
     *,
     record: bool = False,
     replay_from: Path | None = None,
+    options: RunOptions | None = None,
+    recipe: SettingsRecipe | None = None,
 ) -> UndercoverBenchSummary:
     """Play (or resume) every game of the run in ``out``, then summarise the logs and plot.
 
-    ``record`` keeps each game's LLM calls in ``out`` (``llm/<game id>.jsonl``); ``replay_from``,
+    ``record`` keeps each game's LLM calls in ``out`` (``llm/<game id>.seat<k>.jsonl``);
+    ``replay_from``,
     a run directory recorded so, answers them instead of ``settings.client``. A game whose
-    recording is missing or differs from the calls made is recorded as errored.
+    recording is missing or differs from the calls made is recorded as errored. ``options``
+    spread the games out (``benchmarks.runner``); processes and Dask workers build their own
+    settings from ``recipe``, which those options need.
     """
+    if options is not None and (options.workers > 1 or options.scheduler) and recipe is None:
+        raise ValueError("workers: games in other processes need a settings recipe")
     if seeds < 1:
         raise ValueError(f"seeds: at least 1, got {seeds}")
     if [p.id for p in pairs] != list(config.pairs):
@@ -275,40 +323,32 @@ def run(
     if record and replay_from is not None:
         raise ValueError("record and replay_from cannot both be set")
     if replay_from is not None:
-        check_replayable(config, replay_from)
+        check_replayable(config, replay_from, REPLAY_FIELDS)
     say = progress or (lambda _: None)
     started = time.perf_counter()
     rundir = RunDir(out, config)
-    game_config = UndercoverConfig.model_validate({"players": config.players})
     plan = [
         (m, p, config.first_seed + i)
         for m in matchups(config.agents, config.fixed_citizen)
         for p in pairs
         for i in range(seeds)
     ]
-    played = resumed = 0
-    errors: list[GameError] = []
-    for index, (matchup, pair, seed) in enumerate(plan, start=1):
-        gid = game_id(matchup, pair.id, seed)
-        if rundir.is_finished(gid):
-            resumed += 1
-            continue
-        game = UndercoverGame(game_config, pair, seed)
-        try:
-            seated = game_settings(
-                settings, config, matchup, gid, out if record else None, replay_from
-            )
-            agents = seat_agents(
-                [matchup.citizens] * config.players, game, seated, spy_agent=matchup.spy
-            )
-            with rundir.game_log(gid) as log:
-                result = play_game(game, agents, ProverChecker(settings.test), log)
-        except (LLMEndpointError, CallReplayError, RecordingMissing) as err:
-            errors.append(GameError(game_id=gid, error=str(err)))
-            say(f"[{index}/{len(plan)}] {gid}: errored: {err}")
-            continue
-        played += 1
-        say(f"[{index}/{len(plan)}] {gid}: {result.winner.value} win in {result.rounds} round(s)")
+    player = UndercoverPlayer(
+        config, {p.id: p for p in pairs}, out if record else None, replay_from, recipe, settings
+    )
+    fallbacks = FallbackCounter()
+
+    def keep(game: GameOutcome) -> None:
+        for phase, reasons in game.extra.get("fallbacks", {}).items():
+            for reason, count in reasons.items():
+                for _ in range(count):
+                    fallbacks.record(phase, reason)
+        if game.error is not None:
+            say(f"{game.game_id}: errored: {game.error}")
+
+    report = run_games(
+        rundir, [game_id(m, p.id, s) for m, p, s in plan], player, options or RunOptions(), keep
+    )
     wanted = {game_id(m, p.id, s) for m, p, s in plan}
     finished = [gid for gid in rundir.finished_games() if gid in wanted]
     say(f"scoring {len(finished)} games (MiniLM embeddings)")
@@ -319,20 +359,19 @@ def run(
     summary = UndercoverBenchSummary(
         config=config,
         seeds=seeds,
-        games_played=played,
-        games_resumed=resumed,
-        errors=errors,
+        games_played=len(report.played) - len(report.errored),
+        games_resumed=report.resumed,
+        errors=report.errors(),
         matchups=_matchup_results(config, plan, metrics),
         agent_types=by_agent_type(list(metrics.values())),
         similarity=_similarity_with_results(
             similarity_table(pairs, settings.lexicon, sim), list(metrics.values())
         ),
         fallbacks=(
-            settings.fallbacks.snapshot()
-            if settings.client is not None or replay_from is not None
-            else None
+            fallbacks.snapshot() if settings.client is not None or replay_from is not None else None
         ),
         elapsed_s=time.perf_counter() - started,
+        play_cpu_s=report.cpu_s,
     )
     plot = write_plot(summary, out / PLOT_FILE)
     summary = summary.model_copy(update={"plot": str(plot)})
@@ -386,10 +425,7 @@ def _similarity_with_results(
 def write_plot(summary: UndercoverBenchSummary, path: Path) -> Path:
     """Three panels: spy win rate and mean AttScore by role per matchup, and spy win rate per
     word pair against the pair's word similarity."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = pyplot()
 
     names = [f"{m.spy} spy vs {m.citizens}" for m in summary.matchups]
     win = [m.overall.spy_win_rate or 0.0 for m in summary.matchups]

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Sequence
 from enum import StrEnum
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
@@ -41,6 +42,20 @@ class Correctness(StrEnum):
     FALSE = "FALSE"
 
 
+Judgement = Literal["sound", "lucky", "wrong", "unjudged"]
+"""How a claim fares against knowledge and truth together."""
+
+
+def judge(status: ClaimStatus, correctness: Correctness | None) -> Judgement:
+    """sound (entailed, true), lucky (true, not entailed), wrong (false), or unjudged (no
+    truth to judge against): the one judgement every audit uses."""
+    if correctness is Correctness.FALSE:
+        return "wrong"
+    if correctness is Correctness.TRUE:
+        return "sound" if status is ClaimStatus.ENTAILED else "lucky"
+    return "unjudged"
+
+
 class ClaimCheck(BaseModel):
     """One claim's classification with the prover results behind it."""
 
@@ -53,13 +68,9 @@ class ClaimCheck(BaseModel):
     refutation: ProofResult | None = None
 
     @property
-    def kind(self) -> str:
+    def kind(self) -> Judgement:
         """sound (entailed, true), lucky (true, not entailed), wrong (false), or unjudged."""
-        if self.correctness is Correctness.FALSE:
-            return "wrong"
-        if self.correctness is Correctness.TRUE:
-            return "sound" if self.status is ClaimStatus.ENTAILED else "lucky"
-        return "unjudged"
+        return judge(self.status, self.correctness)
 
 
 class AuditReport(BaseModel):

@@ -8,6 +8,7 @@ from contextlib import contextmanager
 import pytest
 from hypothesis import given, settings
 
+from benchmarks.chat_server import Fail, ScriptedChatServer
 from formalize.davidsonian.autoformalize import (
     PROVER_AXIOM,
     Autoformalizer,
@@ -23,7 +24,6 @@ from reasoning.sorts import Signature, erase_sorts, infer_sorts
 from reasoning.syntax import format_formula, parse_formula
 from reasoning.verdict import ProofResult, Verdict
 from tests.strategies import SMALL_SIGNATURE, fol_formulas
-from tests.support.chat_server import Fail, ScriptedChatServer
 
 SENTENCE = "It is flavoured with oil of bergamot."
 GOOD = "exists e y. Flavour(e) & Patient(e, item) & BergamotOil(y) & Instrument(e, y)"

@@ -43,7 +43,7 @@ from games.clue import (
     read_clue_log,
     replay,
 )
-from games.runlog import EventLog
+from games.core.runlog import EventLog
 
 SMALL = ClueConfig(
     n_players=3,
@@ -501,20 +501,20 @@ def test_game_replays_exactly_from_its_log(tmp_path: Path) -> None:
     assert list(cut.events[: len(events) // 2 - 1]) == events[1 : len(events) // 2]
 
 
-def test_replay_names_the_seq_where_log_and_engine_differ(tmp_path: Path) -> None:
+def test_replay_names_the_line_where_log_and_engine_differ(tmp_path: Path) -> None:
     game = play_random(SMALL, 4, tmp_path / "g.jsonl")
     events = read_clue_log(tmp_path / "g.jsonl")
     index = next(i for i, e in enumerate(events) if isinstance(e, PassEvent))
     passed = events[index]
     assert isinstance(passed, PassEvent)
     moved = passed.model_copy(update={"player": 2 - passed.player})
-    with pytest.raises(ReplayError, match=f"seq {events[index].seq}:") as info:
+    with pytest.raises(ReplayError, match=f"<events>:{index + 1}: logged PassEvent") as info:
         replay([*events[:index], moved, *events[index + 1 :]])
-    assert info.value.seq == events[index].seq
+    assert info.value.line == index + 1
     start = events[0]
     assert isinstance(start, GameStart) and start.seed is not None
     other = start.model_copy(update={"seed": start.seed + 1})
-    with pytest.raises(ReplayError, match="seq 0: the logged deal"):
+    with pytest.raises(ReplayError, match="<events>:1: the logged deal"):
         replay([other, *events[1:]])
     with pytest.raises(ReplayError, match="deal"):
         replay([start.model_copy(update={"deal": None}), *events[1:]])
@@ -525,21 +525,21 @@ def test_log_validation_errors_carry_line_numbers(tmp_path: Path) -> None:
     path = tmp_path / "g.jsonl"
     play_random(SMALL, 1, path)
     lines = path.read_text().splitlines()
-    assert len(read_clue_log(path)) == len(lines)
+    assert len(read_clue_log(path)) == len(lines) - 2  # the common header and end events
     broken = lines.copy()
-    broken[2] = broken[2].replace('"type":"suggestion"', '"type":"shrug"')
+    broken[3] = broken[3].replace('"type":"suggestion"', '"type":"shrug"')
     path.write_text("\n".join(broken) + "\n")
-    with pytest.raises(LogError, match=r"g\.jsonl:3: .*'shrug'") as info:
+    with pytest.raises(LogError, match=r"g\.jsonl:4: .*'shrug'") as info:
         read_clue_log(path)
-    assert info.value.line == 3
+    assert info.value.line == 4
     missing = lines.copy()
-    missing[4] = missing[4].replace('"seq":', '"sequence":')
+    missing[5] = missing[5].replace('"seq":', '"sequence":')
     path.write_text("\n".join(missing) + "\n")
-    with pytest.raises(LogError, match=r":5: .*seq") as info:
+    with pytest.raises(LogError, match=r":6: .*seq") as info:
         read_clue_log(path)
-    assert info.value.line == 5
-    path.write_text("\n".join([lines[0], lines[2], lines[1]]) + "\n")
-    with pytest.raises(LogError, match=":3: seq 1 does not follow seq 2"):
+    assert info.value.line == 6
+    path.write_text("\n".join([lines[0], lines[1], lines[3], lines[2]]) + "\n")
+    with pytest.raises(LogError, match=":4: seq 1 does not follow seq 2"):
         read_clue_log(path)
     path.write_text(lines[0] + "\n{not json\n")
     with pytest.raises(LogError, match=":2: "):

@@ -12,6 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from benchmarks.chat_server import ChatRequest, Fail, ScriptedChatServer, Step
 from games.clue import (
     Accuse,
     Card,
@@ -26,8 +27,8 @@ from games.clue import (
     Triple,
     play_game,
 )
-from games.clue.agents import AgentSettings, fallback_count, make_agent, parse_agents, release
-from games.clue.llm_agent import LLMClueAgent, make_llm_agent, seat_settings
+from games.clue.agents import AGENTS, AgentSettings, fallback_count, make_agent, release
+from games.clue.llm_agent import LLMClueAgent, make_llm_agent
 from games.clue.llm_answers import (
     format_deduction,
     parse_deduction,
@@ -42,9 +43,9 @@ from games.clue.verified_agent import (
     VerifiedLLMClueAgent,
     make_verified_agent,
 )
+from games.core.recordings import seat_settings
 from reasoning.llm import LLMEndpointError, LLMSettings, MalformedAnswer, OpenAIChatClient
 from reasoning.verifier import ClaimStatus
-from tests.support.chat_server import ChatRequest, Fail, ScriptedChatServer, Step
 
 SMALL = ClueConfig(
     n_players=3,
@@ -583,7 +584,7 @@ def test_an_unreadable_revision_falls_back_to_the_entailed_deductions() -> None:
 def test_registry_builds_llm_seats_that_play_a_game() -> None:
     with ScriptedChatServer(phase_script()) as srv:
         settings = AgentSettings(llm=LLMSettings(base_url=srv.base_url, model="m"))
-        names = parse_agents("llm, random, llm-verified")
+        names = AGENTS.parse("llm, random, llm-verified")
         agents = [make_agent(name, seat, 21, settings) for seat, name in enumerate(names)]
         result = play_game(ClueGame(SMALL, 21), agents)
         assert srv.errors == [] and srv.requests

@@ -24,16 +24,15 @@ from games.clue import (
     TurnStart,
 )
 from games.clue.agents import (
-    AGENT_FACTORIES,
+    AGENTS,
     fallback_count,
     make_agent,
-    parse_agents,
-    seat_seed,
 )
 from games.clue.audit import audit_events
 from games.clue.knowledge import PlayerView, clue_setup
 from games.clue.play import play_seated
 from games.clue.prover_agent import Hypotheses, ProverAgent
+from games.core.agents import seat_seed
 from provers.sat_session import SatSession
 
 GAMES = 20
@@ -204,19 +203,20 @@ def test_refuter_shows_a_card_the_public_record_already_gives_it() -> None:
 
 
 def test_registry_names_and_errors() -> None:
-    assert {"random", "prover"} <= set(AGENT_FACTORIES)
+    assert {"random", "prover"} <= set(AGENTS.names)
     agent = make_agent("prover", 2, 5)
     assert agent.name == "prover" and fallback_count(agent) == 0
     with pytest.raises(ValueError, match="unknown agent 'oracle'; choose one of: random, prover"):
         make_agent("oracle", 0, 0)
     assert (
-        parse_agents("prover*2, random,prover x3") == ["prover"] * 2 + ["random"] + ["prover"] * 3
+        AGENTS.parse("prover*2, random,prover x3")
+        == ("prover",) * 2 + ("random",) + ("prover",) * 3
     )
     with pytest.raises(ValueError, match="unknown agent 'wizard'"):
-        parse_agents("prover,wizard")
+        AGENTS.parse("prover,wizard")
     with pytest.raises(ValueError, match="empty entry"):
-        parse_agents("prover,,random")
-    assert seat_seed(3, 1) != seat_seed(3, 2) and seat_seed(3, 1) == seat_seed(3, 1)
+        AGENTS.parse("prover,,random")
+    assert seat_seed("clue", 3, 1) != seat_seed("clue", 3, 2)
 
 
 def test_turns_carry_deductions_and_refutations_stay_private(

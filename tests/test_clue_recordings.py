@@ -13,12 +13,13 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
+from benchmarks.chat_server import ChatRequest, ScriptedChatServer, Step
 from benchmarks.cli import app
 from games.clue.agents import AgentSettings
-from games.clue.llm_agent import make_llm_agent, seat_client
-from games.clue.recordings import CALLS_DIR, prepare_game_calls, seat_calls
+from games.clue.llm_agent import make_llm_agent
+from games.core.llm_player import seat_client
+from games.core.recordings import CALLS_DIR, seat_calls
 from reasoning.llm import LLMSettings, load_recording
-from tests.support.chat_server import ChatRequest, ScriptedChatServer, Step
 from tests.test_clue_llm_agent import phase_script
 
 runner = CliRunner()
@@ -36,7 +37,7 @@ def scripted_answers() -> Callable[[ChatRequest], Step]:
 
 def comparable(summary: dict[str, Any]) -> dict[str, Any]:
     """A bench summary without what differs between two runs of the same games."""
-    return {k: v for k, v in summary.items() if k not in ("plot", "play_seconds", "audit_seconds")}
+    return {k: v for k, v in summary.items() if k != "plot" and not k.endswith("_seconds")}
 
 
 def bench(out: Path, *args: str) -> dict[str, Any]:
@@ -88,7 +89,7 @@ def test_bench_replays_from_per_game_recordings_without_the_server(
     assert not (tmp_path / "replayed" / CALLS_DIR).exists()
 
 
-def test_a_replayed_bench_stops_on_a_recording_that_does_not_fit(
+def test_a_replayed_bench_refuses_other_settings_and_errors_games_it_cannot_replay(
     recorded: Recorded, tmp_path: Path
 ) -> None:
     def replay(out: str, source: Path, *args: str) -> str:
@@ -98,15 +99,22 @@ def test_a_replayed_bench_stops_on_a_recording_that_does_not_fit(
         assert result.exit_code == 2
         return result.output
 
+    def errored(out: str, source: Path, *args: str) -> dict[str, str]:
+        summary = bench(tmp_path / out, "--replay", str(source), *args)
+        return {e["game_id"]: e["error"] for e in summary["errored"]}
+
     other_seed = replay("a", recorded.run_dir, "--seed", "6")
     assert "was recorded with seed 5 (this run: 6)" in other_seed
-    assert "no recorded calls for seat 0" in replay("b", recorded.run_dir, "--games", "3")
+    missing = errored("b", recorded.run_dir, "--games", "3")
+    assert list(missing) == ["game-00002"] and "no recording" in missing["game-00002"]
     assert "not a run directory" in replay("c", tmp_path)
     edited = tmp_path / "edited"
     shutil.copytree(recorded.run_dir, edited)
     first = edited / CALLS_DIR / "game-00000.seat0.jsonl"
     first.write_text(first.read_text().replace("ACTION PHASE", "ACTION TIME", 1))
-    assert "messages[1].content differs from the recording" in replay("d", edited)
+    differs = errored("d", edited)
+    assert list(differs) == ["game-00000"]
+    assert "messages[1].content differs from the recording" in differs["game-00000"]
     both = runner.invoke(app, ["bench", "clue", "--record", "--replay", str(recorded.run_dir)])
     assert both.exit_code == 2 and "cannot be combined" in both.output
 
@@ -143,15 +151,17 @@ def test_recording_a_game_again_starts_its_files_afresh(tmp_path: Path) -> None:
     stale.write_text("left by an interrupted game\n")
     kept = seat_calls(tmp_path, "game-00004", 1)
     kept.write_text("another game's calls\n")
-    game = prepare_game_calls(recording, "game-00003", 3)
+    game = recording.for_game("game-00003", 3)
     assert not stale.exists() and kept.exists()
     assert game.llm_settings().record_path == tmp_path / CALLS_DIR / "game-00003.jsonl"
     make_llm_agent(game.llm_settings(), 1, seed=0)  # a seat that never calls leaves a file
     assert stale.read_text() == ""
-    assert prepare_game_calls(settings, "game-00003", 3) == settings
+    assert settings.for_game("game-00003", 3) == settings
 
 
 def test_replay_names_the_seat_without_a_recording(tmp_path: Path) -> None:
     settings = LLMSettings(model="m", replay_path=tmp_path / "llm" / "game-00000.jsonl")
-    with pytest.raises(ValueError, match=r"seat 2: .*game-00000\.seat2\.jsonl not found"):
+    with pytest.raises(
+        ValueError, match=r"no recording of this game's LLM calls at .*game-00000\.seat2\.jsonl"
+    ):
         seat_client(settings, 2)

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
+from benchmarks.chat_server import ScriptedChatServer
 from games.clue import (
     Card,
     CheckedDeduction,
@@ -31,10 +32,9 @@ from games.clue.audit import GameAudit, audit_events, audit_log
 from games.clue.play import PlayedGame, play_seated
 from games.clue.transcript import transcript
 from games.clue.verified_agent import VerifiedLLMClueAgent
-from games.runlog import EventLog
+from games.core.runlog import EventLog
 from reasoning.llm import LLMSettings
 from reasoning.verifier import ClaimStatus
-from tests.support.chat_server import ScriptedChatServer
 from tests.test_clue_llm_agent import SMALL, client_for, phase_script
 
 GUESS = "ANALYSIS: A hunch.\nDEDUCTIONS: Scarlet is in the envelope"
@@ -119,7 +119,7 @@ def test_a_replay_checks_the_logged_review(tmp_path: Path) -> None:
     tampered[index] = review.model_copy(update={"acted_on": (rope,)})
     with pytest.raises(ReplayError, match="acted_on differs") as info:
         replay(tampered)
-    assert info.value.seq == review.seq
+    assert info.value.line == index + 1
     with pytest.raises(ReplayError, match="ends after a deduction_review"):
         replay(events[: index + 1])
 

@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic import SecretStr, ValidationError
 
+from benchmarks.chat_server import ChatRequest, Delay, Fail, Reply, ScriptedChatServer, Step
 from reasoning.llm import (
     LLMEndpointError,
     LLMSettings,
@@ -22,7 +23,6 @@ from reasoning.llm import (
     user,
 )
 from reasoning.llm.settings import DEFAULT_MAX_TOKENS
-from tests.support.chat_server import ChatRequest, Delay, Fail, Reply, ScriptedChatServer, Step
 
 PROMPT = [system("You play Clue."), user("Which room?")]
 

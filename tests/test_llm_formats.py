@@ -8,6 +8,7 @@ from collections.abc import Sequence
 
 from pydantic import BaseModel, ConfigDict
 
+from benchmarks.chat_server import ScriptedChatServer
 from reasoning.llm import (
     ChatMessage,
     ChatReply,
@@ -23,7 +24,6 @@ from reasoning.llm import (
     system,
     user,
 )
-from tests.support.chat_server import ScriptedChatServer
 
 PROMPT = [system("You play Clue."), user("Suggest. Answer REASONING: and SUGGESTION: lines.")]
 ROOMS = ("Hall", "Kitchen", "Study")

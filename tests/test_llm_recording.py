@@ -11,6 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pydantic import BaseModel
 
+from benchmarks.chat_server import Fail, Reply, ScriptedChatServer
 from reasoning.llm import (
     ChatClient,
     ChatMessage,
@@ -28,7 +29,6 @@ from reasoning.llm import (
     system,
     user,
 )
-from tests.support.chat_server import Fail, Reply, ScriptedChatServer
 
 
 class Move(BaseModel):

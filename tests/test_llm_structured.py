@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic import BaseModel, ValidationError
 
+from benchmarks.chat_server import Fail, ScriptedChatServer
 from reasoning.llm import (
     FallbackCounter,
     LLMEndpointError,
@@ -25,7 +26,6 @@ from reasoning.llm import (
     parse_reply,
     user,
 )
-from tests.support.chat_server import Fail, ScriptedChatServer
 
 Room = Literal["Hall", "Kitchen", "Library"]
 

@@ -21,7 +21,7 @@ from games.clue import (
     read_clue_log,
     replay,
 )
-from games.runlog import EventLog, RunDir, RunDirError, read_jsonl
+from games.core.runlog import EventLog, RunDir, RunDirError, read_jsonl
 
 
 class ToyConfig(BaseModel):
@@ -110,11 +110,24 @@ def test_finished_and_unfinished_logs(tmp_path: Path) -> None:
     assert set(run.finished_games()) == {"cut", "done"}
 
 
-def test_end_type_is_configurable(tmp_path: Path) -> None:
-    run = RunDir(tmp_path, ToyConfig(games=1), end_type="finished")
-    write_log(run, "a", ["step", "game_end"])
-    write_log(run, "b", ["step", "finished"])
-    assert set(run.finished_games()) == {"b"}
+def test_the_common_end_event_finishes_a_game_only_with_status_finished(tmp_path: Path) -> None:
+    run = RunDir(tmp_path, ToyConfig(games=1))
+    for gid, status in (("a", "finished"), ("b", "errored")):
+        path = run.log_path(gid)
+        path.write_text('{"type": "step"}\n' + f'{{"type": "end", "status": "{status}"}}\n')
+    assert set(run.finished_games()) == {"a"}
+
+
+def test_a_config_with_a_byte_order_mark_or_bad_bytes_is_named(tmp_path: Path) -> None:
+    RunDir(tmp_path, ToyConfig(games=1))
+    config = tmp_path / "config.json"
+    text = config.read_bytes()
+    config.write_bytes(b"\xef\xbb\xbf" + text)
+    with pytest.raises(RunDirError, match=r"config\.json:1: starts with a UTF-8 byte-order mark"):
+        RunDir(tmp_path, ToyConfig(games=1))
+    config.write_bytes(text + b"\xff\n")
+    with pytest.raises(RunDirError, match=r"config.json:\d+: not UTF-8 text \(byte 0xff\)"):
+        RunDir(tmp_path, ToyConfig(games=1))
 
 
 def test_summary_round_trip(tmp_path: Path) -> None:
@@ -169,9 +182,11 @@ def run_clue(
     results: dict[str, ClueResult] = {}
     for i in range(run.config.games):
         game_id = f"game{i:02d}"
-        final = run.final_event(game_id)
-        if final is not None:
-            results[game_id] = GameEnd.model_validate(final).result()
+        if run.is_finished(game_id):
+            events = read_clue_log(run.log_path(game_id))
+            end = events[-1]
+            assert isinstance(end, GameEnd)
+            results[game_id] = end.result()
             continue
         seed = run.config.seed + i
         stop_after = stop[1] if stop is not None and stop[0] == game_id else None

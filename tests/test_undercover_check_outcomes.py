@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from games.cli import UndercoverTranscript
-from games.runlog import EventLog
+from games.core.runlog import EventLog
 from games.undercover import (
     CheckOutcome,
     Description,
@@ -20,6 +19,7 @@ from games.undercover import (
     replay,
 )
 from games.undercover.checker import ConsistencyTest, ProverChecker
+from games.undercover.cli import UndercoverTranscript
 from games.undercover.events import DescriptionEvent, GameStart, ViolationEvent
 
 LEGACY_LOG = Path(__file__).parent / "fixtures" / "undercover" / "legacy_syntax_errors.jsonl"

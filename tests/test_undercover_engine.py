@@ -13,7 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic import BaseModel, ValidationError
 
-from games.runlog import EventLog
+from games.core.log import LogEnd, LogHeader
+from games.core.runlog import EventLog
 from games.undercover import (
     CheckOutcome,
     Description,
@@ -89,13 +90,18 @@ class FixedChecker:
 
 
 class ListLog:
-    """An event sink that keeps the (validated) events in a list."""
+    """An event sink that keeps the game's (validated) events in a list, and the common header
+    and end events apart."""
 
     def __init__(self) -> None:
         self.events: list[UndercoverEvent] = []
+        self.common: list[BaseModel] = []
 
     def write(self, event: BaseModel) -> None:
-        self.events.append(UNDERCOVER_EVENT.validate_python(event))
+        if isinstance(event, LogHeader | LogEnd):
+            self.common.append(event)
+        else:
+            self.events.append(UNDERCOVER_EVENT.validate_python(event))
 
 
 def unique(obs: Observation) -> Description:
@@ -411,32 +417,32 @@ def test_replay_detects_a_tampered_log(tmp_path: Path) -> None:
     )
     with pytest.raises(ReplayError, match="illegal") as err:
         replay([*events[:index], forged, *events[index + 1 :]])
-    assert err.value.seq == vote.seq
+    assert err.value.line == index + 1
     start = events[0]
     assert isinstance(start, GameStart)
     other_seed = start.model_copy(update={"seed": start.seed + 1})
-    with pytest.raises(ReplayError, match="seq 0"):
+    with pytest.raises(ReplayError, match="<events>:1: logged GameStart"):
         replay([other_seed, *events[1:]])
     end = events[-1]
     assert isinstance(end, GameEnd)
     wrong_end = end.model_copy(update={"rounds": end.rounds + 1})
-    with pytest.raises(ReplayError, match=f"seq {end.seq}"):
+    with pytest.raises(ReplayError, match=f"<events>:{len(events)}: logged GameEnd"):
         replay([*events[:-1], wrong_end])
 
 
 def test_log_reader_names_the_bad_line(tmp_path: Path) -> None:
     path, _ = play_logged(tmp_path, 2)
     lines = path.read_text().splitlines()
-    record = json.loads(lines[1])
+    record = json.loads(lines[2])  # after the common header and game_start
     record["outcome"] = "maybe"
-    lines[1] = json.dumps(record)
+    lines[2] = json.dumps(record)
     path.write_text("\n".join(lines) + "\n")
-    with pytest.raises(LogError, match=r":2: field 'description.outcome'"):
+    with pytest.raises(LogError, match=r":3: field 'description.outcome'"):
         read_undercover_log(path)
     lines = path.read_text().splitlines()
-    del lines[1]
+    del lines[2]
     path.write_text("\n".join(lines) + "\n")
-    with pytest.raises(LogError, match=r":2: seq 2 where 1 was due"):
+    with pytest.raises(LogError, match=r":3: seq 2 where 1 was due"):
         read_undercover_log(path)
 
 

@@ -8,9 +8,11 @@ from collections.abc import Sequence
 
 import pytest
 
+from benchmarks.chat_server import ChatRequest
 from games.undercover.agent import Description
 from games.undercover.checker import ConsistencyTest, ProverChecker
 from games.undercover.engine import UndercoverGame, play_game
+from games.undercover.entry import replay
 from games.undercover.events import CheckOutcome, DescriptionEvent, Side, UndercoverConfig
 from games.undercover.lexicon import Lexicon
 from games.undercover.llm_agents import (
@@ -24,12 +26,10 @@ from games.undercover.llm_agents import (
     read_seat,
 )
 from games.undercover.pipeline import Validity
-from games.undercover.replay import replay
 from games.undercover.words import WordPair
 from provers.z3_prover import Z3Prover
 from reasoning.llm import FallbackCounter, MalformedAnswer
 from reasoning.syntax import parse_formula
-from tests.support.chat_server import ChatRequest
 from tests.test_undercover_pipeline import (
     BERGAMOT,
     FORMS,

@@ -1,5 +1,6 @@
-"""LLM calls of Undercover-V recorded one file per game and replayed: `gumshoe bench undercover`
-and `gumshoe play undercover` with --record / --replay against the scripted chat server."""
+"""LLM calls of Undercover-V recorded one file per game and seat and replayed: `gumshoe bench
+undercover` and `gumshoe play undercover` with --record / --replay against the scripted chat
+server."""
 
 from __future__ import annotations
 
@@ -13,13 +14,13 @@ import pytest
 from typer.testing import CliRunner
 
 from benchmarks import undercover_bench
+from benchmarks.chat_server import ChatRequest, Fail, ScriptedChatServer, Step
 from benchmarks.cli import app
 from benchmarks.undercover_bench import UndercoverBenchConfig
+from games.core.recordings import CALLS_DIR, seat_calls
 from games.undercover import UndercoverConfig, UndercoverGame, pair_catalogue
 from games.undercover.agents import AgentSettings
-from games.undercover.llm_calls import RECORDINGS_DIR, recording_path
 from reasoning.llm import ChatClient, LLMSettings, load_recording, make_client
-from tests.support.chat_server import ChatRequest, Fail, ScriptedChatServer, Step
 from tests.test_undercover_cli import _scripted
 
 runner = CliRunner()
@@ -63,13 +64,17 @@ def test_a_two_game_bench_replays_from_its_recordings_with_an_identical_summary(
         )
         requests = len(server.requests)
     assert recorded["errors"] == [] and recorded["games_played"] == 2
-    files = sorted((recorded_run / RECORDINGS_DIR).glob("*.jsonl"))
-    assert [f.stem for f in files] == list(GAME_IDS)
+    files = sorted((recorded_run / CALLS_DIR).glob("*.jsonl"))
+    spies = [UndercoverGame(SIX, TEA, seed).spy_seat for seed in (0, 1)]
+    assert [f.name for f in files] == [
+        f"{gid}.seat{spy}.jsonl" for gid, spy in zip(GAME_IDS, spies, strict=True)
+    ]
     calls = [load_recording(f) for f in files]
     assert all(c and [r.index for r in c] == list(range(len(c))) for c in calls)
     assert sum(len(c) for c in calls) == requests
     replayed = bench(tmp_path / "replayed", "--replay", str(recorded_run))
-    assert without(replayed, ("elapsed_s", "plot")) == without(recorded, ("elapsed_s", "plot"))
+    timing = ("elapsed_s", "play_cpu_s", "plot")
+    assert without(replayed, timing) == without(recorded, timing)
     assert game_logs(tmp_path / "replayed") == game_logs(recorded_run)
     differing = ["--replay", str(recorded_run), "--model", "x", "--timeout", "5"]
     other = runner.invoke(app, [*BENCH, "--out", str(tmp_path / "other"), *differing])
@@ -119,21 +124,22 @@ def test_a_game_played_again_replaces_its_recording_and_a_missing_one_is_named(
         client = make_client(LLMSettings(base_url=server.base_url, model="scripted"))
         first = run_bench(run, client, record=True)
         assert failed and [e.game_id for e in first.errors] == [GAME_IDS[1]]
-        broken = load_recording(recording_path(run, GAME_IDS[1]))
+        broken = load_recording(seat_calls(run, GAME_IDS[1], spy))
         assert broken[-1].failure is not None
         before = len(server.requests)
         second = run_bench(run, client, record=True)
         assert second.errors == [] and second.games_resumed == 1
-        again = load_recording(recording_path(run, GAME_IDS[1]))
+        again = load_recording(seat_calls(run, GAME_IDS[1], spy))
         assert all(c.failure is None for c in again)
         assert len(again) == len(server.requests) - before
-    recording_path(run, GAME_IDS[0]).unlink()
+    seat_calls(run, GAME_IDS[0], UndercoverGame(SIX, TEA, 0).spy_seat).unlink()
     replayed = run_bench(tmp_path / "replayed", None, replay_from=run)
     assert [e.game_id for e in replayed.errors] == [GAME_IDS[0]]
     assert "no recording of this game's LLM calls" in replayed.errors[0].error
-    assert game_logs(tmp_path / "replayed") == {
-        name: text for name, text in game_logs(run).items() if GAME_IDS[1] in name
-    }
+    logs = game_logs(tmp_path / "replayed")
+    errored = logs.pop(f"{GAME_IDS[0]}.jsonl").splitlines()
+    assert json.loads(errored[-1])["status"] == "errored" and "RecordingMissing" in errored[-1]
+    assert logs == {name: text for name, text in game_logs(run).items() if GAME_IDS[1] in name}
 
 
 PLAY = ["play", "undercover", "--agents", "prover*5,nli", "--pair", TEA.id]
@@ -154,8 +160,8 @@ def test_play_records_each_game_apart_and_replays_any_of_them(tmp_path: Path) ->
             result = runner.invoke(app, [*args, "--base-url", server.base_url, "--model", "m"])
             assert result.exit_code == 0, result.output
             played[seed] = transcript(result.output)
-    names = sorted(p.name for p in (out / RECORDINGS_DIR).iterdir())
-    assert names == [f"undercover-{TEA.id}-seed{s}.jsonl" for s in (0, 1)]
+    names = sorted(p.name for p in (out / CALLS_DIR).iterdir())
+    assert names == [f"undercover-{TEA.id}-seed{s}.seat5.jsonl" for s in (0, 1)]  # the nli seat
     for seed in (1, 0):
         result = runner.invoke(app, [*PLAY, "--seed", str(seed), "--replay", str(out)])
         assert result.exit_code == 0, result.output
@@ -182,7 +188,7 @@ def test_a_single_recording_file_from_the_environment_is_refused(
     monkeypatch.setenv("GUMSHOE_LLM_RECORD_PATH", str(tmp_path / "calls.jsonl"))
     for command in (PLAY, [*BENCH, "--out", str(tmp_path / "run")]):
         result = runner.invoke(app, [*command, "--base-url", "http://127.0.0.1:9/v1"])
-        assert result.exit_code == 2 and "one file per game" in result.output
+        assert result.exit_code == 2 and "one file per game and seat" in result.output
 
 
 def test_help_documents_the_per_game_recordings() -> None:
@@ -191,4 +197,4 @@ def test_help_documents_the_per_game_recordings() -> None:
         assert result.exit_code == 0
         assert "--record" in result.output and "--replay" in result.output
         text = " ".join(re.sub(r"[│╭╮╰╯─]", " ", result.output).split())
-        assert "one file per game" in text
+        assert "one file per game and seat" in text

@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic import ValidationError
 
+from benchmarks.chat_server import ChatRequest, ScriptedChatServer
 from games.undercover.agent import Observation, RoundVote, SpokenDescription
 from games.undercover.events import Ballot
 from games.undercover.pipeline import (
@@ -34,7 +35,6 @@ from reasoning.syntax import format_formula, parse_formula
 from reasoning.theory import parse_theory
 from reasoning.verdict import ProofResult, Verdict
 from tests.strategies import SMALL_SIGNATURE, fol_formulas
-from tests.support.chat_server import ChatRequest, ScriptedChatServer
 from tests.support.isabelle_server import FakeIsabelleServer
 
 WORD = "Earl Grey Tea"

@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from games.core.agents import AgentSpecError
 from games.undercover import (
     CheckOutcome,
     Description,
@@ -26,15 +27,13 @@ from games.undercover import (
 )
 from games.undercover.agent import SpokenDescription
 from games.undercover.agents import (
-    AGENT_TYPES,
+    AGENTS,
     OFFLINE_AGENTS,
     AgentSettings,
-    AgentSpecError,
     make_agent,
-    parse_agent_specs,
     seat_agents,
 )
-from games.undercover.checker import ConsistencyTest, ProverChecker, Standing
+from games.undercover.checker import ConsistencyTest, ProverChecker
 from games.undercover.events import DescriptionEvent
 from games.undercover.prover_agent import (
     Assessment,
@@ -152,7 +151,7 @@ def test_checker_flags_a_contradicting_description_and_passes_a_true_one() -> No
         CheckOutcome.CONTRADICTS_CARD
     )
     contradiction = checker.records[-1].result
-    assert contradiction.status is Standing.INCONSISTENT
+    assert contradiction.status is CheckOutcome.CONTRADICTS_CARD
     assert contradiction.proof is not None and contradiction.proof.verdict is Verdict.VALID
     assert "ceylon_no_bergamot" in contradiction.detail
     typed = Description("It has no flavouring.", formula_text="~Flavoured(item)")
@@ -177,7 +176,7 @@ def test_checker_with_other_backends(backend: str) -> None:
 
 def test_checker_without_a_usable_formula() -> None:
     checker = ProverChecker(shared_test())
-    bare, bad = Standing.NOT_FORMALISED, Standing.SYNTAX_ERROR
+    bare, bad = CheckOutcome.NOT_FORMALISED, CheckOutcome.SYNTAX_ERROR
     no_formula, syntax = CheckOutcome.NOT_FORMALISED, CheckOutcome.SYNTAX_ERROR
     cases = [
         (Description("It is nice."), bare, no_formula, "no formula"),
@@ -194,23 +193,23 @@ def test_undecided_prover_answers_and_missing_theories_are_recorded_as_undecided
     formula = parse_formula("Tea(item)")
     for verdict in (Verdict.UNKNOWN, Verdict.TIMEOUT):
         result = ConsistencyTest(lexicon(), FixedProver(verdict)).test(EARL, [formula])
-        assert result.status is Standing.UNDECIDED and result.outcome is CheckOutcome.UNDECIDED
+        assert result.status is CheckOutcome.UNDECIDED
         assert verdict.value in result.detail
     syntax = ConsistencyTest(lexicon(), FixedProver(Verdict.SYNTAX_ERROR)).test(EARL, [formula])
-    assert syntax.status is Standing.SYNTAX_ERROR and syntax.outcome is CheckOutcome.SYNTAX_ERROR
+    assert syntax.status is CheckOutcome.SYNTAX_ERROR
     missing = ConsistencyTest(lexicon(), MissingProver()).test(EARL, [formula])
-    assert missing.status is Standing.UNDECIDED and "not installed" in missing.detail
+    assert missing.status is CheckOutcome.UNDECIDED and "not installed" in missing.detail
     unknown = shared_test().test("Banana", [formula])
-    assert unknown.status is Standing.UNDECIDED and "Banana" in unknown.detail
+    assert unknown.status is CheckOutcome.UNDECIDED and "Banana" in unknown.detail
 
 
 def test_results_are_cached_per_word_and_formula_set() -> None:
     prover = FixedProver(Verdict.INVALID)
     test = ConsistencyTest(lexicon(), prover)
     a, b = parse_formula("Tea(item)"), parse_formula("Flavoured(item)")
-    assert test.test(EARL, [a, b]).status is Standing.CONSISTENT
-    assert test.test(EARL, [b, a]).status is Standing.CONSISTENT
-    assert test.test("earl grey tea", [a, b]).status is Standing.CONSISTENT
+    assert test.test(EARL, [a, b]).status is CheckOutcome.CONSISTENT
+    assert test.test(EARL, [b, a]).status is CheckOutcome.CONSISTENT
+    assert test.test("earl grey tea", [a, b]).status is CheckOutcome.CONSISTENT
     assert prover.calls == 1
     test.test(CEYLON, [a, b])
     assert prover.calls == 2
@@ -250,7 +249,7 @@ def test_a_citizen_test_never_flags_a_statement_true_of_its_card(data: st.DataOb
     statements = library().book(word).statements(word)
     said = data.draw(st.lists(st.sampled_from(statements), min_size=1, max_size=3, unique=True))
     formulas = [s.formula for s in said]
-    assert shared_test().test(word, formulas).status is Standing.CONSISTENT
+    assert shared_test().test(word, formulas).status is CheckOutcome.CONSISTENT
 
 
 @settings(max_examples=20, deadline=None)
@@ -261,7 +260,7 @@ def test_a_distinctive_statement_contradicts_the_other_card(data: st.DataObject)
     telling = [s for s in library().book(word).statements(word) if s.distinctive]
     statement: Statement = data.draw(st.sampled_from(telling))
     other = pair.other(word)
-    assert shared_test().test(other, [statement.formula]).status is Standing.INCONSISTENT
+    assert shared_test().test(other, [statement.formula]).status is CheckOutcome.CONTRADICTS_CARD
 
 
 # --- role inference -----------------------------------------------------------------------------
@@ -274,9 +273,9 @@ def test_role_without_evidence_is_citizen() -> None:
     assessment = agent().assess(observe(1, EARL, [(0, shared)]))
     assert assessment.role is Side.CITIZENS
     (only,) = assessment.judgements
-    assert only.card is Standing.CONSISTENT and only.other is Standing.NOT_FORMALISED
+    assert only.card is CheckOutcome.CONSISTENT and only.other is CheckOutcome.NOT_FORMALISED
     (guessed,) = agent(guess=True).assess(observe(1, EARL, [(0, shared)])).judgements
-    assert guessed.card is Standing.CONSISTENT and guessed.other is Standing.CONSISTENT
+    assert guessed.card is CheckOutcome.CONSISTENT and guessed.other is CheckOutcome.CONSISTENT
     assert not guessed.holds_my_word and not guessed.holds_other_word
 
 
@@ -324,7 +323,7 @@ def test_a_voted_out_citizen_contradicting_my_card_proves_spy() -> None:
 
 
 def test_infer_role_rules_in_order() -> None:
-    inc, con = Standing.INCONSISTENT, Standing.CONSISTENT
+    inc, con = CheckOutcome.CONTRADICTS_CARD, CheckOutcome.CONSISTENT
     other = Judgement(0, 1, inc, con)
     mine = Judgement(1, 1, con, inc)
     vague = Judgement(2, 1, con, con)
@@ -340,7 +339,7 @@ def test_infer_role_rules_in_order() -> None:
 def test_unreadable_descriptions_give_no_evidence() -> None:
     obs = observe(1, EARL, [(0, "It reminds me of my grandmother.")])
     (judged,) = agent(seat=1).assess(obs).judgements
-    assert judged.read == 0 and judged.card is Standing.NOT_FORMALISED
+    assert judged.read == 0 and judged.card is CheckOutcome.NOT_FORMALISED
 
 
 # --- describing ---------------------------------------------------------------------------------
@@ -352,7 +351,7 @@ def test_citizen_describes_with_an_unused_distinctive_fact() -> None:
     description = agent(seat=1).describe(observe(1, EARL, said))
     assert description.text in distinctive and description.text != said[0][1]
     assert description.formula is not None
-    assert shared_test().test(EARL, [description.formula]).status is Standing.CONSISTENT
+    assert shared_test().test(EARL, [description.formula]).status is CheckOutcome.CONSISTENT
 
 
 def test_believed_spy_blends_in_with_shared_facts() -> None:
@@ -462,8 +461,8 @@ def test_believed_spy_votes_for_a_citizen_as_the_citizens_would() -> None:
 
 def test_registry_names_and_errors() -> None:
     assert OFFLINE_AGENTS == ("prover", "prover-guess", "plain")
-    assert {"nli", "att-nli", "ns-att-nli"} <= set(AGENT_TYPES)
-    assert parse_agent_specs("prover*3, plain,prover") == (
+    assert {"nli", "att-nli", "ns-att-nli"} <= set(AGENTS.names)
+    assert AGENTS.parse("prover*3, plain,prover") == (
         "prover",
         "prover",
         "prover",
@@ -471,11 +470,11 @@ def test_registry_names_and_errors() -> None:
         "prover",
     )
     with pytest.raises(AgentSpecError, match="unknown agent 'wizard'"):
-        parse_agent_specs("prover,wizard")
+        AGENTS.parse("prover,wizard")
     with pytest.raises(AgentSpecError, match="empty entry"):
-        parse_agent_specs("prover,,plain")
+        AGENTS.parse("prover,,plain")
     with pytest.raises(AgentSpecError, match="name\\*count"):
-        parse_agent_specs("prover*x")
+        AGENTS.parse("prover*x")
     settings = AgentSettings(lexicon(), shared_test(), library())
     made = make_agent("plain", 2, 9, settings)
     assert isinstance(made, ProverAgent) and made.plain and made.name == "plain"

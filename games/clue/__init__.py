@@ -23,7 +23,8 @@ from games.clue.cards import (
     Deck,
     Triple,
 )
-from games.clue.engine import ClueGame, IllegalActionError, play_game
+from games.clue.engine import ClueGame, ClueMove, ClueState, IllegalActionError, play_game
+from games.clue.entry import ENTRY, read_clue_log, replay
 from games.clue.events import (
     CLUE_EVENT,
     AccusationEvent,
@@ -46,15 +47,15 @@ from games.clue.events import (
     RefuteEvent,
     SuggestionEvent,
     TurnStart,
-    read_clue_log,
 )
 from games.clue.random_agent import RandomAgent
-from games.clue.replay import ReplayError, replay
-from games.runlog import LogError
+from games.core.replay import ReplayError
+from games.core.runlog import LogError
 
 __all__ = [
     "CATEGORIES",
     "CLUE_EVENT",
+    "ENTRY",
     "ROOMS",
     "SUSPECTS",
     "WEAPONS",
@@ -68,8 +69,10 @@ __all__ = [
     "ClueConfig",
     "ClueEvent",
     "ClueGame",
+    "ClueMove",
     "ClueObservation",
     "ClueResult",
+    "ClueState",
     "Deal",
     "Deck",
     "Deduction",

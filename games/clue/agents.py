@@ -1,16 +1,12 @@
-"""Clue agents by name: ``random``, ``prover``, ``llm``, ``llm-verified`` and any agent added to
-``AGENT_FACTORIES``.
+"""Clue agents by name: ``random``, ``prover``, ``llm``, ``llm-verified`` (``AGENTS``).
 
 A factory takes the seat, a seed of its own and the shared ``AgentSettings``, and returns a fresh
-agent for one game. ``parse_agents`` reads a seat list such as ``prover,prover,random`` or
-``prover*6`` (also ``prover x6``).
+agent for one game. ``AGENTS.parse`` reads a seat list such as ``prover,prover,random`` or
+``prover*6``.
 """
 
 from __future__ import annotations
 
-import random
-import re
-from collections.abc import Callable
 from functools import partial
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -20,6 +16,8 @@ from games.clue.llm_agent import make_llm_agent
 from games.clue.prover_agent import ProverAgent
 from games.clue.random_agent import RandomAgent
 from games.clue.verified_agent import make_verified_agent
+from games.core.agents import AgentRegistry, AgentType, seat_seed
+from games.core.recordings import game_llm_settings
 from provers.sat_session import SatSession
 from provers.sat_solver import DEFAULT_SOLVER
 from reasoning.llm import FallbackCounter, FallbackSnapshot, LLMSettings
@@ -38,9 +36,13 @@ class AgentSettings(BaseModel):
         """The LLM settings given, or those the environment describes."""
         return self.llm if self.llm is not None else LLMSettings()
 
-
-AgentFactory = Callable[[int, int, AgentSettings], Agent]
-"""(seat, seed, settings) -> a fresh agent for one game."""
+    def for_game(self, game_id: str, seats: int) -> AgentSettings:
+        """The settings to play game ``game_id`` with: record/replay run directories become that
+        game's per-seat recordings (``games.core.recordings.game_llm_settings``)."""
+        llm = self.llm_settings()
+        if llm.record_path is None and llm.replay_path is None:
+            return self
+        return self.model_copy(update={"llm": game_llm_settings(llm, game_id, seats)})
 
 
 def _random(seat: int, seed: int, settings: AgentSettings) -> Agent:
@@ -60,49 +62,33 @@ def _llm_verified(seat: int, seed: int, settings: AgentSettings) -> Agent:
     return make_verified_agent(settings.llm_settings(), seat, seed, factory=factory)
 
 
-AGENT_FACTORIES: dict[str, AgentFactory] = {
-    "random": _random,
-    "prover": _prover,
-    "llm": _llm,
-    "llm-verified": _llm_verified,
-}
-"""Every agent name the registry knows, with its factory."""
-
-_REPEAT = re.compile(r"^(?P<name>[A-Za-z][\w-]*)\s*(?:\*|\s+x)\s*(?P<count>\d+)$")
-
-
-def seat_seed(seed: int, seat: int) -> int:
-    """A seat's own seed, derived from the game's seed, so no two seats share a random stream."""
-    return random.Random(f"clue-agent/{seed}/{seat}").getrandbits(63)
+AGENTS: AgentRegistry[AgentSettings, Agent] = AgentRegistry(
+    [
+        AgentType("random", "a uniformly random legal action", False, _random),
+        AgentType(
+            "prover",
+            "SAT-backed knowledge grid; accuses when the envelope is known",
+            False,
+            _prover,
+        ),
+        AgentType(
+            "llm", "seed 000's LLM agent: deduction, action and show-card phases", True, _llm
+        ),
+        AgentType(
+            "llm-verified",
+            "the LLM agent whose deductions the SAT grid checks before it acts",
+            True,
+            _llm_verified,
+        ),
+    ]
+)
+"""Every Clue agent, by name."""
 
 
 def make_agent(spec: str, seat: int, seed: int, settings: AgentSettings | None = None) -> Agent:
-    """A fresh agent named ``spec`` for ``seat`` of a game dealt from ``seed``.
-
-    Raises ValueError naming the known agents when ``spec`` is not one of them.
-    """
-    name = spec.strip()
-    factory = AGENT_FACTORIES.get(name)
-    if factory is None:
-        raise ValueError(f"unknown agent {spec!r}; choose one of: {', '.join(AGENT_FACTORIES)}")
-    return factory(seat, seat_seed(seed, seat), settings or AgentSettings())
-
-
-def parse_agents(text: str) -> list[str]:
-    """The seat list ``text`` as one agent name per seat; ValueError names a bad entry."""
-    seats: list[str] = []
-    for raw in text.split(","):
-        item = raw.strip()
-        if not item:
-            raise ValueError(f"agents {text!r}: empty entry")
-        match = _REPEAT.match(item)
-        name, count = (match["name"], int(match["count"])) if match else (item, 1)
-        if name not in AGENT_FACTORIES:
-            raise ValueError(
-                f"agents: unknown agent {name!r}; choose one of: {', '.join(AGENT_FACTORIES)}"
-            )
-        seats.extend([name] * count)
-    return seats
+    """A fresh agent named ``spec`` for ``seat`` of a game dealt from ``seed`` (with a seed of
+    its own, ``seat_seed``); AgentSpecError names the known agents when ``spec`` is not one."""
+    return AGENTS.make(spec, seat, seat_seed("clue", seed, seat), settings or AgentSettings())
 
 
 def fallback_count(agent: Agent) -> int:

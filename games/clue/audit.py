@@ -23,12 +23,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
 from formalize.clue import Fact
+from formalize.clue.oracle import GridOracle
 from games.clue.cards import ClueConfig, Triple
+from games.clue.entry import ENTRY
 from games.clue.events import (
     AccusationEvent,
     ClueEvent,
@@ -44,26 +45,13 @@ from games.clue.events import (
     RefuteEvent,
     SuggestionEvent,
     TurnStart,
-    read_clue_log,
 )
 from games.clue.knowledge import PlayerView, clue_setup, deduction_fact
-from games.runlog import LogError, iter_lines
+from games.core.runlog import LogError
 from provers.sat_session import SatSession
 from reasoning.constraints import ConstraintSessionFactory
-from reasoning.verifier import ClaimStatus, Correctness
-
-DeductionKindLabel = Literal["sound", "lucky", "wrong", "unjudged"]
-"""How a stated deduction fares against knowledge and truth together."""
-
-
-def judge(status: ClaimStatus, truth: Correctness | None) -> DeductionKindLabel:
-    """``sound`` (entailed, true), ``lucky`` (true, not entailed), ``wrong`` (false), or
-    ``unjudged`` (no deal to judge against)."""
-    if truth is Correctness.FALSE:
-        return "wrong"
-    if truth is Correctness.TRUE:
-        return "sound" if status is ClaimStatus.ENTAILED else "lucky"
-    return "unjudged"
+from reasoning.oracle import claim_status
+from reasoning.verifier import ClaimStatus, Correctness, Judgement, judge
 
 
 class DeductionCheck(BaseModel):
@@ -78,7 +66,7 @@ class DeductionCheck(BaseModel):
     deduction: Deduction
     status: ClaimStatus
     truth: Correctness | None
-    kind: DeductionKindLabel
+    kind: Judgement
     repeat: bool
 
 
@@ -158,9 +146,8 @@ def audit_log(
 ) -> GameAudit:
     """Read, validate and audit a Clue JSONL log; LogError names the line of any problem."""
     path = Path(path)
-    events = read_clue_log(path)
-    lines = [lineno for lineno, _ in iter_lines(path)]
-    return audit_events(events, players, factory, lines=lines, source=str(path))
+    log = ENTRY.read_log(path)
+    return audit_events(log.events, players, factory, lines=log.lines, source=str(path))
 
 
 def audit_events(
@@ -352,7 +339,7 @@ class _Auditor:
         grid = tracker.view.knowledge.grid()
         for deduction in event.deductions:
             fact = deduction_fact(deduction)
-            status = grid.status(fact)
+            status = claim_status(GridOracle(grid), grid.setup.fact_formula(fact))
             truth = self.truth.holds(fact) if self.truth is not None else None
             repeat = fact in tracker.first
             if not repeat:
@@ -394,7 +381,7 @@ class _Auditor:
         kinds = [judge(status, truth) for status, truth in judged]
         has_truth = self.truth is not None
 
-        def count(label: DeductionKindLabel) -> int | None:
+        def count(label: Judgement) -> int | None:
             return kinds.count(label) if has_truth else None
 
         stated = set(tracker.first)

@@ -110,6 +110,10 @@ class Deck:
         )
 
 
+MAX_ROUNDS = 1000
+"""The largest round limit a Clue game accepts."""
+
+
 class ClueConfig(BaseModel):
     """Settings of one Clue game; invalid settings raise a validation error naming the field.
 
@@ -120,7 +124,7 @@ class ClueConfig(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     n_players: int = Field(default=6, ge=3, le=6)
-    max_rounds: int = Field(default=30, ge=1)
+    max_rounds: int = Field(default=30, ge=1, le=MAX_ROUNDS)
     first_player: int = Field(default=0, ge=0)
     suspects: tuple[str, ...] = SUSPECTS
     weapons: tuple[str, ...] = WEAPONS

@@ -11,7 +11,7 @@ accusation; those are logged in round ``max_rounds + 1``.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,7 +27,7 @@ from games.clue.agent import (
     Suggest,
     legal_actions,
 )
-from games.clue.cards import Card, ClueConfig, Triple
+from games.clue.cards import MAX_ROUNDS, Card, ClueConfig, Triple
 from games.clue.events import (
     AccusationEvent,
     ClueEvent,
@@ -46,7 +46,10 @@ from games.clue.events import (
     SuggestionEvent,
     TurnStart,
 )
-from games.runlog import EventSink
+from games.core.log import SeatInfo, make_header
+from games.core.loop import play
+from games.core.protocol import GameInfo, SeatResult
+from games.core.runlog import EventSink
 
 
 class IllegalActionError(ValueError):
@@ -418,19 +421,117 @@ class ClueGame:
         self._emit(GameEnd, **self._result.model_dump())
 
 
+INFO = GameInfo(
+    name="clue",
+    min_players=3,
+    max_players=6,
+    simultaneous=False,
+    imperfect_information=True,
+    max_decisions=(MAX_ROUNDS + 1) * 6 * 2,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class ClueMove:
+    """An action with the deduction review behind it (None when the agent keeps none)."""
+
+    action: ClueAction
+    review: DeductionReview | None = None
+
+
+class ClueState:
+    """A Clue game (``ClueGame``) behind the shared game protocol."""
+
+    def __init__(self, game: ClueGame, seats: Sequence[SeatInfo]) -> None:
+        self.game = game
+        players = [PlayerInfo(name=s.name, agent=s.agent) for s in seats]
+        self._start = self.game.start_event(players)
+
+    def current_players(self) -> list[int]:
+        """The current player, or nobody once the game is over."""
+        seat = self.game.current_player
+        return [] if seat is None else [seat]
+
+    def legal_actions(self, seat: int) -> list[ClueAction]:
+        """The current player's legal actions (stated deductions aside); none for other seats."""
+        return self.game.legal_actions() if seat == self.game.current_player else []
+
+    def apply(self, actions: Mapping[int, ClueAction | ClueMove]) -> None:
+        """Play the current player's action (or move); IllegalActionError otherwise."""
+        if list(actions) != self.current_players():
+            raise IllegalActionError(
+                f"seats {sorted(actions)} acted; the game waits for {self.current_players()}"
+            )
+        (move,) = actions.values()
+        if isinstance(move, ClueMove):
+            self.game.apply(move.action, move.review)
+        else:
+            self.game.apply(move)
+
+    def observation(self, seat: int) -> ClueObservation:
+        """What ``seat`` knows now."""
+        return self.game.observation(seat)
+
+    def is_terminal(self) -> bool:
+        """Whether the game has ended."""
+        return self.game.is_terminal()
+
+    def returns(self) -> list[float]:
+        """1.0 for the winner, 0.0 for everyone else."""
+        return self.game.returns()
+
+    def result(self) -> SeatResult:
+        """Returns, ranks and the end reason."""
+        result = self.game.result()
+        return SeatResult(
+            returns=tuple(self.game.returns()), ranks=result.ranks, reason=result.reason
+        )
+
+    def events(self) -> list[ClueEvent]:
+        """``game_start`` and every event since."""
+        return [self._start, *self.game.events]
+
+
+class ClueSeat:
+    """A Clue agent as a seat of the shared play loop: its action comes with the deduction review
+    it made for this decision, when it keeps reviews."""
+
+    def __init__(self, agent: Agent) -> None:
+        self.agent = agent
+
+    @property
+    def name(self) -> str:
+        """The agent's name."""
+        return self.agent.name
+
+    def act(self, obs: ClueObservation) -> ClueMove:
+        """The agent's action and its new review (IllegalActionError for more than one)."""
+        before = len(self._reviews())
+        action = self.agent.act(obs)
+        new = self._reviews()[before:]
+        if len(new) > 1:
+            raise IllegalActionError(
+                f"agent {self.name!r}: {len(new)} deduction reviews for one decision"
+            )
+        return ClueMove(action, new[0] if new else None)
+
+    def _reviews(self) -> tuple[DeductionReview, ...]:
+        return self.agent.reviews if isinstance(self.agent, ReviewingAgent) else ()
+
+
 def play_game(
     game: ClueGame,
     agents: Sequence[Agent],
     log: EventSink | None = None,
     names: Sequence[str] | None = None,
 ) -> ClueResult:
-    """Run a fresh game to its end, asking each seat's agent for its decisions.
+    """Play a fresh game to its end with the shared play loop, one agent per seat.
 
-    Writes ``game_start`` and then every event to ``log``, with the deduction review behind an
-    action when the agent keeps reviews (``ReviewingAgent``). ``names`` are the seats' display
-    names (default ``P0``, ``P1``, ...). An agent that returns an illegal action (or more than
-    one review for one decision) is a bug in the agent: IllegalActionError names the agent, the
-    seat and the action.
+    Writes the common header, ``game_start``, every event and the common end to ``log``, with the
+    deduction review behind an action when the agent keeps reviews (``ReviewingAgent``).
+    ``names`` are the seats' display names (default ``P0``, ``P1``, ...). An agent that returns
+    an illegal action (or more than one review for one decision) is a bug in the agent:
+    IllegalActionError names the agent, the seat and the action.
     """
     n = game.config.n_players
     if len(agents) != n:
@@ -440,38 +541,8 @@ def play_game(
         raise ValueError(f"names: {len(seat_names)} given for {n} seats")
     if game.actions:
         raise ValueError("play_game needs a fresh game; this one has already been played")
-    players = [PlayerInfo(name=nm, agent=a.name) for nm, a in zip(seat_names, agents, strict=True)]
-    written = 0
-
-    def flush() -> None:
-        nonlocal written
-        if log is not None:
-            for event in game.events[written:]:
-                log.write(event)
-        written = len(game.events)
-
-    if log is not None:
-        log.write(game.start_event(players))
-    flush()
-    while not game.is_terminal():
-        seat = game.current_player
-        assert seat is not None
-        agent = agents[seat]
-        reviewed = len(_reviews(agent))
-        action = agent.act(game.observation(seat))
-        new_reviews = _reviews(agent)[reviewed:]
-        try:
-            if len(new_reviews) > 1:
-                raise IllegalActionError(f"{len(new_reviews)} deduction reviews for one decision")
-            game.apply(action, new_reviews[0] if new_reviews else None)
-        except IllegalActionError as err:
-            raise IllegalActionError(
-                f"agent {agent.name!r} at seat {seat} returned an illegal action {action!r}: {err}"
-            ) from err
-        flush()
+    seats = [SeatInfo(name=nm, agent=a.name) for nm, a in zip(seat_names, agents, strict=True)]
+    state = ClueState(game, seats)
+    header = make_header(INFO.name, game.config, game.seed, seats)
+    play(state, [ClueSeat(a) for a in agents], header, log, max_decisions=INFO.max_decisions)
     return game.result()
-
-
-def _reviews(agent: Agent) -> tuple[DeductionReview, ...]:
-    """The agent's deduction reviews so far (none for an agent that keeps none)."""
-    return agent.reviews if isinstance(agent, ReviewingAgent) else ()

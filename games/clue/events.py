@@ -7,13 +7,11 @@ player's hand, and a ``refute`` event may leave the shown card out.
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, model_validator
 
 from games.clue.cards import Card, ClueConfig, Triple
-from games.runlog import LogError, field_errors, iter_lines
 from reasoning.verifier import ClaimStatus
 
 DeductionKind = Literal["holds", "not_holds", "in_envelope", "not_in_envelope"]
@@ -270,21 +268,3 @@ ClueEvent = Annotated[
 ]
 
 CLUE_EVENT: TypeAdapter[ClueEvent] = TypeAdapter(ClueEvent)
-
-
-def read_clue_log(path: str | Path) -> list[ClueEvent]:
-    """Read and validate a Clue JSONL log; a bad line raises LogError with its line number.
-
-    Besides each line's schema, ``seq`` must increase from line to line.
-    """
-    path = Path(path)
-    events: list[ClueEvent] = []
-    for lineno, line in iter_lines(path):
-        try:
-            event = CLUE_EVENT.validate_json(line)
-        except ValidationError as err:
-            raise LogError(path, lineno, field_errors(err)) from err
-        if events and event.seq <= events[-1].seq:
-            raise LogError(path, lineno, f"seq {event.seq} does not follow seq {events[-1].seq}")
-        events.append(event)
-    return events

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from pathlib import Path
 from typing import TypeVar
 
 from pydantic import BaseModel
@@ -47,21 +46,18 @@ from games.clue.llm_prompts import (
     show_prompt,
     system_prompt,
 )
+from games.core.llm_player import SeatClient, seat_client
 from reasoning.llm import (
     ChatClient,
     ChatMessage,
-    ChatReply,
     FallbackCounter,
     FallbackReason,
     FallbackSnapshot,
-    LLMEndpointError,
     LLMSettings,
     StructuredOutcome,
-    UsageMeter,
     UsageSnapshot,
     ask_structured,
     choose_with_fallback,
-    make_client,
     system,
     user,
 )
@@ -72,39 +68,6 @@ M = TypeVar("M", bound=BaseModel)
 DEDUCTION_PHASE = "deduction"
 ACTION_PHASE = "action"
 SHOW_PHASE = "show_card"
-
-
-class _AgentClient:
-    """A chat client that also counts this agent's own calls, tokens and failures.
-
-    Several agents may share one client (and its meter); each agent's ``usage`` comes from here.
-    Retries happen inside the shared client and are counted only in its meter.
-    """
-
-    def __init__(self, inner: ChatClient) -> None:
-        self._inner = inner
-        prices = inner.meter
-        self._meter = UsageMeter(prices.price_input_per_1k, prices.price_output_per_1k)
-
-    @property
-    def model(self) -> str:
-        """The wrapped client's model."""
-        return self._inner.model
-
-    @property
-    def meter(self) -> UsageMeter:
-        """This agent's own meter."""
-        return self._meter
-
-    def complete(self, messages: Sequence[ChatMessage], *, seed: int | None = None) -> ChatReply:
-        """Ask the wrapped client and count the reply or the endpoint failure."""
-        try:
-            reply = self._inner.complete(messages, seed=seed)
-        except LLMEndpointError:
-            self._meter.record_error()
-            raise
-        self._meter.record_reply(reply)
-        return reply
 
 
 class LLMClueAgent:
@@ -125,7 +88,7 @@ class LLMClueAgent:
     ) -> None:
         if max_reprompts < 0:
             raise ValueError(f"max_reprompts must be >= 0, got {max_reprompts}")
-        self._client = _AgentClient(client)
+        self._client = SeatClient(client)
         self._seed = seed
         self._rng = random.Random(seed)
         self._name = name
@@ -253,43 +216,6 @@ class LLMClueAgent:
             proposed, legal, self._rng, counter=self._fallbacks, phase=SHOW_PHASE
         )
         return action
-
-
-def seat_path(path: Path, seat: int) -> Path:
-    """``seat``'s own file beside ``path``: ``calls.jsonl`` becomes ``calls.seat2.jsonl``."""
-    return path.with_name(f"{path.stem}.seat{seat}{path.suffix}")
-
-
-def seat_settings(settings: LLMSettings, seat: int) -> LLMSettings:
-    """``settings`` with record/replay paths of their own for ``seat`` (see ``seat_path``), so
-    each seat's calls are recorded and replayed in their own order."""
-
-    def for_seat(path: Path | None) -> Path | None:
-        return None if path is None else seat_path(path, seat)
-
-    return settings.model_copy(
-        update={
-            "record_path": for_seat(settings.record_path),
-            "replay_path": for_seat(settings.replay_path),
-        }
-    )
-
-
-def seat_client(settings: LLMSettings, seat: int) -> ChatClient:
-    """The chat client of ``seat``, recording to or replaying from its own file (see
-    ``seat_settings``).
-
-    A recording file is created at once, so a seat that never got to call still leaves one to
-    replay from; a missing replay file is a ValueError naming the seat and the file, as is a
-    missing endpoint.
-    """
-    own = seat_settings(settings, seat)
-    if own.replay_path is not None and not own.replay_path.is_file():
-        raise ValueError(f"replay: no recorded calls for seat {seat}: {own.replay_path} not found")
-    client = make_client(own)
-    if own.record_path is not None:
-        own.record_path.touch()
-    return client
 
 
 def make_llm_agent(

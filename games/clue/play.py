@@ -9,7 +9,7 @@ from games.clue.agents import AgentSettings, fallback_count, make_agent, release
 from games.clue.cards import ClueConfig
 from games.clue.engine import ClueGame, play_game
 from games.clue.events import ClueEvent, ClueResult, PlayerInfo
-from games.runlog import EventSink
+from games.core.runlog import EventSink
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,9 +19,10 @@ from games.clue.events import CheckedDeduction as CheckedDeduction
 from games.clue.events import Deduction
 from games.clue.events import DeductionReview as DeductionReview
 from games.clue.knowledge import PlayerView, deduction_fact, observation_setup
-from games.clue.llm_agent import LLMClueAgent, seat_client
+from games.clue.llm_agent import LLMClueAgent
 from games.clue.llm_answers import DeductionAnswer, parse_deduction_answer
 from games.clue.llm_prompts import revision_prompt
+from games.core.llm_player import seat_client
 from provers.sat_session import SatSession
 from reasoning.closing import Closing
 from reasoning.constraints import ConstraintSessionFactory

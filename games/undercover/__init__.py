@@ -1,26 +1,34 @@
-"""Undercover-V (seed 002): the engine, its events and log, word pairs, the lexicon, replay.
+"""Undercover-V (seed 002): the engine, its events and log, word pairs, the lexicon, its entry
+in the registry of games (with the agents) and replay.
 
-Agents, the prover-backed checker, the neuro-symbolic pipeline and the metrics are imported from
-their modules (``games.undercover.agents``, ``.checker``, ``.pipeline``, ``.metrics``), which
-bring in prover backends, the LLM client or the embedding model.
+The prover-backed checker, the neuro-symbolic pipeline and the metrics are imported from their
+modules (``games.undercover.checker``, ``.pipeline``, ``.metrics``).
 """
 
-from games.runlog import LogError
+from games.core.replay import ReplayError
+from games.core.runlog import LogError
 from games.undercover.agent import Agent, Description, Observation
-from games.undercover.engine import DescriptionChecker, IllegalAction, UndercoverGame, play_game
+from games.undercover.engine import (
+    DescriptionChecker,
+    IllegalAction,
+    UndercoverGame,
+    UndercoverState,
+    play_game,
+)
+from games.undercover.entry import ENTRY, read_undercover_log, replay
 from games.undercover.events import (
     CheckOutcome,
     Side,
     UndercoverConfig,
     UndercoverEvent,
     UndercoverResult,
-    read_undercover_log,
+    UndercoverSetup,
 )
 from games.undercover.lexicon import Lexicon, LexiconError, UnknownWord
-from games.undercover.replay import ReplayError, replay
 from games.undercover.words import WordPair, WordPairError, builtin_pairs, pair_catalogue
 
 __all__ = [
+    "ENTRY",
     "Agent",
     "CheckOutcome",
     "Description",
@@ -36,6 +44,8 @@ __all__ = [
     "UndercoverEvent",
     "UndercoverGame",
     "UndercoverResult",
+    "UndercoverSetup",
+    "UndercoverState",
     "UnknownWord",
     "WordPair",
     "WordPairError",

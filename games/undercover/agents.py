@@ -1,5 +1,5 @@
-"""Undercover-V agents by name: the offline ``prover``, ``prover-guess`` and ``plain``, and the
-three LLM types (``nli``, ``att-nli``, ``ns-att-nli``).
+"""Undercover-V agents by name (``AGENTS``): the offline ``prover``, ``prover-guess`` and
+``plain``, and the three LLM types (``nli``, ``att-nli``, ``ns-att-nli``).
 
 ``make_agent(spec, seat, seed, settings)`` builds the agent a name stands for. ``seed`` is the
 game's seed (prover agents share a tie order through it); ``settings`` carries what agents draw
@@ -12,11 +12,13 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from games.core.agents import AgentRegistry, AgentSpecError, AgentType
 from games.undercover.agent import Agent
 from games.undercover.checker import DEFAULT_TIMEOUT_S, ConsistencyTest
 from games.undercover.engine import UndercoverGame
 from games.undercover.lexicon import Lexicon
 from games.undercover.llm_agents import LLM_AGENT_KINDS, AgentKind, make_llm_agent
+from games.undercover.llm_calls import SeatClients
 from games.undercover.pipeline import PipelineSettings
 from games.undercover.prover_agent import (
     GUESS_AGENT,
@@ -29,18 +31,16 @@ from reasoning.llm import ChatClient, FallbackCounter
 from reasoning.prover import Prover
 
 
-class AgentSpecError(ValueError):
-    """An agent name that is unknown, or that needs something the settings lack."""
-
-
 @dataclass(frozen=True)
 class AgentSettings:
     """What agent factories draw on; one instance is shared by every agent of a run.
 
     ``test`` is the consistency test T(s, Delta) (its prover and cache); ``library`` the lexicon
     statements; ``client`` the chat client for LLM agents (None: offline only), whose fallbacks
-    are counted in ``fallbacks``; ``pipeline`` configures the neuro-symbolic LLM agent (its
-    backend included: by default Isabelle where installed, else Z3).
+    are counted in ``fallbacks``; ``seat_clients``, when given, makes each LLM seat a client of
+    its own instead (recording or replaying that seat's calls); ``pipeline`` configures the
+    neuro-symbolic LLM agent (its backend included: by default Isabelle where installed, else
+    Z3).
     """
 
     lexicon: Lexicon
@@ -48,6 +48,7 @@ class AgentSettings:
     library: StatementLibrary
     client: ChatClient | None = None
     fallbacks: FallbackCounter = field(default_factory=FallbackCounter)
+    seat_clients: SeatClients | None = None
     pipeline: PipelineSettings | None = None
 
     @classmethod
@@ -75,16 +76,6 @@ AgentFactory = Callable[[int, int, AgentSettings], Agent]
 """Builds an agent from (seat, game seed, settings)."""
 
 
-@dataclass(frozen=True)
-class AgentType:
-    """A registered agent name: what it is, whether it needs an LLM, and how to build it."""
-
-    name: str
-    summary: str
-    needs_llm: bool
-    factory: AgentFactory
-
-
 def _prover(*, plain: bool = False, guess: bool = False) -> AgentFactory:
     def build(seat: int, seed: int, settings: AgentSettings) -> Agent:
         return ProverAgent(
@@ -96,14 +87,15 @@ def _prover(*, plain: bool = False, guess: bool = False) -> AgentFactory:
 
 def _llm(kind: AgentKind) -> AgentFactory:
     def build(seat: int, seed: int, settings: AgentSettings) -> Agent:
-        if settings.client is None:
+        client = settings.seat_clients(seat) if settings.seat_clients else settings.client
+        if client is None:
             raise AgentSpecError(
                 f"agent {kind!r} needs an LLM endpoint: set GUMSHOE_LLM_BASE_URL (and "
                 "GUMSHOE_LLM_MODEL, GUMSHOE_LLM_API_KEY where needed)"
             )
         return make_llm_agent(
             kind,
-            settings.client,
+            client,
             seat=seat,
             seed=seed,
             fallbacks=settings.fallbacks,
@@ -119,65 +111,38 @@ _LLM_SUMMARIES: dict[AgentKind, str] = {
     "ns-att-nli": "LLM, neuro-symbolic Att-NLI: Att-NLI guided by the prover's record",
 }
 
-AGENT_TYPES: dict[str, AgentType] = {
-    PROVER_AGENT: AgentType(
-        PROVER_AGENT,
-        "offline: lexicon facts, role from T(s, Delta) against its card, blends in as the spy",
-        False,
-        _prover(),
-    ),
-    GUESS_AGENT: AgentType(
-        GUESS_AGENT,
-        "offline: the prover agent that also tests the others against the pair's other word",
-        False,
-        _prover(guess=True),
-    ),
-    PLAIN_AGENT: AgentType(
-        PLAIN_AGENT,
-        "offline: plainly states facts of its own word, reasons and votes like the prover agent",
-        False,
-        _prover(plain=True),
-    ),
-    **{kind: AgentType(kind, _LLM_SUMMARIES[kind], True, _llm(kind)) for kind in LLM_AGENT_KINDS},
-}
-"""Every agent name ``make_agent`` knows."""
+AGENTS: AgentRegistry[AgentSettings, Agent] = AgentRegistry(
+    [
+        AgentType(
+            PROVER_AGENT,
+            "offline: lexicon facts, role from T(s, Delta) against its card, blends in as the spy",
+            False,
+            _prover(),
+        ),
+        AgentType(
+            GUESS_AGENT,
+            "offline: the prover agent that also tests the others against the pair's other word",
+            False,
+            _prover(guess=True),
+        ),
+        AgentType(
+            PLAIN_AGENT,
+            "offline: plainly states facts of its own word, reasons and votes like the prover "
+            "agent",
+            False,
+            _prover(plain=True),
+        ),
+        *(AgentType(kind, _LLM_SUMMARIES[kind], True, _llm(kind)) for kind in LLM_AGENT_KINDS),
+    ]
+)
+"""Every Undercover-V agent, by name."""
 
-OFFLINE_AGENTS: tuple[str, ...] = tuple(n for n, t in AGENT_TYPES.items() if not t.needs_llm)
-
-
-def agent_type(spec: str) -> AgentType:
-    """The registered type named ``spec`` (surrounding spaces ignored); AgentSpecError if none."""
-    name = spec.strip()
-    try:
-        return AGENT_TYPES[name]
-    except KeyError:
-        raise AgentSpecError(
-            f"unknown agent {spec!r}; choose one of {', '.join(AGENT_TYPES)}"
-        ) from None
-
-
-def parse_agent_specs(text: str) -> tuple[str, ...]:
-    """One agent name per seat from a comma-separated list; ``prover*5`` repeats a name.
-
-    AgentSpecError names an empty entry, a bad count or an unknown name.
-    """
-    seats: list[str] = []
-    for raw in text.split(","):
-        item = raw.strip()
-        if not item:
-            raise AgentSpecError(f"agent list {text!r} has an empty entry")
-        name, star, count = item.partition("*")
-        name = name.strip()
-        if star and not count.strip().isdigit():
-            raise AgentSpecError(f"agent entry {item!r}: write name*count, as prover*5")
-        agent_type(name)
-        seats.extend([name] * (int(count) if star else 1))
-    return tuple(seats)
+OFFLINE_AGENTS: tuple[str, ...] = tuple(n for n, t in AGENTS.types.items() if not t.needs_llm)
 
 
 def make_agent(spec: str, seat: int, seed: int, settings: AgentSettings) -> Agent:
     """The agent named ``spec`` for ``seat`` of the game seeded with ``seed``."""
-    return agent_type(spec).factory(seat, seed, settings)
+    return AGENTS.make(spec, seat, seed, settings)
 
 
 def seat_agents(

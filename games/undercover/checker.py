@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from enum import StrEnum
 
 from games.undercover.agent import Description
 from games.undercover.events import CheckOutcome
@@ -26,42 +25,13 @@ from reasoning.verdict import ProofResult, Verdict
 DEFAULT_TIMEOUT_S = 10.0
 
 
-class Standing(StrEnum):
-    """How a set of formulas stands against a word's card theory."""
-
-    CONSISTENT = "consistent"
-    INCONSISTENT = "inconsistent"
-    SYNTAX_ERROR = "syntax error"
-    UNDECIDED = "undecided"
-    NOT_FORMALISED = "not formalised"
-
-    @property
-    def decisive(self) -> bool:
-        """True for the two answers backed by evidence: consistent and inconsistent."""
-        return self in (Standing.CONSISTENT, Standing.INCONSISTENT)
-
-
-_OUTCOMES = {
-    Standing.CONSISTENT: CheckOutcome.CONSISTENT,
-    Standing.INCONSISTENT: CheckOutcome.CONTRADICTS_CARD,
-    Standing.SYNTAX_ERROR: CheckOutcome.SYNTAX_ERROR,
-    Standing.UNDECIDED: CheckOutcome.UNDECIDED,
-    Standing.NOT_FORMALISED: CheckOutcome.NOT_FORMALISED,
-}
-
-
 @dataclass(frozen=True, slots=True)
 class ConsistencyResult:
     """One T(w, Delta): its status, a one-line reason, and the prover's answer if one was asked."""
 
-    status: Standing
+    status: CheckOutcome
     detail: str
     proof: ProofResult | None = None
-
-    @property
-    def outcome(self) -> CheckOutcome:
-        """The engine's card-check outcome (the per-player entry of the record V)."""
-        return _OUTCOMES[self.status]
 
 
 class ConsistencyTest:
@@ -86,11 +56,11 @@ class ConsistencyTest:
     def test(self, word: str, formulas: Sequence[Formula]) -> ConsistencyResult:
         """T(word, formulas): whether the formulas together are consistent with phi(word)."""
         if not formulas:
-            return ConsistencyResult(Standing.NOT_FORMALISED, "no formula to test")
+            return ConsistencyResult(CheckOutcome.NOT_FORMALISED, "no formula to test")
         try:
             entry = self.lexicon.entry(word)
         except UnknownWord as err:
-            return ConsistencyResult(Standing.UNDECIDED, f"no card theory: {err}")
+            return ConsistencyResult(CheckOutcome.UNDECIDED, f"no card theory: {err}")
         key = (entry.word, frozenset(formulas))
         cached = self._cache.get(key)
         if cached is None:
@@ -102,24 +72,24 @@ class ConsistencyTest:
         try:
             axioms = self.lexicon.consistency_axioms(word, formulas)
         except SortError as err:
-            return ConsistencyResult(Standing.SYNTAX_ERROR, f"against {word!r}: {err}")
+            return ConsistencyResult(CheckOutcome.SYNTAX_ERROR, f"against {word!r}: {err}")
         try:
             proof = check_consistency(self.prover, axioms, self.timeout)
         except ProverUnavailable as err:
-            return ConsistencyResult(Standing.UNDECIDED, f"{self.prover.name}: {err}")
+            return ConsistencyResult(CheckOutcome.UNDECIDED, f"{self.prover.name}: {err}")
         if proof.verdict is Verdict.VALID:
-            status = Standing.INCONSISTENT
+            status = CheckOutcome.CONTRADICTS_CARD
             detail = f"{proof.prover}: phi({word!r}) with it entails false"
             if proof.used_axioms:
                 detail += f" (using {', '.join(proof.used_axioms)})"
         elif proof.verdict is Verdict.INVALID:
-            status = Standing.CONSISTENT
+            status = CheckOutcome.CONSISTENT
             detail = f"{proof.prover}: phi({word!r}) with it has a model"
         elif proof.verdict is Verdict.SYNTAX_ERROR:
-            status = Standing.SYNTAX_ERROR
+            status = CheckOutcome.SYNTAX_ERROR
             detail = f"{proof.prover}: {proof.message}"
         else:
-            status = Standing.UNDECIDED
+            status = CheckOutcome.UNDECIDED
             detail = f"{proof.prover} answered {proof.verdict.value}: {proof.message}"
         return ConsistencyResult(status, detail, proof)
 
@@ -154,13 +124,15 @@ class ProverChecker:
                 formula = parse_formula(description.formula_text)
             except FormulaSyntaxError as err:
                 first = str(err).splitlines()[0]
-                return ConsistencyResult(Standing.SYNTAX_ERROR, f"formula syntax error, {first}")
+                return ConsistencyResult(
+                    CheckOutcome.SYNTAX_ERROR, f"formula syntax error, {first}"
+                )
         if formula is None:
-            return ConsistencyResult(Standing.NOT_FORMALISED, "the description has no formula")
+            return ConsistencyResult(CheckOutcome.NOT_FORMALISED, "the description has no formula")
         return self.test.test(word, [formula])
 
     def check(self, word: str, description: Description) -> CheckOutcome:
         """The card-check outcome of ``description`` given by the holder of ``word``."""
         result = self.assess(word, description)
         self.records.append(CheckRecord(word, description.text, result))
-        return result.outcome
+        return result.status

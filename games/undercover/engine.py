@@ -19,9 +19,14 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Protocol
 
-from games.runlog import EventSink
+from games.core.log import SeatInfo, make_header
+from games.core.loop import play
+from games.core.protocol import GameInfo, SeatResult
+from games.core.runlog import EventSink
 from games.undercover.agent import Agent, Description, Observation, RoundVote, SpokenDescription
 from games.undercover.events import (
+    MAX_PLAYERS,
+    MIN_PLAYERS,
     Ballot,
     CheckOutcome,
     DescriptionEvent,
@@ -34,6 +39,7 @@ from games.undercover.events import (
     UndercoverConfig,
     UndercoverEvent,
     UndercoverResult,
+    UndercoverSetup,
     ViolationEvent,
     ViolationKind,
     VoteEvent,
@@ -303,58 +309,140 @@ class UndercoverGame:
             raise IllegalAction(f"seat {seat} does not exist (seats 0-{self.config.players - 1})")
 
 
+INFO = GameInfo(
+    name="undercover",
+    min_players=MIN_PLAYERS,
+    max_players=MAX_PLAYERS,
+    simultaneous=True,
+    imperfect_information=True,
+    max_decisions=(MAX_PLAYERS + 1) * MAX_PLAYERS * 101,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class UndercoverTurn:
+    """What a seat is asked: the decision due (describe or vote) and its observation."""
+
+    phase: Phase
+    observation: Observation
+
+
+class UndercoverState:
+    """An Undercover-V game behind the shared game protocol: a description is one seat's action,
+    a vote is the joint action of every living seat; ``checker`` checks each description against
+    its speaker's card."""
+
+    def __init__(
+        self, game: UndercoverGame, checker: DescriptionChecker, agents: Sequence[str]
+    ) -> None:
+        self.game = game
+        self.checker = checker
+        self._start = game.start_event(agents)
+
+    def current_players(self) -> list[int]:
+        """The speaker, every living seat during a vote, nobody at the end."""
+        if self.game.phase is Phase.DESCRIBE:
+            seat = self.game.current_seat
+            return [] if seat is None else [seat]
+        return list(self.game.living) if self.game.phase is Phase.VOTE else []
+
+    def legal_actions(self, seat: int) -> list[int]:
+        """During a vote, the seats ``seat`` may vote for; descriptions are open sentences (checked
+        by ``UndercoverGame.validate_description``), so none are listed."""
+        if self.game.phase is Phase.VOTE and seat in self.game.living:
+            return list(self.game.vote_targets(seat))
+        return []
+
+    def apply(self, actions: Mapping[int, Any]) -> None:
+        """A description (with its card check) or a vote; IllegalAction when not allowed."""
+        if self.game.phase is Phase.VOTE:
+            self.game.vote(actions)
+            return
+        if list(actions) != self.current_players():
+            raise IllegalAction(
+                f"seats {sorted(actions)} acted; the game waits for {self.current_players()}"
+            )
+        ((seat, description),) = actions.items()
+        if not isinstance(description, Description):
+            raise IllegalAction(f"seat {seat}: {description!r} is not a Description")
+        self.game.validate_description(seat, description.text)
+        outcome = self.checker.check(self.game.words[seat], description)
+        self.game.describe(seat, description.text, description.logged_formula(), outcome)
+
+    def observation(self, seat: int) -> UndercoverTurn:
+        """The decision due and what ``seat`` knows."""
+        return UndercoverTurn(self.game.phase, self.game.observation(seat))
+
+    def is_terminal(self) -> bool:
+        """Whether the game has ended."""
+        return self.game.is_over()
+
+    def returns(self) -> list[float]:
+        """1.0 for every seat of the winning side, 0.0 for the others (all 0.0 while running)."""
+        result = self.game.result
+        if result is None:
+            return [0.0] * self.game.config.players
+        spy_won = result.winner is Side.SPY
+        return [
+            1.0 if (seat == self.game.spy_seat) == spy_won else 0.0
+            for seat in range(self.game.config.players)
+        ]
+
+    def result(self) -> SeatResult:
+        """Returns, ranks (the winning side 1, the other next) and the end reason."""
+        result = self.game.result
+        if result is None:
+            raise ValueError("the game is not over")
+        returns = self.returns()
+        winners = sum(1 for r in returns if r == 1.0)
+        ranks = tuple(1 if r == 1.0 else winners + 1 for r in returns)
+        return SeatResult(returns=tuple(returns), ranks=ranks, reason=result.reason.value)
+
+    def events(self) -> list[UndercoverEvent]:
+        """``game_start`` and every event since."""
+        return [self._start, *self.game.events]
+
+
+class UndercoverSeat:
+    """An Undercover-V agent as a seat of the shared play loop: describes or votes as asked."""
+
+    def __init__(self, agent: Agent) -> None:
+        self.agent = agent
+
+    @property
+    def name(self) -> str:
+        """The agent's name."""
+        return self.agent.name
+
+    def act(self, turn: UndercoverTurn) -> Description | int:
+        """The agent's description or vote."""
+        if turn.phase is Phase.DESCRIBE:
+            return self.agent.describe(turn.observation)
+        return self.agent.vote(turn.observation)
+
+
 def play_game(
     game: UndercoverGame,
     agents: Sequence[Agent],
     checker: DescriptionChecker,
     log: EventSink | None = None,
 ) -> UndercoverResult:
-    """Run a fresh game to its end, asking each seat's agent to describe and to vote.
+    """Play a fresh game to its end with the shared play loop, one agent per seat.
 
-    Every description is checked against its speaker's card with ``checker``. Writes
-    ``game_start`` and then every event to ``log`` as it happens. An agent that gives an illegal
-    description or vote is a bug in the agent: IllegalAction names the agent and the seat.
+    Every description is checked against its speaker's card with ``checker``. Writes the common
+    header, ``game_start``, every event as it happens and the common end to ``log``. An agent
+    that gives an illegal description or vote is a bug in the agent: IllegalAction names it.
     """
     n = game.config.players
     if len(agents) != n:
         raise ValueError(f"agents: {len(agents)} given for {n} seats")
     if game.events:
         raise ValueError("play_game needs a fresh game; this one has already been played")
-    if log is not None:
-        log.write(game.start_event([agent.name for agent in agents]))
-    while not game.is_over():
-        if game.phase is Phase.DESCRIBE:
-            seat = game.current_seat
-            assert seat is not None
-            events = _describe(game, seat, agents[seat], checker)
-        else:
-            ballots = {seat: agents[seat].vote(game.observation(seat)) for seat in game.living}
-            for seat, target in ballots.items():
-                _as_agent(agents[seat], game.validate_ballot, seat, target)
-            events = game.vote(ballots)
-        if log is not None:
-            for event in events:
-                log.write(event)
+    names = [agent.name for agent in agents]
+    state = UndercoverState(game, checker, names)
+    seats = [SeatInfo(name=f"P{seat}", agent=name) for seat, name in enumerate(names)]
+    setup = UndercoverSetup(config=game.config, pair=game.pair)
+    header = make_header(INFO.name, setup, game.seed, seats)
+    play(state, [UndercoverSeat(a) for a in agents], header, log, max_decisions=INFO.max_decisions)
     assert game.result is not None
     return game.result
-
-
-def _describe(
-    game: UndercoverGame, seat: int, agent: Agent, checker: DescriptionChecker
-) -> list[UndercoverEvent]:
-    description = agent.describe(game.observation(seat))
-    if not isinstance(description, Description):
-        raise IllegalAction(
-            f"agent {agent.name!r} at seat {seat} returned {description!r}, not a Description"
-        )
-    _as_agent(agent, game.validate_description, seat, description.text)
-    outcome = checker.check(game.words[seat], description)
-    return game.describe(seat, description.text, description.logged_formula(), outcome)
-
-
-def _as_agent(agent: Agent, check: Callable[[int, Any], object], seat: int, value: object) -> None:
-    """Run a legality check, naming the agent in the error."""
-    try:
-        check(seat, value)
-    except IllegalAction as err:
-        raise IllegalAction(f"agent {agent.name!r}: {err}") from err

@@ -8,12 +8,10 @@ came out. Every event carries ``seq`` (its position, from 0) and ``round`` (from
 from __future__ import annotations
 
 from enum import StrEnum
-from pathlib import Path
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, model_validator
 
-from games.runlog import LogError, field_errors, iter_lines
 from games.undercover.words import WordPair
 
 MIN_PLAYERS = 4
@@ -27,6 +25,16 @@ class UndercoverConfig(BaseModel):
 
     players: int = Field(6, ge=MIN_PLAYERS, le=MAX_PLAYERS)
     tie_limit: int = Field(3, ge=1, le=100)
+
+
+class UndercoverSetup(BaseModel):
+    """What a game is played under besides its seed: the settings and the word pair (the config
+    of a log's common header)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    config: UndercoverConfig
+    pair: WordPair
 
 
 class CheckOutcome(StrEnum):
@@ -43,6 +51,11 @@ class CheckOutcome(StrEnum):
     SYNTAX_ERROR = "syntax_error"
     NOT_FORMALISED = "not_formalised"
     UNDECIDED = "undecided"
+
+    @property
+    def decisive(self) -> bool:
+        """True for the two answers backed by evidence: consistent and contradicts_card."""
+        return self in (CheckOutcome.CONSISTENT, CheckOutcome.CONTRADICTS_CARD)
 
 
 class Side(StrEnum):
@@ -204,21 +217,3 @@ UndercoverEvent = Annotated[
 ]
 
 UNDERCOVER_EVENT: TypeAdapter[UndercoverEvent] = TypeAdapter(UndercoverEvent)
-
-
-def read_undercover_log(path: str | Path) -> list[UndercoverEvent]:
-    """Read and validate an Undercover-V JSONL log; a bad line raises LogError with its number.
-
-    Besides each line's schema, ``seq`` must count up by one from 0.
-    """
-    path = Path(path)
-    events: list[UndercoverEvent] = []
-    for lineno, line in iter_lines(path):
-        try:
-            event = UNDERCOVER_EVENT.validate_json(line)
-        except ValidationError as err:
-            raise LogError(path, lineno, field_errors(err)) from None
-        if event.seq != len(events):
-            raise LogError(path, lineno, f"seq {event.seq} where {len(events)} was due")
-        events.append(event)
-    return events

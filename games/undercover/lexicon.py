@@ -28,7 +28,7 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from formalize.davidsonian.render import ITEM
-from games.runlog import field_errors
+from games.core.runlog import field_errors
 from games.undercover.words import WordPair, builtin_pairs
 from reasoning.formula import Atom, Const, Formula, constants
 from reasoning.prover import Axiom

@@ -1,54 +1,57 @@
-"""Recording and replaying the LLM calls of Undercover-V games, one file per game.
+"""Recording and replaying the LLM calls of Undercover-V games: one file per game and seat.
 
-Every seat of a game shares one chat client and the game asks it in a fixed order, so one file per
-game replays exactly, whatever other games a run holds, in whatever order they are played or
-resumed. A folder (a bench run directory, or the ``--out`` folder of ``gumshoe play``) keeps the
-recordings as ``llm/<game>.jsonl``.
+As for every game (``games.core.recordings``), seat k's calls in game G are kept as
+``llm/G.seat<k>.jsonl`` in a folder (a bench run directory, or the ``--out`` folder of ``gumshoe
+play``); each seat asks its own client in a fixed order, so every file replays exactly, whatever
+other games a run holds and in whatever order they are played or resumed.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
+from games.core.recordings import CALLS_DIR, RecordingMissing, game_calls, seat_calls
 from reasoning.llm import ChatClient, RecordingClient, ReplayClient, UsageMeter, load_recording
 
-RECORDINGS_DIR = "llm"
-"""The sub-folder of a run directory that holds one recording per game."""
+SeatClients = Callable[[int], ChatClient]
+"""Makes the chat client of one seat of a game."""
 
 
-class RecordingMissing(ValueError):
-    """A game's LLM calls are to be replayed, but no recording of that game exists."""
+def recording_clients(inner: ChatClient, folder: Path, game: str) -> SeatClients:
+    """Seat clients that ask ``inner`` and record each seat's calls to its own file, which starts
+    empty: a game played again (after an interruption or an endpoint failure) replaces its
+    earlier recordings instead of being appended to them."""
 
-    def __init__(self, path: Path) -> None:
-        super().__init__(f"no recording of this game's LLM calls at {path}")
-        self.path = path
+    def client(seat: int) -> ChatClient:
+        path = seat_calls(folder, game, seat)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("", encoding="utf-8")
+        return RecordingClient(inner, path)
 
-
-def recording_path(folder: Path, game: str) -> Path:
-    """Where ``folder`` keeps the LLM calls of ``game`` (a game id or log name)."""
-    return folder / RECORDINGS_DIR / f"{game}.jsonl"
-
-
-def recording_client(inner: ChatClient, path: Path) -> RecordingClient:
-    """A client that asks ``inner`` and records every call to ``path``, which starts empty: a game
-    played again (after an interruption or an endpoint failure) replaces its earlier recording
-    instead of being appended to it."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text("", encoding="utf-8")
-    return RecordingClient(inner, path)
+    return client
 
 
-def recorded_model(path: Path) -> str | None:
-    """The model the recording at ``path`` was made with (None: no file, or no call in it)."""
-    if not path.exists():
-        return None
-    calls = load_recording(path)
-    return calls[0].model if calls else None
+def replay_clients(
+    folder: Path, game: str, model: str, meter: UsageMeter | None = None
+) -> SeatClients:
+    """Seat clients answering from each seat's recording, checking each request against it (the
+    model included); RecordingMissing names a seat's missing file."""
+
+    def client(seat: int) -> ChatClient:
+        path = seat_calls(folder, game, seat)
+        if not path.is_file():
+            raise RecordingMissing(path)
+        return ReplayClient(path, model=model, meter=meter)
+
+    return client
 
 
-def replay_client(path: Path, model: str, meter: UsageMeter | None = None) -> ReplayClient:
-    """A client answering from the recording at ``path``, checking each request against it (the
-    model included); RecordingMissing when there is no such file."""
-    if not path.is_file():
-        raise RecordingMissing(path)
-    return ReplayClient(path, model=model, meter=meter)
+def recorded_model(folder: Path, game: str) -> str | None:
+    """The model ``game``'s recordings in ``folder`` were made with (None: none, or no call)."""
+    stem = game_calls(folder, game).stem
+    for path in sorted((folder / CALLS_DIR).glob(f"{stem}.seat*.jsonl")):
+        calls = load_recording(path)
+        if calls:
+            return calls[0].model
+    return None

@@ -47,9 +47,9 @@ from itertools import combinations
 from typing import Literal
 
 from games.undercover.agent import Description, Observation
-from games.undercover.checker import ConsistencyTest, Standing
+from games.undercover.checker import ConsistencyTest
 from games.undercover.engine import normalise_description
-from games.undercover.events import Side
+from games.undercover.events import CheckOutcome, Side
 from games.undercover.lexicon import Fact, FactKind, Lexicon, LexiconEntry
 from games.undercover.words import WordPair
 from reasoning.formula import Formula, conj
@@ -163,18 +163,18 @@ class Judgement:
 
     seat: int
     read: int
-    card: Standing
-    other: Standing
+    card: CheckOutcome
+    other: CheckOutcome
 
     @property
     def holds_other_word(self) -> bool:
         """Its descriptions contradict my card, so it holds the other word."""
-        return self.card is Standing.INCONSISTENT
+        return self.card is CheckOutcome.CONTRADICTS_CARD
 
     @property
     def holds_my_word(self) -> bool:
         """Its descriptions contradict the other word, so it holds mine."""
-        return self.other is Standing.INCONSISTENT
+        return self.other is CheckOutcome.CONTRADICTS_CARD
 
 
 @dataclass(frozen=True, slots=True)
@@ -303,12 +303,12 @@ class ProverAgent:
             s.formula for d in obs.descriptions_by(seat) if (s := book.read(d.text)) is not None
         )
         if not formulas:
-            return Judgement(seat, 0, Standing.NOT_FORMALISED, Standing.NOT_FORMALISED)
+            return Judgement(seat, 0, CheckOutcome.NOT_FORMALISED, CheckOutcome.NOT_FORMALISED)
         return Judgement(
             seat,
             len(formulas),
             self.test.test(mine, formulas).status,
-            self.test.test(other, formulas).status if self.guess else Standing.NOT_FORMALISED,
+            self.test.test(other, formulas).status if self.guess else CheckOutcome.NOT_FORMALISED,
         )
 
 
@@ -323,7 +323,7 @@ def infer_role(judgements: Sequence[Judgement], eliminated: Sequence[int]) -> tu
         return Side.SPY, f"voted-out citizen seat {voted_out[0]} contradicts my card"
     if holds_mine:
         return Side.CITIZENS, f"seat {holds_mine[0]} holds my word: I am a citizen"
-    consistent = [j.seat for j in judgements if j.card is Standing.CONSISTENT]
+    consistent = [j.seat for j in judgements if j.card is CheckOutcome.CONSISTENT]
     tally = f"{len(holds_other)} contradict my card, {len(consistent)} agree with it"
     if len(holds_other) > len(consistent):
         return Side.SPY, f"majority: {tally}"

@@ -1,10 +1,5 @@
-"""Replay an Undercover-V game from its log: reseat from the seed and re-check every event.
-
-The logged descriptions (with their recorded card checks) and votes are applied again to a game
-built from the logged config, pair and seed; every other event (violations, eliminations, ties,
-the end) must come out exactly as logged. Also agents and a checker that answer from a log, so a
-logged game can be played again through ``play_game``.
-"""
+"""Agents and a checker that answer from an Undercover-V log, so a logged game can be played
+again through ``play_game`` (and replayed by ``games.core.replay``, whose checker this is)."""
 
 from __future__ import annotations
 
@@ -12,7 +7,6 @@ from collections.abc import Sequence
 from typing import TypeVar
 
 from games.undercover.agent import Description, Observation
-from games.undercover.engine import IllegalAction, UndercoverGame
 from games.undercover.events import (
     CheckOutcome,
     DescriptionEvent,
@@ -24,53 +18,8 @@ from games.undercover.events import (
 _T = TypeVar("_T")
 
 
-class ReplayError(ValueError):
-    """The log and the engine disagree; ``seq`` is the first event where they part."""
-
-    def __init__(self, seq: int, message: str) -> None:
-        super().__init__(f"seq {seq}: {message}")
-        self.seq = seq
-
-
-def replay(events: Sequence[UndercoverEvent]) -> UndercoverGame:
-    """Re-apply the logged descriptions and votes to a game seated from the logged seed.
-
-    Every logged event must equal the one the engine produces, or ReplayError names its seq. A log
-    cut short replays as far as it goes; the returned game is in the state it reached.
-    """
-    if not events or not isinstance(events[0], GameStart):
-        raise ReplayError(events[0].seq if events else 0, "a log must open with game_start")
-    start = events[0]
-    game = UndercoverGame(start.config, start.pair, start.seed)
-    expected_start = game.start_event(start.agents)
-    if start != expected_start:
-        raise ReplayError(
-            start.seq, f"logged {start!r}, but seed {start.seed} seats {expected_start!r}"
-        )
-    produced = 0
-    for event in events[1:]:
-        if produced < len(game.events):
-            if event != game.events[produced]:
-                raise ReplayError(
-                    event.seq, f"logged {event!r}, the engine gives {game.events[produced]!r}"
-                )
-            produced += 1
-            continue
-        try:
-            if isinstance(event, DescriptionEvent):
-                game.describe(event.seat, event.text, event.formula, event.outcome)
-            elif isinstance(event, VoteEvent):
-                game.vote({b.voter: b.target for b in event.ballots})
-            else:
-                raise ReplayError(event.seq, f"logged {event!r}, the engine gives no such event")
-        except IllegalAction as err:
-            raise ReplayError(event.seq, f"the logged action is illegal: {err}") from err
-        if event != game.events[produced]:
-            raise ReplayError(
-                event.seq, f"logged {event!r}, the engine gives {game.events[produced]!r}"
-            )
-        produced += 1
-    return game
+class LogExhausted(ValueError):
+    """A logged agent or checker was asked for more than its log holds."""
 
 
 class LoggedAgent:
@@ -105,7 +54,7 @@ class LoggedAgent:
 
     def _next(self, queue: list[_T], what: str, obs: Observation) -> _T:
         if not queue:
-            raise ReplayError(0, f"seat {self.seat} has no logged {what} left in round {obs.round}")
+            raise LogExhausted(f"seat {self.seat} has no logged {what} left in round {obs.round}")
         return queue.pop(0)
 
 
@@ -118,5 +67,5 @@ class LoggedChecker:
     def check(self, word: str, description: Description) -> CheckOutcome:
         """The next logged outcome."""
         if not self._outcomes:
-            raise ReplayError(0, f"no logged check outcome left for {description.text!r}")
+            raise LogExhausted(f"no logged check outcome left for {description.text!r}")
         return self._outcomes.pop(0)

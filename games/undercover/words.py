@@ -13,7 +13,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from games.runlog import field_errors
+from games.core.runlog import field_errors
 
 BUILTIN_PAIRS_FILE = "word_pairs.json"
 

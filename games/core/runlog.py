@@ -6,13 +6,15 @@ Layout of a run directory::
     games/<game_id>.jsonl  one event a line, flushed as written
     summary.json           written when the run ends
 
-A run that was interrupted resumes: a game whose log ends with a complete end event (``type`` equal
-to the run's ``end_type``, by default ``"game_end"``) is finished and is not played again; any other
-log is incomplete and is overwritten when the game is replayed from its seed.
+A run that was interrupted resumes: a game whose log ends with a complete common end event of
+status ``finished`` (``games.core.log``; or, in a log written before that event existed, the game's
+own ``game_end``) is finished and is not played again; any other log is incomplete and is
+overwritten when the game is played again from its seed.
 """
 
 from __future__ import annotations
 
+import codecs
 import json
 import os
 import re
@@ -50,6 +52,16 @@ def field_errors(err: ValidationError) -> str:
 
 class RunDirError(ValueError):
     """A run directory or one of its files cannot be used as asked; the message names the file."""
+
+
+class TextFileError(RunDirError):
+    """A file that is not UTF-8 text, or starts with a byte-order mark; names file and line."""
+
+    def __init__(self, path: Path, line: int, reason: str) -> None:
+        super().__init__(f"{path}:{line}: {reason}")
+        self.path = path
+        self.line = line
+        self.reason = reason
 
 
 class EventSink(Protocol):
@@ -101,15 +113,28 @@ def read_jsonl(path: str | Path) -> list[dict[str, Any]]:
     return records
 
 
+def read_text(path: str | Path) -> str:
+    """A file's text, which must be UTF-8 without a byte-order mark; TextFileError names the file
+    and the line of the first bad byte."""
+    path = Path(path)
+    data = path.read_bytes()
+    if data.startswith(codecs.BOM_UTF8):
+        raise TextFileError(path, 1, "starts with a UTF-8 byte-order mark; save it without one")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        line = data[: err.start].count(b"\n") + 1
+        raise TextFileError(path, line, f"not UTF-8 text (byte 0x{data[err.start]:02x})") from None
+
+
 def iter_lines(path: str | Path) -> Iterator[tuple[int, str]]:
-    """Yield (1-based line number, line) for every non-blank line of a text file."""
-    with Path(path).open(encoding="utf-8") as handle:
-        for lineno, line in enumerate(handle, start=1):
-            if line.strip():
-                yield lineno, line
+    """Yield (1-based line number, line) for every non-blank line of a UTF-8 text file."""
+    for lineno, line in enumerate(read_text(path).splitlines(), start=1):
+        if line.strip():
+            yield lineno, line
 
 
-def _write_atomic(path: Path, text: str) -> None:
+def write_atomic(path: Path, text: str) -> None:
     """Write ``text`` to ``path`` through a temporary file, so readers never see half a file."""
     tmp = path.with_name(path.name + ".tmp")
     tmp.write_text(text, encoding="utf-8")
@@ -118,7 +143,7 @@ def _write_atomic(path: Path, text: str) -> None:
 
 def _last_complete_record(path: Path) -> dict[str, Any] | None:
     """The last line of a log as a dict, or None when the log is empty or ends mid-line."""
-    text = path.read_text(encoding="utf-8")
+    text = read_text(path)
     if not text.endswith("\n"):
         return None
     lines = [line for line in text.splitlines() if line.strip()]
@@ -129,6 +154,20 @@ def _last_complete_record(path: Path) -> dict[str, Any] | None:
     except json.JSONDecodeError:
         return None
     return record if isinstance(record, dict) else None
+
+
+END_TYPE = "end"
+"""The ``type`` of the common end event that closes every game log."""
+VERSION_0_END_TYPE = "game_end"
+"""The last event of a finished game in logs written before the common end event."""
+
+
+def finished_record(record: dict[str, Any]) -> bool:
+    """Whether ``record``, the last line of a log, marks a game played to its end."""
+    kind = record.get("type")
+    if kind == END_TYPE:
+        return record.get("status") == "finished"
+    return kind == VERSION_0_END_TYPE
 
 
 class RunDir(Generic[C]):
@@ -142,11 +181,15 @@ class RunDir(Generic[C]):
     SUMMARY_FILE = "summary.json"
     GAMES_DIR = "games"
 
-    def __init__(self, path: str | Path, config: C, *, end_type: str = "game_end") -> None:
+    def __init__(self, path: str | Path, config: C) -> None:
         self.path = Path(path)
         self.config = config
-        self.end_type = end_type
-        self.games_dir.mkdir(parents=True, exist_ok=True)
+        if self.path.exists() and not self.path.is_dir():
+            raise RunDirError(f"{self.path}: is a file, not a run directory")
+        try:
+            self.games_dir.mkdir(parents=True, exist_ok=True)
+        except OSError as err:
+            raise RunDirError(f"{self.path}: cannot create it ({err.strerror or err})") from None
         wanted = config.model_dump(mode="json")
         if self.config_path.exists():
             stored = self._read_json(self.config_path)
@@ -158,12 +201,10 @@ class RunDir(Generic[C]):
                     f"in {', '.join(differing)}"
                 )
         else:
-            _write_atomic(self.config_path, json.dumps(wanted, indent=2, sort_keys=True) + "\n")
+            write_atomic(self.config_path, json.dumps(wanted, indent=2, sort_keys=True) + "\n")
 
     @classmethod
-    def resume(
-        cls, path: str | Path, config_type: type[C], *, end_type: str = "game_end"
-    ) -> RunDir[C]:
+    def resume(cls, path: str | Path, config_type: type[C]) -> RunDir[C]:
         """Reopen an existing run directory, reading its config back into ``config_type``."""
         config_path = Path(path) / cls.CONFIG_FILE
         if not config_path.exists():
@@ -171,8 +212,8 @@ class RunDir(Generic[C]):
         try:
             config = config_type.model_validate(cls._read_json(config_path))
         except ValidationError as err:
-            raise RunDirError(f"{config_path}: {err}") from err
-        return cls(path, config, end_type=end_type)
+            raise RunDirError(f"{config_path}: {field_errors(err)}") from err
+        return cls(path, config)
 
     @property
     def config_path(self) -> Path:
@@ -213,7 +254,7 @@ class RunDir(Generic[C]):
         if not path.exists():
             return None
         record = _last_complete_record(path)
-        if record is None or record.get("type") != self.end_type:
+        if record is None or not finished_record(record):
             return None
         return record
 
@@ -239,7 +280,7 @@ class RunDir(Generic[C]):
 
     def write_summary(self, summary: BaseModel) -> Path:
         """Store the run's summary (replacing an earlier one) and return its path."""
-        _write_atomic(self.summary_path, summary.model_dump_json(indent=2) + "\n")
+        write_atomic(self.summary_path, summary.model_dump_json(indent=2) + "\n")
         return self.summary_path
 
     def read_summary(self) -> dict[str, Any] | None:
@@ -251,7 +292,7 @@ class RunDir(Generic[C]):
     @staticmethod
     def _read_json(path: Path) -> dict[str, Any]:
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
+            data = json.loads(read_text(path))
         except json.JSONDecodeError as err:
             raise RunDirError(f"{path}:{err.lineno}: not valid JSON: {err.msg}") from err
         if not isinstance(data, dict):

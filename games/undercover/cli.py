@@ -1,27 +1,26 @@
-"""``gumshoe play ...`` and ``gumshoe audit clue``: play games (Clue, Undercover-V) and audit
-Clue logs."""
+"""``gumshoe play undercover``: play a seeded Undercover-V game and print its record."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 from pydantic import BaseModel, ValidationError
 
-from games.clue.agents import AGENT_FACTORIES, AgentSettings, parse_agents
-from games.clue.audit import audit_events, audit_log, render_audit
-from games.clue.cards import ClueConfig
-from games.clue.play import play_seated
-from games.clue.recordings import prepare_game_calls
-from games.clue.transcript import describe_deduction, transcript
-from games.runlog import EventLog, EventSink, LogError
+from games.clue.cli import llm_agent_settings
+from games.core.cli import BaseUrl, Model, fail, prepare_out
+from games.core.errors import GAME_ERRORS
+from games.core.runlog import EventLog, EventSink
+from games.core.settings import GameSettings
 from games.undercover.agent import Agent as UndercoverAgent
-from games.undercover.agents import AGENT_TYPES, agent_type, parse_agent_specs, seat_agents
+from games.undercover.agents import AGENTS as UNDERCOVER_AGENTS
 from games.undercover.agents import AgentSettings as UndercoverAgentSettings
+from games.undercover.agents import seat_agents
 from games.undercover.checker import ProverChecker
-from games.undercover.engine import UndercoverGame, normalise_description, play_game
+from games.undercover.engine import INFO, UndercoverGame, normalise_description, play_game
 from games.undercover.events import (
     DescriptionEvent,
     EliminationEvent,
@@ -35,156 +34,13 @@ from games.undercover.events import (
 from games.undercover.events import GameEnd as UndercoverEnd
 from games.undercover.events import GameStart as UndercoverStart
 from games.undercover.lexicon import Lexicon
-from games.undercover.llm_calls import (
-    recorded_model,
-    recording_client,
-    recording_path,
-    replay_client,
-)
+from games.undercover.llm_calls import recorded_model, recording_clients, replay_clients
 from games.undercover.metrics import MiniLMSimilarity, game_metrics
 from games.undercover.prover_agent import ProverAgent
 from games.undercover.words import WordPair, pair_catalogue
 from provers.registry import DEFAULT_PROVER, PROVER_NAMES, get_prover
-from reasoning.llm import (
-    ChatClient,
-    LLMEndpointError,
-    LLMSettings,
-    ReplayError,
-    UsageMeter,
-    make_client,
-)
+from reasoning.llm import ChatClient, LLMSettings, UsageMeter, make_client
 from reasoning.prover import ProverUnavailable
-
-play_app = typer.Typer(help="Play a game and print what happens.", no_args_is_help=True)
-
-DEFAULT_CLUE_AGENTS = "prover,prover,random,prover,prover,prover"
-"""The seats of `gumshoe play clue` and `gumshoe bench clue` when none are given."""
-
-
-def llm_agent_settings(
-    model: str | None, base_url: str | None, record: Path | None, replay: Path | None
-) -> AgentSettings:
-    """Agent settings with the LLM options given on the command line over the environment's."""
-    given: dict[str, Any] = {
-        key: value
-        for key, value in {
-            "model": model,
-            "base_url": base_url,
-            "record_path": record,
-            "replay_path": replay,
-        }.items()
-        if value is not None
-    }
-    return AgentSettings(llm=LLMSettings(**given) if given else None)
-
-
-@play_app.command("clue")
-def play_clue(
-    agents: Annotated[
-        str,
-        typer.Option(
-            help=f"One agent per seat, comma-separated ({', '.join(AGENT_FACTORIES)}); "
-            "`prover*6` repeats."
-        ),
-    ] = DEFAULT_CLUE_AGENTS,
-    seed: Annotated[int, typer.Option(help="Seed of the deal and of the agents.")] = 0,
-    rounds: Annotated[int, typer.Option(help="Round limit.")] = 30,
-    out: Annotated[
-        Path | None, typer.Option(help="Folder to write the game's JSONL log into.")
-    ] = None,
-    model: Annotated[str | None, typer.Option(help="LLM model for llm agents.")] = None,
-    base_url: Annotated[
-        str | None, typer.Option(help="OpenAI-compatible endpoint for llm agents.")
-    ] = None,
-    record: Annotated[
-        bool,
-        typer.Option(
-            "--record",
-            help="Record every LLM call into the --out folder, one file per seat: "
-            "OUT/llm/clue-seed<N>.seat<k>.jsonl.",
-        ),
-    ] = False,
-    replay: Annotated[
-        Path | None,
-        typer.Option(
-            metavar="DIR",
-            help="Answer the LLM calls from the recordings of a game played with --record "
-            "and --out DIR (same agents, seed, rounds and model); no endpoint needed.",
-        ),
-    ] = None,
-) -> None:
-    """Play one seeded Clue game, print every turn, then the deduction audit."""
-    game_id = f"clue-seed{seed}"
-    try:
-        specs = parse_agents(agents)
-        config = ClueConfig(n_players=len(specs), max_rounds=rounds)
-        if record and out is None:
-            raise ValueError("--record needs --out: the calls are recorded in OUT/llm/")
-        if record and replay is not None:
-            raise ValueError("--record and --replay cannot be combined")
-        settings = llm_agent_settings(model, base_url, out if record else None, replay)
-        settings = prepare_game_calls(settings, game_id, len(specs))
-    except ValueError as err:
-        typer.echo(f"error: {err}", err=True)
-        raise typer.Exit(2) from None
-    path = None
-    try:
-        if out is not None:
-            out.mkdir(parents=True, exist_ok=True)
-            path = out / f"{game_id}.jsonl"
-            with EventLog(path) as log:
-                played = play_seated(specs, seed, config, settings, log)
-        else:
-            played = play_seated(specs, seed, config, settings)
-    except (LLMEndpointError, ReplayError, ValueError) as err:
-        typer.echo(f"error: {err}", err=True)
-        raise typer.Exit(1) from None
-    events = played.events()
-    for line in transcript(events):
-        typer.echo(line)
-    if any(played.fallbacks):
-        typer.echo("fallbacks per seat: " + ", ".join(str(f) for f in played.fallbacks))
-    typer.echo("")
-    typer.echo(render_audit(audit_events(events, source=str(path) if path else None)))
-    if path is not None:
-        typer.echo(f"\nlog: {path}")
-
-
-def audit_clue(
-    log: Annotated[Path, typer.Argument(help="A Clue game log (JSONL, see the README).")],
-    player: Annotated[
-        list[int] | None, typer.Option(help="Audit only this seat (repeatable).")
-    ] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
-) -> None:
-    """Judge every stated deduction of a Clue log: entailed / contradicted / undetermined by
-    what its author knew, true / false by the deal; per-player counts and recall."""
-    try:
-        audit = audit_log(log, player or None)
-    except OSError as err:
-        typer.echo(f"{log}: {err.strerror or err}", err=True)
-        raise typer.Exit(2) from None
-    except LogError as err:
-        typer.echo(f"error: {err}", err=True)
-        raise typer.Exit(2) from None
-    if as_json:
-        typer.echo(audit.model_dump_json())
-        return
-    typer.echo(render_audit(audit))
-    for p in audit.players:
-        for check in p.checks:
-            plain = check.kind == "sound" or (
-                check.kind == "unjudged" and check.status.value == "ENTAILED"
-            )
-            if plain or check.repeat:
-                continue
-            what = describe_deduction(check.deduction, audit.names)
-            truth = f", {check.truth.value}" if check.truth else ""
-            typer.echo(
-                f"line {check.line}: {p.name} states {what!r}: {check.status.value}{truth}"
-                + (f" -> {check.kind}" if check.kind != "unjudged" else "")
-            )
-
 
 DEFAULT_UNDERCOVER_AGENTS = "prover*5,plain"
 DEFAULT_UNDERCOVER_PAIR = "earl-grey-tea-ceylon-tea"
@@ -206,29 +62,24 @@ def find_pair(text: str, catalogue: Mapping[str, WordPair]) -> WordPair:
 def undercover_llm(model: str | None, base_url: str | None) -> LLMSettings:
     """The LLM settings of the Undercover-V commands: the options over the environment.
 
-    Calls are recorded and replayed one file per game (``--record`` / ``--replay``), so a single
-    recording file from the environment is refused: every game would append to it.
+    Calls are recorded and replayed one file per game and seat (``--record`` / ``--replay``), so a
+    single recording file from the environment is refused: every seat would append to it.
     """
     llm = llm_agent_settings(model, base_url, None, None).llm_settings()
     if llm.record_path is not None or llm.replay_path is not None:
         raise ValueError(
             "GUMSHOE_LLM_RECORD_PATH / GUMSHOE_LLM_REPLAY_PATH: Undercover-V records one file "
-            "per game; unset them and use --record / --replay"
+            "per game and seat; unset them and use --record / --replay"
         )
     return llm
 
 
-def undercover_client(
-    names: Sequence[str], llm: LLMSettings, replay: Path | None = None
-) -> ChatClient | None:
-    """The chat client the Undercover-V agents ``names`` need: None when all are offline; one
-    answering from the recording ``replay`` when given (no endpoint needed); else ValueError
-    naming the first LLM agent when no endpoint is configured."""
-    needing = [n for n in names if AGENT_TYPES[n].needs_llm]
+def undercover_client(names: Sequence[str], llm: LLMSettings) -> ChatClient | None:
+    """The chat client the Undercover-V agents ``names`` need: None when all are offline, else
+    ValueError naming the first LLM agent when no endpoint is configured."""
+    needing = [n for n in names if UNDERCOVER_AGENTS.get(n).needs_llm]
     if not needing:
         return None
-    if replay is not None:
-        return replay_client(replay, llm.model, UsageMeter.for_settings(llm))
     if not llm.configured:
         raise ValueError(
             f"agent {needing[0]!r} needs an LLM endpoint: give --base-url (and --model), or set "
@@ -323,12 +174,11 @@ class UndercoverTranscript:
             self.echo(f"    seat {ballot.voter} -> seat {ballot.target}{belief}")
 
 
-@play_app.command("undercover")
 def play_undercover(
     agents: Annotated[
         str,
         typer.Option(
-            help=f"One agent per seat, comma-separated ({', '.join(AGENT_TYPES)}); "
+            help=f"One agent per seat, comma-separated ({', '.join(UNDERCOVER_AGENTS.names)}); "
             "`prover*5` repeats. 4 to 10 seats."
         ),
     ] = DEFAULT_UNDERCOVER_AGENTS,
@@ -355,26 +205,22 @@ def play_undercover(
     out: Annotated[
         Path | None, typer.Option(help="Folder to write the game's JSONL log into.")
     ] = None,
-    model: Annotated[
-        str | None,
-        typer.Option(help="LLM model for LLM agents (with --replay: the recorded one)."),
-    ] = None,
-    base_url: Annotated[
-        str | None, typer.Option(help="OpenAI-compatible endpoint for LLM agents.")
-    ] = None,
+    model: Model = None,
+    base_url: BaseUrl = None,
     record: Annotated[
         bool,
         typer.Option(
             "--record",
-            help="Record this game's LLM calls into the --out folder, one file per game: "
-            "llm/undercover-<pair>-seed<seed>.jsonl (rewritten when the game is played again).",
+            help="Record this game's LLM calls into the --out folder, one file per game and "
+            "seat: llm/undercover-<pair>-seed<seed>.seat<k>.jsonl (rewritten when the game is "
+            "played again).",
         ),
     ] = False,
     replay: Annotated[
         Path | None,
         typer.Option(
-            help="Answer the LLM calls from the recording of the same game (pair and seed) that "
-            "--record wrote into this folder; no endpoint is needed.",
+            help="Answer the LLM calls from the recordings of the same game (pair and seed) that "
+            "--record wrote into this folder, one file per game and seat; no endpoint is needed.",
         ),
     ] = None,
 ) -> None:
@@ -385,16 +231,20 @@ def play_undercover(
             raise ValueError("--record keeps the LLM calls next to the game's log: give --out")
         if record and replay is not None:
             raise ValueError("--record and --replay cannot be used together")
-        specs = parse_agent_specs(agents)
+        specs = UNDERCOVER_AGENTS.parse(agents)
+        INFO.check_players(len(specs), "agents")
+        GameSettings(prover_timeout_s=timeout)
+        if out is not None:
+            prepare_out(out)
         if spy_agent is not None:
-            agent_type(spy_agent)
+            UNDERCOVER_AGENTS.get(spy_agent)
         catalogue = pair_catalogue(pairs_file)
         chosen = find_pair(pair, catalogue)
         lex = Lexicon.load(lexicon, catalogue.values())
         config = UndercoverConfig.model_validate({"players": len(specs)})
         game = UndercoverGame(config, chosen, seed)
         names = [*specs, *([spy_agent] if spy_agent else [])]
-        if any(not AGENT_TYPES[n].needs_llm for n in names):
+        if any(not UNDERCOVER_AGENTS.get(n).needs_llm for n in names):
             for word in chosen.words:
                 if not lex.has(word):
                     raise ValueError(
@@ -402,33 +252,35 @@ def play_undercover(
                         "(give a lexicon folder with --lexicon)"
                     )
         name = undercover_game_name(chosen.id, seed)
-        replay_path = None if replay is None else recording_path(replay, name)
-        if replay_path is not None and model is None:
-            model = recorded_model(replay_path)
-        client = undercover_client(names, undercover_llm(model, base_url), replay_path)
+        if replay is not None and model is None:
+            model = recorded_model(replay, name)
+        llm = undercover_llm(model, base_url)
+        client, seat_clients = None, None
+        if replay is not None:
+            seat_clients = replay_clients(replay, name, llm.model, UsageMeter.for_settings(llm))
+        else:
+            client = undercover_client(names, llm)
         if record and out is not None and client is not None:
-            client = recording_client(client, recording_path(out, name))
+            seat_clients = recording_clients(client, out, name)
         settings = UndercoverAgentSettings.create(
             lex, get_prover(prover), timeout=timeout, client=client
         )
+        settings = replace(settings, seat_clients=seat_clients)
         seated = seat_agents(specs, game, settings, spy_agent)
     except (ValueError, ValidationError, ProverUnavailable) as err:
-        typer.echo(f"error: {err}", err=True)
-        raise typer.Exit(2) from None
+        fail(err)
     checker = ProverChecker(settings.test)
     path = None
     try:
         if out is not None:
-            out.mkdir(parents=True, exist_ok=True)
             path = out / f"{name}.jsonl"
             with EventLog(path) as log:
                 play_game(game, seated, checker, UndercoverTranscript(seated, checker, log))
         else:
             play_game(game, seated, checker, UndercoverTranscript(seated, checker))
-    except (LLMEndpointError, ReplayError) as err:
-        typer.echo(f"error: {err}", err=True)
-        raise typer.Exit(1) from None
-    if client is not None and settings.fallbacks.count():
+    except GAME_ERRORS as err:
+        fail(err, 1)
+    if (client is not None or seat_clients is not None) and settings.fallbacks.count():
         typer.echo(f"LLM fallbacks: {settings.fallbacks.snapshot().counts}")
     if scores:
         events: list[UndercoverEvent] = [game.start_event([a.name for a in seated]), *game.events]

@@ -1,0 +1,90 @@
+"""How much ``--concurrency`` buys for LLM-bound games: the same Clue games against the scripted
+chat server, which answers every request after a fixed delay, played with 1 and with K games in
+flight. Reports the play's wall and CPU time per setting and checks that the summaries agree."""
+
+from __future__ import annotations
+
+import re
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from benchmarks import clue_bench
+from benchmarks.chat_server import ChatRequest, Delay, ScriptedChatServer, Step
+from benchmarks.runner import RunOptions
+from games.clue.agents import AgentSettings
+from reasoning.llm import LLMSettings
+
+AGENTS = ("llm", "random", "random")
+_SHOW = re.compile(r"exactly one: (.+)")
+
+
+def _answer_after(delay_s: float) -> Any:
+    """A script answering each Clue phase well after ``delay_s`` seconds."""
+
+    def answer(request: ChatRequest) -> Step:
+        prompt = request.messages[1]["content"]
+        if prompt.startswith("DEDUCTION PHASE"):
+            text = "ANALYSIS: Nothing certain yet.\nDEDUCTIONS: NONE"
+        elif prompt.startswith("ACTION PHASE"):
+            text = (
+                "SUMMARY: Looking.\nREASONING: Untested cards.\n"
+                "SUGGESTION: Mrs. White, Knife, Study\nACCUSATION: NONE"
+            )
+        elif prompt.startswith("FINAL ACCUSATION"):
+            text = "SUMMARY: Time is up.\nREASONING: A guess.\nACCUSATION: Mrs. White, Knife, Study"
+        else:
+            found = _SHOW.search(prompt)
+            card = found.group(1).split(", ")[-1] if found else "Knife"
+            text = f"REASONING: Either will do.\nSHOW: {card}"
+        return Delay(delay_s, text)
+
+    return answer
+
+
+def run(games: int = 16, delay_s: float = 0.2, concurrency: int = 8) -> dict[str, Any]:
+    """Play ``games`` 3-seat Clue games (one LLM seat, 2 rounds) at concurrency 1 and
+    ``concurrency``; the runner's wall and CPU seconds for each (the audit and plot after it
+    are not part of it), the speed-up, and whether the summaries agree."""
+    config = clue_bench.ClueBenchConfig(agents=AGENTS, max_rounds=2, llm_model="scripted")
+    rows = []
+    summaries = []
+    with ScriptedChatServer(_answer_after(delay_s)) as server, tempfile.TemporaryDirectory() as tmp:
+        settings = AgentSettings(llm=LLMSettings(base_url=server.base_url, model="scripted"))
+        for k in (1, concurrency):
+            summary = clue_bench.run(
+                config,
+                games,
+                Path(tmp) / f"k{k}",
+                settings,
+                RunOptions(concurrency=k, quiet=True),
+            )
+            rows.append(
+                {
+                    "concurrency": k,
+                    "games": summary.games,
+                    "errored": len(summary.errored),
+                    "play_wall_s": summary.play_seconds,
+                    "play_cpu_s": summary.play_cpu_seconds,
+                }
+            )
+            summaries.append(
+                summary.model_dump(
+                    exclude={
+                        "plot",
+                        "play_seconds",
+                        "play_cpu_seconds",
+                        "audit_seconds",
+                        "audit_cpu_seconds",
+                    }
+                )
+            )
+        requests = len(server.requests)
+    for row in rows:
+        row["x_faster_wall"] = rows[0]["play_wall_s"] / row["play_wall_s"]
+    return {
+        "delay_s": delay_s,
+        "requests": requests,
+        "rows": rows,
+        "summaries_equal": summaries[0] == summaries[1],
+    }

@@ -1,0 +1,40 @@
+"""The command-line options of the shared runner, declared once for every ``bench`` command."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+from pydantic import ValidationError
+
+from benchmarks.runner import MAX_CONCURRENCY, MAX_WORKERS, RunOptions
+from games.core.runlog import field_errors
+
+Workers = Annotated[
+    int, typer.Option(help=f"Local processes playing games (1-{MAX_WORKERS}).", show_default=True)
+]
+Concurrency = Annotated[
+    int,
+    typer.Option(
+        help=f"Games in flight per process (1-{MAX_CONCURRENCY}), for seats waiting on an LLM."
+    ),
+]
+Scheduler = Annotated[
+    str | None,
+    typer.Option(
+        metavar="ADDRESS",
+        help="Run the games on the Dask distributed cluster at ADDRESS (tcp://host:8786); its "
+        "workers must see the run directory.",
+    ),
+]
+Quiet = Annotated[bool, typer.Option("--quiet", help="No progress bar on stderr.")]
+
+
+def run_options(workers: int, concurrency: int, scheduler: str | None, quiet: bool) -> RunOptions:
+    """The runner's options; ValueError names a field out of range in one line."""
+    try:
+        return RunOptions(
+            workers=workers, concurrency=concurrency, scheduler=scheduler, quiet=quiet
+        )
+    except ValidationError as err:
+        raise ValueError(field_errors(err).replace("field '", "option '--")) from None

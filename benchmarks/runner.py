@@ -1,0 +1,316 @@
+"""The one runner behind every ``bench`` command: resumable, parallel, distributed.
+
+A run plays the games named by ids into a run directory (``games.core.runlog``). A game is played
+by a ``GamePlayer``, a picklable callable that turns a game id into the game's log lines held in
+memory (``GameOutcome``); the runner writes each log whole when its game is done, so a log on disk
+is always complete, and a run that is interrupted resumes without playing finished games again.
+Games are spread over ``workers`` local processes, with up to ``concurrency`` games in flight in
+each (threads: for seats that wait on an LLM endpoint), or over a Dask distributed cluster at
+``scheduler`` (whose workers must see the run directory). Each game is seeded, and summaries are
+built from the logs in game-id order, so results never depend on the parallelism.
+
+A game that raises one of ``games.core.errors.GAME_ERRORS`` is errored: its log ends with an
+``errored`` end event and the run goes on. A rich progress bar on stderr shows games done, games
+per second, the time left and the errored count; it is quiet when stderr is not a terminal.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol, TypeVar
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from games.core.errors import GAME_ERRORS
+from games.core.loop import errored_end
+from games.core.runlog import RunDir, write_atomic
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+MAX_WORKERS = 256
+MAX_CONCURRENCY = 1024
+
+
+class RunOptions(BaseModel):
+    """How a run is spread out; none of it changes the results."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    workers: int = Field(default=1, ge=1, le=MAX_WORKERS)
+    concurrency: int = Field(default=1, ge=1, le=MAX_CONCURRENCY)
+    scheduler: str | None = None
+    quiet: bool = False
+
+
+class MemoryLog:
+    """An event sink that keeps a game's log lines in memory."""
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+
+    def write(self, event: BaseModel) -> None:
+        """Keep ``event`` as one JSON line."""
+        self.lines.append(event.model_dump_json())
+
+
+@dataclass(frozen=True)
+class GameOutcome:
+    """One game's log lines, whether it errored (and why), what the log lacks (``extra``), and
+    the wall and CPU seconds it took where it was played."""
+
+    game_id: str
+    lines: tuple[str, ...]
+    error: str | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+    wall_s: float = 0.0
+    cpu_s: float = 0.0
+
+
+class GamePlayer(Protocol):
+    """Plays one game of a run into ``log``; returns what the log lacks (or an empty dict)."""
+
+    def __call__(self, game_id: str, log: MemoryLog) -> dict[str, Any]:
+        """Play game ``game_id``."""
+        ...
+
+
+def play_one(player: GamePlayer, game_id: str) -> GameOutcome:
+    """Play ``game_id`` with ``player``, timing it; a game error becomes an errored game."""
+    wall, cpu = time.perf_counter(), time.thread_time()
+    log = MemoryLog()
+    try:
+        extra = player(game_id, log)
+        error = None
+    except GAME_ERRORS as err:
+        log.write(errored_end(err))
+        extra, error = {}, str(err)
+    return GameOutcome(
+        game_id=game_id,
+        lines=tuple(log.lines),
+        error=error,
+        extra=extra,
+        wall_s=time.perf_counter() - wall,
+        cpu_s=time.thread_time() - cpu,
+    )
+
+
+def play_batch(player: GamePlayer, game_ids: Sequence[str], concurrency: int) -> list[GameOutcome]:
+    """Play ``game_ids`` with up to ``concurrency`` in flight in this process."""
+    if concurrency == 1 or len(game_ids) == 1:
+        return [play_one(player, gid) for gid in game_ids]
+    with ThreadPoolExecutor(max_workers=concurrency) as pool:
+        return list(pool.map(lambda gid: play_one(player, gid), game_ids))
+
+
+def _timed(fn: Callable[[T], R], item: T) -> tuple[R, float]:
+    started = time.process_time()
+    return fn(item), time.process_time() - started
+
+
+def map_ordered(
+    fn: Callable[[T], R], items: Sequence[T], options: RunOptions
+) -> tuple[list[R], float]:
+    """``fn`` over ``items`` in order, in ``options.workers`` local processes (``fn`` and the
+    items must pickle); the results, and the CPU seconds spent in other processes."""
+    if options.workers == 1 or len(items) < 2:
+        return [fn(item) for item in items], 0.0
+    chunk = max(1, len(items) // (4 * options.workers))
+    with ProcessPoolExecutor(max_workers=options.workers) as pool:
+        timed = list(pool.map(_timed, [fn] * len(items), items, chunksize=chunk))
+    return [result for result, _ in timed], sum(cpu for _, cpu in timed)
+
+
+def check_replayable(config: BaseModel, run_dir: Path, fields: Iterable[str]) -> None:
+    """ValueError naming each of ``fields`` in which the run recorded in ``run_dir`` differs
+    from ``config``: its recordings would not fit the calls this run makes (RunDirError when
+    ``run_dir`` is not a run directory)."""
+    recorded = RunDir.resume(run_dir, type(config)).config
+    differing = [
+        f"{name} {getattr(recorded, name)!r} (this run: {getattr(config, name)!r})"
+        for name in fields
+        if getattr(recorded, name) != getattr(config, name)
+    ]
+    if differing:
+        raise ValueError(f"replay: {run_dir} was recorded with " + ", ".join(differing))
+
+
+class GameError(BaseModel):
+    """A game that could not be played to its end, and why."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    game_id: str
+    error: str
+
+
+@dataclass
+class RunReport:
+    """What one session of a run did: games played (finished or errored), games found finished
+    earlier, and its wall time and CPU time (this process plus every game's)."""
+
+    played: list[GameOutcome]
+    resumed: int
+    wall_s: float
+    cpu_s: float
+
+    @property
+    def errored(self) -> list[GameOutcome]:
+        """The games that errored, in game-id order."""
+        return sorted((g for g in self.played if g.error is not None), key=lambda g: g.game_id)
+
+    def errors(self) -> list[GameError]:
+        """The errored games as summary records, in game-id order."""
+        return [GameError(game_id=g.game_id, error=g.error or "") for g in self.errored]
+
+
+def _batches(ids: Sequence[str], size: int) -> list[list[str]]:
+    return [list(ids[i : i + size]) for i in range(0, len(ids), size)]
+
+
+def _local(player: GamePlayer, ids: Sequence[str], options: RunOptions) -> Iterator[GameOutcome]:
+    """Games as they finish, played in this process or in local worker processes."""
+    if options.workers == 1:
+        if options.concurrency == 1:
+            yield from (play_one(player, gid) for gid in ids)
+            return
+        with ThreadPoolExecutor(max_workers=options.concurrency) as pool:
+            futures = [pool.submit(play_one, player, gid) for gid in ids]
+            yield from (f.result() for f in as_completed(futures))
+        return
+    with ProcessPoolExecutor(max_workers=options.workers) as pool:
+        batches: list[Future[list[GameOutcome]]] = [
+            pool.submit(play_batch, player, batch, options.concurrency)
+            for batch in _batches(ids, options.concurrency)
+        ]
+        for future in as_completed(batches):
+            yield from future.result()
+
+
+def _distributed(
+    player: GamePlayer, ids: Sequence[str], options: RunOptions
+) -> Iterator[GameOutcome]:
+    """Games as they finish on the Dask cluster at ``options.scheduler``."""
+    from dask.distributed import Client
+    from dask.distributed import as_completed as dask_completed
+
+    try:
+        client = Client(options.scheduler, timeout=10)  # type: ignore[no-untyped-call]
+    except OSError as err:
+        raise ValueError(f"--scheduler {options.scheduler}: cannot reach it ({err})") from None
+    with client:
+        futures = [
+            client.submit(play_batch, player, batch, options.concurrency, pure=False)
+            for batch in _batches(ids, options.concurrency)
+        ]
+        for _, batch in dask_completed(futures, with_results=True):  # type: ignore[no-untyped-call]
+            yield from batch
+
+
+def run_games(
+    rundir: RunDir[Any],
+    game_ids: Iterable[str],
+    player: GamePlayer,
+    options: RunOptions,
+    on_done: Callable[[GameOutcome], None] | None = None,
+) -> RunReport:
+    """Play every game of ``game_ids`` not finished in ``rundir`` and write its log.
+
+    ``on_done`` sees each game just before its log is written (to keep what the log lacks).
+    """
+    started, cpu = time.perf_counter(), time.process_time()
+    wanted = list(game_ids)
+    pending = [gid for gid in wanted if not rundir.is_finished(gid)]
+    for gid in pending:
+        rundir.log_path(gid).unlink(missing_ok=True)
+    played: list[GameOutcome] = []
+    games = _distributed if options.scheduler else _local
+    with Progress(len(wanted), len(wanted) - len(pending), quiet=options.quiet) as bar:
+        for game in games(player, pending, options):
+            if on_done is not None:
+                on_done(game)
+            write_atomic(rundir.log_path(game.game_id), "".join(f"{x}\n" for x in game.lines))
+            played.append(game)
+            bar.advance(errored=game.error is not None)
+    elsewhere = options.workers > 1 or options.scheduler is not None
+    return RunReport(
+        played=played,
+        resumed=len(wanted) - len(pending),
+        wall_s=time.perf_counter() - started,
+        cpu_s=time.process_time() - cpu + (sum(g.cpu_s for g in played) if elsewhere else 0.0),
+    )
+
+
+class Progress:
+    """A progress bar on stderr (done / total, games per second, time left, errored), quiet when
+    stderr is not a terminal or when asked."""
+
+    def __init__(self, total: int, done: int, *, quiet: bool) -> None:
+        from rich.console import Console
+
+        self._console = Console(stderr=True)
+        self._quiet = quiet or not self._console.is_terminal
+        self._total, self._done, self._errored = total, done, 0
+        self._bar: Any = None
+        self._task: Any = None
+
+    def __enter__(self) -> Progress:
+        if self._quiet:
+            return self
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            TextColumn,
+            TimeRemainingColumn,
+        )
+        from rich.progress import Progress as RichProgress
+
+        self._bar = RichProgress(
+            TextColumn("games"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("{task.fields[rate]} games/s"),
+            TimeRemainingColumn(),
+            TextColumn("errored {task.fields[errored]}"),
+            console=self._console,
+        )
+        self._bar.start()
+        self._task = self._bar.add_task(
+            "run", total=self._total, completed=self._done, rate="-", errored=0
+        )
+        self._started = time.perf_counter()
+        self._first = self._done
+        return self
+
+    def advance(self, *, errored: bool) -> None:
+        """One more game done."""
+        self._done += 1
+        self._errored += errored
+        if self._bar is not None:
+            elapsed = max(time.perf_counter() - self._started, 1e-9)
+            rate = f"{(self._done - self._first) / elapsed:.2f}"
+            self._bar.update(self._task, completed=self._done, rate=rate, errored=self._errored)
+
+    def __exit__(self, *exc: object) -> None:
+        if self._bar is not None:
+            self._bar.stop()
+
+
+@dataclass(frozen=True)
+class RegisteredGamePlayer:
+    """Plays game ``seed-<n>`` of any registered game from seed n with registry agents under
+    default settings (a picklable ``GamePlayer``)."""
+
+    game: str
+    specs: tuple[str, ...]
+
+    def __call__(self, game_id: str, log: MemoryLog) -> dict[str, Any]:
+        """Play the game ``game_id`` names into ``log``."""
+        from games.core.registry import get_game
+
+        get_game(self.game).play(self.specs, int(game_id.removeprefix("seed-")), log)
+        return {}

@@ -1,0 +1,145 @@
+"""``gumshoe play clue`` and ``gumshoe audit clue``: play a seeded Clue game, audit a Clue log."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from games.clue.agents import AGENTS, AgentSettings
+from games.clue.audit import audit_events, audit_log, render_audit
+from games.clue.cards import MAX_ROUNDS, ClueConfig
+from games.clue.engine import INFO
+from games.clue.play import play_seated
+from games.clue.transcript import describe_deduction, transcript
+from games.core.cli import BaseUrl, Model, fail, prepare_out
+from games.core.errors import GAME_ERRORS
+from games.core.runlog import EventLog, LogError
+from reasoning.llm import LLMSettings
+
+PLAY_ERRORS: tuple[type[Exception], ...] = (*GAME_ERRORS, ValueError)
+"""What stops a played game (exit status 1): a game error, or an agent that cannot be built."""
+
+DEFAULT_CLUE_AGENTS = "prover,prover,random,prover,prover,prover"
+"""The seats of `gumshoe play clue` and `gumshoe bench clue` when none are given."""
+
+
+def llm_agent_settings(
+    model: str | None, base_url: str | None, record: Path | None, replay: Path | None
+) -> AgentSettings:
+    """Agent settings with the LLM options given on the command line over the environment's."""
+    given: dict[str, Any] = {
+        key: value
+        for key, value in {
+            "model": model,
+            "base_url": base_url,
+            "record_path": record,
+            "replay_path": replay,
+        }.items()
+        if value is not None
+    }
+    return AgentSettings(llm=LLMSettings(**given) if given else None)
+
+
+def play_clue(
+    agents: Annotated[
+        str,
+        typer.Option(
+            help=f"One agent per seat, comma-separated ({', '.join(AGENTS.names)}); "
+            "`prover*6` repeats."
+        ),
+    ] = DEFAULT_CLUE_AGENTS,
+    seed: Annotated[int, typer.Option(help="Seed of the deal and of the agents.")] = 0,
+    rounds: Annotated[int, typer.Option(help=f"Round limit (1-{MAX_ROUNDS}).")] = 30,
+    out: Annotated[
+        Path | None, typer.Option(help="Folder to write the game's JSONL log into.")
+    ] = None,
+    model: Model = None,
+    base_url: BaseUrl = None,
+    record: Annotated[
+        bool,
+        typer.Option(
+            "--record",
+            help="Record every LLM call into the --out folder, one file per seat: "
+            "OUT/llm/clue-seed<N>.seat<k>.jsonl.",
+        ),
+    ] = False,
+    replay: Annotated[
+        Path | None,
+        typer.Option(
+            metavar="DIR",
+            help="Answer the LLM calls from the recordings of a game played with --record "
+            "and --out DIR (same agents, seed, rounds and model); no endpoint needed.",
+        ),
+    ] = None,
+) -> None:
+    """Play one seeded Clue game, print every turn, then the deduction audit."""
+    game_id = f"clue-seed{seed}"
+    try:
+        specs = AGENTS.parse(agents)
+        INFO.check_players(len(specs), "agents")
+        config = ClueConfig(n_players=len(specs), max_rounds=rounds)
+        if record and out is None:
+            raise ValueError("--record needs --out: the calls are recorded in OUT/llm/")
+        if record and replay is not None:
+            raise ValueError("--record and --replay cannot be combined")
+        if out is not None:
+            prepare_out(out)
+        settings = llm_agent_settings(model, base_url, out if record else None, replay)
+        settings = settings.for_game(game_id, len(specs))
+    except ValueError as err:
+        fail(err)
+    path = None
+    try:
+        if out is not None:
+            path = out / f"{game_id}.jsonl"
+            with EventLog(path) as log:
+                played = play_seated(specs, seed, config, settings, log)
+        else:
+            played = play_seated(specs, seed, config, settings)
+    except PLAY_ERRORS as err:
+        fail(err, 1)
+    events = played.events()
+    for line in transcript(events):
+        typer.echo(line)
+    if any(played.fallbacks):
+        typer.echo("fallbacks per seat: " + ", ".join(str(f) for f in played.fallbacks))
+    typer.echo("")
+    typer.echo(render_audit(audit_events(events, source=str(path) if path else None)))
+    if path is not None:
+        typer.echo(f"\nlog: {path}")
+
+
+def audit_clue(
+    log: Annotated[Path, typer.Argument(help="A Clue game log (JSONL, see the README).")],
+    player: Annotated[
+        list[int] | None, typer.Option(help="Audit only this seat (repeatable).")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """Judge every stated deduction of a Clue log: entailed / contradicted / undetermined by
+    what its author knew, true / false by the deal; per-player counts and recall."""
+    try:
+        audit = audit_log(log, player or None)
+    except OSError as err:
+        fail(f"{log}: {err.strerror or err}")
+    except LogError as err:
+        fail(err)
+    if as_json:
+        typer.echo(audit.model_dump_json())
+        return
+    typer.echo(render_audit(audit))
+    for p in audit.players:
+        for check in p.checks:
+            plain = check.kind == "sound" or (
+                check.kind == "unjudged" and check.status.value == "ENTAILED"
+            )
+            if plain or check.repeat:
+                continue
+            what = describe_deduction(check.deduction, audit.names)
+            truth = f", {check.truth.value}" if check.truth else ""
+            typer.echo(
+                f"line {check.line}: {p.name} states {what!r}: {check.status.value}{truth}"
+                + (f" -> {check.kind}" if check.kind != "unjudged" else "")
+            )

@@ -1,0 +1,195 @@
+"""Clue on the shared game core: the protocol state, the seat adapter, the log rules, ``ENTRY``.
+
+A Clue decision is one seat's (the current player's); its action may come with the deduction
+review a verifier-assisted agent made before acting (``ClueMove``), which the engine logs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel
+
+from games.clue.agent import Accuse, ClueAction, Show
+from games.clue.agent import Suggest as SuggestAction
+from games.clue.agents import AGENTS, make_agent
+from games.clue.cards import ClueConfig
+from games.clue.engine import INFO, ClueGame, ClueMove, ClueSeat, ClueState, IllegalActionError
+from games.clue.events import (
+    CLUE_EVENT,
+    AccusationEvent,
+    ClueEvent,
+    Deduction,
+    DeductionEvent,
+    DeductionReview,
+    DeductionReviewEvent,
+    GameEnd,
+    GameStart,
+    RefuteEvent,
+    SuggestionEvent,
+)
+from games.core.log import GameLog, SeatInfo
+from games.core.loop import Agent
+from games.core.registry import GameEntry, LoggedActionError
+from games.core.replay import replay as replay_log
+
+
+def check_clue_events(events: Sequence[ClueEvent]) -> tuple[int, str] | None:
+    """Clue's own log rules: ``seq`` increases, rounds and turns never go back nor past the round
+    limit, and ``game_end``'s winner and ranks agree with the accusations."""
+    config = events[0].config if events and isinstance(events[0], GameStart) else None
+    first_correct: int | None = None
+    for index, event in enumerate(events):
+        if index:
+            before = events[index - 1]
+            if event.seq <= before.seq:
+                return index, f"seq {event.seq} does not follow seq {before.seq}"
+            if event.round < before.round:
+                return index, f"round {event.round} goes back from round {before.round}"
+            if event.turn < before.turn:
+                return index, f"turn {event.turn} goes back from turn {before.turn}"
+        if config is not None and event.round > config.max_rounds + 1:
+            return index, f"round {event.round} is past the round limit {config.max_rounds}"
+        if isinstance(event, AccusationEvent) and event.correct and first_correct is None:
+            first_correct = event.player
+        if isinstance(event, GameEnd):
+            problem = _end_problem(event, first_correct, config)
+            if problem is not None:
+                return index, problem
+    return None
+
+
+def _end_problem(end: GameEnd, first_correct: int | None, config: ClueConfig | None) -> str | None:
+    """Why ``end`` contradicts the accusations before it (None when it does not)."""
+    if end.winner != first_correct:
+        said = "nobody" if first_correct is None else f"player {first_correct}"
+        return f"winner: {end.winner} contradicts the accusations ({said} accused correctly)"
+    n = len(end.ranks) if config is None else config.n_players
+    if sorted(end.ranks) != list(range(1, n + 1)):
+        return f"ranks: {list(end.ranks)} is not a ranking of {n} players"
+    if end.winner is not None and end.ranks[end.winner] != 1:
+        return f"ranks: the winner {end.winner} is ranked {end.ranks[end.winner]}, not 1"
+    return None
+
+
+def clue_actions(events: Sequence[ClueEvent]) -> Iterator[tuple[int, Mapping[int, ClueMove]]]:
+    """Every move a Clue log records: a suggestion, accusation or shown card, with the deduction
+    review and the deductions logged just before it (indexed by the first of these events)."""
+    index = 0
+    while index < len(events):
+        event = events[index]
+        if not isinstance(event, DeductionReviewEvent | DeductionEvent | _ACTION_EVENTS):
+            index += 1
+            continue
+        first = index
+        review: DeductionReview | None = None
+        deductions: tuple[Deduction, ...] = ()
+        if isinstance(event, DeductionReviewEvent):
+            review = event.review()
+            index, event = _next(events, index, event)
+        if isinstance(event, DeductionEvent):
+            deductions = event.deductions
+            index, event = _next(events, index, event)
+        seat, action = _action(event, index, deductions)
+        yield first, {seat: ClueMove(action, review)}
+        index += 1
+
+
+_ACTION_EVENTS = SuggestionEvent | AccusationEvent | RefuteEvent
+
+
+def _next(events: Sequence[ClueEvent], index: int, before: ClueEvent) -> tuple[int, ClueEvent]:
+    if index + 1 >= len(events):
+        raise LoggedActionError(index, f"the log ends after a {before.type}, before its action")
+    return index + 1, events[index + 1]
+
+
+def _action(
+    event: ClueEvent, index: int, deductions: tuple[Deduction, ...]
+) -> tuple[int, ClueAction]:
+    """The seat and action an action event records, stating ``deductions``."""
+    if isinstance(event, SuggestionEvent):
+        return event.player, SuggestAction(
+            suspect=event.suspect, weapon=event.weapon, room=event.room, deductions=deductions
+        )
+    if isinstance(event, AccusationEvent):
+        return event.player, Accuse(
+            suspect=event.suspect, weapon=event.weapon, room=event.room, deductions=deductions
+        )
+    if isinstance(event, RefuteEvent):
+        if event.card is None:
+            raise LoggedActionError(index, "the shown card is not in the log")
+        return event.refuter, Show(card=event.card, deductions=deductions)
+    raise LoggedActionError(index, f"a {event.type} event where the engine waits for an action")
+
+
+class ClueEntry(GameEntry[ClueEvent]):
+    """Clue in the registry of games."""
+
+    info = INFO
+    config_type = ClueConfig
+    event_adapter = CLUE_EVENT
+    agents = AGENTS
+    illegal_error = IllegalActionError
+
+    def default_config(self, players: int) -> ClueConfig:
+        """The standard deck and round limit for ``players`` seats."""
+        self.info.check_players(players)
+        return ClueConfig(n_players=players)
+
+    def seat_agents(self, specs: Sequence[str], seed: int) -> list[Agent]:
+        """Registry agents with seeds of their own (``make_agent``)."""
+        return [ClueSeat(make_agent(spec, seat, seed)) for seat, spec in enumerate(specs)]
+
+    def bare_action(self, action: Any) -> Any:
+        """The move's action without its stated deductions."""
+        inner = action.action if isinstance(action, ClueMove) else action
+        return inner.model_copy(update={"deductions": ()})
+
+    def new_state(self, config: BaseModel, seed: int, seats: Sequence[SeatInfo]) -> ClueState:
+        """A fresh Clue game."""
+        if not isinstance(config, ClueConfig):
+            raise TypeError(f"a Clue game needs a ClueConfig, not {type(config).__name__}")
+        return ClueState(ClueGame(config, seed), seats)
+
+    def logged_actions(
+        self, events: Sequence[ClueEvent]
+    ) -> Iterator[tuple[int, Mapping[int, Any]]]:
+        """See ``clue_actions``."""
+        return clue_actions(events)
+
+    def replay_state(self, log: GameLog[ClueEvent]) -> ClueState:
+        """The game ``game_start`` describes (every Clue log has one, version 0 ones too)."""
+        start = log.events[0] if log.events else None
+        if not isinstance(start, GameStart):
+            raise ValueError("a log must open with game_start")
+        if start.seed is None or start.deal is None:
+            raise ValueError("game_start needs the seed and the deal to replay")
+        seats = [SeatInfo(name=p.name, agent=p.agent) for p in start.players]
+        state = ClueState(ClueGame(start.config, start.seed), seats)
+        if state.game.deal != start.deal:
+            raise ValueError(f"the logged deal is not the one seed {start.seed} gives")
+        return state
+
+    def check_events(self, events: Sequence[ClueEvent]) -> tuple[int, str] | None:
+        """See ``check_clue_events``."""
+        return check_clue_events(events)
+
+
+ENTRY = ClueEntry()
+"""Clue's entry in ``games.core.registry``."""
+
+
+def read_clue_log(path: str | Path) -> list[ClueEvent]:
+    """Read and validate a Clue log (with or without the common header and end): its game
+    events; LogError names the file and line of any problem."""
+    return ENTRY.read_log(path).events
+
+
+def replay(events: Sequence[ClueEvent]) -> ClueGame:
+    """Replay Clue events held in memory (event i counts as line i + 1 in errors); the game."""
+    state = replay_log(ENTRY, GameLog.of_events(events))
+    assert isinstance(state, ClueState)
+    return state.game

@@ -1,0 +1,91 @@
+"""One agent registry per game and one seat-list parser for every command.
+
+A seat list names one agent per seat, comma-separated; ``name*count`` (or ``name x count``)
+repeats a name: ``prover*5,llm`` seats five prover agents and one LLM agent.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Generic, TypeVar
+
+S = TypeVar("S")
+A = TypeVar("A")
+
+_ENTRY = re.compile(r"^(?P<name>[^*\s]+?)\s*(?:(?:\*|\s+x)\s*(?P<count>\S*))?$")
+MAX_SEATS = 64
+"""No game has more seats; a larger count is a typing mistake, refused before anything is built."""
+
+
+class AgentSpecError(ValueError):
+    """An agent name that is unknown, a malformed seat list, or an agent the settings cannot
+    build (an LLM agent without an endpoint)."""
+
+
+@dataclass(frozen=True)
+class AgentType(Generic[S, A]):
+    """A registered agent: its name, a one-line summary, whether it needs an LLM endpoint, and
+    its factory ``(seat, seed, settings) -> agent``."""
+
+    name: str
+    summary: str
+    needs_llm: bool
+    factory: Callable[[int, int, S], A]
+
+
+class AgentRegistry(Generic[S, A]):
+    """The agents one game knows, by name, in registration order."""
+
+    def __init__(self, types: Iterable[AgentType[S, A]]) -> None:
+        self.types: dict[str, AgentType[S, A]] = {t.name: t for t in types}
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """Every registered name."""
+        return tuple(self.types)
+
+    def get(self, spec: str) -> AgentType[S, A]:
+        """The type named ``spec`` (surrounding spaces ignored); AgentSpecError names the known
+        ones otherwise."""
+        found = self.types.get(spec.strip())
+        if found is None:
+            raise AgentSpecError(
+                f"unknown agent {spec.strip()!r}; choose one of: {', '.join(self.types)}"
+            )
+        return found
+
+    def parse(self, text: str) -> tuple[str, ...]:
+        """One registered agent name per seat from a seat list (see the module docstring)."""
+        seats: list[str] = []
+        for raw in text.split(","):
+            item = raw.strip()
+            if not item:
+                raise AgentSpecError(f"agents {text!r}: empty entry")
+            match = _ENTRY.match(item)
+            count_text = match["count"] if match else "x"
+            if match is None or (count_text is not None and not count_text.isdigit()):
+                raise AgentSpecError(f"agent entry {item!r}: write name*count, as prover*5")
+            count = 1 if count_text is None else int(count_text)
+            if not 1 <= count <= MAX_SEATS:
+                raise AgentSpecError(f"agent entry {item!r}: count must be 1 to {MAX_SEATS}")
+            seats.extend([self.get(match["name"]).name] * count)
+            if len(seats) > MAX_SEATS:
+                raise AgentSpecError(f"agents: more than {MAX_SEATS} seats")
+        return tuple(seats)
+
+    def needs_llm(self, names: Iterable[str]) -> bool:
+        """Whether any of ``names`` needs an LLM endpoint."""
+        return any(self.get(name).needs_llm for name in names)
+
+    def make(self, spec: str, seat: int, seed: int, settings: S) -> A:
+        """A fresh agent named ``spec`` for ``seat``, built with ``seed`` and ``settings``."""
+        return self.get(spec).factory(seat, seed, settings)
+
+
+def seat_seed(game: str, seed: int, seat: int) -> int:
+    """A seat's own seed, derived from the game's name and seed, so no two seats (or games)
+    share a random stream."""
+    return random.Random(f"{game}-agent/{seed}/{seat}").getrandbits(63)

@@ -1,0 +1,172 @@
+"""One LLM player for every game: prompt, structured parse, re-prompts, a counted fallback.
+
+A game supplies a ``Prompter`` (what to ask for an observation, the answer's shape, how an answer
+becomes an action, and the legal actions); ``LLMPlayer`` asks the model, sends a malformed answer
+back up to ``max_reprompts`` times (3 by default), and when no usable legal action comes out plays
+a seeded random legal one, counting the fallback by phase and reason. Each seat meters its own
+calls, tokens, latency and failures, and records to or replays from its own file
+(``games.core.recordings``). Endpoint failures are not fallbacks: ``LLMEndpointError`` propagates,
+so the runner marks the game as errored.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Generic, Protocol, TypeVar
+
+from pydantic import BaseModel
+
+from games.core.recordings import RecordingMissing, seat_settings
+from reasoning.llm import (
+    ChatClient,
+    ChatMessage,
+    ChatReply,
+    FallbackCounter,
+    FallbackSnapshot,
+    LLMEndpointError,
+    LLMSettings,
+    UsageMeter,
+    UsageSnapshot,
+    ask_structured,
+    choose_with_fallback,
+    make_client,
+    system,
+    user,
+)
+from reasoning.llm.structured import DEFAULT_MAX_REPROMPTS
+
+M = TypeVar("M", bound=BaseModel)
+Act = TypeVar("Act")
+Obs = TypeVar("Obs")
+ObsIn = TypeVar("ObsIn", contravariant=True)
+ActOut = TypeVar("ActOut", covariant=True)
+
+
+class SeatClient:
+    """A chat client that also counts one seat's own calls, tokens and failures.
+
+    Several seats may share one client (and its meter); each seat's ``meter`` counts its own.
+    Retries happen inside the shared client and are counted only in its meter.
+    """
+
+    def __init__(self, inner: ChatClient) -> None:
+        self._inner = inner
+        prices = inner.meter
+        self._meter = UsageMeter(prices.price_input_per_1k, prices.price_output_per_1k)
+
+    @property
+    def model(self) -> str:
+        """The wrapped client's model."""
+        return self._inner.model
+
+    @property
+    def meter(self) -> UsageMeter:
+        """This seat's own meter."""
+        return self._meter
+
+    def complete(self, messages: Sequence[ChatMessage], *, seed: int | None = None) -> ChatReply:
+        """Ask the wrapped client and count the reply or the endpoint failure."""
+        try:
+            reply = self._inner.complete(messages, seed=seed)
+        except LLMEndpointError:
+            self._meter.record_error()
+            raise
+        self._meter.record_reply(reply)
+        return reply
+
+
+def seat_client(settings: LLMSettings, seat: int) -> ChatClient:
+    """The chat client of ``seat``, recording to or replaying from its own file.
+
+    A recording file is created at once, so a seat that never got to call still leaves one to
+    replay from; a missing replay file raises RecordingMissing, a missing endpoint ValueError.
+    """
+    own = seat_settings(settings, seat)
+    if own.replay_path is not None and not own.replay_path.is_file():
+        raise RecordingMissing(own.replay_path)
+    client = make_client(own)
+    if own.record_path is not None:
+        own.record_path.parent.mkdir(parents=True, exist_ok=True)
+        own.record_path.touch()
+    return client
+
+
+class Prompter(Protocol[ObsIn, M, ActOut]):
+    """What a game tells the LLM player: the question for an observation and how to read the
+    answer."""
+
+    schema: type[M]
+
+    def phase(self, obs: ObsIn) -> str:
+        """The decision's name, under which fallbacks are counted."""
+        ...
+
+    def system_prompt(self, obs: ObsIn) -> str:
+        """The rules and the seat's role."""
+        ...
+
+    def prompt(self, obs: ObsIn) -> str:
+        """The question for this decision."""
+        ...
+
+    def action(self, answer: M, obs: ObsIn) -> ActOut | None:
+        """The action a parsed answer names (None when it names none)."""
+        ...
+
+    def legal_actions(self, obs: ObsIn) -> Sequence[ActOut]:
+        """Every action the seat may take now."""
+        ...
+
+
+class LLMPlayer(Generic[Obs, M, Act]):
+    """A seat played by a chat model through a game's ``Prompter`` (see the module docstring)."""
+
+    def __init__(
+        self,
+        prompter: Prompter[Obs, M, Act],
+        client: ChatClient,
+        *,
+        seed: int,
+        name: str = "llm",
+        max_reprompts: int = DEFAULT_MAX_REPROMPTS,
+    ) -> None:
+        if max_reprompts < 0:
+            raise ValueError(f"max_reprompts: must be >= 0, got {max_reprompts}")
+        self.name = name
+        self._prompter = prompter
+        self._client = SeatClient(client)
+        self._seed = seed
+        self._rng = random.Random(seed)
+        self._max_reprompts = max_reprompts
+        self._fallbacks = FallbackCounter()
+
+    @property
+    def usage(self) -> UsageSnapshot:
+        """This seat's calls, tokens, latency, cost and endpoint failures so far."""
+        return self._client.meter.snapshot()
+
+    @property
+    def fallbacks(self) -> FallbackSnapshot:
+        """Fallbacks so far, by phase and reason."""
+        return self._fallbacks.snapshot()
+
+    def act(self, obs: Obs) -> Act:
+        """Ask the model for this decision; a legal action either way."""
+        prompter = self._prompter
+        legal = list(prompter.legal_actions(obs))
+        if len(legal) == 1:
+            return legal[0]
+        messages = [system(prompter.system_prompt(obs)), user(prompter.prompt(obs))]
+        outcome = ask_structured(
+            self._client,
+            messages,
+            prompter.schema,
+            max_reprompts=self._max_reprompts,
+            seed=self._seed,
+        )
+        proposed = None if outcome.value is None else prompter.action(outcome.value, obs)
+        action, _ = choose_with_fallback(
+            proposed, legal, self._rng, counter=self._fallbacks, phase=prompter.phase(obs)
+        )
+        return action

@@ -1,0 +1,199 @@
+"""The log format every game shares: a common header, the game's own events, a common end.
+
+A log is JSONL, one event a line::
+
+    {"type": "header", "schema_version": 1, "game": "clue", "seed": 3, "config": {...},
+     "seats": [{"name": "P0", "agent": "prover"}, ...]}
+    ... the game's own events ...
+    {"type": "end", "status": "finished", "returns": [...], "ranks": [...], "reason": "..."}
+
+Logs written before the header and end existed (schema version 0) hold the game's events only;
+they still read, with ``header`` and ``end`` None. ``read_game_log`` validates every line with
+strict types (a ``"seq": true`` or ``"player": "0"`` is refused) and raises LogError naming the
+file and line of the first problem.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Generic, Literal, TypeVar
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, model_validator
+
+from games.core.runlog import END_TYPE, LogError, TextFileError, field_errors, iter_lines
+
+SCHEMA_VERSION = 1
+"""The version of the log format this code writes."""
+HEADER_TYPE = "header"
+"""The ``type`` of the common header event."""
+
+E = TypeVar("E", bound=BaseModel)
+
+EventCheck = Callable[[Sequence[Any]], "tuple[int, str] | None"]
+"""A game's consistency check over a log's events: (index of the bad event, why) or None."""
+
+
+class SeatInfo(BaseModel):
+    """Who sits at a seat: a display name and the agent's name."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
+
+    name: str
+    agent: str
+
+
+class LogHeader(BaseModel):
+    """The common first event: format version, game, seed, the game's config and the seats."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
+
+    type: Literal["header"] = "header"
+    schema_version: Literal[1] = 1
+    game: str
+    seed: int
+    config: dict[str, Any]
+    seats: tuple[SeatInfo, ...] = Field(min_length=1)
+
+
+class LogEnd(BaseModel):
+    """The common last event: ``finished`` with every seat's return and rank and the reason the
+    game ended, or ``errored`` with the error (and no returns)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
+
+    type: Literal["end"] = "end"
+    status: Literal["finished", "errored"]
+    returns: tuple[float, ...] = ()
+    ranks: tuple[int, ...] = ()
+    reason: str
+    error: str | None = None
+
+    @model_validator(mode="after")
+    def _status_fits(self) -> LogEnd:
+        if self.status == "finished" and (not self.returns or len(self.ranks) != len(self.returns)):
+            raise ValueError("returns: a finished game gives one return and one rank per seat")
+        if self.status == "errored" and self.error is None:
+            raise ValueError("error: an errored game says what went wrong")
+        return self
+
+
+def make_header(game: str, config: BaseModel, seed: int, seats: Sequence[SeatInfo]) -> LogHeader:
+    """The common header of a log of ``game`` played under ``config`` from ``seed``."""
+    return LogHeader(
+        game=game, seed=seed, config=config.model_dump(mode="json"), seats=tuple(seats)
+    )
+
+
+_HEADER: TypeAdapter[LogHeader] = TypeAdapter(LogHeader)
+_END: TypeAdapter[LogEnd] = TypeAdapter(LogEnd)
+
+
+@dataclass(frozen=True)
+class GameLog(Generic[E]):
+    """A read log: its header and end (None in version 0 logs), the game's events, and the line
+    each event came from."""
+
+    path: Path
+    header: LogHeader | None
+    events: list[E]
+    lines: list[int]
+    end: LogEnd | None
+
+    @classmethod
+    def of_events(cls, events: Sequence[E], source: str = "<events>") -> GameLog[E]:
+        """A log held in memory: the game's events alone, event i on line i + 1."""
+        return cls(
+            path=Path(source),
+            header=None,
+            events=list(events),
+            lines=list(range(1, len(events) + 1)),
+            end=None,
+        )
+
+    @property
+    def schema_version(self) -> int:
+        """1 for logs with the common header, 0 for older ones."""
+        return 0 if self.header is None else self.header.schema_version
+
+    def line_of(self, index: int) -> int:
+        """The line of event ``index`` (the last line for an index past the end)."""
+        if not self.lines:
+            return 1
+        return self.lines[min(index, len(self.lines) - 1)]
+
+
+def _record_type(path: Path, lineno: int, line: str) -> str | None:
+    """The ``type`` of a line that is a JSON object; LogError for anything else."""
+    try:
+        record = json.loads(line)
+    except json.JSONDecodeError as err:
+        raise LogError(path, lineno, f"not valid JSON: {err.msg}") from None
+    except RecursionError:
+        raise LogError(path, lineno, "JSON nested too deeply") from None
+    if not isinstance(record, dict):
+        raise LogError(path, lineno, "expected a JSON object")
+    kind = record.get("type")
+    return kind if isinstance(kind, str) else None
+
+
+def read_game_log(
+    path: str | Path,
+    adapter: TypeAdapter[E],
+    *,
+    game: str,
+    terminal_type: str = "game_end",
+    check: EventCheck | None = None,
+) -> GameLog[E]:
+    """Read and validate a log of ``game`` whose own events ``adapter`` validates.
+
+    The header may only be the first line and the end only the last; nothing may follow the
+    game's ``terminal_type`` event but the end. ``check`` adds the game's own consistency rules.
+    Raises LogError (file and line) for every problem, an empty or blank-only file included.
+    """
+    path = Path(path)
+    try:
+        numbered = list(iter_lines(path))
+    except TextFileError as err:
+        raise LogError(path, err.line, err.reason) from None
+    if not numbered:
+        raise LogError(path, 1, "the log is empty")
+    header: LogHeader | None = None
+    end: LogEnd | None = None
+    events: list[E] = []
+    lines: list[int] = []
+    over_at: int | None = None
+    for position, (lineno, line) in enumerate(numbered):
+        kind = _record_type(path, lineno, line)
+        if end is not None:
+            raise LogError(path, lineno, "an event after the log's end event")
+        try:
+            if kind == HEADER_TYPE:
+                if position != 0:
+                    raise LogError(path, lineno, "a header event that is not the first line")
+                header = _HEADER.validate_json(line)
+                if header.game != game:
+                    raise LogError(path, lineno, f"a {header.game!r} log, not a {game!r} log")
+                continue
+            if kind == END_TYPE:
+                end = _END.validate_json(line)
+                continue
+            if over_at is not None:
+                raise LogError(path, lineno, f"an event after {terminal_type} (line {over_at})")
+            event = adapter.validate_json(line, strict=True)
+        except ValidationError as err:
+            raise LogError(path, lineno, field_errors(err)) from None
+        if kind == terminal_type:
+            over_at = lineno
+        events.append(event)
+        lines.append(lineno)
+    if end is not None and end.status == "finished" and over_at is None:
+        raise LogError(path, numbered[-1][0], f"a finished end event without {terminal_type}")
+    if check is not None:
+        problem = check(events)
+        if problem is not None:
+            index, message = problem
+            raise LogError(path, lines[index] if lines else 1, message)
+    return GameLog(path=path, header=header, events=events, lines=lines, end=end)

@@ -1,0 +1,91 @@
+"""The one play loop: ask the seats the game waits for, apply their joint action, log as it goes.
+
+The log gets the common header, every event the game produces as soon as it is produced, and the
+common end event (``games.core.log``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+from games.core.log import LogEnd, LogHeader
+from games.core.protocol import GameState, SeatResult
+from games.core.runlog import EventSink
+
+
+class Agent(Protocol):
+    """A player: from its observation, an action (which may carry stated deductions)."""
+
+    @property
+    def name(self) -> str:
+        """The agent's name, recorded in the log."""
+        ...
+
+    def act(self, obs: Any) -> Any:
+        """The action for the decision ``obs`` asks for."""
+        ...
+
+
+class GameBoundExceeded(RuntimeError):
+    """A game went on past its own bound on decisions: a bug in its rules."""
+
+
+def finished_end(result: SeatResult) -> LogEnd:
+    """The end event of a game played to its end."""
+    return LogEnd(
+        status="finished", returns=result.returns, ranks=result.ranks, reason=result.reason
+    )
+
+
+def errored_end(error: BaseException) -> LogEnd:
+    """The end event of a game an error cut short."""
+    return LogEnd(status="errored", reason="error", error=f"{type(error).__name__}: {error}")
+
+
+def play(
+    state: GameState,
+    agents: Sequence[Agent],
+    header: LogHeader,
+    log: EventSink | None = None,
+    *,
+    max_decisions: int,
+) -> SeatResult:
+    """Play ``state`` to its end with ``agents[seat]`` deciding for each seat.
+
+    An illegal action is a bug in the agent: the game's own error is raised again naming it;
+    more than ``max_decisions`` joint actions raise GameBoundExceeded.
+    """
+    if len(agents) != len(header.seats):
+        raise ValueError(f"agents: {len(agents)} given for {len(header.seats)} seats")
+    written = 0
+
+    def flush() -> None:
+        nonlocal written
+        events = state.events()
+        if log is not None:
+            for event in events[written:]:
+                log.write(event)
+        written = len(events)
+
+    if log is not None:
+        log.write(header)
+    flush()
+    decisions = 0
+    while not state.is_terminal():
+        if decisions >= max_decisions:
+            raise GameBoundExceeded(f"no end after {max_decisions} decisions")
+        joint = {
+            seat: agents[seat].act(state.observation(seat)) for seat in state.current_players()
+        }
+        try:
+            state.apply(joint)
+        except ValueError as err:
+            who = ", ".join(f"agent {agents[s].name!r} at seat {s}" for s in joint)
+            raise type(err)(f"{who} returned an illegal action: {err}") from err
+        decisions += 1
+        flush()
+    result = state.result()
+    if log is not None:
+        log.write(finished_end(result))
+    return result

@@ -1,0 +1,242 @@
+"""The shared game core: the log reader, seat lists, game info, settings and the LLM player."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+
+import pytest
+from pydantic import BaseModel, ValidationError
+
+from benchmarks.chat_server import ScriptedChatServer
+from games.clue import ENTRY as CLUE
+from games.clue import ClueConfig, ClueGame, RandomAgent, play_game
+from games.core import (
+    AgentRegistry,
+    AgentSpecError,
+    AgentType,
+    GameInfo,
+    GameSettings,
+    LogError,
+    get_game,
+    read_game_log,
+)
+from games.core.llm_player import LLMPlayer
+from games.core.runlog import EventLog
+from reasoning.llm import LLMSettings, OpenAIChatClient
+
+SMALL = ClueConfig(
+    n_players=3,
+    suspects=("Plum", "Green"),
+    weapons=("Rope", "Knife"),
+    rooms=("Hall", "Study", "Lounge"),
+)
+
+
+def clue_log(tmp_path: Path, seed: int = 1) -> list[str]:
+    """A played 3-player Clue game's log lines."""
+    path = tmp_path / "g.jsonl"
+    with EventLog(path) as log:
+        play_game(ClueGame(SMALL, seed), [RandomAgent(seed + s) for s in range(3)], log)
+    return path.read_text().splitlines()
+
+
+def write(tmp_path: Path, lines: Sequence[str], name: str = "x.jsonl") -> Path:
+    path = tmp_path / name
+    path.write_text("".join(line + "\n" for line in lines))
+    return path
+
+
+# --- the log format ---------------------------------------------------------------------------
+
+
+def test_a_log_has_the_common_header_and_end(tmp_path: Path) -> None:
+    lines = clue_log(tmp_path)
+    header, end = json.loads(lines[0]), json.loads(lines[-1])
+    assert header["type"] == "header" and header["schema_version"] == 1
+    assert header["game"] == "clue" and header["seed"] == 1 and len(header["seats"]) == 3
+    assert header["seats"][0] == {"name": "P0", "agent": "random"}
+    assert end["type"] == "end" and end["status"] == "finished"
+    assert sorted(end["ranks"]) == [1, 2, 3] and len(end["returns"]) == 3
+    log = CLUE.read_log(tmp_path / "g.jsonl")
+    assert log.schema_version == 1 and log.end is not None and log.lines[0] == 2
+    assert log.events[-1].type == "game_end"
+
+
+def test_a_version_0_log_still_reads_and_replays(tmp_path: Path) -> None:
+    from games.core import replay
+
+    body = clue_log(tmp_path)[1:-1]
+    log = CLUE.read_log(write(tmp_path, body))
+    assert log.schema_version == 0 and log.header is None and log.end is None
+    assert replay(CLUE, log).is_terminal()
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        (b"", ":1: the log is empty"),
+        (b"  \n\n \n", ":1: the log is empty"),
+        (b"\xef\xbb\xbf{}\n", ":1: starts with a UTF-8 byte-order mark"),
+        (b'{"type": "x"}\n\xff\xfe\n', r":2: not UTF-8 text \(byte 0xff\)"),
+        (b"[1, 2]\n", ":1: expected a JSON object"),
+        (b"[" * 100000 + b"\n", ":1: "),
+    ],
+)
+def test_unreadable_logs_are_named_by_file_and_line(
+    tmp_path: Path, data: bytes, message: str
+) -> None:
+    path = tmp_path / "bad.jsonl"
+    path.write_bytes(data)
+    with pytest.raises(LogError, match=r"bad\.jsonl" + message):
+        CLUE.read_log(path)
+
+
+def test_structure_errors_are_named_by_line(tmp_path: Path) -> None:
+    lines = clue_log(tmp_path)
+    cases = {
+        "after_end": [*lines, lines[-2]],
+        "after_game_end": [*lines[:-1], lines[2]],
+        "late_header": [lines[1], lines[0], *lines[2:]],
+        "other_game": [lines[0].replace('"game":"clue"', '"game":"hanabi"'), *lines[1:]],
+    }
+    expected = {
+        "after_end": f":{len(lines) + 1}: an event after the log's end event",
+        "after_game_end": f":{len(lines)}: an event after game_end",
+        "late_header": ":2: a header event that is not the first line",
+        "other_game": ":1: a 'hanabi' log, not a 'clue' log",
+    }
+    for name, case in cases.items():
+        with pytest.raises(LogError, match=expected[name]):
+            CLUE.read_log(write(tmp_path, case, f"{name}.jsonl"))
+
+
+def test_types_are_strict(tmp_path: Path) -> None:
+    lines = clue_log(tmp_path)
+    seq_true = lines[2].replace('"seq":1,', '"seq":true,')
+    with pytest.raises(LogError, match=r":3: field 'turn_start\.seq'"):
+        CLUE.read_log(write(tmp_path, [lines[0], lines[1], seq_true, *lines[3:]]))
+    index = next(i for i, line in enumerate(lines) if '"type":"suggestion"' in line)
+    player = lines[index].replace('"player":0', '"player":"0"')
+    assert player != lines[index]
+    with pytest.raises(LogError, match=f":{index + 1}: field 'suggestion.player'"):
+        CLUE.read_log(write(tmp_path, [*lines[:index], player, *lines[index + 1 :]]))
+
+
+def test_an_errored_end_needs_its_error(tmp_path: Path) -> None:
+    lines = clue_log(tmp_path)
+    errored = '{"type": "end", "status": "errored", "reason": "error"}'
+    with pytest.raises(LogError, match="error: an errored game says what went wrong"):
+        CLUE.read_log(write(tmp_path, [*lines[:3], errored]))
+    fine = '{"type": "end", "status": "errored", "reason": "error", "error": "endpoint down"}'
+    log = CLUE.read_log(write(tmp_path, [*lines[:3], fine]))
+    assert log.end is not None and log.end.error == "endpoint down"
+
+
+def test_a_log_without_a_game_schema_reads_with_any_adapter(tmp_path: Path) -> None:
+    from pydantic import TypeAdapter
+
+    class Step(BaseModel):
+        type: str
+        n: int
+
+    path = write(tmp_path, ['{"type": "step", "n": 1}', '{"type": "game_end", "n": 2}'])
+    log = read_game_log(path, TypeAdapter(Step), game="toy")
+    assert [e.n for e in log.events] == [1, 2] and log.lines == [1, 2]
+
+
+# --- registry, seat lists, game info, settings ------------------------------------------------
+
+
+def test_the_registry_names_its_games() -> None:
+    assert get_game("clue") is CLUE
+    with pytest.raises(ValueError, match="unknown game 'chess'; choose one of: clue, undercover"):
+        get_game("chess")
+
+
+def test_seat_lists() -> None:
+    registry: AgentRegistry[None, str] = AgentRegistry(
+        [AgentType(n, n, n == "llm", lambda seat, seed, s, n=n: n) for n in ("prover", "llm")]
+    )
+    assert registry.parse("prover*5,llm") == ("prover",) * 5 + ("llm",)
+    assert registry.parse(" prover x2 , llm ") == ("prover", "prover", "llm")
+    assert registry.needs_llm(["prover", "llm"]) and not registry.needs_llm(["prover"])
+    for bad, message in {
+        "prover,,llm": "empty entry",
+        "oracle": "unknown agent 'oracle'; choose one of: prover, llm",
+        "prover*x": r"write name\*count",
+        "prover*0": "count must be 1 to 64",
+        "prover*100000000000000000000": "count must be 1 to 64",
+        "prover*40,llm*40": "more than 64 seats",
+    }.items():
+        with pytest.raises(AgentSpecError, match=message):
+            registry.parse(bad)
+
+
+def test_player_counts_are_checked_with_the_range() -> None:
+    info = get_game("clue").info
+    info.check_players(3)
+    with pytest.raises(ValueError, match="players: clue takes 3 to 6 players, got 7"):
+        info.check_players(7)
+    with pytest.raises(ValidationError, match="max_players"):
+        GameInfo(
+            name="x",
+            min_players=3,
+            max_players=2,
+            simultaneous=False,
+            imperfect_information=False,
+            max_decisions=1,
+        )
+
+
+@pytest.mark.parametrize("timeout", [0.0, -1.0, float("nan"), float("inf"), 1e300])
+def test_settings_refuse_bad_timeouts(timeout: float) -> None:
+    with pytest.raises(ValidationError, match="prover_timeout_s"):
+        GameSettings(prover_timeout_s=timeout)
+    assert GameSettings().max_reprompts == 3
+
+
+# --- the LLM player -----------------------------------------------------------------------------
+
+
+class Pick(BaseModel):
+    number: int
+
+
+class PickPrompter:
+    """Pick a number from the observation's list."""
+
+    schema = Pick
+
+    def phase(self, obs: tuple[int, ...]) -> str:
+        return "pick"
+
+    def system_prompt(self, obs: tuple[int, ...]) -> str:
+        return "You pick numbers."
+
+    def prompt(self, obs: tuple[int, ...]) -> str:
+        return f"Pick one of {list(obs)} as JSON with the field number."
+
+    def action(self, answer: Pick, obs: tuple[int, ...]) -> int:
+        return answer.number
+
+    def legal_actions(self, obs: tuple[int, ...]) -> tuple[int, ...]:
+        return obs
+
+
+def test_the_llm_player_reprompts_then_falls_back_and_meters_its_seat() -> None:
+    script = ["no idea", '{"number": 2}', *(["nonsense"] * 4), '{"number": 9}']
+    with ScriptedChatServer(script) as srv:
+        client = OpenAIChatClient(
+            LLMSettings(base_url=srv.base_url, model="m"), sleep=lambda _: None
+        )
+        player = LLMPlayer(PickPrompter(), client, seed=3, name="llm")
+        assert player.act((1, 2, 3)) == 2
+        fallback = player.act((1, 2, 3))
+        assert fallback in (1, 2, 3)
+        assert player.act((7,)) == 7  # one legal action: no call
+        illegal = player.act((4, 5))
+        assert illegal in (4, 5)
+    assert player.fallbacks.counts == {"pick": {"unparsed": 1, "illegal": 1}}
+    assert player.usage.calls == 7 and len(srv.requests) == 7
