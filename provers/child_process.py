@@ -1,8 +1,9 @@
 """Prover binaries run as children that never outlive gumshoe and never outrun their CPU limit.
 
-Each child starts in its own process group, with a hard RLIMIT_CPU set on it right after it
-starts (the kernel kills it there, however loaded the machine is; a lower soft limit the child
-sets for itself is kept), and is registered until it has been reaped. The registered groups are
+Each child starts in its own process group, with its RLIMIT_CPU set before the program is
+executed (the kernel kills it there, however loaded the machine is; the child may lower its own
+soft limit below it, and no race with the child's own setrlimit can arise), and is registered
+until it has been reaped. The registered groups are
 killed when gumshoe exits (``atexit``) and when it receives SIGTERM (a handler installed from
 the main thread, which then lets the signal's previous handling run), so no prover is left
 orphaned. Even a child that escapes both, when gumshoe is killed outright, dies at its CPU
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import functools
 import os
 import resource
 import signal
@@ -79,12 +81,11 @@ def run_child(
         stderr=subprocess.PIPE,
         text=True,
         start_new_session=True,
+        preexec_fn=None if cpu_s is None else functools.partial(_limit_cpu, cpu_s),
     )
     with _live_lock:
         _live.add(process.pid)
     try:
-        if cpu_s is not None:
-            _limit_cpu(process.pid, cpu_s)
         try:
             stdout, stderr = process.communicate(stdin, timeout=wall_s)
         except BaseException:
@@ -98,10 +99,6 @@ def run_child(
     return subprocess.CompletedProcess(list(command), process.returncode, stdout, stderr)
 
 
-def _limit_cpu(pid: int, cpu_s: int) -> None:
-    """Set the hard CPU limit of ``pid`` to ``cpu_s``, keeping any lower soft limit."""
-    with contextlib.suppress(ProcessLookupError):
-        soft, _ = resource.prlimit(pid, resource.RLIMIT_CPU)
-        if soft == resource.RLIM_INFINITY or soft > cpu_s:
-            soft = cpu_s
-        resource.prlimit(pid, resource.RLIMIT_CPU, (soft, cpu_s))
+def _limit_cpu(cpu_s: int) -> None:
+    """Set this (forked, not yet executed) child's CPU limit to ``cpu_s``, soft and hard."""
+    resource.setrlimit(resource.RLIMIT_CPU, (cpu_s, cpu_s))
