@@ -8,6 +8,7 @@ from benchmarks.bench_cli import bench_app
 from benchmarks.clue_cli import bench_clue, bench_clue_perf
 from benchmarks.demo import run_demo
 from games.clue.cli import audit_clue, play_clue
+from games.detective.cli import detective_app
 from games.undercover.cli import play_undercover
 from provers.cli import audit_trace, prove
 
@@ -31,6 +32,7 @@ app.add_typer(play_app, name="play")
 bench_app.command("clue")(bench_clue)
 bench_app.command("clue-perf")(bench_clue_perf)
 app.add_typer(bench_app, name="bench")
+app.add_typer(detective_app, name="detective")
 
 
 @app.command("demo")

@@ -1,0 +1,237 @@
+"""The detective case file: a documented JSON format (pydantic models) and its loader.
+
+A case has an introduction, questions, locations and a solution. Generated cases also carry the
+logic that makes them checkable: the public ``setting`` (from which the background theory is
+built), the facts the introduction and each location state (formula text), and, per question
+and per answer slot, the minimal sets of locations whose facts unlock it. A user's own case may
+leave the logic out; it can then only be graded by a model, not exactly.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
+
+from formalize.mystery.setting import Setting
+from games.detective.jsonpos import line_of, value_lines
+from reasoning.syntax import FormulaSyntaxError, parse_formula
+
+SCHEMA_VERSION = 1
+
+MAX_CLUE_LOCATIONS = 16
+"""The most locations a generated case spreads clues over (the planner searches their subsets)."""
+
+
+class CaseError(ValueError):
+    """A case file that cannot be used; the message names the file and line."""
+
+
+def _formula_text(text: str) -> str:
+    """``text`` if it parses as a formula; a one-line ValueError saying where it does not."""
+    try:
+        parse_formula(text)
+    except FormulaSyntaxError as err:
+        raise ValueError(f"not a formula: column {err.column}: {err.message}") from None
+    return text
+
+
+FormulaText = Annotated[str, AfterValidator(_formula_text)]
+"""A formula in the text syntax, checked when a case is read."""
+
+
+class Choice(BaseModel):
+    """One value an answer slot can take, with its English text and, for generated cases, the
+    formula that states it."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    value: str = Field(min_length=1)
+    text: str = Field(min_length=1)
+    formula: FormulaText | None = None
+
+
+class AnswerSlot(BaseModel):
+    """A typed part of an answer (``culprit``, ``time``, ...); its reference value is one fact.
+
+    ``unlock_sets`` lists the minimal sets of location ids whose facts (with the introduction's)
+    entail the reference value.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    name: str = Field(min_length=1)
+    kind: str = Field(min_length=1)
+    choices: list[Choice] = Field(min_length=2)
+    answer: str
+    unlock_sets: list[list[str]] = []
+
+    @field_validator("choices")
+    @classmethod
+    def _unique_values(cls, choices: list[Choice]) -> list[Choice]:
+        values = [c.value for c in choices]
+        if len(set(values)) != len(values):
+            raise ValueError("choice values must be unique")
+        return choices
+
+    @field_validator("answer")
+    @classmethod
+    def _answer_is_a_choice(cls, answer: str, info: ValidationInfo) -> str:
+        values = [c.value for c in info.data.get("choices", [])]
+        if values and answer not in values:
+            raise ValueError(f"{answer!r} is not one of the choices")
+        return answer
+
+    def choice(self, value: str) -> Choice:
+        """The choice with ``value``."""
+        return next(c for c in self.choices if c.value == value)
+
+
+class Question(BaseModel):
+    """A case question whose answer is made of typed slots; ``model_answer`` is its prose."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    id: str = Field(min_length=1)
+    text: str = Field(min_length=1)
+    slots: list[AnswerSlot] = Field(min_length=1)
+    model_answer: str = Field(min_length=1)
+    unlock_sets: list[list[str]] = []
+    inference_steps: int | None = None
+
+
+class Location(BaseModel):
+    """A place to visit: its visible ``title`` and the ``text`` read there; ``facts`` are the
+    formulas the text states, ``red_herring`` marks a location no answer needs."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    id: str = Field(min_length=1)
+    title: str = Field(min_length=1)
+    text: str = Field(min_length=1)
+    facts: list[FormulaText] = []
+    red_herring: bool = False
+
+
+class CaseKnobs(BaseModel):
+    """The difficulty a case was generated with.
+
+    ``locations`` cards in all, of which at least ``red_herrings`` help no answer;
+    ``questions`` (2-5); ``inference_steps``, the least number of clue facts in a minimal set
+    that entails each answer; ``distractors``, true facts no answer needs, spread over the
+    cards; ``words_per_card``, the length each card's text is padded to; ``intro_clues``, how
+    many needed facts the introduction states; ``long_chains``, whether answers should rest on
+    chains of indirect clues (sightings, holdings, motives) rather than on direct clues about the
+    crime (time windows, possible rooms, the method), which makes them need more locations.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    locations: int = Field(default=15, ge=4, le=20)
+    questions: int = Field(default=3, ge=2, le=5)
+    inference_steps: int = Field(default=2, ge=2, le=8)
+    distractors: int = Field(default=12, ge=0, le=60)
+    red_herrings: int = Field(default=3, ge=0, le=10)
+    words_per_card: int = Field(default=120, ge=20, le=600)
+    intro_clues: int = Field(default=2, ge=0, le=10)
+    long_chains: bool = True
+
+    @model_validator(mode="after")
+    def _room_for_clues(self) -> CaseKnobs:
+        clues = self.locations - self.red_herrings
+        if not 2 <= clues <= MAX_CLUE_LOCATIONS:
+            raise ValueError(
+                f"red_herrings: leave between 2 and {MAX_CLUE_LOCATIONS} locations for clues"
+            )
+        return self
+
+
+class Case(BaseModel):
+    """A whole detective case as stored in a case file."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    schema_version: int = SCHEMA_VERSION
+    title: str = Field(min_length=1)
+    seed: int | None = None
+    knobs: CaseKnobs | None = None
+    introduction: str = Field(min_length=1)
+    intro_facts: list[FormulaText] = []
+    questions: list[Question] = Field(min_length=1)
+    locations: list[Location] = Field(min_length=1)
+    solution: str = Field(min_length=1)
+    setting: Setting | None = None
+
+    @model_validator(mode="after")
+    def _references(self) -> Case:
+        if self.schema_version != SCHEMA_VERSION:
+            raise ValueError(f"schema_version: this reader knows version {SCHEMA_VERSION}")
+        ids = [loc.id for loc in self.locations]
+        if len(set(ids)) != len(ids):
+            raise ValueError("locations: ids must be unique")
+        qids = [q.id for q in self.questions]
+        if len(set(qids)) != len(qids):
+            raise ValueError("questions: ids must be unique")
+        known = set(ids)
+        for q in self.questions:
+            sets = q.unlock_sets + [s for slot in q.slots for s in slot.unlock_sets]
+            for unlock in sets:
+                if not set(unlock) <= known:
+                    raise ValueError(f"questions: {q.id} names an unknown location in unlock sets")
+        return self
+
+    @property
+    def checkable(self) -> bool:
+        """Whether the case carries the logic exact grading needs (setting and formulas)."""
+        return self.setting is not None and all(
+            c.formula is not None for q in self.questions for s in q.slots for c in s.choices
+        )
+
+    def location(self, lid: str) -> Location:
+        """The location with id ``lid``."""
+        return next(loc for loc in self.locations if loc.id == lid)
+
+
+def parse_case(text: str, source: str = "<string>") -> Case:
+    """Read a case from JSON text; a CaseError says ``source:line: what is wrong``."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as err:
+        raise CaseError(f"{source}:{err.lineno}: not valid JSON: {err.msg}") from None
+    try:
+        return Case.model_validate(data)
+    except ValidationError as err:
+        first = err.errors(include_url=False)[0]
+        loc = tuple(first["loc"])
+        line = line_of(value_lines(text), loc)
+        where = ".".join(str(part) for part in loc)
+        message = first["msg"].removeprefix("Value error, ")
+        field = f"field '{where}': " if where else ""
+        more = f" (and {err.error_count() - 1} more)" if err.error_count() > 1 else ""
+        raise CaseError(f"{source}:{line}: {field}{message}{more}") from None
+
+
+def load_case(path: str | Path) -> Case:
+    """Read a case file; a CaseError names the file and line of the first problem."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as err:
+        raise CaseError(f"{path}:1: cannot read: {err}") from None
+    return parse_case(text, str(path))
+
+
+def dump_case(case: Case) -> str:
+    """The case as indented JSON text, the form ``load_case`` reads back."""
+    return case.model_dump_json(indent=2, exclude_none=True) + "\n"

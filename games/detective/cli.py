@@ -1,0 +1,132 @@
+"""``gumshoe detective ...``: generate a case file, and check one against its contract."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from pydantic import ValidationError
+
+from games.detective.case import CaseError, CaseKnobs, dump_case, load_case
+from games.detective.generator import GenerationError, generate_case
+from games.detective.planner import best_achievable
+from games.detective.unlock import with_unlock_sets
+from games.detective.verify import verify_case
+from games.runlog import field_errors
+from provers.registry import PROVER_NAMES, get_prover
+from provers.sat_session import SatSession
+from reasoning.prover import Prover, ProverUnavailable
+
+detective_app = typer.Typer(
+    help="Detective cases: generate prover-checked cases and check case files.",
+    no_args_is_help=True,
+)
+
+DEFAULT_CHECK_PROVER = "sat"
+"""The backend that checks cases unless another is named (the theory is propositional)."""
+
+
+def _fail(message: str) -> typer.Exit:
+    typer.echo(f"error: {message}", err=True)
+    return typer.Exit(2)
+
+
+def _prover(name: str) -> Prover:
+    try:
+        return get_prover(name)
+    except (ValueError, ProverUnavailable) as err:
+        raise _fail(f"--prover: {err}") from None
+
+
+@detective_app.command("generate")
+def generate(
+    seed: Annotated[int, typer.Option(help="Seed of the case; the same seed gives the same case.")],
+    out: Annotated[Path, typer.Option(help="Where to write the case file (JSON).")],
+    prover: Annotated[
+        str, typer.Option(help=f"Backend that checks the case: {', '.join(PROVER_NAMES)}.")
+    ] = DEFAULT_CHECK_PROVER,
+    locations: Annotated[int, typer.Option(help="Number of locations.")] = 15,
+    questions: Annotated[int, typer.Option(help="Number of questions (2-5).")] = 3,
+    inference_steps: Annotated[
+        int, typer.Option(help="Least number of clue facts each answer must need.")
+    ] = 2,
+    distractors: Annotated[int, typer.Option(help="True but useless facts added.")] = 12,
+    red_herrings: Annotated[int, typer.Option(help="Least number of useless locations.")] = 3,
+    words_per_card: Annotated[int, typer.Option(help="Target words per location text.")] = 120,
+    intro_clues: Annotated[int, typer.Option(help="Clue facts the introduction states.")] = 2,
+    long_chains: Annotated[
+        bool,
+        typer.Option(
+            "--long-chains/--short-chains",
+            help="Answers from chains of indirect clues (harder) or from direct clues (easier).",
+        ),
+    ] = True,
+) -> None:
+    """Generate a case whose answers a prover checks, and write it as a case file."""
+    try:
+        knobs = CaseKnobs(
+            locations=locations,
+            questions=questions,
+            inference_steps=inference_steps,
+            distractors=distractors,
+            red_herrings=red_herrings,
+            words_per_card=words_per_card,
+            intro_clues=intro_clues,
+            long_chains=long_chains,
+        )
+    except ValidationError as err:
+        raise _fail(field_errors(err).replace("field '", "option '--").replace("_", "-")) from None
+    checker = _prover(prover)
+    try:
+        case = generate_case(seed, checker, SatSession, knobs)
+    except GenerationError as err:
+        raise _fail(str(err)) from None
+    try:
+        out.write_text(dump_case(case), encoding="utf-8")
+    except OSError as err:
+        raise _fail(f"{out}: cannot write: {err.strerror or err}") from None
+    best = best_achievable(case)
+    typer.echo(
+        f"{out}: {case.title}, {len(case.questions)} questions, {len(case.locations)} locations "
+        f"({sum(loc.red_herring for loc in case.locations)} red herrings); best overall score "
+        f"{best.score.overall:.2f}"
+    )
+
+
+@detective_app.command("check")
+def check(
+    case_file: Annotated[Path, typer.Argument(help="A case file (JSON).")],
+    prover: Annotated[
+        str, typer.Option(help=f"Backend that checks the case: {', '.join(PROVER_NAMES)}.")
+    ] = DEFAULT_CHECK_PROVER,
+) -> None:
+    """Check a case file against the generator's contract and print its best achievable score."""
+    try:
+        case = load_case(case_file)
+    except CaseError as err:
+        raise _fail(str(err)) from None
+    if not case.checkable:
+        typer.echo(
+            f"{case_file}: no logic (setting and formulas); it can only be graded by a model"
+        )
+        return
+    try:
+        if any(not q.unlock_sets for q in case.questions):
+            typer.echo(f"{case_file}: computing the missing unlock sets")
+            case = with_unlock_sets(case, SatSession)
+        problems = verify_case(case, _prover(prover))
+        best = best_achievable(case)
+    except ValueError as err:
+        raise _fail(f"{case_file}: {err}") from None
+    for problem in problems:
+        typer.echo(f"{case_file}: {problem}")
+    if problems:
+        raise typer.Exit(1)
+    typer.echo(f"{case_file}: passes; best order {', '.join(best.order)}")
+    for q in best.score.questions:
+        typer.echo(f"  {q.question}: P {q.progressive:.2f}  F {q.final}  O {q.overall:.2f}")
+    typer.echo(
+        f"  case: P {best.score.progressive:.2f}  F {best.score.final:.2f}  "
+        f"O {best.score.overall:.2f}"
+    )
