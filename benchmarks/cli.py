@@ -8,7 +8,7 @@ from benchmarks.bench_cli import bench_app
 from benchmarks.clue_cli import bench_clue, bench_clue_perf
 from benchmarks.demo import run_demo
 from games.clue.cli import audit_clue, play_clue
-from games.detective.cli import detective_app
+from games.detective.cli import audit_detective, detective_app, play_detective
 from games.undercover.cli import play_undercover
 from provers.cli import audit_trace, prove
 
@@ -24,10 +24,12 @@ audit_app = typer.Typer(
 )
 audit_app.command("trace")(audit_trace)
 audit_app.command("clue")(audit_clue)
+audit_app.command("detective")(audit_detective)
 app.add_typer(audit_app, name="audit")
 play_app = typer.Typer(help="Play a game and print what happens.", no_args_is_help=True)
 play_app.command("clue")(play_clue)
 play_app.command("undercover")(play_undercover)
+play_app.command("detective")(play_detective)
 app.add_typer(play_app, name="play")
 bench_app.command("clue")(bench_clue)
 bench_app.command("clue-perf")(bench_clue_perf)

@@ -142,7 +142,7 @@ class DetectiveState:
         self.phase: Phase = "answer"
         self._space = AnswerSpace(case)
         self._terminal = False
-        self._score: CaseScore | None = None
+        self.score: CaseScore | None = None
         best = best_achievable(case).score.overall if case.checkable else None
         self._events: list[BaseModel] = [
             CaseStart(
@@ -197,8 +197,8 @@ class DetectiveState:
             return
         self._terminal = True
         if self.case.checkable:
-            self._score = score_case(self.case, self.stages)
-        self._events.append(GameEnd(stages=len(self.stages), score=self._score))
+            self.score = score_case(self.case, self.stages)
+        self._events.append(GameEnd(stages=len(self.stages), score=self.score))
 
     def _view(self) -> DetectiveView:
         return DetectiveView(self.case, tuple(self.read), self.phase)
@@ -213,13 +213,13 @@ class DetectiveState:
 
     def returns(self) -> Sequence[float]:
         """The case's overall score O once it is graded exactly (0.0 before, or ungraded)."""
-        return [self._score.overall if self._score is not None else 0.0]
+        return [self.score.overall if self.score is not None else 0.0]
 
     def result(self) -> SeatResult:
         """The overall score, rank 1, and whether the case was graded exactly."""
         if not self._terminal:
             raise ValueError("the game is still running")
-        reason = "graded" if self._score is not None else "ungraded"
+        reason = "graded" if self.score is not None else "ungraded"
         return SeatResult(returns=tuple(self.returns()), ranks=(1,), reason=reason)
 
     def events(self) -> Sequence[BaseModel]:
