@@ -6,6 +6,7 @@ reads it and answers again. Each answer is graded exactly when the case carries 
 from __future__ import annotations
 
 import hashlib
+from statistics import fmean
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, overload
@@ -125,6 +126,13 @@ class DetectiveView:
         return [loc.id for loc in self.case.locations if loc.id not in self.read]
 
 
+def stage_means(score: CaseScore) -> list[float]:
+    """The mean grade over the questions at each stage."""
+    return [
+        fmean(grades) for grades in zip(*(q.instantaneous for q in score.questions), strict=True)
+    ]
+
+
 def case_digest(case: Case) -> str:
     """A short digest of the case's file form, so a log names exactly the case it played."""
     return hashlib.sha256(dump_case(case).encode()).hexdigest()[:16]
@@ -143,14 +151,15 @@ class DetectiveState:
         self._space = AnswerSpace(case)
         self._terminal = False
         self.score: CaseScore | None = None
-        best = best_achievable(case).score.overall if case.checkable else None
+        best = best_achievable(case).score if case.checkable else None
         self._events: list[BaseModel] = [
             CaseStart(
                 title=case.title,
                 digest=case_digest(case),
                 questions=[q.id for q in case.questions],
                 locations=[loc.id for loc in case.locations],
-                best_overall=best,
+                best_overall=None if best is None else best.overall,
+                best_by_stage=None if best is None else stage_means(best),
             )
         ]
 

@@ -26,7 +26,7 @@ from games.detective.events import (
 from games.detective.generator import generate_case
 
 
-@lru_cache(maxsize=16)
+@lru_cache(maxsize=64)
 def _generated(seed: int, knobs: CaseKnobs) -> Case:
     from provers.sat_prover import SatProver
     from provers.sat_session import SatSession

@@ -30,7 +30,8 @@ class _Event(BaseModel):
 
 class CaseStart(_Event):
     """The case in play: its title, a digest of its file form, its questions and locations, and
-    the best overall score an ideal reader reaches (None when the case has no logic)."""
+    what an ideal reader reaches on the best visiting order: the overall score and the mean
+    grade per stage (None when the case has no logic)."""
 
     type: Literal["case_start"] = "case_start"
     title: str
@@ -38,6 +39,7 @@ class CaseStart(_Event):
     questions: list[str]
     locations: list[str]
     best_overall: float | None
+    best_by_stage: list[float] | None
 
 
 class AnswersEvent(_Event):
