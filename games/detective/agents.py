@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from functools import partial
+from itertools import product
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -14,7 +15,7 @@ from games.core.agents import AgentRegistry, AgentType, seat_seed
 from games.core.llm_player import LLMPlayer, seat_client
 from games.core.recordings import game_llm_settings
 from games.detective.case import Case
-from games.detective.engine import Answer, AnswerSpace, DetectiveAction, DetectiveView, Visit
+from games.detective.engine import Answer, DetectiveAction, DetectiveView, Visit
 from games.detective.planner import ProverPlayer
 from games.detective.prompts import (
     SYSTEM,
@@ -26,7 +27,7 @@ from games.detective.prompts import (
 )
 from provers.sat_session import SatSession
 from provers.sat_solver import DEFAULT_SOLVER
-from reasoning.llm import ChatClient, FallbackSnapshot, LLMSettings
+from reasoning.llm import ChatClient, LLMSettings
 
 
 class AgentSettings(BaseModel):
@@ -80,10 +81,17 @@ class ProverAgent:
             self._player = None
 
 
+QuestionAnswer = tuple[str | None, ...]
+"""One question's answer: per slot, in order, a choice's value or None (blank)."""
+
+
 class AnswerPrompter:
-    """The answer step for ``LLMPlayer``: every question's parts, each an option or blank."""
+    """One question's answer step for ``LLMPlayer``: each part an option or blank."""
 
     schema = AnswerReply
+
+    def __init__(self, index: int) -> None:
+        self.index = index
 
     def phase(self, obs: DetectiveView) -> str:
         """Fallbacks are counted under ``answer``."""
@@ -94,22 +102,22 @@ class AnswerPrompter:
         return SYSTEM
 
     def prompt(self, obs: DetectiveView) -> str:
-        """The recap and the questions (``prompts.answer_prompt``)."""
-        return answer_prompt(obs.case, obs.read)
+        """The recap and the question (``prompts.answer_prompt``)."""
+        return answer_prompt(obs.case, obs.read, self.index)
 
-    def action(self, answer: AnswerReply, obs: DetectiveView) -> Answer:
+    def action(self, answer: AnswerReply, obs: DetectiveView) -> QuestionAnswer:
         """The options the reply names; a part left out, blank or naming no option is blank."""
-        out: dict[str, dict[str, str | None]] = {}
-        for number, q in enumerate(obs.case.questions, 1):
-            given = answer.ANSWERS.get(str(number), {})
-            out[q.id] = {
-                s.name: match_choice(s, given[s.name]) if s.name in given else None for s in q.slots
-            }
-        return Answer(out)
+        q = obs.case.questions[self.index]
+        given = {k.strip().casefold(): v for k, v in answer.ANSWER.items()}
+        return tuple(
+            None if (text := given.get(s.name.casefold())) is None else match_choice(s, text)
+            for s in q.slots
+        )
 
-    def legal_actions(self, obs: DetectiveView) -> Sequence[Answer]:
-        """Every answer (``AnswerSpace``)."""
-        return AnswerSpace(obs.case)
+    def legal_actions(self, obs: DetectiveView) -> Sequence[QuestionAnswer]:
+        """Every answer to the question: each part blank or one of its options."""
+        q = obs.case.questions[self.index]
+        return list(product(*([None, *(c.value for c in s.choices)] for s in q.slots)))
 
 
 class LocationPrompter:
@@ -151,24 +159,42 @@ class LLMAgent:
         self, client: ChatClient, seed: int, *, random_order: bool = False, name: str = "llm"
     ) -> None:
         self.name = name
-        self._answer = LLMPlayer(AnswerPrompter(), client, seed=seed, name=name)
+        self._client = client
+        self._seed = seed
+        self._answer: list[LLMPlayer[DetectiveView, AnswerReply, QuestionAnswer]] = []
         self._choose = LLMPlayer(LocationPrompter(), client, seed=seed, name=name)
         self._rng = random.Random(seed) if random_order else None
 
     @property
     def fallbacks(self) -> int:
-        """How many steps fell back to a random legal action."""
-        return self._answer.fallbacks.total + self._choose.fallbacks.total
+        """How many decisions fell back to a random legal action."""
+        return self.answer_fallbacks + self._choose.fallbacks.total
 
     @property
-    def fallback_detail(self) -> tuple[FallbackSnapshot, FallbackSnapshot]:
-        """The fallbacks of the answer and the choose steps."""
-        return self._answer.fallbacks, self._choose.fallbacks
+    def answer_fallbacks(self) -> int:
+        """How many question answers fell back to a random legal one."""
+        return sum(p.fallbacks.total for p in self._answer)
+
+    @property
+    def choose_fallbacks(self) -> int:
+        """How many location choices fell back to a random one."""
+        return self._choose.fallbacks.total
+
+    def _answer_stage(self, view: DetectiveView) -> Answer:
+        """Every question asked in a prompt of its own."""
+        while len(self._answer) < len(view.case.questions):
+            prompter = AnswerPrompter(len(self._answer))
+            self._answer.append(LLMPlayer(prompter, self._client, seed=self._seed, name=self.name))
+        out: dict[str, dict[str, str | None]] = {}
+        for q, player in zip(view.case.questions, self._answer, strict=False):
+            values = player.act(view)
+            out[q.id] = {s.name: v for s, v in zip(q.slots, values, strict=True)}
+        return Answer(out)
 
     def act(self, view: DetectiveView) -> DetectiveAction:
         """Answer, or choose a location (the model's choice or a random one)."""
         if view.phase == "answer":
-            return self._answer.act(view)
+            return self._answer_stage(view)
         if self._rng is not None:
             return Visit(self._rng.choice(view.unread))
         return self._choose.act(view)

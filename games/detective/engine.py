@@ -6,9 +6,9 @@ reads it and answers again. Each answer is graded exactly when the case carries 
 from __future__ import annotations
 
 import hashlib
-from statistics import fmean
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from statistics import fmean
 from typing import Any, Literal, overload
 
 from pydantic import BaseModel

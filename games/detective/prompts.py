@@ -2,8 +2,9 @@
 is fresh and recaps the case (introduction, the locations read so far, the questions), with
 instructions marked ``##`` and case text marked ``$$``; answers come back as JSON.
 
-The answer prompt names each question's parts and their options, so an answer splits into the
-elements exact grading counts; the location prompt lists the locations not read yet by title.
+Each answer prompt asks one question and names its parts and their options, so an answer splits
+into the elements exact grading counts (one prompt per question keeps each decision's set of
+answers small enough to list); the location prompt lists the locations not read yet by title.
 """
 
 from __future__ import annotations
@@ -23,11 +24,11 @@ BLANK = "unknown"
 
 
 class AnswerReply(BaseModel):
-    """The answer prompt's reply: question number -> part name -> the option chosen."""
+    """The answer prompt's reply: part name -> the option chosen."""
 
     model_config = ConfigDict(extra="forbid")
 
-    ANSWERS: dict[str, dict[str, str]]
+    ANSWER: dict[str, str]
 
 
 class LocationReply(BaseModel):
@@ -43,12 +44,8 @@ def _options(slot: AnswerSlot) -> str:
 
 
 def questions_block(case: Case) -> str:
-    """The numbered questions, each with its parts and their options."""
-    lines = []
-    for number, q in enumerate(case.questions, 1):
-        lines.append(f"{number}. {q.text}")
-        lines += [f'   - "{s.name}": one of {_options(s)}' for s in q.slots]
-    return "\n".join(lines)
+    """The numbered questions."""
+    return "\n".join(f"{number}. {q.text}" for number, q in enumerate(case.questions, 1))
 
 
 def recap(case: Case, read: tuple[str, ...]) -> str:
@@ -63,21 +60,20 @@ def recap(case: Case, read: tuple[str, ...]) -> str:
     return "\n\n".join(parts)
 
 
-def answer_prompt(case: Case, read: tuple[str, ...]) -> str:
-    """Ask for the most likely answer to every question from what has been read."""
-    example = ", ".join(
-        f'"{n}": {{' + ", ".join(f'"{s.name}": "..."' for s in q.slots) + "}"
-        for n, q in enumerate(case.questions, 1)
-    )
+def answer_prompt(case: Case, read: tuple[str, ...], index: int) -> str:
+    """Ask for the most likely answer to question ``index`` (from 0) from what has been read."""
+    q = case.questions[index]
+    parts = "\n".join(f'- "{s.name}": one of {_options(s)}' for s in q.slots)
+    example = ", ".join(f'"{s.name}": "..."' for s in q.slots)
     return "\n\n".join(
         [
             recap(case, read),
-            f"## From the case so far, give the most likely answer to each of these "
-            f"{len(case.questions)} questions. Answer every part with one of its options, "
-            f'written as listed, or "{BLANK}" when nothing points to an option yet. No '
-            "explanations.",
-            f"## The questions are:\n{questions_block(case)}",
-            f'## Reply in JSON: {{"ANSWERS": {{{example}}}}}',
+            f"## The case asks {len(case.questions)} questions:\n{questions_block(case)}",
+            f"## From the case so far, give the most likely answer to question {index + 1}: "
+            f"{q.text} Answer every part with one of its options, written as listed, or "
+            f'"{BLANK}" when nothing points to an option yet. No explanations.',
+            f"## The parts of question {index + 1} are:\n{parts}",
+            f'## Reply in JSON: {{"ANSWER": {{{example}}}}}',
         ]
     )
 
