@@ -48,7 +48,7 @@ def test_answers_come_after_the_introduction_and_after_every_location() -> None:
     assert state.phase == "answer" and len(state.legal_actions(0)) > 1
     blank = Answer({q.id: {s.name: None for s in q.slots} for q in case.questions})
     state.apply({0: blank})
-    assert state.phase == "choose"
+    assert state.observation(0).phase == "choose"
     assert state.legal_actions(0) == [Visit(loc.id) for loc in case.locations]
     with pytest.raises(IllegalAction):
         state.apply({0: blank})
