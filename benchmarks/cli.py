@@ -42,5 +42,5 @@ app.add_typer(detective_app, name="detective")
 @app.command("demo")
 def demo() -> None:
     """Run the offline demo: provers on the tea example, a SAT-backed deduction audit, a Clue
-    game and an Undercover-V game with prover-backed agents."""
+    game, an Undercover-V game and a small detective case with prover-backed agents."""
     run_demo()

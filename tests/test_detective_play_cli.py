@@ -1,17 +1,20 @@
 """`gumshoe play detective` and `gumshoe audit detective`: a played case with its grades and
 scores, its log audited element by element, a user's case without logic graded by the
-autograder only, and bad input as one line with exit status 2."""
+autograder only, bad input as one line with exit status 2; and the demo's detective section."""
 
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
+import pytest
 from typer.testing import CliRunner
 
 from benchmarks.chat_server import ChatRequest, ScriptedChatServer, Step
 from benchmarks.cli import app
+from benchmarks.demo import detective_section
 from games.detective import CaseKnobs, dump_case
 from games.detective.entry import game_case
 from games.detective.events import DetectiveConfig
@@ -97,3 +100,13 @@ def test_bad_play_input_is_one_line(tmp_path: Path) -> None:
         result = runner.invoke(app, ["play", "detective", *args])
         assert result.exit_code == 2, (args, result.output)
         assert len(result.output.strip().splitlines()) == 1 and "Traceback" not in result.output
+
+
+def test_the_demo_section_plays_a_case_to_the_best_achievable(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    detective_section()
+    out = capsys.readouterr().out
+    scores = re.search(r"O (\d\.\d\d); best achievable O (\d\.\d\d)", out)
+    assert scores is not None and scores.group(1) == scores.group(2)
+    assert "after the introduction" in out and " lucky, 0 unsupported" in out
