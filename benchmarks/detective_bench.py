@@ -59,7 +59,8 @@ class DetectiveBenchConfig(BaseModel):
 
 
 class AgentRow(BaseModel):
-    """One agent's results over the run's cases."""
+    """One agent's results over the run's cases (``fallbacks`` counts the games played in this
+    session of the run; a log does not keep them)."""
 
     model_config = ConfigDict(frozen=True)
 

@@ -113,8 +113,9 @@ class AnswerSpace(Sequence[Answer]):
 
 @dataclass(frozen=True)
 class DetectiveView:
-    """What the seat sees: the case without its solution's use, the locations read in order,
-    and whether it is asked to answer or to choose a location."""
+    """What the seat is given: the case (an LLM agent's prompts show only its introduction,
+    questions and the locations read), the locations read in order, and whether it is asked to
+    answer or to choose a location."""
 
     case: Case
     read: tuple[str, ...]
