@@ -7,9 +7,10 @@ import typer
 from benchmarks.bench_cli import bench_app
 from benchmarks.clue_cli import bench_clue, bench_clue_perf
 from benchmarks.demo import run_demo
+from benchmarks.detective_bench import bench_detective
 from benchmarks.trace_bench import bench_trace
 from games.clue.cli import audit_clue, play_clue
-from games.detective.cli import detective_app
+from games.detective.cli import audit_detective, detective_app, play_detective
 from games.undercover.cli import play_undercover
 from provers.cli import prove
 from provers.trace_cli import audit_trace
@@ -26,14 +27,17 @@ audit_app = typer.Typer(
 )
 audit_app.command("trace")(audit_trace)
 audit_app.command("clue")(audit_clue)
+audit_app.command("detective")(audit_detective)
 app.add_typer(audit_app, name="audit")
 play_app = typer.Typer(help="Play a game and print what happens.", no_args_is_help=True)
 play_app.command("clue")(play_clue)
 play_app.command("undercover")(play_undercover)
+play_app.command("detective")(play_detective)
 app.add_typer(play_app, name="play")
 bench_app.command("clue")(bench_clue)
 bench_app.command("clue-perf")(bench_clue_perf)
 bench_app.command("trace")(bench_trace)
+bench_app.command("detective")(bench_detective)
 app.add_typer(bench_app, name="bench")
 app.add_typer(detective_app, name="detective")
 
@@ -41,5 +45,5 @@ app.add_typer(detective_app, name="detective")
 @app.command("demo")
 def demo() -> None:
     """Run the offline demo: provers on the tea example, a SAT-backed deduction audit, a Clue
-    game and an Undercover-V game with prover-backed agents."""
+    game, an Undercover-V game and a small detective case with prover-backed agents."""
     run_demo()
