@@ -51,7 +51,7 @@ def test_true_scripts_hold_and_only_cover_stories_lie(thirty: list[Scripts]) -> 
             )
 
 
-def test_secrets_are_own_motives_and_holdings_and_objectives_carry_10_5_2(thirty: list[Scripts]) -> None:
+def test_secrets_are_own_and_objectives_carry_10_5_2(thirty: list[Scripts]) -> None:
     scripts = thirty[0]
     for person in scripts.players:
         assert all(getattr(f, "person", None) == person for f in scripts.secrets[person])

@@ -26,6 +26,7 @@ E = TypeVar("E", bound=BaseModel)
 GAME_MODULES: dict[str, str] = {
     "clue": "games.clue.entry",
     "undercover": "games.undercover.entry",
+    "mystery": "games.mystery.entry",
 }
 """Game name -> the module whose ``ENTRY`` describes it. A new game adds one line here."""
 
