@@ -14,7 +14,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from formalize.mystery.facts import Fact, fact_formula
 from formalize.mystery.questions import Question, Where, answer_from
 from formalize.mystery.script import Scripts
-from formalize.mystery.testimony import solution, testimony
+from formalize.mystery.testimony import as_heard, solution
 from formalize.mystery.theory import background_theory
 from reasoning.formula import Formula, Not, conj
 from reasoning.prover import Axiom, Prover, check_consistency
@@ -62,7 +62,7 @@ def check_scripts(
     asked = plan(scripts)
     heard = Axiom(
         "heard",
-        conj(testimony(setting, p, answer(scripts, p, q)) for p, q in asked),
+        conj(as_heard(setting, p, answer(scripts, p, q)) for p, q in asked),
     )
 
     def proves(axioms: Sequence[Axiom], target: Formula) -> Verdict:

@@ -19,7 +19,7 @@ def is_murderer(setting: Setting, person: str) -> Formula:
     return disj(atoms.culprit(i, person) for i in range(1, len(setting.crimes) + 1))
 
 
-def testimony(setting: Setting, speaker: str, facts: Iterable[Fact]) -> Formula:
+def as_heard(setting: Setting, speaker: str, facts: Iterable[Fact]) -> Formula:
     """What hearing ``speaker`` state ``facts`` tells: the speaker is a murderer, or they hold."""
     return Or((is_murderer(setting, speaker), conj(fact_formula(f, setting) for f in facts)))
 

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from formalize.mystery import atoms
 from formalize.mystery.facts import Fact, Seen, fact_formula
 from formalize.mystery.setting import Setting
-from formalize.mystery.testimony import testimony
+from formalize.mystery.testimony import as_heard
 from formalize.mystery.theory import background_theory
 from reasoning.closing import Closing
 from reasoning.constraints import ConstraintSessionFactory
@@ -53,7 +53,7 @@ class Knowledge(Closing):
     def hear(self, speaker: str, facts: Sequence[Fact]) -> None:
         """Add ``speaker``'s statement of ``facts`` as testimony."""
         if facts:
-            self._session.add(testimony(self.setting, speaker, facts))
+            self._session.add(as_heard(self.setting, speaker, facts))
 
     def entails(self, formula: Formula) -> bool:
         """Whether everything known entails ``formula``."""
@@ -86,7 +86,7 @@ class Knowledge(Closing):
         before = sum(math.log(max(1, len(s))) for s in now.values())
         total = gained = 0.0
         for place in self.setting.places:
-            told = testimony(self.setting, speaker, [Seen(person, place.id, slot)])
+            told = as_heard(self.setting, speaker, [Seen(person, place.id, slot)])
             after = {i: [j for j in now[i] if self.possible(i, j, told)] for i in crimes}
             weight = sum(len(s) for s in after.values())
             if weight == 0 or any(not s for s in after.values()):
