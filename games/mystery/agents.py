@@ -1,4 +1,5 @@
-"""The interrogation game's offline agents by name (``AGENTS``): ``prover`` and ``random``.
+"""The interrogation game's agents by name (``AGENTS``): offline ``prover`` and ``random``, and
+the LLM agents ``questum``, ``llm-random`` and ``llm-cot`` (``games.mystery.llm_agents``).
 
 ``prover``: a civilian keeps a ``Knowledge`` of the theory, the introduction, its script and
 every answer heard as testimony; it asks, of the unasked questions "where were you at the time of
@@ -11,15 +12,22 @@ not itself. ``random`` plays a seeded random legal action.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+
+from pydantic import BaseModel, ConfigDict
 
 from formalize.mystery import atoms
 from formalize.mystery.facts import TimeAmong
 from formalize.mystery.questions import Where, answer_from
-from games.core.agents import AgentRegistry, AgentType
+from games.core.agents import AgentRegistry, AgentType, seat_seed
+from games.core.llm_player import LLMPlayer, seat_client
+from games.core.recordings import game_llm_settings
 from games.mystery.engine import Action, Ask, Introduce, MysteryView, Reply, Vote
 from games.mystery.knowledge import Knowledge
+from games.mystery.llm_agents import MysteryAnswer, MysteryPrompter, Variant
 from provers.sat_session import SatSession
+from reasoning.llm import LLMSettings
 
 
 @dataclass
@@ -121,17 +129,67 @@ class RandomAgent:
         return self._rng.choice(obs.legal)
 
 
-AGENTS: AgentRegistry[None, ProverAgent | RandomAgent] = AgentRegistry(
+class AgentSettings(BaseModel):
+    """What the factories read: the LLM endpoint of LLM agents (None: from the environment)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    llm: LLMSettings | None = None
+
+    def llm_settings(self) -> LLMSettings:
+        """The LLM settings given, or those the environment describes."""
+        return self.llm if self.llm is not None else LLMSettings()
+
+    def for_game(self, game_id: str, seats: int) -> AgentSettings:
+        """The settings of game ``game_id``: record/replay directories become its per-seat
+        recordings."""
+        llm = self.llm_settings()
+        if llm.record_path is None and llm.replay_path is None:
+            return self
+        return self.model_copy(update={"llm": game_llm_settings(llm, game_id, seats)})
+
+
+MysteryAgent = ProverAgent | RandomAgent | LLMPlayer[MysteryView, MysteryAnswer, Action]
+"""Any agent of the game: ``act(view) -> action``."""
+
+
+def _llm(variant: Variant) -> Callable[[int, int, AgentSettings], MysteryAgent]:
+    def make(seat: int, seed: int, settings: AgentSettings) -> MysteryAgent:
+        client = seat_client(settings.llm_settings(), seat)
+        return LLMPlayer(MysteryPrompter(variant, seed), client, seed=seed, name=variant)
+
+    return make
+
+
+AGENTS: AgentRegistry[AgentSettings, MysteryAgent] = AgentRegistry(
     [
         AgentType(
             "prover",
-            "theory, script and testimony in SAT; exact expected IG",
+            "theory, script and testimony in SAT; asks by exact expected IG",
             False,
             lambda seat, seed, _: ProverAgent(seat),
         ),
         AgentType(
             "random", "a seeded random legal action", False, lambda seat, seed, _: RandomAgent(seed)
         ),
+        AgentType(
+            "questum",
+            "seed 004's Questum: suspects, IG score, epsilon-greedy",
+            True,
+            _llm("questum"),
+        ),
+        AgentType("llm-random", "LLM that asks a random character", True, _llm("llm-random")),
+        AgentType(
+            "llm-cot", "LLM that reasons step by step (chain of thought)", True, _llm("llm-cot")
+        ),
     ]
 )
-"""The offline agents of the interrogation game."""
+"""The interrogation game's agents, by name."""
+
+
+def make_agents(specs: Sequence[str], seed: int, settings: AgentSettings) -> list[MysteryAgent]:
+    """One agent per seat of game ``seed`` by registry name, each with a seed of its own."""
+    return [
+        AGENTS.make(spec, seat, seat_seed("mystery", seed, seat), settings)
+        for seat, spec in enumerate(specs)
+    ]

@@ -13,7 +13,7 @@ from formalize.mystery.script_generate import ScriptConfig, generate_scripts
 from games.core.log import SeatInfo
 from games.core.loop import Agent
 from games.core.registry import GameEntry, LoggedActionError
-from games.mystery.agents import AGENTS
+from games.mystery.agents import AGENTS, AgentSettings, make_agents
 from games.mystery.engine import INFO, Ask, IllegalAction, Introduce, MysteryState, Reply, Vote
 from games.mystery.events import (
     MYSTERY_EVENT,
@@ -66,13 +66,9 @@ class MysteryEntry(GameEntry[MysteryEvent]):
         return MysteryConfig(scripts=ScriptConfig(players=players))
 
     def seat_agents(self, specs: Sequence[str], seed: int) -> list[Agent]:
-        """Registry agents, each with its own seed."""
-        from games.core.agents import seat_seed
-
-        return [
-            AGENTS.make(spec, seat, seat_seed(self.info.name, seed, seat), None)
-            for seat, spec in enumerate(specs)
-        ]
+        """Registry agents, each with its own seed, LLM agents under the environment's
+        endpoint."""
+        return list(make_agents(specs, seed, AgentSettings()))
 
     def new_state(self, config: BaseModel, seed: int, seats: Sequence[SeatInfo]) -> MysteryState:
         """A fresh game over the scripts generated for ``seed``."""
