@@ -7,6 +7,7 @@ import typer
 from benchmarks.bench_cli import bench_app
 from benchmarks.clue_cli import bench_clue, bench_clue_perf
 from benchmarks.demo import run_demo
+from benchmarks.mystery_bench import bench_mystery
 from games.clue.cli import audit_clue, play_clue
 from games.detective.cli import detective_app
 from games.undercover.cli import play_undercover
@@ -31,6 +32,7 @@ play_app.command("undercover")(play_undercover)
 app.add_typer(play_app, name="play")
 bench_app.command("clue")(bench_clue)
 bench_app.command("clue-perf")(bench_clue_perf)
+bench_app.command("mystery")(bench_mystery)
 app.add_typer(bench_app, name="bench")
 app.add_typer(detective_app, name="detective")
 

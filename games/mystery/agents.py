@@ -93,7 +93,8 @@ class ProverAgent:
         ]
         best = max(range(len(options)), key=lambda k: (gains[k], -k))
         snapshot.gain = gains[best]
-        return options[best]
+        chosen = options[best]
+        return Ask(chosen.answerer, chosen.question, snapshot.suspects)
 
     def _vote(self, obs: MysteryView, know: Knowledge) -> Vote:
         suspects = know.suspects(obs.crime)

@@ -12,7 +12,7 @@ murderers the rest.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from pydantic import BaseModel
@@ -76,10 +76,12 @@ class Introduce:
 
 @dataclass(frozen=True, slots=True)
 class Ask:
-    """Ask seat ``answerer`` the typed ``question``."""
+    """Ask seat ``answerer`` the typed ``question``; ``stated`` carries the asker's suspects
+    per crime, as it states them (a deduction the audit grades; not part of the move)."""
 
     answerer: int
     question: Question
+    stated: tuple[tuple[str, ...], ...] = field(default=(), compare=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -259,6 +261,7 @@ class MysteryState:
                 answerer=ask.answerer,
                 question=question_record(ask.question),
                 text=render_question(self._setting, ask.question),
+                stated=ask.stated,
             )
         )
         self._phase = "answer"

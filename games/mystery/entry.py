@@ -42,7 +42,8 @@ def mystery_actions(events: Sequence[MysteryEvent]) -> Iterator[tuple[int, Mappi
             if isinstance(event, Introduction):
                 yield index, {event.seat: Introduce()}
             elif isinstance(event, Asked):
-                yield index, {event.seat: Ask(event.answerer, record_question(event.question))}
+                question = record_question(event.question)
+                yield index, {event.seat: Ask(event.answerer, question, event.stated)}
             elif isinstance(event, Answered):
                 yield index, {event.seat: Reply(tuple(record_fact(f) for f in event.facts))}
             elif isinstance(event, Voted):

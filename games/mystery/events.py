@@ -86,7 +86,8 @@ class Introduction(_Event):
 
 
 class Asked(_Event):
-    """In ``round``, ``seat`` asks ``answerer`` a question."""
+    """In ``round``, ``seat`` asks ``answerer`` a question; ``stated``: the asker's suspects per
+    crime as it stated them (empty when it stated none)."""
 
     type: Literal["question"] = "question"
     round: int
@@ -94,6 +95,7 @@ class Asked(_Event):
     answerer: int
     question: QuestionRecord
     text: str
+    stated: tuple[tuple[str, ...], ...] = ()
 
 
 class Answered(_Event):

@@ -125,6 +125,7 @@ class QuestumState:
     credits: list[Credit] = field(default_factory=list)
     entropies: list[tuple[int, float]] = field(default_factory=list)
     last: tuple[int, str, float] | None = None
+    suspects: tuple[str, ...] = ()
 
 
 class MysteryPrompter:
@@ -227,15 +228,17 @@ class MysteryPrompter:
         question = None if spec is None else parse_question(s, spec)
         if target is None or question is None:
             return None
-        ask = Ask(obs.players.index(target), question)
+        stated = tuple(self.state.suspects for _ in s.crimes)
+        ask = Ask(obs.players.index(target), question, stated)
         return ask if ask in obs.legal else None
 
     def _target(self, answer: MysteryAnswer, obs: MysteryView) -> str | None:
         s = obs.setting
         others = [p for k, p in enumerate(obs.players) if k != obs.seat]
-        suspects = {p for p in (_person_id(s, n) for n in answer.suspects) if p in others}
+        suspects = [p for p in others if p in {_person_id(s, n) for n in answer.suspects}]
         entropy = math.log(max(1, len(suspects)))
         state = self.state
+        state.suspects = tuple(suspects)
         if state.last is not None:
             asked_round, asked, before = state.last
             state.credits.append(Credit(asked_round, asked, before - entropy))
