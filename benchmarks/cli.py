@@ -10,6 +10,7 @@ from benchmarks.demo import run_demo
 from benchmarks.mystery_bench import bench_mystery
 from games.clue.cli import audit_clue, play_clue
 from games.detective.cli import detective_app
+from games.mystery.cli import play_mystery
 from games.undercover.cli import play_undercover
 from provers.cli import audit_trace, prove
 
@@ -29,6 +30,7 @@ app.add_typer(audit_app, name="audit")
 play_app = typer.Typer(help="Play a game and print what happens.", no_args_is_help=True)
 play_app.command("clue")(play_clue)
 play_app.command("undercover")(play_undercover)
+play_app.command("mystery")(play_mystery)
 app.add_typer(play_app, name="play")
 bench_app.command("clue")(bench_clue)
 bench_app.command("clue-perf")(bench_clue_perf)

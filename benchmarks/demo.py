@@ -12,6 +12,7 @@ import typer
 from games.clue.audit import audit_events, render_audit
 from games.clue.play import play_seated
 from games.clue.transcript import transcript
+from games.mystery.cli import mystery_demo
 from games.undercover.agents import AgentSettings as UndercoverAgentSettings
 from games.undercover.agents import seat_agents
 from games.undercover.checker import ProverChecker
@@ -142,9 +143,17 @@ def undercover_section() -> None:
     play_game(game, agents, checker, UndercoverTranscript(agents, checker))
 
 
+def mystery_section() -> None:
+    """Play a short interrogation game with prover-backed agents and print its pruning audit."""
+    _section("Murder mystery: five prover-backed agents, seed 3, two rounds")
+    for line in mystery_demo(seed=3, rounds=2):
+        typer.echo(line)
+
+
 def run_demo() -> None:
     """Run every section of the demo in order."""
     tea_section()
     audit_section()
     clue_section()
     undercover_section()
+    mystery_section()

@@ -15,8 +15,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from pydantic import BaseModel
-
 from formalize.mystery.facts import Fact, holds_in
 from formalize.mystery.questions import (
     Question,
@@ -359,6 +357,6 @@ class MysteryState:
         assert isinstance(end, GameEnd)
         return SeatResult(returns=returns, ranks=ranks, reason=END_REASONS[end.winner])
 
-    def events(self) -> Sequence[BaseModel]:
+    def events(self) -> Sequence[MysteryEvent]:
         """The omniscient log so far."""
         return self._events

@@ -23,9 +23,9 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from formalize.mystery.facts import Fact
+from formalize.mystery.facts import Fact, Seen
 from formalize.mystery.questions import HeldItem, Question, Related, Saw, Where, render_question
-from formalize.mystery.render import render_fact
+from formalize.mystery.render import listing, render_fact
 from formalize.mystery.setting import Setting
 from games.mystery.engine import Action, Ask, MysteryView, Reply, Vote
 
@@ -100,9 +100,33 @@ def parse_question(setting: Setting, spec: QuestionSpec) -> Question | None:
 
 
 def say_facts(setting: Setting, facts: Sequence[Fact]) -> str:
-    """Facts in English, one sentence each, phrased the same way every time."""
+    """Facts in English, phrased the same way every time; the facts of one room at one time
+    (who was there, and that no one else was) make one sentence."""
     rng = random.Random(0)
-    return " ".join(render_fact(f, setting, rng) for f in facts)
+    rooms: dict[tuple[str, int], list[str]] = {}
+    for f in facts:
+        if isinstance(f, Seen) and f.present:
+            rooms.setdefault((f.place, f.slot), []).append(setting.person(f.person).name)
+    closed = {
+        key
+        for key in rooms
+        if {p.id for p in setting.people}
+        == {f.person for f in facts if isinstance(f, Seen) and (f.place, f.slot) == key}
+    }
+    out: list[str] = []
+    for f in facts:
+        if not isinstance(f, Seen) or (f.place, f.slot) not in rooms:
+            out.append(render_fact(f, setting, rng))
+            continue
+        key = (f.place, f.slot)
+        if key not in closed:
+            if f.present:
+                out.append(render_fact(f, setting, rng))
+        elif f.present and rooms[key][0] == setting.person(f.person).name:
+            where, verb = setting.place(f.place).name, "were" if len(rooms[key]) > 1 else "was"
+            when = setting.slots[f.slot]
+            out.append(f"At {when}, {listing(rooms[key])} {verb} in the {where}, no one else.")
+    return " ".join(out)
 
 
 def _name(setting: Setting, pid: str) -> str:
