@@ -21,6 +21,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from benchmarks.report import format_table, pyplot, write_json
 from benchmarks.run_options import Concurrency, Quiet, Scheduler, Workers, run_options
 from benchmarks.runner import MemoryLog, check_replayable, run_games
+from formalize.mystery.quiz import Needs, accuracy, bound, quiz
 from games.core.cli import BaseUrl, Model, fail
 from games.core.log import SeatInfo
 from games.core.loop import play
@@ -29,6 +30,7 @@ from games.mystery.agents import AGENTS, AgentSettings, make_agents
 from games.mystery.audit import audit_game
 from games.mystery.entry import ENTRY, scripts_for
 from games.mystery.events import GameEnd, MysteryConfig
+from provers.sat_prover import SatProver
 from reasoning.llm import LLMSettings
 from reasoning.verifier import ClaimStatus, Correctness
 
@@ -60,6 +62,19 @@ class MysteryPlayer:
         state = ENTRY.new_state(config, seed, seats)
         play(state, agents, ENTRY.header(config, seed, seats), log, max_decisions=200)
         return {}
+
+
+def quiz_bounds(seeds: list[int], config: MysteryConfig) -> dict[str, dict[str, float]]:
+    """The WellPlay-style metrics of exact reasoners over the games' scripts, by knowledge:
+    own script only, that plus the planned answers, all scripts."""
+    prover = SatProver()
+    questions = [q for seed in seeds for q in quiz(scripts_for(seed, config.scripts), prover, seed)]
+    levels: tuple[Needs, ...] = ("own", "said", "all")
+    out: dict[str, dict[str, float]] = {
+        level: accuracy(questions, bound(questions, level)) for level in levels
+    }
+    out["count"] = {k: float(v) for k, v in Counter(q.category for q in questions).items()}
+    return out
 
 
 def summarise(run_dir: RunDir[MysteryBenchConfig], game_ids: list[str]) -> dict[str, Any]:
@@ -147,8 +162,16 @@ def bench_mystery(
     concurrency: Concurrency = 1,
     scheduler: Scheduler = None,
     quiet: Quiet = False,
+    with_quiz: Annotated[
+        bool,
+        typer.Option(
+            "--quiz/--no-quiz",
+            help="Also generate WellPlay-style questions per script and report exact bounds.",
+        ),
+    ] = True,
 ) -> None:
-    """Interrogation games on generated scripts: win rate, exact IG per round, pruning audit."""
+    """Interrogation games on generated scripts: win rate, exact IG per round, pruning audit,
+    WellPlay-style question bounds."""
     try:
         specs = AGENTS.parse(agents)
         if len(specs) == 1:
@@ -176,6 +199,9 @@ def bench_mystery(
         player = MysteryPlayer(specs, AgentSettings(llm=llm if needs_llm else None))
         report = run_games(rundir, ids, player, options)
         summary = summarise(rundir, ids)
+        if with_quiz:
+            seeds = [first_seed + k for k in range(games)]
+            summary["quiz"] = quiz_bounds(seeds, ENTRY.default_config(len(specs)))
     except (ValueError, ValidationError, RunDirError, LogError) as err:
         fail(err)
     summary.update(
@@ -191,6 +217,11 @@ def bench_mystery(
     rows = [{"round": r + 1, "mean_ig": g} for r, g in enumerate(summary["ig_per_round"])]
     typer.echo("\n" + format_table(rows, ["round", "mean_ig"]))
     typer.echo(f"\npruning {summary['pruning']}  facts {summary['facts']}")
+    if with_quiz:
+        metrics = ["objective", "reasoning", "relation", "points", "overall"]
+        rows = [{"knowledge": k, **summary["quiz"][k]} for k in ("own", "said", "all")]
+        typer.echo("\nWellPlay-style questions, exact reasoners")
+        typer.echo(format_table(rows, ["knowledge", *metrics]))
     typer.echo(f"\nwrote {path} and {plot}")
 
 

@@ -23,7 +23,17 @@ def test_play_prints_the_game_its_reveal_and_audit_and_writes_a_replayable_log(
 
 
 def test_bench_json_prover_agents_win_and_resume(tmp_path: Path) -> None:
-    args = ["bench", "mystery", "--games", "3", "--agents", "prover", "--json", "--quiet"]
+    args = [
+        "bench",
+        "mystery",
+        "--games",
+        "3",
+        "--agents",
+        "prover",
+        "--json",
+        "--quiet",
+        "--no-quiz",
+    ]
     result = CliRunner().invoke(app, [*args, "--out", str(tmp_path)])
     assert result.exit_code == 0, result.output
     summary = json.loads(result.output)
