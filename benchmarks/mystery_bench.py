@@ -85,6 +85,7 @@ def summarise(run_dir: RunDir[MysteryBenchConfig], game_ids: list[str]) -> dict[
     start: list[float] = []
     pruning: Counter[str] = Counter()
     facts: Counter[str] = Counter()
+    rated: dict[str, list[float]] = {"high": [], "medium": [], "low": []}
     for gid in game_ids:
         log = ENTRY.read_log(run_dir.log_path(gid))
         if log.end is None or log.end.status != "finished" or log.header is None:
@@ -100,6 +101,8 @@ def summarise(run_dir: RunDir[MysteryBenchConfig], game_ids: list[str]) -> dict[
         gains.append(audit.gains)
         start += [h[0] for h in audit.entropy.values()]
         pruning.update(audit.pruning)
+        for level, exact in audit.calibration:
+            rated[level].append(exact)
         for check in audit.facts:
             facts[f"{check.correctness.value}/{check.status.value}"] += 1
     rounds = max((len(g) for g in gains), default=0)
@@ -121,6 +124,10 @@ def summarise(run_dir: RunDir[MysteryBenchConfig], game_ids: list[str]) -> dict[
         "facts": dict(sorted(facts.items())),
         "lies": lies,
         "lies_contradicting_own_script": caught,
+        "calibration": {
+            level: {"n": len(v), "mean_exact_eig": sum(v) / len(v) if v else math.nan}
+            for level, v in rated.items()
+        },
     }
 
 
@@ -217,6 +224,10 @@ def bench_mystery(
     rows = [{"round": r + 1, "mean_ig": g} for r, g in enumerate(summary["ig_per_round"])]
     typer.echo("\n" + format_table(rows, ["round", "mean_ig"]))
     typer.echo(f"\npruning {summary['pruning']}  facts {summary['facts']}")
+    rated = [{"rating": k, **v} for k, v in summary["calibration"].items() if v["n"]]
+    if rated:
+        typer.echo("\nLLM ratings against the exact expected IG of asking that character")
+        typer.echo(format_table(rated, ["rating", "n", "mean_exact_eig"]))
     if with_quiz:
         metrics = ["objective", "reasoning", "relation", "points", "overall"]
         rows = [{"knowledge": k, **summary["quiz"][k]} for k in ("own", "said", "all")]

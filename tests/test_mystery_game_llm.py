@@ -65,6 +65,9 @@ def test_llm_agents_play_record_and_replay_through_the_bench(tmp_path: Path) -> 
     assert first.exit_code == 0, first.output
     summary = json.loads(first.output)
     assert summary["finished"] == 2 and len(summary["ig_per_round"]) == 3
+    calibration = summary["calibration"]
+    assert calibration["high"]["n"] > 0 and calibration["low"]["n"] > 0
+    assert calibration["high"]["mean_exact_eig"] >= 0.0
     assert any((tmp_path / "rec" / "llm").glob("seed-0.seat0.jsonl"))
     again = runner.invoke(
         app,

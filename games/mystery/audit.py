@@ -6,6 +6,8 @@
 - Pruning: every suspect list an asker stated is graded against what it could know then: a
   dropped suspect is ENTAILED out (sound), a guess (consistent but dropped), or wrong (a real
   killer); a kept suspect its knowledge already ruled out is a missed deduction.
+- Calibration: each high / medium / low rating an asker gave, paired with the exact expected
+  IG of asking that character.
 - Utterances: every fact of every answer is TRUE / FALSE against the world and ENTAILED /
   CONTRADICTED / UNDETERMINED against the speaker's own script, so lies are detected exactly.
 """
@@ -64,11 +66,14 @@ class FactCheck:
 @dataclass
 class MysteryAudit:
     """A game's audit (see the module docstring); ``entropy[seat]`` lists H after the
-    introductions and after each round, for each civilian seat."""
+    introductions and after each round, for each civilian seat; ``calibration`` pairs each
+    high / medium / low rating an asker gave with the exact expected IG of asking that
+    character where it was at a crime's time (the best such question), from what it knew."""
 
     entropy: dict[int, list[float]] = field(default_factory=dict)
     pruning: Counter[str] = field(default_factory=Counter)
     facts: list[FactCheck] = field(default_factory=list)
+    calibration: list[tuple[str, float]] = field(default_factory=list)
 
     @property
     def gains(self) -> list[float]:
@@ -103,7 +108,9 @@ def audit_game(scripts: Scripts, events: Sequence[MysteryEvent], rounds: int) ->
         with _knowledge(scripts, person, scripts.scripts[person]) as know:
             heard = 0
             history = [know.entropy()]
-            mine = [(k, a) for k, a in enumerate(asks) if a.seat == seat and a.stated]
+            mine = [
+                (k, a) for k, a in enumerate(asks) if a.seat == seat and (a.stated or a.expected)
+            ]
             for r in range(1, rounds + 1):
                 for k, ask in mine:
                     if ask.round == r:
@@ -150,3 +157,7 @@ def _grade(
                     report.pruning[kind] += 1
                 elif out:
                     report.pruning["missed"] += 1
+        slots = sorted({c.slot for c in scripts.world.crimes})
+        for other, level in ask.expected:
+            exact = max(then.expected_gain(other, other, t) for t in slots)
+            report.calibration.append((level, exact))

@@ -75,11 +75,13 @@ class Introduce:
 @dataclass(frozen=True, slots=True)
 class Ask:
     """Ask seat ``answerer`` the typed ``question``; ``stated`` carries the asker's suspects
-    per crime, as it states them (a deduction the audit grades; not part of the move)."""
+    per crime, ``expected`` its high / medium / low rating of asking each other character (what
+    the audit grades and calibrates; not part of the move)."""
 
     answerer: int
     question: Question
     stated: tuple[tuple[str, ...], ...] = field(default=(), compare=False)
+    expected: tuple[tuple[str, str], ...] = field(default=(), compare=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -260,6 +262,7 @@ class MysteryState:
                 question=question_record(ask.question),
                 text=render_question(self._setting, ask.question),
                 stated=ask.stated,
+                expected=ask.expected,
             )
         )
         self._phase = "answer"

@@ -43,7 +43,10 @@ def mystery_actions(events: Sequence[MysteryEvent]) -> Iterator[tuple[int, Mappi
                 yield index, {event.seat: Introduce()}
             elif isinstance(event, Asked):
                 question = record_question(event.question)
-                yield index, {event.seat: Ask(event.answerer, question, event.stated)}
+                yield (
+                    index,
+                    {event.seat: Ask(event.answerer, question, event.stated, event.expected)},
+                )
             elif isinstance(event, Answered):
                 yield index, {event.seat: Reply(tuple(record_fact(f) for f in event.facts))}
             elif isinstance(event, Voted):

@@ -87,7 +87,8 @@ class Introduction(_Event):
 
 class Asked(_Event):
     """In ``round``, ``seat`` asks ``answerer`` a question; ``stated``: the asker's suspects per
-    crime as it stated them (empty when it stated none)."""
+    crime as it stated them, ``expected``: (person, high / medium / low) ratings it gave (both
+    empty when it stated none)."""
 
     type: Literal["question"] = "question"
     round: int
@@ -96,6 +97,7 @@ class Asked(_Event):
     question: QuestionRecord
     text: str
     stated: tuple[tuple[str, ...], ...] = ()
+    expected: tuple[tuple[str, str], ...] = ()
 
 
 class Answered(_Event):

@@ -253,7 +253,9 @@ class MysteryPrompter:
         if target is None or question is None:
             return None
         stated = tuple(self.state.suspects for _ in s.crimes)
-        ask = Ask(obs.players.index(target), question, stated)
+        rated = ((_person_id(s, n), v) for n, v in answer.expected.items())
+        expected = tuple((p, v) for p, v in rated if p in obs.players and p != obs.person)
+        ask = Ask(obs.players.index(target), question, stated, expected)
         return ask if ask in obs.legal else None
 
     def _target(self, answer: MysteryAnswer, obs: MysteryView) -> str | None:
