@@ -7,7 +7,7 @@ import typer
 from benchmarks.bench_cli import bench_app
 from benchmarks.clue_cli import bench_clue, bench_clue_perf
 from benchmarks.demo import run_demo
-from benchmarks.mystery_bench import bench_mystery
+from benchmarks.mystery_bench import bench_mystery, bench_wellplay
 from games.clue.cli import audit_clue, play_clue
 from games.detective.cli import detective_app
 from games.mystery.cli import play_mystery
@@ -35,6 +35,7 @@ app.add_typer(play_app, name="play")
 bench_app.command("clue")(bench_clue)
 bench_app.command("clue-perf")(bench_clue_perf)
 bench_app.command("mystery")(bench_mystery)
+bench_app.command("wellplay")(bench_wellplay)
 app.add_typer(bench_app, name="bench")
 app.add_typer(detective_app, name="detective")
 

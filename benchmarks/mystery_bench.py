@@ -30,8 +30,10 @@ from games.mystery.agents import AGENTS, AgentSettings, make_agents
 from games.mystery.audit import audit_game
 from games.mystery.entry import ENTRY, scripts_for
 from games.mystery.events import GameEnd, MysteryConfig
+from games.mystery.wellplay import load_wellplay
+from games.mystery.wellplay_answer import answer_all
 from provers.sat_prover import SatProver
-from reasoning.llm import LLMSettings
+from reasoning.llm import LLMEndpointError, LLMSettings, make_client
 from reasoning.verifier import ClaimStatus, Correctness
 
 
@@ -234,6 +236,39 @@ def bench_mystery(
         typer.echo("\nWellPlay-style questions, exact reasoners")
         typer.echo(format_table(rows, ["knowledge", *metrics]))
     typer.echo(f"\nwrote {path} and {plot}")
+
+
+def bench_wellplay(
+    data: Annotated[Path, typer.Option(help="A folder of WellPlay script folders (your copy).")],
+    knowledge: Annotated[
+        str, typer.Option(help="own: each character's script only; all: every script.")
+    ] = "own",
+    seed: Annotated[int, typer.Option(help="Seed of the option shuffle.")] = 0,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the metrics as JSON.")] = False,
+    model: Model = None,
+    base_url: BaseUrl = None,
+) -> None:
+    """An LLM answers the WellPlay questions of a user's copy, graded by the key: accuracy
+    per category and the seed's Overall."""
+    try:
+        if knowledge not in ("own", "all"):
+            raise ValueError(f"--knowledge: own or all, got {knowledge!r}")
+        scripts = load_wellplay(data, seed)
+        llm = LLMSettings.model_validate({"model": model or "gpt-4o-mini", "base_url": base_url})
+        if not llm.configured:
+            raise ValueError("answering needs an LLM endpoint: give --base-url")
+        graded, fallbacks = answer_all(
+            make_client(llm), scripts, "own" if knowledge == "own" else "all"
+        )
+    except (ValueError, ValidationError, LLMEndpointError) as err:
+        fail(err)
+    metrics: dict[str, float] = accuracy(graded, [g.correct for g in graded])
+    metrics.update(questions=float(len(graded)), fallbacks=float(fallbacks))
+    if as_json:
+        typer.echo(write_json_text(metrics))
+        return
+    columns = ["objective", "reasoning", "relation", "points", "overall", "questions", "fallbacks"]
+    typer.echo(format_table([metrics], columns))
 
 
 def write_json_text(payload: dict[str, Any]) -> str:

@@ -98,3 +98,42 @@ def test_bad_json_is_named_by_file_and_field(tmp_path: Path) -> None:
         load_script(folder, 0)
     with pytest.raises(WellPlayError, match=r"no \*/json/script_info\.json"):
         load_wellplay(tmp_path / "nothing")
+
+
+def test_an_llm_answers_the_questions_graded_by_the_key(tmp_path: Path) -> None:
+    import json as jsonlib
+
+    from typer.testing import CliRunner
+
+    from benchmarks.chat_server import ScriptedChatServer
+    from benchmarks.cli import app
+
+    write_script(tmp_path, rows=[r for r in ROWS if "noon" not in r])
+    scripts = load_wellplay(tmp_path, 0)
+    questions = [q for c in scripts[0].characters for q in c.questions]
+    with ScriptedChatServer(lambda _: '{"answer": "a"}') as server:
+        result = CliRunner().invoke(
+            app,
+            [
+                "bench",
+                "wellplay",
+                "--data",
+                str(tmp_path),
+                "--knowledge",
+                "all",
+                "--json",
+                "--base-url",
+                server.base_url,
+                "--model",
+                "scripted",
+            ],
+        )
+        assert result.exit_code == 0, result.output
+        assert "Script of Bo" in server.requests[0].messages[0]["content"]
+    metrics = jsonlib.loads(result.output)
+    assert metrics["questions"] == len(questions) and metrics["fallbacks"] == 0
+    right = [q.key == frozenset("a") for q in questions]
+    points = sum(q.points for q, r in zip(questions, right, strict=True) if r)
+    assert metrics["points"] == points / sum(q.points for q in questions)
+    bad = CliRunner().invoke(app, ["bench", "wellplay", "--data", str(tmp_path / "none")])
+    assert bad.exit_code == 2 and bad.output.startswith("error:")

@@ -15,7 +15,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, Protocol
 
 from formalize.mystery import atoms
 from formalize.mystery.acceptance import answer, plan
@@ -179,7 +179,21 @@ def quiz(scripts: Scripts, prover: Prover, seed: int = 0) -> list[QuizQuestion]:
     return out
 
 
-def accuracy(questions: Sequence[QuizQuestion], correct: Sequence[bool]) -> dict[str, float]:
+class Graded(Protocol):
+    """Anything graded like a WellPlay question: a category and its points."""
+
+    @property
+    def category(self) -> Category:
+        """objective, reasoning or relation."""
+        ...
+
+    @property
+    def points(self) -> int:
+        """10, 5 or 2."""
+        ...
+
+
+def accuracy(questions: Sequence[Graded], correct: Sequence[bool]) -> dict[str, float]:
     """Per-category accuracy, the point-weighted accuracy of these questions, and the seed's
     Overall (categories weighted 1170 / 4000 / 1130 over 6300)."""
     out: dict[str, float] = {}
