@@ -85,7 +85,8 @@ class ProverAgent:
             if seat != obs.seat and (seat, Where(person, slot)) not in asked
         ]
         if not options:
-            return _unasked(obs)
+            spare = _unasked(obs)
+            return Ask(spare.answerer, spare.question, snapshot.suspects)
         gains = [
             know.expected_gain(obs.players[a.answerer], obs.players[a.answerer], a.question.slot)
             for a in options
