@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from benchmarks.cli import app
@@ -54,3 +55,14 @@ def test_bad_options_are_one_line_exit_2(tmp_path: Path) -> None:
         result = CliRunner().invoke(app, args)
         assert result.exit_code == 2, args
         assert result.output.startswith("error:") and "Traceback" not in result.output
+
+
+def test_the_demo_section_shows_a_short_game_and_its_pruning_audit(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from benchmarks.demo import mystery_section
+
+    mystery_section()
+    out = capsys.readouterr().out
+    assert "round 2" in out and "round 3" not in out
+    assert "audit pruning of stated suspects" in out and "reveal:" in out
