@@ -31,7 +31,7 @@ from games.mystery.audit import audit_game
 from games.mystery.entry import ENTRY, scripts_for
 from games.mystery.events import GameEnd, MysteryConfig
 from games.mystery.wellplay import load_wellplay
-from games.mystery.wellplay_answer import answer_all
+from games.mystery.wellplay_answer import Knowledge, answer_all
 from provers.sat_prover import SatProver
 from reasoning.llm import LLMEndpointError, LLMSettings, make_client
 from reasoning.verifier import ClaimStatus, Correctness
@@ -238,10 +238,18 @@ def bench_mystery(
     typer.echo(f"\nwrote {path} and {plot}")
 
 
+KNOWLEDGE: dict[str, Knowledge] = {"own": "own", "all": "all", "played": "played"}
+"""The --knowledge choices of bench wellplay."""
+
+
 def bench_wellplay(
     data: Annotated[Path, typer.Option(help="A folder of WellPlay script folders (your copy).")],
     knowledge: Annotated[
-        str, typer.Option(help="own: each character's script only; all: every script.")
+        str,
+        typer.Option(
+            help="own: each character's script only; all: every script; played: own script "
+            "after three rounds of LLM questioning."
+        ),
     ] = "own",
     seed: Annotated[int, typer.Option(help="Seed of the option shuffle.")] = 0,
     as_json: Annotated[bool, typer.Option("--json", help="Print the metrics as JSON.")] = False,
@@ -251,15 +259,13 @@ def bench_wellplay(
     """An LLM answers the WellPlay questions of a user's copy, graded by the key: accuracy
     per category and the seed's Overall."""
     try:
-        if knowledge not in ("own", "all"):
-            raise ValueError(f"--knowledge: own or all, got {knowledge!r}")
+        if knowledge not in KNOWLEDGE:
+            raise ValueError(f"--knowledge: own, all or played, got {knowledge!r}")
         scripts = load_wellplay(data, seed)
         llm = LLMSettings.model_validate({"model": model or "gpt-4o-mini", "base_url": base_url})
         if not llm.configured:
             raise ValueError("answering needs an LLM endpoint: give --base-url")
-        graded, fallbacks = answer_all(
-            make_client(llm), scripts, "own" if knowledge == "own" else "all"
-        )
+        graded, fallbacks = answer_all(make_client(llm), scripts, KNOWLEDGE[knowledge])
     except (ValueError, ValidationError, LLMEndpointError) as err:
         fail(err)
     metrics: dict[str, float] = accuracy(graded, [g.correct for g in graded])

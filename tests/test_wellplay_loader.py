@@ -137,3 +137,29 @@ def test_an_llm_answers_the_questions_graded_by_the_key(tmp_path: Path) -> None:
     assert metrics["points"] == points / sum(q.points for q in questions)
     bad = CliRunner().invoke(app, ["bench", "wellplay", "--data", str(tmp_path / "none")])
     assert bad.exit_code == 2 and bad.output.startswith("error:")
+
+
+def test_llm_characters_play_three_rounds_then_answer_with_the_transcript(tmp_path: Path) -> None:
+    from benchmarks.chat_server import ChatRequest, ScriptedChatServer
+    from games.mystery.wellplay_answer import answer_all
+    from reasoning.llm import LLMSettings, make_client
+
+    def reply(request: ChatRequest) -> str:
+        text = request.last_user
+        if "Ask one of" in text:
+            other = text.removeprefix("Ask one of ").split(" one question")[0]
+            return json.dumps({"to": other, "question": "Where were you at noon?"})
+        if "asks you" in text:
+            return '{"answer": "In the yard."}'
+        return '{"answer": "a"}'
+
+    write_script(tmp_path, rows=ROWS[:1])
+    scripts = load_wellplay(tmp_path)
+    with ScriptedChatServer(reply) as server:
+        client = make_client(LLMSettings(base_url=server.base_url, model="scripted"))
+        graded, fallbacks = answer_all(client, scripts, "played")
+        last = server.requests[-1].messages[0]["content"]
+    assert fallbacks == 0 and len(graded) == 2
+    assert all(g.correct == (g.question.key == frozenset("a")) for g in graded)
+    assert last.count("Where were you at noon?") == 6 and "Ann: In the yard." in last
+    assert "You are Bo" in last and "Script of Ann" not in last
