@@ -8,9 +8,11 @@ from benchmarks.bench_cli import bench_app
 from benchmarks.clue_cli import bench_clue, bench_clue_perf
 from benchmarks.demo import run_demo
 from benchmarks.detective_bench import bench_detective
+from benchmarks.mystery_bench import bench_mystery, bench_wellplay
 from benchmarks.trace_bench import bench_trace
 from games.clue.cli import audit_clue, play_clue
 from games.detective.cli import audit_detective, detective_app, play_detective
+from games.mystery.cli import play_mystery
 from games.undercover.cli import play_undercover
 from provers.cli import prove
 from provers.trace_cli import audit_trace
@@ -33,11 +35,14 @@ play_app = typer.Typer(help="Play a game and print what happens.", no_args_is_he
 play_app.command("clue")(play_clue)
 play_app.command("undercover")(play_undercover)
 play_app.command("detective")(play_detective)
+play_app.command("mystery")(play_mystery)
 app.add_typer(play_app, name="play")
 bench_app.command("clue")(bench_clue)
 bench_app.command("clue-perf")(bench_clue_perf)
 bench_app.command("trace")(bench_trace)
 bench_app.command("detective")(bench_detective)
+bench_app.command("mystery")(bench_mystery)
+bench_app.command("wellplay")(bench_wellplay)
 app.add_typer(bench_app, name="bench")
 app.add_typer(detective_app, name="detective")
 

@@ -18,6 +18,7 @@ from games.detective.events import AnswersEvent, DetectiveConfig
 from games.detective.planner import best_achievable
 from games.detective.play import audit_stages
 from games.detective.play import play_game as play_detective
+from games.mystery.cli import mystery_demo
 from games.undercover.agents import AgentSettings as UndercoverAgentSettings
 from games.undercover.agents import seat_agents
 from games.undercover.checker import ProverChecker
@@ -180,6 +181,13 @@ def detective_section() -> None:
         )
 
 
+def mystery_section() -> None:
+    """Play a short interrogation game with prover-backed agents and print its pruning audit."""
+    _section("Murder mystery: five prover-backed agents, seed 3, two rounds")
+    for line in mystery_demo(seed=3, rounds=2):
+        typer.echo(line)
+
+
 def run_demo() -> None:
     """Run every section of the demo in order."""
     tea_section()
@@ -187,3 +195,4 @@ def run_demo() -> None:
     clue_section()
     undercover_section()
     detective_section()
+    mystery_section()

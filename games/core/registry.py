@@ -27,6 +27,7 @@ GAME_MODULES: dict[str, str] = {
     "clue": "games.clue.entry",
     "detective": "games.detective.entry",
     "undercover": "games.undercover.entry",
+    "mystery": "games.mystery.entry",
 }
 """Game name -> the module whose ``ENTRY`` describes it. A new game adds one line here."""
 

@@ -1,0 +1,284 @@
+"""``gumshoe bench mystery``: interrogation games on generated scripts, audited exactly.
+
+Games ``seed-<n>`` are played on the shared runner (resumable run directory, ``--workers``,
+``--concurrency``, ``--scheduler``); LLM calls can be recorded per game and replayed. The summary
+is built from the logs: the civilians' win rate, the mean exact IG of each round (and a plot of
+it), the pruning audit of stated suspects, and every answered fact checked against the world and
+its speaker's script.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from benchmarks.report import format_table, pyplot, write_json
+from benchmarks.run_options import Concurrency, Quiet, Scheduler, Workers, run_options
+from benchmarks.runner import MemoryLog, check_replayable, run_games
+from formalize.mystery.quiz import Needs, accuracy, bound, quiz
+from games.core.cli import BaseUrl, Model, fail
+from games.core.log import SeatInfo
+from games.core.loop import play
+from games.core.runlog import LogError, RunDir, RunDirError
+from games.mystery.agents import AGENTS, AgentSettings, make_agents
+from games.mystery.audit import audit_game
+from games.mystery.entry import ENTRY, scripts_for
+from games.mystery.events import GameEnd, MysteryConfig
+from games.mystery.wellplay import load_wellplay
+from games.mystery.wellplay_answer import Knowledge, answer_all
+from provers.sat_prover import SatProver
+from reasoning.llm import LLMEndpointError, LLMSettings, make_client
+from reasoning.verifier import ClaimStatus, Correctness
+
+
+class MysteryBenchConfig(BaseModel):
+    """A run's settings: one agent per seat, the first seed, the LLM model (None: offline)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    agents: tuple[str, ...]
+    first_seed: int = 0
+    llm_model: str | None = None
+
+
+@dataclass(frozen=True)
+class MysteryPlayer:
+    """Plays game ``seed-<n>`` with the seat list ``specs`` (a picklable ``GamePlayer``)."""
+
+    specs: tuple[str, ...]
+    settings: AgentSettings
+
+    def __call__(self, game_id: str, log: MemoryLog) -> dict[str, Any]:
+        """Play the game ``game_id`` names into ``log``."""
+        seed = int(game_id.removeprefix("seed-"))
+        settings = self.settings.for_game(game_id, len(self.specs))
+        agents = make_agents(self.specs, seed, settings)
+        seats = [SeatInfo(name=f"P{i}", agent=a.name) for i, a in enumerate(agents)]
+        config = ENTRY.default_config(len(self.specs))
+        state = ENTRY.new_state(config, seed, seats)
+        play(state, agents, ENTRY.header(config, seed, seats), log, max_decisions=200)
+        return {}
+
+
+def quiz_bounds(seeds: list[int], config: MysteryConfig) -> dict[str, dict[str, float]]:
+    """The WellPlay-style metrics of exact reasoners over the games' scripts, by knowledge:
+    own script only, that plus the planned answers, all scripts."""
+    prover = SatProver()
+    questions = [q for seed in seeds for q in quiz(scripts_for(seed, config.scripts), prover, seed)]
+    levels: tuple[Needs, ...] = ("own", "said", "all")
+    out: dict[str, dict[str, float]] = {
+        level: accuracy(questions, bound(questions, level)) for level in levels
+    }
+    out["count"] = {k: float(v) for k, v in Counter(q.category for q in questions).items()}
+    return out
+
+
+def summarise(run_dir: RunDir[MysteryBenchConfig], game_ids: list[str]) -> dict[str, Any]:
+    """The run's summary, audited from its logs."""
+    wins = finished = errored = 0
+    solved: list[float] = []
+    gains: list[list[float]] = []
+    start: list[float] = []
+    pruning: Counter[str] = Counter()
+    facts: Counter[str] = Counter()
+    rated: dict[str, list[float]] = {"high": [], "medium": [], "low": []}
+    for gid in game_ids:
+        log = ENTRY.read_log(run_dir.log_path(gid))
+        if log.end is None or log.end.status != "finished" or log.header is None:
+            errored += 1
+            continue
+        finished += 1
+        config = MysteryConfig.model_validate(log.header.config)
+        end = log.events[-1]
+        assert isinstance(end, GameEnd)
+        wins += end.winner == "civilians"
+        solved.append(sum(end.solved) / len(end.solved))
+        audit = audit_game(scripts_for(log.header.seed, config.scripts), log.events, config.rounds)
+        gains.append(audit.gains)
+        start += [h[0] for h in audit.entropy.values()]
+        pruning.update(audit.pruning)
+        for level, exact in audit.calibration:
+            rated[level].append(exact)
+        for check in audit.facts:
+            facts[f"{check.correctness.value}/{check.status.value}"] += 1
+    rounds = max((len(g) for g in gains), default=0)
+    per_round = [
+        sum(g[r] for g in gains if len(g) > r) / max(1, sum(len(g) > r for g in gains))
+        for r in range(rounds)
+    ]
+    lies = sum(v for k, v in facts.items() if k.startswith(Correctness.FALSE.value))
+    caught = facts[f"{Correctness.FALSE.value}/{ClaimStatus.CONTRADICTED.value}"]
+    return {
+        "games": len(game_ids),
+        "finished": finished,
+        "errored": errored,
+        "win_rate": wins / finished if finished else math.nan,
+        "solved_share": sum(solved) / len(solved) if solved else math.nan,
+        "mean_h0": sum(start) / len(start) if start else math.nan,
+        "ig_per_round": per_round,
+        "pruning": dict(sorted(pruning.items())),
+        "facts": dict(sorted(facts.items())),
+        "lies": lies,
+        "lies_contradicting_own_script": caught,
+        "calibration": {
+            level: {"n": len(v), "mean_exact_eig": sum(v) / len(v) if v else math.nan}
+            for level, v in rated.items()
+        },
+    }
+
+
+def plot_gains(per_round: list[float], path: Path) -> Path:
+    """A bar chart of the mean exact IG per questioning round."""
+    plt = pyplot()
+    fig, ax = plt.subplots(figsize=(5, 3))
+    ax.bar([str(r + 1) for r in range(len(per_round))], per_round)
+    ax.set_xlabel("round")
+    ax.set_ylabel("mean exact IG (nats)")
+    ax.set_title("Information gain per round")
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
+    return path
+
+
+def bench_mystery(
+    games: Annotated[int, typer.Option(min=1, max=100000, help="Games (seeds) to play.")] = 30,
+    first_seed: Annotated[int, typer.Option(help="The first seed; then first+1, ...")] = 0,
+    agents: Annotated[
+        str,
+        typer.Option(help="One agent per seat (prover*4,questum); one name fills 5 seats."),
+    ] = "prover",
+    out: Annotated[Path, typer.Option(help="Run directory (resumed when it exists).")] = Path(
+        "runs/mystery"
+    ),
+    as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
+    model: Model = None,
+    base_url: BaseUrl = None,
+    record: Annotated[
+        bool, typer.Option("--record", help="Record LLM calls in <out>/llm/, one file per game.")
+    ] = False,
+    replay: Annotated[
+        Path | None,
+        typer.Option(help="A run directory recorded with --record: answer LLM calls from it."),
+    ] = None,
+    workers: Workers = 1,
+    concurrency: Concurrency = 1,
+    scheduler: Scheduler = None,
+    quiet: Quiet = False,
+    with_quiz: Annotated[
+        bool,
+        typer.Option(
+            "--quiz/--no-quiz",
+            help="Also generate WellPlay-style questions per script and report exact bounds.",
+        ),
+    ] = True,
+) -> None:
+    """Interrogation games on generated scripts: win rate, exact IG per round, pruning audit,
+    WellPlay-style question bounds."""
+    try:
+        specs = AGENTS.parse(agents)
+        if len(specs) == 1:
+            specs = specs * 5
+        ENTRY.info.check_players(len(specs), "agents")
+        needs_llm = AGENTS.needs_llm(specs)
+        llm = LLMSettings.model_validate(
+            {
+                "model": model or "gpt-4o-mini",
+                "base_url": base_url,
+                "record_path": out if record else None,
+                "replay_path": replay,
+            }
+        )
+        if needs_llm and replay is None and not llm.configured:
+            raise ValueError("--agents: an LLM agent needs --base-url (or --replay)")
+        config = MysteryBenchConfig(
+            agents=specs, first_seed=first_seed, llm_model=llm.model if needs_llm else None
+        )
+        if replay is not None:
+            check_replayable(config, replay, ["agents", "first_seed", "llm_model"])
+        options = run_options(workers, concurrency, scheduler, quiet)
+        rundir = RunDir(out, config)
+        ids = [f"seed-{first_seed + k}" for k in range(games)]
+        player = MysteryPlayer(specs, AgentSettings(llm=llm if needs_llm else None))
+        report = run_games(rundir, ids, player, options)
+        summary = summarise(rundir, ids)
+        if with_quiz:
+            seeds = [first_seed + k for k in range(games)]
+            summary["quiz"] = quiz_bounds(seeds, ENTRY.default_config(len(specs)))
+    except (ValueError, ValidationError, RunDirError, LogError) as err:
+        fail(err)
+    summary.update(
+        agents=",".join(specs), wall_s=round(report.wall_s, 3), cpu_s=round(report.cpu_s, 3)
+    )
+    plot = plot_gains(summary["ig_per_round"], out / "ig_per_round.png")
+    path = write_json(out / "mystery_summary.json", summary)
+    if as_json:
+        typer.echo(write_json_text(summary))
+        return
+    columns = ["agents", "games", "finished", "win_rate", "solved_share", "mean_h0", "lies"]
+    typer.echo(format_table([summary], [*columns, "wall_s", "cpu_s"]))
+    rows = [{"round": r + 1, "mean_ig": g} for r, g in enumerate(summary["ig_per_round"])]
+    typer.echo("\n" + format_table(rows, ["round", "mean_ig"]))
+    typer.echo(f"\npruning {summary['pruning']}  facts {summary['facts']}")
+    rated = [{"rating": k, **v} for k, v in summary["calibration"].items() if v["n"]]
+    if rated:
+        typer.echo("\nLLM ratings against the exact expected IG of asking that character")
+        typer.echo(format_table(rated, ["rating", "n", "mean_exact_eig"]))
+    if with_quiz:
+        metrics = ["objective", "reasoning", "relation", "points", "overall"]
+        rows = [{"knowledge": k, **summary["quiz"][k]} for k in ("own", "said", "all")]
+        typer.echo("\nWellPlay-style questions, exact reasoners")
+        typer.echo(format_table(rows, ["knowledge", *metrics]))
+    typer.echo(f"\nwrote {path} and {plot}")
+
+
+KNOWLEDGE: dict[str, Knowledge] = {"own": "own", "all": "all", "played": "played"}
+"""The --knowledge choices of bench wellplay."""
+
+
+def bench_wellplay(
+    data: Annotated[Path, typer.Option(help="A folder of WellPlay script folders (your copy).")],
+    knowledge: Annotated[
+        str,
+        typer.Option(
+            help="own: each character's script only; all: every script; played: own script "
+            "after three rounds of LLM questioning."
+        ),
+    ] = "own",
+    seed: Annotated[int, typer.Option(help="Seed of the option shuffle.")] = 0,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the metrics as JSON.")] = False,
+    model: Model = None,
+    base_url: BaseUrl = None,
+) -> None:
+    """An LLM answers the WellPlay questions of a user's copy, graded by the key: accuracy
+    per category and the seed's Overall."""
+    try:
+        if knowledge not in KNOWLEDGE:
+            raise ValueError(f"--knowledge: own, all or played, got {knowledge!r}")
+        scripts = load_wellplay(data, seed)
+        llm = LLMSettings.model_validate({"model": model or "gpt-4o-mini", "base_url": base_url})
+        if not llm.configured:
+            raise ValueError("answering needs an LLM endpoint: give --base-url")
+        graded, fallbacks = answer_all(make_client(llm), scripts, KNOWLEDGE[knowledge])
+    except (ValueError, ValidationError, LLMEndpointError) as err:
+        fail(err)
+    metrics: dict[str, float] = accuracy(graded, [g.correct for g in graded])
+    metrics.update(questions=float(len(graded)), fallbacks=float(fallbacks))
+    if as_json:
+        typer.echo(write_json_text(metrics))
+        return
+    columns = ["objective", "reasoning", "relation", "points", "overall", "questions", "fallbacks"]
+    typer.echo(format_table([metrics], columns))
+
+
+def write_json_text(payload: dict[str, Any]) -> str:
+    """The summary as one JSON document."""
+    import json
+
+    return json.dumps(payload, indent=2, default=str)

@@ -1,0 +1,197 @@
+"""The interrogation game's agents by name (``AGENTS``): offline ``prover`` and ``random``, and
+the LLM agents ``questum``, ``llm-random`` and ``llm-cot`` (``games.mystery.llm_agents``).
+
+``prover``: a civilian keeps a ``Knowledge`` of the theory, the introduction, its script and
+every answer heard as testimony; it asks, of the unasked questions "where were you at the time of
+a crime", the one with the highest exact expected information gain (ties: the first), answers
+with the whole truth, and votes for a killer its knowledge entails (else the first suspect still
+possible). A murderer answers from its cover story and votes for the first other seat that is
+not itself. ``random`` plays a seeded random legal action.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from pydantic import BaseModel, ConfigDict
+
+from formalize.mystery import atoms
+from formalize.mystery.facts import TimeAmong
+from formalize.mystery.questions import Where, answer_from
+from games.core.agents import AgentRegistry, AgentType, seat_seed
+from games.core.llm_player import LLMPlayer, seat_client
+from games.core.recordings import game_llm_settings
+from games.mystery.engine import Action, Ask, Introduce, MysteryView, Reply, Vote
+from games.mystery.knowledge import Knowledge
+from games.mystery.llm_agents import MysteryAnswer, MysteryPrompter, Variant
+from provers.sat_session import SatSession
+from reasoning.llm import LLMSettings
+
+
+@dataclass
+class Pruning:
+    """One snapshot of a prover agent's suspects: after ``heard`` answers, per crime."""
+
+    heard: int
+    suspects: tuple[tuple[str, ...], ...]
+    gain: float | None = None
+
+
+@dataclass
+class ProverAgent:
+    """The prover-backed agent (see the module docstring); ``history`` records its suspects
+    before each of its decisions, with the expected gain of the question it asked."""
+
+    seat: int
+    name: str = "prover"
+    history: list[Pruning] = field(default_factory=list)
+    _knowledge: Knowledge | None = None
+    _heard: int = 0
+
+    def _know(self, obs: MysteryView) -> Knowledge:
+        if self._knowledge is None:
+            self._knowledge = Knowledge(
+                obs.setting, obs.players, obs.person, [*obs.intro, *obs.script], SatSession
+            )
+        for said in obs.heard[self._heard :]:
+            self._knowledge.hear(obs.players[said.answerer], said.facts)
+        self._heard = len(obs.heard)
+        return self._knowledge
+
+    def act(self, obs: MysteryView) -> Action:
+        """The action for ``obs``'s decision."""
+        if obs.phase == "intro":
+            return Introduce()
+        if obs.phase == "answer":
+            assert obs.pending is not None
+            facts = answer_from(obs.cover or obs.script, obs.pending.question)
+            return Reply(facts) if Reply(facts) in obs.legal else obs.legal[0]
+        if obs.murderer:
+            return self._murderer(obs)
+        know = self._know(obs)
+        crimes = range(1, len(obs.setting.crimes) + 1)
+        snapshot = Pruning(len(obs.heard), tuple(know.suspects(i) for i in crimes))
+        self.history.append(snapshot)
+        if obs.phase == "vote":
+            return self._vote(obs, know)
+        asked = {(h.answerer, h.question) for h in obs.heard}
+        slots = sorted({t for f in obs.intro if isinstance(f, TimeAmong) for t in f.slots})
+        options = [
+            Ask(seat, Where(person, slot))
+            for slot in slots
+            for seat, person in enumerate(obs.players)
+            if seat != obs.seat and (seat, Where(person, slot)) not in asked
+        ]
+        if not options:
+            spare = _unasked(obs)
+            return Ask(spare.answerer, spare.question, snapshot.suspects)
+        gains = [
+            know.expected_gain(obs.players[a.answerer], obs.players[a.answerer], a.question.slot)
+            for a in options
+            if isinstance(a.question, Where)
+        ]
+        best = max(range(len(options)), key=lambda k: (gains[k], -k))
+        snapshot.gain = gains[best]
+        chosen = options[best]
+        return Ask(chosen.answerer, chosen.question, snapshot.suspects)
+
+    def _vote(self, obs: MysteryView, know: Knowledge) -> Vote:
+        suspects = know.suspects(obs.crime)
+        named = [p for p in suspects if know.entails(atoms.culprit(obs.crime, p))]
+        target = (named or list(suspects) or [obs.players[obs.seat - 1]])[0]
+        return Vote(obs.players.index(target))
+
+    def _murderer(self, obs: MysteryView) -> Action:
+        if obs.phase == "vote":
+            return Vote(0 if obs.seat else 1)
+        return _unasked(obs)
+
+
+def _unasked(obs: MysteryView) -> Ask:
+    asked = {(h.answerer, h.question) for h in obs.heard}
+    return next(
+        a for a in obs.legal if isinstance(a, Ask) and (a.answerer, a.question) not in asked
+    )
+
+
+@dataclass
+class RandomAgent:
+    """Plays a seeded random legal action."""
+
+    seed: int
+    name: str = "random"
+
+    def __post_init__(self) -> None:
+        self._rng = random.Random(self.seed)
+
+    def act(self, obs: MysteryView) -> Action:
+        """A random legal action."""
+        return self._rng.choice(obs.legal)
+
+
+class AgentSettings(BaseModel):
+    """What the factories read: the LLM endpoint of LLM agents (None: from the environment)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    llm: LLMSettings | None = None
+
+    def llm_settings(self) -> LLMSettings:
+        """The LLM settings given, or those the environment describes."""
+        return self.llm if self.llm is not None else LLMSettings()
+
+    def for_game(self, game_id: str, seats: int) -> AgentSettings:
+        """The settings of game ``game_id``: record/replay directories become its per-seat
+        recordings."""
+        llm = self.llm_settings()
+        if llm.record_path is None and llm.replay_path is None:
+            return self
+        return self.model_copy(update={"llm": game_llm_settings(llm, game_id, seats)})
+
+
+MysteryAgent = ProverAgent | RandomAgent | LLMPlayer[MysteryView, MysteryAnswer, Action]
+"""Any agent of the game: ``act(view) -> action``."""
+
+
+def _llm(variant: Variant) -> Callable[[int, int, AgentSettings], MysteryAgent]:
+    def make(seat: int, seed: int, settings: AgentSettings) -> MysteryAgent:
+        client = seat_client(settings.llm_settings(), seat)
+        return LLMPlayer(MysteryPrompter(variant, seed), client, seed=seed, name=variant)
+
+    return make
+
+
+AGENTS: AgentRegistry[AgentSettings, MysteryAgent] = AgentRegistry(
+    [
+        AgentType(
+            "prover",
+            "theory, script and testimony in SAT; asks by exact expected IG",
+            False,
+            lambda seat, seed, _: ProverAgent(seat),
+        ),
+        AgentType(
+            "random", "a seeded random legal action", False, lambda seat, seed, _: RandomAgent(seed)
+        ),
+        AgentType(
+            "questum",
+            "seed 004's Questum: suspects, IG score, epsilon-greedy",
+            True,
+            _llm("questum"),
+        ),
+        AgentType("llm-random", "LLM that asks a random character", True, _llm("llm-random")),
+        AgentType(
+            "llm-cot", "LLM that reasons step by step (chain of thought)", True, _llm("llm-cot")
+        ),
+    ]
+)
+"""The interrogation game's agents, by name."""
+
+
+def make_agents(specs: Sequence[str], seed: int, settings: AgentSettings) -> list[MysteryAgent]:
+    """One agent per seat of game ``seed`` by registry name, each with a seed of its own."""
+    return [
+        AGENTS.make(spec, seat, seat_seed("mystery", seed, seat), settings)
+        for seat, spec in enumerate(specs)
+    ]

@@ -1,0 +1,125 @@
+"""``gumshoe play mystery``: play one interrogation game and print it with its exact audit."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from pydantic import ValidationError
+
+from formalize.mystery.questions import render_question
+from games.core.cli import BaseUrl, Model, fail, prepare_out
+from games.core.log import SeatInfo
+from games.core.loop import play
+from games.core.runlog import EventLog
+from games.mystery.agents import AGENTS, AgentSettings, make_agents
+from games.mystery.audit import audit_game
+from games.mystery.engine import MysteryState
+from games.mystery.entry import ENTRY
+from games.mystery.events import (
+    Answered,
+    Asked,
+    GameEnd,
+    Introduction,
+    Voted,
+    record_fact,
+    record_question,
+)
+from games.mystery.llm_agents import say_facts
+from reasoning.llm import LLMSettings
+
+
+def mystery_demo(seed: int, rounds: int) -> list[str]:
+    """One short game of prover-backed agents (``rounds`` questioning rounds), as a transcript."""
+    agents = make_agents(("prover",) * 5, seed, AgentSettings())
+    seats = [SeatInfo(name=f"P{i}", agent=a.name) for i, a in enumerate(agents)]
+    config = ENTRY.default_config(5).model_copy(update={"rounds": rounds})
+    state = ENTRY.new_state(config, seed, seats)
+    play(state, agents, ENTRY.header(config, seed, seats), max_decisions=ENTRY.info.max_decisions)
+    return transcript(state)
+
+
+def play_game(
+    specs: Sequence[str], seed: int, settings: AgentSettings, out: Path | None
+) -> MysteryState:
+    """Play one game of ``seed`` with the seat list ``specs`` (logging it under ``out``)."""
+    agents = make_agents(specs, seed, settings)
+    seats = [SeatInfo(name=f"P{i}", agent=a.name) for i, a in enumerate(agents)]
+    config = ENTRY.default_config(len(specs))
+    state = ENTRY.new_state(config, seed, seats)
+    header = ENTRY.header(config, seed, seats)
+    if out is None:
+        play(state, agents, header, max_decisions=ENTRY.info.max_decisions)
+    else:
+        with EventLog(out / f"mystery-seed{seed}.jsonl") as log:
+            play(state, agents, header, log, max_decisions=ENTRY.info.max_decisions)
+    return state
+
+
+def transcript(state: MysteryState) -> list[str]:
+    """The game in English: introductions, questions and answers (lies marked), votes, reveal,
+    and the exact audit (entropy per round, pruning, lies)."""
+    scripts = state.scripts
+    setting = scripts.world.setting
+    name = [setting.person(p).name for p in scripts.players]
+    lines = [f"{setting.title}: " + say_facts(setting, scripts.intro)]
+    for event in state.events():
+        if isinstance(event, Introduction):
+            lines.append(f"  P{event.seat} {event.text}")
+        elif isinstance(event, Asked):
+            question = render_question(setting, record_question(event.question))
+            lines.append(
+                f"round {event.round}  {name[event.seat]} -> {name[event.answerer]}: {question}"
+            )
+        elif isinstance(event, Answered):
+            facts = [record_fact(f) for f in event.facts]
+            said = event.relation or (say_facts(setting, facts) if facts else "(declines)")
+            lines.append(f"    {'LIE ' if event.lie else ''}{said}")
+        elif isinstance(event, Voted):
+            victim = setting.person(setting.crimes[event.crime - 1].victim).name
+            ballots = ", ".join(f"{name[b.voter]}->{name[b.target]}" for b in event.ballots)
+            accused = "nobody" if event.accused is None else name[event.accused]
+            lines.append(f"vote on {victim}: {ballots}; accused {accused}")
+        elif isinstance(event, GameEnd):
+            killers = ", ".join(setting.person(p).name for p in sorted(scripts.murderers))
+            lines.append(f"reveal: the murderers were {killers}; {event.winner} win")
+    audit = audit_game(scripts, state.events(), state.config.rounds)
+    for seat, history in audit.entropy.items():
+        steps = " -> ".join(f"{h:.2f}" for h in history)
+        lines.append(f"audit {name[seat]}: H {steps}")
+    lines.append(f"audit pruning of stated suspects: {dict(audit.pruning)}")
+    lines.append(
+        f"audit lies said: {len(audit.lies)}, each by a murderer: "
+        f"{all(f.speaker in scripts.murderers for f in audit.lies)}"
+    )
+    return lines
+
+
+def play_mystery(
+    agents: Annotated[
+        str,
+        typer.Option(help=f"One agent per seat ({', '.join(AGENTS.names)}); one name fills 5."),
+    ] = "prover",
+    seed: Annotated[int, typer.Option(help="Seed of the scripts and the agents.")] = 0,
+    out: Annotated[Path | None, typer.Option(help="Folder to write the game's log into.")] = None,
+    model: Model = None,
+    base_url: BaseUrl = None,
+) -> None:
+    """Play one interrogation game on generated scripts and print it with its exact audit."""
+    try:
+        specs = AGENTS.parse(agents)
+        if len(specs) == 1:
+            specs = specs * 5
+        ENTRY.info.check_players(len(specs), "agents")
+        llm = LLMSettings.model_validate({"model": model or "gpt-4o-mini", "base_url": base_url})
+        if AGENTS.needs_llm(specs) and not llm.configured:
+            raise ValueError("--agents: an LLM agent needs --base-url")
+        if out is not None:
+            prepare_out(out)
+        state = play_game(specs, seed, AgentSettings(llm=llm), out)
+    except (ValueError, ValidationError) as err:
+        fail(err)
+    for line in transcript(state):
+        typer.echo(line)

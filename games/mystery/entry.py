@@ -1,0 +1,101 @@
+"""The interrogation game on the shared game core: its logged actions and ``ENTRY``."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from functools import lru_cache
+from typing import Any
+
+from pydantic import BaseModel
+
+from formalize.mystery.script import Scripts
+from formalize.mystery.script_generate import ScriptConfig, generate_scripts
+from games.core.log import SeatInfo
+from games.core.loop import Agent
+from games.core.registry import GameEntry, LoggedActionError
+from games.mystery.agents import AGENTS, AgentSettings, make_agents
+from games.mystery.engine import INFO, Ask, IllegalAction, Introduce, MysteryState, Reply, Vote
+from games.mystery.events import (
+    MYSTERY_EVENT,
+    Answered,
+    Asked,
+    Introduction,
+    MysteryConfig,
+    MysteryEvent,
+    Voted,
+    record_fact,
+    record_question,
+)
+from provers.sat_prover import SatProver
+
+
+@lru_cache(maxsize=64)
+def scripts_for(seed: int, config: ScriptConfig) -> Scripts:
+    """The accepted scripts of game ``seed`` (checked with the SAT prover; kept for reuse)."""
+    return generate_scripts(seed, SatProver(), config)
+
+
+def mystery_actions(events: Sequence[MysteryEvent]) -> Iterator[tuple[int, Mapping[int, Any]]]:
+    """Every introduction, question, answer and vote a log records, as joint actions."""
+    for index, event in enumerate(events):
+        try:
+            if isinstance(event, Introduction):
+                yield index, {event.seat: Introduce()}
+            elif isinstance(event, Asked):
+                question = record_question(event.question)
+                yield (
+                    index,
+                    {event.seat: Ask(event.answerer, question, event.stated, event.expected)},
+                )
+            elif isinstance(event, Answered):
+                yield index, {event.seat: Reply(tuple(record_fact(f) for f in event.facts))}
+            elif isinstance(event, Voted):
+                yield index, {b.voter: Vote(b.target) for b in event.ballots}
+        except ValueError as err:
+            raise LoggedActionError(index, str(err)) from None
+
+
+class MysteryEntry(GameEntry[MysteryEvent]):
+    """The interrogation game in the registry; the header's config is a ``MysteryConfig``."""
+
+    info = INFO
+    config_type = MysteryConfig
+    event_adapter = MYSTERY_EVENT
+    agents = AGENTS
+    illegal_error = IllegalAction
+
+    def default_config(self, players: int) -> MysteryConfig:
+        """Three rounds over generated scripts for ``players`` seats."""
+        self.info.check_players(players)
+        return MysteryConfig(scripts=ScriptConfig(players=players))
+
+    def seat_agents(self, specs: Sequence[str], seed: int) -> list[Agent]:
+        """Registry agents, each with its own seed, LLM agents under the environment's
+        endpoint."""
+        return list(make_agents(specs, seed, AgentSettings()))
+
+    def new_state(self, config: BaseModel, seed: int, seats: Sequence[SeatInfo]) -> MysteryState:
+        """A fresh game over the scripts generated for ``seed``."""
+        if not isinstance(config, MysteryConfig):
+            raise TypeError(f"an interrogation game needs a MysteryConfig, not {config!r}")
+        if config.scripts.players != len(seats):
+            raise ValueError(
+                f"scripts.players: {config.scripts.players} characters for {len(seats)} seats"
+            )
+        return MysteryState(scripts_for(seed, config.scripts), config, seed)
+
+    def logged_actions(
+        self, events: Sequence[MysteryEvent]
+    ) -> Iterator[tuple[int, Mapping[int, Any]]]:
+        """See ``mystery_actions``."""
+        return mystery_actions(events)
+
+    def check_events(self, events: Sequence[MysteryEvent]) -> tuple[int, str] | None:
+        """The game's own log rule: a log opens with ``game_start``."""
+        if events and events[0].type != "game_start":
+            return 0, "a log must open with game_start"
+        return None
+
+
+ENTRY = MysteryEntry()
+"""The interrogation game's entry in ``games.core.registry``."""

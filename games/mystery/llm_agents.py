@@ -1,0 +1,298 @@
+"""LLM agents of the interrogation game, all through the core's ``LLMPlayer``.
+
+``questum`` follows seed 004: each time it asks, the model states its suspects (H = ln n over
+them), rates each other character's expected information gain high / medium / low (+1 / 0 / -1)
+and proposes one typed question for each. The IG a round brings (H before the agent's previous
+question minus H now) is credited to the character that question went to; a character's
+weighted IG averages its credits with weights e^-(i-k) (i the current round, k the credited
+one); Score = beta * IG_weighted + (1 - beta) * E[IG], beta = 0.2, and the character asked is the
+best Score, or with probability epsilon = 0.1 a random one. ``llm-random`` asks a random
+character (the seed's random-asking baseline); ``llm-cot`` reasons step by step and picks the
+character itself (chain of thought). Answers are a constrained structured choice: the model
+picks one of the legal replies, listed in English, and the chosen reply's typed facts are what
+everyone hears; its free text never enters anyone's knowledge.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from formalize.mystery.facts import Fact, Seen
+from formalize.mystery.questions import HeldItem, Question, Related, Saw, Where, render_question
+from formalize.mystery.render import listing, render_fact
+from formalize.mystery.setting import Setting
+from games.mystery.engine import Action, Ask, MysteryView, Reply, Vote
+
+BETA = 0.2
+"""Weight of the historical IG against the expected IG in Questum's score."""
+EPSILON = 0.1
+"""Questum's chance of asking a random character."""
+GAIN_VALUES = {"high": 1.0, "medium": 0.0, "low": -1.0}
+"""The expected-IG levels the model answers with, as numbers."""
+
+Variant = Literal["questum", "llm-random", "llm-cot"]
+
+
+class QuestionSpec(BaseModel):
+    """A typed question: ``kind`` where / saw / held / related; ``about`` and ``other`` are
+    names, ``time`` one of the setting's times, ``item`` a weapon's name."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    kind: Literal["where", "saw", "held", "related"]
+    about: str
+    other: str | None = None
+    time: str | None = None
+    item: str | None = None
+
+
+class MysteryAnswer(BaseModel):
+    """The model's answer for any decision; each prompt says which fields to fill."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    reasoning: str = ""
+    suspects: list[str] = []
+    expected: dict[str, Literal["high", "medium", "low"]] = {}
+    target: str | None = None
+    questions: dict[str, QuestionSpec] = {}
+    reply: int | None = None
+    say: str = ""
+    accused: str | None = None
+
+
+def _person_id(setting: Setting, text: str | None) -> str | None:
+    if text is None:
+        return None
+    key = text.strip().lower()
+    for p in setting.people:
+        if key in (p.id, p.name.lower(), p.name.split()[0].lower()):
+            return p.id
+    return None
+
+
+def parse_question(setting: Setting, spec: QuestionSpec) -> Question | None:
+    """The typed question a spec names, or None when a name, time or item is unknown."""
+    about = _person_id(setting, spec.about)
+    other = _person_id(setting, spec.other)
+    slot = next((i for i, s in enumerate(setting.slots) if s == (spec.time or "").strip()), None)
+    item = next(
+        (w.id for w in setting.weapons if (spec.item or "").strip().lower() in (w.id, w.name)),
+        None,
+    )
+    if about is None:
+        return None
+    if spec.kind == "where" and slot is not None:
+        return Where(about, slot)
+    if spec.kind == "saw" and other is not None and slot is not None:
+        return Saw(about, other, slot)
+    if spec.kind == "held" and item is not None:
+        return HeldItem(about, item)
+    if spec.kind == "related" and other is not None:
+        return Related(about, other)
+    return None
+
+
+def say_facts(setting: Setting, facts: Sequence[Fact]) -> str:
+    """Facts in English, phrased the same way every time; the facts of one room at one time
+    (who was there, and that no one else was) make one sentence."""
+    rng = random.Random(0)
+    rooms: dict[tuple[str, int], list[str]] = {}
+    for f in facts:
+        if isinstance(f, Seen) and f.present:
+            rooms.setdefault((f.place, f.slot), []).append(setting.person(f.person).name)
+    closed = {
+        key
+        for key in rooms
+        if {p.id for p in setting.people}
+        == {f.person for f in facts if isinstance(f, Seen) and (f.place, f.slot) == key}
+    }
+    out: list[str] = []
+    for f in facts:
+        if not isinstance(f, Seen) or (f.place, f.slot) not in rooms:
+            out.append(render_fact(f, setting, rng))
+            continue
+        key = (f.place, f.slot)
+        if key not in closed:
+            if f.present:
+                out.append(render_fact(f, setting, rng))
+        elif f.present and rooms[key][0] == setting.person(f.person).name:
+            where, verb = setting.place(f.place).name, "were" if len(rooms[key]) > 1 else "was"
+            when = setting.slots[f.slot]
+            out.append(f"At {when}, {listing(rooms[key])} {verb} in the {where}, no one else.")
+    return " ".join(out)
+
+
+def _name(setting: Setting, pid: str) -> str:
+    return setting.person(pid).name
+
+
+@dataclass
+class Credit:
+    """IG credited to ``target`` for the round ``round`` in which it was asked."""
+
+    round: int
+    target: str
+    gain: float
+
+
+@dataclass
+class QuestumState:
+    """Questum's memory across its decisions: the IG credits and its last question."""
+
+    credits: list[Credit] = field(default_factory=list)
+    entropies: list[tuple[int, float]] = field(default_factory=list)
+    last: tuple[int, str, float] | None = None
+    suspects: tuple[str, ...] = ()
+
+
+class MysteryPrompter:
+    """The ``Prompter`` of the three LLM variants (see the module docstring)."""
+
+    schema = MysteryAnswer
+
+    def __init__(self, variant: Variant, seed: int) -> None:
+        self.variant = variant
+        self.state = QuestumState()
+        self._rng = random.Random(seed)
+
+    def phase(self, obs: MysteryView) -> str:
+        """The decision's name."""
+        return obs.phase
+
+    def legal_actions(self, obs: MysteryView) -> Sequence[Action]:
+        """The legal actions of the view."""
+        return obs.legal
+
+    def system_prompt(self, obs: MysteryView) -> str:
+        """The rules, the character and its private script (and cover story)."""
+        s = obs.setting
+        me = s.person(obs.person)
+        lines = [
+            f"You play {me.name} ({me.role}) in a murder mystery at {s.title}.",
+            "Players take turns asking each other one question per round for a few rounds, "
+            "then vote on who killed each victim. Only murderers may lie.",
+            "What everyone knows: " + say_facts(s, obs.intro),
+            "Your own memory of the evening: " + say_facts(s, obs.script),
+            "Answer with one JSON object and nothing else.",
+        ]
+        if obs.murderer:
+            lines.append(
+                "You are a murderer. Your cover story, to tell when questioned: "
+                + say_facts(s, obs.cover)
+            )
+        if self.variant == "llm-cot":
+            lines.append("Think step by step in the field reasoning before you decide.")
+        return "\n".join(lines)
+
+    def _transcript(self, obs: MysteryView) -> str:
+        s = obs.setting
+        said = [
+            f"{_name(s, obs.players[h.asker])} asked {_name(s, obs.players[h.answerer])}: "
+            f"{render_question(s, h.question)} Answer: "
+            + (say_facts(s, h.facts) if h.facts else "(no facts given)")
+            for h in obs.heard
+        ]
+        return "\n".join(said) if said else "(nothing yet)"
+
+    def prompt(self, obs: MysteryView) -> str:
+        """The question for this decision."""
+        s = obs.setting
+        others = [_name(s, p) for k, p in enumerate(obs.players) if k != obs.seat]
+        head = f"Round {obs.round}. So far:\n{self._transcript(obs)}\n"
+        if obs.phase == "ask":
+            return head + (
+                f"Other players: {', '.join(others)}. Times: {', '.join(s.slots)}. "
+                f"Weapons: {', '.join(w.name for w in s.weapons)}.\n"
+                'Fill "suspects" (names you still suspect), "expected" (for each other player: '
+                'how much asking them would narrow your suspects: "high", "medium" or "low"), '
+                '"target" (whom you want to ask) and "questions" (for each other player one '
+                'question {"kind": "where"|"saw"|"held"|"related", "about": name, "other": '
+                'name, "time": time, "item": weapon}).'
+            )
+        if obs.phase == "answer" and obs.pending is not None:
+            asker = _name(s, obs.players[obs.pending.asker])
+            options = [
+                f"{k}. " + (say_facts(s, a.facts) if a.facts else "decline to answer")
+                for k, a in enumerate(obs.legal, start=1)
+                if isinstance(a, Reply)
+            ]
+            return head + (
+                f"{asker} asks you: {render_question(s, obs.pending.question)}\n"
+                + "\n".join(options)
+                + '\nFill "reply" with the number of your answer and "say" with your words.'
+            )
+        victim = _name(s, s.crimes[obs.crime - 1].victim)
+        return head + (
+            f"Vote: who killed {victim}? Choose one of: {', '.join(others)}. "
+            'Fill "accused" with the name.'
+        )
+
+    def action(self, answer: MysteryAnswer, obs: MysteryView) -> Action | None:
+        """The action the parsed answer names (None when it names no legal one)."""
+        s = obs.setting
+        if obs.phase == "answer":
+            k = answer.reply
+            return obs.legal[k - 1] if k is not None and 1 <= k <= len(obs.legal) else None
+        if obs.phase == "vote":
+            accused = _person_id(s, answer.accused)
+            return None if accused not in obs.players else Vote(obs.players.index(accused))
+        if obs.phase != "ask":
+            return None
+        target = self._target(answer, obs)
+        spec = next(
+            (q for name, q in answer.questions.items() if _person_id(s, name) == target), None
+        )
+        question = None if spec is None else parse_question(s, spec)
+        if target is None or question is None:
+            return None
+        stated = tuple(self.state.suspects for _ in s.crimes)
+        rated = ((_person_id(s, n), v) for n, v in answer.expected.items())
+        expected = tuple((p, v) for p, v in rated if p in obs.players and p != obs.person)
+        ask = Ask(obs.players.index(target), question, stated, expected)
+        return ask if ask in obs.legal else None
+
+    def _target(self, answer: MysteryAnswer, obs: MysteryView) -> str | None:
+        s = obs.setting
+        others = [p for k, p in enumerate(obs.players) if k != obs.seat]
+        suspects = [p for p in others if p in {_person_id(s, n) for n in answer.suspects}]
+        entropy = math.log(max(1, len(suspects)))
+        state = self.state
+        state.suspects = tuple(suspects)
+        if state.last is not None:
+            asked_round, asked, before = state.last
+            state.credits.append(Credit(asked_round, asked, before - entropy))
+        state.entropies.append((obs.round, entropy))
+        if self.variant == "llm-cot":
+            target = _person_id(s, answer.target)
+        elif self.variant == "llm-random" or self._rng.random() < EPSILON:
+            target = self._rng.choice(others)
+        else:
+            expected = {_person_id(s, n): GAIN_VALUES[v] for n, v in answer.expected.items()}
+            target = max(
+                others,
+                key=lambda p: score(state.credits, p, obs.round, expected.get(p, 0.0)),
+            )
+        if target in others:
+            state.last = (obs.round, target, entropy)
+        return target if target in others else None
+
+
+def weighted_gain(credits: Sequence[Credit], target: str, now: int) -> float:
+    """The credits of ``target`` averaged with weights e^-(now - round)."""
+    mine = [c for c in credits if c.target == target]
+    if not mine:
+        return 0.0
+    weights = [math.exp(-(now - c.round)) for c in mine]
+    return sum(w * c.gain for w, c in zip(weights, mine, strict=True)) / sum(weights)
+
+
+def score(credits: Sequence[Credit], target: str, now: int, expected: float) -> float:
+    """Questum's Score of asking ``target``: beta * IG_weighted + (1 - beta) * E[IG]."""
+    return BETA * weighted_gain(credits, target, now) + (1 - BETA) * expected

@@ -1,0 +1,222 @@
+"""A loader for a user's own copy of the WellPlay scripts (seed 004's data set).
+
+Layout, per script folder: ``json/script_info.json`` (``agent_num``, ``script_name``,
+``character_name``), per character ``json/<name>.json`` (``script``, ``acts_goal``, ``victims``,
+``kill_by_me``, ``is_murderer``) and ``final_result/<name>.csv`` (``value`` a / b / c = 10 / 5 /
+2 points, ``type`` a single / b multiple choice, ``question``, options ``a``-``e``, ``truth``).
+Files may start with a byte-order mark; rows may be ragged; with ``truth`` empty, a key that
+slipped into the last filled option column (usually ``e``) or past the last column is taken.
+Options are shuffled with a seeded RNG, since the key is usually ``a``. Anything else wrong is
+a ``WellPlayError`` naming the file and line or field.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import random
+import re
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+LETTERS = ("a", "b", "c", "d", "e")
+VALUES = {"a": 10, "b": 5, "c": 2}
+"""Question values by the ``value`` column's letter."""
+CATEGORIES: dict[int, Literal["objective", "reasoning", "relation"]] = {
+    10: "objective",
+    5: "reasoning",
+    2: "relation",
+}
+_KEY = re.compile(r"^\s*[a-eA-E](?:\s*[,;/ ]?\s*[a-eA-E])*\s*$")
+
+
+class WellPlayError(ValueError):
+    """A WellPlay file that cannot be read; the message names the file and line or field."""
+
+
+class WellPlayQuestion(BaseModel):
+    """One multiple-choice question, its options shuffled and its key remapped."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    points: int
+    multiple: bool
+    question: str
+    options: dict[str, str]
+    key: frozenset[str] = Field(min_length=1)
+
+    @property
+    def category(self) -> Literal["objective", "reasoning", "relation"]:
+        """objective (10 points), reasoning (5) or relation (2)."""
+        return CATEGORIES[self.points]
+
+
+class WellPlayCharacter(BaseModel):
+    """A character's script, goal, victims, whether it killed, and its questions."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    name: str
+    script: str
+    goal: str
+    victims: str
+    kill_by_me: str
+    is_murderer: bool
+    questions: tuple[WellPlayQuestion, ...]
+
+
+class WellPlayScript(BaseModel):
+    """One script: its name, number of players and characters."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    name: str
+    agent_num: int
+    characters: tuple[WellPlayCharacter, ...]
+
+
+def _json(path: Path) -> dict[str, Any]:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8-sig"))
+    except FileNotFoundError:
+        raise WellPlayError(f"{path}: missing") from None
+    except (UnicodeDecodeError, json.JSONDecodeError) as err:
+        raise WellPlayError(f"{path}: not JSON ({err})") from None
+    if not isinstance(data, dict):
+        raise WellPlayError(f"{path}: expected a JSON object")
+    return data
+
+
+def _field(data: dict[str, Any], name: str, path: Path) -> Any:
+    if name not in data:
+        raise WellPlayError(f"{path}: field {name!r} is missing")
+    return data[name]
+
+
+def _text(value: Any) -> str:
+    if isinstance(value, list):
+        return "\n".join(str(v) for v in value)
+    return "" if value is None else str(value)
+
+
+def _flag(value: Any, name: str, path: Path) -> bool:
+    if isinstance(value, bool):
+        return value
+    text = str(value).strip().lower()
+    if text in ("true", "yes", "1", "是"):
+        return True
+    if text in ("false", "no", "0", "否", ""):
+        return False
+    raise WellPlayError(f"{path}: field {name!r} is not a yes/no value: {value!r}")
+
+
+def _letters(text: str) -> frozenset[str]:
+    return frozenset(ch.lower() for ch in text if ch.lower() in LETTERS)
+
+
+def _question(
+    row: list[str], header: list[str], where: str, rng: random.Random
+) -> WellPlayQuestion:
+    width = len(header)
+    extra = [c for c in row[width:] if c.strip()]
+    cells = dict(zip(header, [*row[:width], *[""] * (width - len(row))], strict=True))
+    truth = cells.get("truth", "").strip()
+    filled = [k for k in LETTERS if cells.get(k, "").strip()]
+    if not truth and extra and _KEY.match(extra[-1]):
+        truth = extra[-1]
+    elif extra:
+        raise WellPlayError(f"{where}: {len(extra)} cells past the last column")
+    elif not truth and filled and _KEY.match(cells[filled[-1]]):
+        truth, cells[filled[-1]] = cells[filled[-1]], ""
+    value = VALUES.get(cells.get("value", "").strip().lower())
+    if value is None:
+        raise WellPlayError(f"{where}: value must be a, b or c, got {cells.get('value')!r}")
+    kind = cells.get("type", "").strip().lower()
+    if kind not in ("a", "b"):
+        raise WellPlayError(f"{where}: type must be a or b, got {kind!r}")
+    options = {k: cells.get(k, "").strip() for k in LETTERS if cells.get(k, "").strip()}
+    key = _letters(truth)
+    if not _KEY.match(truth) or not key:
+        raise WellPlayError(f"{where}: truth must name options a-e, got {truth!r}")
+    if not key <= set(options):
+        raise WellPlayError(f"{where}: truth {truth!r} names an empty option")
+    if not cells.get("question", "").strip():
+        raise WellPlayError(f"{where}: the question is empty")
+    order = list(options)
+    rng.shuffle(order)
+    moved = {old: LETTERS[i] for i, old in enumerate(order)}
+    return WellPlayQuestion(
+        points=value,
+        multiple=kind == "b",
+        question=cells["question"].strip(),
+        options={moved[k]: options[k] for k in order},
+        key=frozenset(moved[k] for k in key),
+    )
+
+
+def read_questions(path: Path, seed: int) -> tuple[WellPlayQuestion, ...]:
+    """The questions of one ``final_result/<name>.csv``, options shuffled by ``seed``."""
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except FileNotFoundError:
+        raise WellPlayError(f"{path}: missing") from None
+    except UnicodeDecodeError as err:
+        raise WellPlayError(f"{path}: not UTF-8 ({err.reason})") from None
+    rows = list(csv.reader(text.splitlines()))
+    if not rows:
+        raise WellPlayError(f"{path}: empty")
+    header = [h.strip().lower() for h in rows[0]]
+    for needed in ("value", "type", "question", "truth", "a"):
+        if needed not in header:
+            raise WellPlayError(f"{path}:1: column {needed!r} is missing")
+    rng = random.Random(f"wellplay:{seed}:{path.name}")
+    return tuple(
+        _question(row, header, f"{path}:{line}", rng)
+        for line, row in enumerate(rows[1:], start=2)
+        if any(c.strip() for c in row)
+    )
+
+
+def load_script(folder: Path, seed: int = 0) -> WellPlayScript:
+    """One script folder, its options shuffled with ``seed``."""
+    info_path = folder / "json" / "script_info.json"
+    info = _json(info_path)
+    names = _field(info, "character_name", info_path)
+    if isinstance(names, str):
+        names = [names]
+    if not isinstance(names, list) or not all(isinstance(n, str) and n for n in names):
+        raise WellPlayError(f"{info_path}: field 'character_name' must list names")
+    try:
+        agent_num = int(_field(info, "agent_num", info_path))
+    except (TypeError, ValueError):
+        raise WellPlayError(f"{info_path}: field 'agent_num' must be a number") from None
+    characters = []
+    for name in names:
+        path = folder / "json" / f"{name}.json"
+        data = _json(path)
+        characters.append(
+            WellPlayCharacter(
+                name=name,
+                script=_text(_field(data, "script", path)),
+                goal=_text(_field(data, "acts_goal", path)),
+                victims=_text(_field(data, "victims", path)),
+                kill_by_me=_text(_field(data, "kill_by_me", path)),
+                is_murderer=_flag(_field(data, "is_murderer", path), "is_murderer", path),
+                questions=read_questions(folder / "final_result" / f"{name}.csv", seed),
+            )
+        )
+    return WellPlayScript(
+        name=_text(_field(info, "script_name", info_path)),
+        agent_num=agent_num,
+        characters=tuple(characters),
+    )
+
+
+def load_wellplay(root: Path, seed: int = 0) -> list[WellPlayScript]:
+    """Every script folder under ``root`` (those with ``json/script_info.json``), by name."""
+    folders = sorted(p.parent.parent for p in root.glob("*/json/script_info.json"))
+    if not folders:
+        raise WellPlayError(f"{root}: no */json/script_info.json found")
+    return [load_script(folder, seed) for folder in folders]

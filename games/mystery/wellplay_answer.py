@@ -1,0 +1,168 @@
+"""LLM agents play a WellPlay script and answer its questions, graded by the key.
+
+The seed's two no-play settings: ``own`` gives the model its character's script only, ``all``
+every character's script. ``played`` first plays the script: three rounds in which each
+character, in order, asks one other character one free-text question and gets a free-text
+answer (a murderer may lie; WellPlay scripts carry no logic, so nothing is formalised); each
+character then answers with its own script and the whole conversation. The model answers each
+question with option letters; a reply that stays malformed after the re-prompts counts as wrong
+and is counted as a fallback.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from games.mystery.wellplay import LETTERS, WellPlayCharacter, WellPlayQuestion, WellPlayScript
+from reasoning.llm import ChatClient, ask_structured, system, user
+
+Knowledge = Literal["own", "all", "played"]
+ROUNDS = 3
+"""Questioning rounds of a played script."""
+
+
+class LetterAnswer(BaseModel):
+    """The chosen options' letters (``"a"``, ``"b,d"``)."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    answer: str
+
+
+@dataclass
+class Graded:
+    """One answered question: the question, the letters chosen, and whether they are the key."""
+
+    question: WellPlayQuestion
+    chosen: frozenset[str]
+    correct: bool
+
+    @property
+    def category(self) -> Literal["objective", "reasoning", "relation"]:
+        """The question's category."""
+        return self.question.category
+
+    @property
+    def points(self) -> int:
+        """The question's points."""
+        return self.question.points
+
+
+class Turn(BaseModel):
+    """A character's question (``to`` whom, ``question``) or answer (``answer``)."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    to: str = ""
+    question: str = ""
+    answer: str = ""
+
+
+def _context(
+    script: WellPlayScript,
+    character: WellPlayCharacter,
+    knowledge: Knowledge,
+    transcript: Sequence[str] = (),
+) -> str:
+    shown = script.characters if knowledge == "all" else (character,)
+    parts = [f"Script of {c.name}:\n{c.script}" for c in shown]
+    if character.is_murderer:
+        parts.append("You are a murderer: you may lie to protect yourself.")
+    if transcript:
+        parts.append("What was said in the game:\n" + "\n".join(transcript))
+    intro = f"You are {character.name} in the murder mystery {script.name}."
+    return intro + "\n\n" + "\n\n".join(parts)
+
+
+def play_script(client: ChatClient, script: WellPlayScript, *, seed: int = 0) -> list[str]:
+    """Three rounds of free-text questions between the characters; the transcript's lines."""
+    names = [c.name for c in script.characters]
+    transcript: list[str] = []
+    for _ in range(ROUNDS):
+        for asker in script.characters:
+            others = [n for n in names if n != asker.name]
+            ask = ask_structured(
+                client,
+                [
+                    system(_context(script, asker, "own", transcript)),
+                    user(
+                        f"Ask one of {', '.join(others)} one question. "
+                        'Answer with a JSON object {"to": name, "question": text}.'
+                    ),
+                ],
+                Turn,
+                seed=seed,
+            )
+            turn = ask.value
+            if turn is None or turn.to not in others or not turn.question.strip():
+                continue
+            target = next(c for c in script.characters if c.name == turn.to)
+            reply = ask_structured(
+                client,
+                [
+                    system(_context(script, target, "own", transcript)),
+                    user(
+                        f"{asker.name} asks you: {turn.question}\n"
+                        'Answer with a JSON object {"answer": text}.'
+                    ),
+                ],
+                Turn,
+                seed=seed,
+            )
+            said = reply.value.answer if reply.value is not None else "(no answer)"
+            transcript.append(f"{asker.name} to {target.name}: {turn.question}")
+            transcript.append(f"{target.name}: {said}")
+    return transcript
+
+
+def answer_questions(
+    client: ChatClient,
+    script: WellPlayScript,
+    character: WellPlayCharacter,
+    knowledge: Knowledge,
+    *,
+    seed: int = 0,
+    transcript: Sequence[str] = (),
+) -> tuple[list[Graded], int]:
+    """Every question of ``character`` answered by the model (after ``transcript``, if any),
+    graded; and the fallbacks."""
+    context = _context(script, character, knowledge, transcript)
+    graded: list[Graded] = []
+    fallbacks = 0
+    for question in character.questions:
+        options = "\n".join(f"{k}. {v}" for k, v in question.options.items())
+        how = "one or more letters, comma-separated" if question.multiple else "one letter"
+        prompt = (
+            f"{question.question}\n{options}\n"
+            f'Answer with a JSON object {{"answer": ...}} giving {how}.'
+        )
+        outcome = ask_structured(client, [system(context), user(prompt)], LetterAnswer, seed=seed)
+        if outcome.value is None:
+            fallbacks += 1
+            chosen: frozenset[str] = frozenset()
+        else:
+            chosen = frozenset(ch for ch in outcome.value.answer.lower() if ch in LETTERS)
+        graded.append(Graded(question, chosen, chosen == question.key))
+    return graded, fallbacks
+
+
+def answer_all(
+    client: ChatClient, scripts: Sequence[WellPlayScript], knowledge: Knowledge
+) -> tuple[list[Graded], int]:
+    """Every character's questions of every script (played first with ``played``), answered
+    and graded; and the fallbacks."""
+    out: list[Graded] = []
+    fallbacks = 0
+    for script in scripts:
+        transcript = play_script(client, script) if knowledge == "played" else []
+        for character in script.characters:
+            graded, missed = answer_questions(
+                client, script, character, knowledge, transcript=transcript
+            )
+            out += graded
+            fallbacks += missed
+    return out, fallbacks

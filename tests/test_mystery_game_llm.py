@@ -1,0 +1,124 @@
+"""LLM agents of the interrogation game against the scripted chat server: play, record, replay."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from benchmarks.chat_server import ChatRequest, ScriptedChatServer
+from benchmarks.cli import app
+from formalize.mystery.questions import Where
+from games.mystery.llm_agents import Credit, QuestionSpec, parse_question, score, weighted_gain
+
+
+def answer(request: ChatRequest) -> str:
+    """Answers by what the prompt asks: a question to the first other player, reply 1, a vote."""
+    text = request.last_user
+    if '"suspects"' in text:
+        others = re.search(r"Other players: (.*?)\. Times: (.*?)\. Weapons", text)
+        assert others is not None
+        names = others.group(1).split(", ")
+        time = others.group(2).split(", ")[-1]
+        return json.dumps(
+            {
+                "suspects": names[:2],
+                "expected": {n: ("high" if k == 1 else "low") for k, n in enumerate(names)},
+                "target": names[0],
+                "questions": {n: {"kind": "where", "about": n, "time": time} for n in names},
+            }
+        )
+    if '"reply"' in text:
+        return json.dumps({"reply": 1, "say": "Here is what I know."})
+    found = re.search(r"Choose one of: (.*?)\. Fill", text)
+    assert found is not None
+    return json.dumps({"accused": found.group(1).split(", ")[0]})
+
+
+def test_llm_agents_play_record_and_replay_through_the_bench(tmp_path: Path) -> None:
+    runner = CliRunner()
+    agents = "questum,llm-random,llm-cot,prover,prover"
+    with ScriptedChatServer(answer) as server:
+        first = runner.invoke(
+            app,
+            [
+                "bench",
+                "mystery",
+                "--games",
+                "2",
+                "--agents",
+                agents,
+                "--quiet",
+                "--no-quiz",
+                "--json",
+                "--base-url",
+                server.base_url,
+                "--model",
+                "scripted",
+                "--record",
+                "--out",
+                str(tmp_path / "rec"),
+            ],
+        )
+    assert first.exit_code == 0, first.output
+    summary = json.loads(first.output)
+    assert summary["finished"] == 2 and len(summary["ig_per_round"]) == 3
+    calibration = summary["calibration"]
+    assert calibration["high"]["n"] > 0 and calibration["low"]["n"] > 0
+    assert calibration["high"]["mean_exact_eig"] >= 0.0
+    assert any((tmp_path / "rec" / "llm").glob("seed-0.seat0.jsonl"))
+    again = runner.invoke(
+        app,
+        [
+            "bench",
+            "mystery",
+            "--games",
+            "2",
+            "--agents",
+            agents,
+            "--quiet",
+            "--no-quiz",
+            "--json",
+            "--model",
+            "scripted",
+            "--replay",
+            str(tmp_path / "rec"),
+            "--out",
+            str(tmp_path / "replayed"),
+        ],
+    )
+    assert again.exit_code == 0, again.output
+    for name in ("seed-0.jsonl", "seed-1.jsonl"):
+        recorded = (tmp_path / "rec" / "games" / name).read_text()
+        assert (tmp_path / "replayed" / "games" / name).read_text() == recorded
+    log = (tmp_path / "rec" / "games" / "seed-0.jsonl").read_text()
+    assert '"stated":[[' in log
+
+
+def test_an_llm_agent_without_an_endpoint_is_one_line_exit_2(tmp_path: Path) -> None:
+    result = CliRunner().invoke(
+        app, ["bench", "mystery", "--games", "1", "--agents", "questum*5", "--out", str(tmp_path)]
+    )
+    assert result.exit_code == 2
+    assert "error:" in result.output and "Traceback" not in result.output
+
+
+def test_questum_score_weights_recent_credit_more_and_expected_gain_most() -> None:
+    credits = [Credit(1, "ada", 1.0), Credit(2, "ada", 0.0), Credit(1, "basil", 0.5)]
+    recent = weighted_gain(credits, "ada", 2)
+    assert 0.0 < recent < 0.5
+    assert weighted_gain(credits, "cora", 2) == 0.0
+    assert score(credits, "ada", 2, 1.0) > score(credits, "basil", 2, 0.0)
+    assert score(credits, "basil", 2, 0.0) == 0.2 * 0.5
+
+
+def test_typed_questions_parse_from_names_and_times() -> None:
+    from formalize.mystery.generate import generate_world
+
+    setting = generate_world(1).setting
+    who = setting.people[0]
+    spec = QuestionSpec(kind="where", about=who.name, time=setting.slots[1])
+    assert parse_question(setting, spec) == Where(who.id, 1)
+    assert parse_question(setting, QuestionSpec(kind="where", about="Nobody")) is None
