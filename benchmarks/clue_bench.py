@@ -74,6 +74,7 @@ class SeatRecord(BaseModel):
 class AgentSummary(BaseModel):
     """One agent's results over every seat it played (per-game figures are per seat-game).
 
+    ``wins`` counts only games the seat won (a rank-1 finish when nobody won is no win).
     ``accusation_accuracy`` is the mean share of envelope cards named (0-1) over the seat-games
     in which it accused; ``recall`` pools the entailed facts over its seat-games.
     """
@@ -255,7 +256,7 @@ def _agent_summary(
         result = audit.result
         assert result is not None
         ranks.append(result.ranks[player.player])
-        wins += result.ranks[player.player] == 1
+        wins += result.winner == player.player
         accuracy = result.accuracy[player.player]
         if accuracy is not None:
             accuracies.append(accuracy / 3)

@@ -119,11 +119,25 @@ def test_a_replayed_bench_refuses_other_settings_and_errors_games_it_cannot_repl
     assert both.exit_code == 2 and "cannot be combined" in both.output
 
 
+def test_a_bench_in_which_every_game_errored_exits_1(recorded: Recorded, tmp_path: Path) -> None:
+    bare = tmp_path / "bare"
+    shutil.copytree(recorded.run_dir, bare)
+    shutil.rmtree(bare / CALLS_DIR)
+    args = ["bench", "clue", "--out", str(tmp_path / "out"), "--replay", str(bare), "--games", "2"]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 1, result.output
+    assert "every game errored (2)" in result.output
+    as_json = runner.invoke(app, [*args[:3], str(tmp_path / "json"), *args[4:], "--json"])
+    assert as_json.exit_code == 1 and json.loads(as_json.stdout)["games"] == 0
+
+
 def test_play_records_into_its_out_folder_and_replays_from_it(tmp_path: Path) -> None:
-    args = ["play", "clue", "--agents", AGENTS, "--rounds", "2", "--seed", "3", "--model", "m"]
+    args = ["play", "clue", "--agents", AGENTS, "--rounds", "2", "--seed", "3"]
     with ScriptedChatServer(scripted_answers()) as srv:
         first = runner.invoke(
-            app, [*args, "--base-url", srv.base_url, "--out", str(tmp_path / "a"), "--record"]
+            app,
+            [*args, "--model", "m", "--base-url", srv.base_url, "--out", str(tmp_path / "a")]
+            + ["--record"],
         )
         assert first.exit_code == 0, first.output
     assert (tmp_path / "a" / CALLS_DIR / "clue-seed3.seat1.jsonl").stat().st_size > 0
@@ -137,7 +151,7 @@ def test_play_records_into_its_out_folder_and_replays_from_it(tmp_path: Path) ->
         str(tmp_path / "a"), ""
     )
     assert "is checked:" in first.output
-    no_out = runner.invoke(app, [*args, "--record"])
+    no_out = runner.invoke(app, [*args, "--model", "m", "--record"])
     assert no_out.exit_code == 2 and "--record needs --out" in no_out.output
 
 

@@ -60,19 +60,24 @@ def test_a_two_game_bench_replays_from_its_recordings_with_an_identical_summary(
     recorded_run = tmp_path / "recorded"
     with ScriptedChatServer(_scripted) as server:
         recorded = bench(
-            recorded_run, "--base-url", server.base_url, "--model", "scripted", "--record"
+            recorded_run,
+            *("--base-url", server.base_url, "--model", "scripted", "--record", "--players", "5"),
         )
         requests = len(server.requests)
     assert recorded["errors"] == [] and recorded["games_played"] == 2
     files = sorted((recorded_run / CALLS_DIR).glob("*.jsonl"))
-    spies = [UndercoverGame(SIX, TEA, seed).spy_seat for seed in (0, 1)]
+    five = UndercoverConfig(players=5, tie_limit=3)
+    spies = [UndercoverGame(five, TEA, seed).spy_seat for seed in (0, 1)]
     assert [f.name for f in files] == [
         f"{gid}.seat{spy}.jsonl" for gid, spy in zip(GAME_IDS, spies, strict=True)
     ]
     calls = [load_recording(f) for f in files]
     assert all(c and [r.index for r in c] == list(range(len(c))) for c in calls)
     assert sum(len(c) for c in calls) == requests
-    replayed = bench(tmp_path / "replayed", "--replay", str(recorded_run))
+    bare = ["bench", "undercover", "--seeds", "2", "--json", "--out", str(tmp_path / "replayed")]
+    result = runner.invoke(app, [*bare, "--replay", str(recorded_run)])
+    assert result.exit_code == 0, result.output
+    replayed = summary_of(result.stdout)
     timing = ("elapsed_s", "play_cpu_s", "plot")
     assert without(replayed, timing) == without(recorded, timing)
     assert game_logs(tmp_path / "replayed") == game_logs(recorded_run)
