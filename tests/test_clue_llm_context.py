@@ -39,7 +39,7 @@ def test_a_30_round_six_player_game_fits_a_4096_token_context() -> None:
     assert result.reason == "round_limit" and result.rounds == 30
     assert rejected == [] and longest < CONTEXT
     assert llm.usage.errors == 0 and llm.usage.fallbacks == 1  # the final "Scarlet" accusation
-    assert client.meter.snapshot().trimmed > 0  # the early rounds were dropped to fit
+    assert llm.usage.trimmed == client.meter.snapshot().trimmed > 0  # early rounds dropped
 
 
 def test_history_before_the_last_moves_goes_in_trimmable_messages_by_round() -> None:

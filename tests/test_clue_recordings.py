@@ -151,6 +151,13 @@ def test_play_records_into_its_out_folder_and_replays_from_it(tmp_path: Path) ->
         str(tmp_path / "a"), ""
     )
     assert "is checked:" in first.output
+    assert "LLM usage" in first.output
+    usage = first.output[first.output.index("LLM usage") :].splitlines()
+    assert usage[1].split()[:2] == ["seat", "calls"]
+    rows = [line.split() for line in usage[2:5]]
+    assert [row[0] for row in rows] == ["P0", "P1", "total"]
+    assert rows[0][1] == "llm" and rows[1][1] == "llm-verified"
+    assert int(rows[2][1]) == int(rows[0][2]) + int(rows[1][2]) > 0  # calls add up
     no_out = runner.invoke(app, [*args, "--model", "m", "--record"])
     assert no_out.exit_code == 2 and "--record needs --out" in no_out.output
 

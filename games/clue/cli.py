@@ -105,6 +105,10 @@ def play_clue(
         typer.echo(line)
     if any(played.fallbacks):
         typer.echo("fallbacks per seat: " + ", ".join(str(f) for f in played.fallbacks))
+    usage = played.usage()
+    if usage is not None:
+        typer.echo("\nLLM usage (latency in seconds, cost in the price table's currency):")
+        typer.echo(usage.table())
     typer.echo("")
     typer.echo(render_audit(audit_events(events, source=str(path) if path else None)))
     if path is not None:

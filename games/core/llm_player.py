@@ -51,8 +51,9 @@ ActOut = TypeVar("ActOut", covariant=True)
 class SeatClient:
     """A chat client that also counts one seat's own calls, tokens and failures.
 
-    Several seats may share one client (and its meter); each seat's ``meter`` counts its own.
-    Retries happen inside the shared client and are counted only in its meter.
+    Several seats may share one client (and its meter); each seat's ``meter`` counts its own
+    calls. Retries, trimmed history and format degrades happen inside the wrapped client; each
+    call adds what the wrapped meter counted during it (exact for a client of its own).
     """
 
     def __init__(self, inner: ChatClient) -> None:
@@ -79,13 +80,25 @@ class SeatClient:
     ) -> ChatReply:
         """Ask the wrapped client (with ``options`` when it takes them) and count the reply or
         the endpoint failure."""
+        before = self._inner.meter.snapshot()
         try:
             reply = complete_with(self._inner, messages, seed=seed, options=options)
         except LLMEndpointError:
             self._meter.record_error()
             raise
+        finally:
+            self._take_inner_counts(before)
         self._meter.record_reply(reply)
         return reply
+
+    def _take_inner_counts(self, before: UsageSnapshot) -> None:
+        after = self._inner.meter.snapshot()
+        for _ in range(after.retries - before.retries):
+            self._meter.record_retry()
+        for _ in range(after.format_degrades - before.format_degrades):
+            self._meter.record_format_degrade()
+        if after.trimmed > before.trimmed:
+            self._meter.record_trimmed(after.trimmed - before.trimmed)
 
 
 def seat_client(settings: LLMSettings, seat: int) -> ChatClient:
