@@ -119,6 +119,9 @@ def bench_clue(
             for a in summary.per_agent
         ]
         typer.echo(format_table(rows, clue_bench.TABLE_COLUMNS))
+        if summary.llm_usage is not None:
+            typer.echo("\nLLM usage per agent, in the seat column (latency in seconds):")
+            typer.echo(summary.llm_usage.table())
         if summary.errored:
             typer.echo(f"\n{len(summary.errored)} games errored (see summary.json)")
         typer.echo(

@@ -81,6 +81,13 @@ def test_bench_replays_from_per_game_recordings_without_the_server(
     replayed = bench(tmp_path / "replayed", "--replay", str(recorded.run_dir))
     assert comparable(replayed) == comparable(recorded.summary)
     assert recorded.summary["games"] == 2 and recorded.summary["errored"] == []
+    usage = recorded.summary["llm_usage"]
+    assert set(usage["seats"]) == {"llm", "llm-verified"}
+    assert usage["total"]["calls"] == recorded.served
+    assert usage["total"]["fallbacks"] == sum(
+        a["fallbacks"] * a["seat_games"] for a in recorded.summary["per_agent"]
+    )
+    assert usage["total"]["latency_p95_s"] >= usage["total"]["latency_median_s"] > 0
     assert any(a["fallbacks"] > 0 for a in recorded.summary["per_agent"])
     for game in ("game-00000", "game-00001"):
         first = (recorded.run_dir / "games" / f"{game}.jsonl").read_text()
