@@ -126,7 +126,9 @@ def test_a_game_played_again_replaces_its_recording_and_a_missing_one_is_named(
         return _scripted(request)
 
     with ScriptedChatServer(fail_once_in_the_second_game) as server:
-        client = make_client(LLMSettings(base_url=server.base_url, model="scripted"))
+        # In plain text: a 400 to a structured request would first degrade the format.
+        settings = LLMSettings(base_url=server.base_url, model="scripted", structured="off")
+        client = make_client(settings)
         first = run_bench(run, client, record=True)
         assert failed and [e.game_id for e in first.errors] == [GAME_IDS[1]]
         broken = load_recording(seat_calls(run, GAME_IDS[1], spy))
