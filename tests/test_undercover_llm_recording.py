@@ -74,6 +74,8 @@ def test_a_two_game_bench_replays_from_its_recordings_with_an_identical_summary(
     calls = [load_recording(f) for f in files]
     assert all(c and [r.index for r in c] == list(range(len(c))) for c in calls)
     assert sum(len(c) for c in calls) == requests
+    usage = recorded["llm_usage"]
+    assert list(usage["seats"]) == ["nli"] and usage["total"]["calls"] == requests
     bare = ["bench", "undercover", "--seeds", "2", "--json", "--out", str(tmp_path / "replayed")]
     result = runner.invoke(app, [*bare, "--replay", str(recorded_run)])
     assert result.exit_code == 0, result.output
@@ -169,6 +171,11 @@ def test_play_records_each_game_apart_and_replays_any_of_them(tmp_path: Path) ->
             played[seed] = transcript(result.output)
     names = sorted(p.name for p in (out / CALLS_DIR).iterdir())
     assert names == [f"undercover-{TEA.id}-seed{s}.seat5.jsonl" for s in (0, 1)]  # the nli seat
+    usage = played[0][
+        played[0].index("LLM usage (latency in seconds, cost in the price table's currency):") + 1 :
+    ]
+    assert usage[0].split()[:2] == ["seat", "calls"]
+    assert usage[1].split()[:3] == ["seat", "5", "nli"] and usage[2].split()[0] == "total"
     for seed in (1, 0):
         result = runner.invoke(app, [*PLAY, "--seed", str(seed), "--replay", str(out)])
         assert result.exit_code == 0, result.output
