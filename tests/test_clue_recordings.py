@@ -148,8 +148,8 @@ def test_play_records_into_its_out_folder_and_replays_from_it(tmp_path: Path) ->
         )
         assert first.exit_code == 0, first.output
     assert (tmp_path / "a" / CALLS_DIR / "clue-seed3.seat1.jsonl").stat().st_size > 0
-    again = runner.invoke(
-        app, [*args, "--out", str(tmp_path / "b"), "--replay", str(tmp_path / "a")]
+    again = runner.invoke(  # seed, agents, rounds and model all come from the recording
+        app, ["play", "clue", "--out", str(tmp_path / "b"), "--replay", str(tmp_path / "a")]
     )
     assert again.exit_code == 0, again.output
     log = (tmp_path / "a" / "clue-seed3.jsonl").read_text()
@@ -165,6 +165,10 @@ def test_play_records_into_its_out_folder_and_replays_from_it(tmp_path: Path) ->
     assert [row[0] for row in rows] == ["P0", "P1", "total"]
     assert rows[0][1] == "llm" and rows[1][1] == "llm-verified"
     assert int(rows[2][1]) == int(rows[0][2]) + int(rows[1][2]) > 0  # calls add up
+    other_seed = runner.invoke(
+        app, ["play", "clue", "--seed", "4", "--replay", str(tmp_path / "a")]
+    )
+    assert other_seed.exit_code == 2 and "no game log" in other_seed.output
     no_out = runner.invoke(app, [*args, "--model", "m", "--record"])
     assert no_out.exit_code == 2 and "--record needs --out" in no_out.output
 
