@@ -141,11 +141,8 @@ def test_a_bench_in_which_every_game_errored_exits_1(recorded: Recorded, tmp_pat
 def test_play_records_into_its_out_folder_and_replays_from_it(tmp_path: Path) -> None:
     args = ["play", "clue", "--agents", AGENTS, "--rounds", "2", "--seed", "3"]
     with ScriptedChatServer(scripted_answers()) as srv:
-        first = runner.invoke(
-            app,
-            [*args, "--model", "m", "--base-url", srv.base_url, "--out", str(tmp_path / "a")]
-            + ["--record"],
-        )
+        endpoint = ["--model", "m", "--base-url", srv.base_url]
+        first = runner.invoke(app, [*args, *endpoint, "--out", str(tmp_path / "a"), "--record"])
         assert first.exit_code == 0, first.output
     assert (tmp_path / "a" / CALLS_DIR / "clue-seed3.seat1.jsonl").stat().st_size > 0
     again = runner.invoke(  # seed, agents, rounds and model all come from the recording
