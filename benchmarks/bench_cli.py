@@ -10,7 +10,14 @@ from pydantic import ValidationError
 
 from benchmarks import backbone_bench, provers_bench, undercover_bench
 from benchmarks.report import format_table, write_json
-from benchmarks.run_options import Concurrency, Quiet, Scheduler, Workers, run_options
+from benchmarks.run_options import (
+    Concurrency,
+    Quiet,
+    Scheduler,
+    Workers,
+    exit_when_all_errored,
+    run_options,
+)
 from games.core.cli import BaseUrl, Model, fail, prepare_out
 from games.core.runlog import RunDir, RunDirError
 from games.core.settings import GameSettings
@@ -54,7 +61,12 @@ def bench_provers(
 @bench_app.command("undercover")
 def bench_undercover(
     seeds: Annotated[int, typer.Option(min=1, help="Seeds per matchup and word pair.")] = 20,
-    first_seed: Annotated[int, typer.Option(help="The first seed; then first+1, ...")] = 0,
+    first_seed: Annotated[
+        int | None,
+        typer.Option(
+            help="The first seed; then first+1, ... [default: 0; with --replay: the recorded run's]"
+        ),
+    ] = None,
     pairs: Annotated[
         str | None,
         typer.Option(
@@ -70,13 +82,32 @@ def bench_undercover(
         ),
     ] = None,
     fixed_citizen: Annotated[
-        str, typer.Option(help="The citizens' type in the fixed-opponent contest.")
-    ] = "prover",
-    players: Annotated[int, typer.Option(min=4, max=10, help="Players per game.")] = 6,
+        str | None,
+        typer.Option(
+            help="The citizens' type in the fixed-opponent contest. [default: prover; with "
+            "--replay: the recorded run's]"
+        ),
+    ] = None,
+    players: Annotated[
+        int | None,
+        typer.Option(
+            min=4, max=10, help="Players per game. [default: 6; with --replay: the recorded run's]"
+        ),
+    ] = None,
     prover: Annotated[
-        str, typer.Option(help=f"Prover of T(s, Delta) ({', '.join(PROVER_NAMES)}).")
-    ] = DEFAULT_PROVER,
-    timeout: Annotated[float, typer.Option(min=0.1, help="Seconds per prover call.")] = 10.0,
+        str | None,
+        typer.Option(
+            help=f"Prover of T(s, Delta) ({', '.join(PROVER_NAMES)}). [default: "
+            f"{DEFAULT_PROVER}; with --replay: the recorded run's]"
+        ),
+    ] = None,
+    timeout: Annotated[
+        float | None,
+        typer.Option(
+            min=0.1,
+            help="Seconds per prover call. [default: 10; with --replay: the recorded run's]",
+        ),
+    ] = None,
     out: Annotated[Path, typer.Option(help="Run directory (resumed when it exists).")] = Path(
         "runs/undercover"
     ),
@@ -109,16 +140,27 @@ def bench_undercover(
     try:
         if record and replay is not None:
             raise ValueError("--record and --replay cannot be used together")
-        GameSettings(prover_timeout_s=timeout)
-        try:
-            UNDERCOVER_AGENTS.get(fixed_citizen)
-        except ValueError as err:
-            raise ValueError(f"--fixed-citizen: {err}") from None
         recorded = None if replay is None else undercover_bench.recorded_config(replay)
         if recorded is not None:
             model = model if model is not None else recorded.llm_model
             agents = agents if agents is not None else ",".join(recorded.agents)
             pairs = pairs if pairs is not None else ",".join(recorded.pairs)
+        if recorded is not None:
+            fixed_citizen = fixed_citizen or recorded.fixed_citizen
+            players = players or recorded.players
+            prover = prover or recorded.prover
+            timeout = timeout or recorded.timeout_s
+            first_seed = recorded.first_seed if first_seed is None else first_seed
+        fixed_citizen = fixed_citizen or "prover"
+        players = players or 6
+        prover = prover or DEFAULT_PROVER
+        timeout = timeout or 10.0
+        first_seed = first_seed or 0
+        GameSettings(prover_timeout_s=timeout)
+        try:
+            UNDERCOVER_AGENTS.get(fixed_citizen)
+        except ValueError as err:
+            raise ValueError(f"--fixed-citizen: {err}") from None
         llm = undercover_llm(model, base_url)
         if agents is None:
             names = tuple(
@@ -170,10 +212,11 @@ def bench_undercover(
         fail(err)
     if as_json:
         typer.echo(summary.model_dump_json())
-        return
-    for line in undercover_bench.report_lines(summary):
-        typer.echo(line)
-    typer.echo(f"\nwrote {out / RunDir.SUMMARY_FILE} and {summary.plot}")
+    else:
+        for line in undercover_bench.report_lines(summary):
+            typer.echo(line)
+        typer.echo(f"\nwrote {out / RunDir.SUMMARY_FILE} and {summary.plot}")
+    exit_when_all_errored(len(summary.errors), summary.games_played + summary.games_resumed)
 
 
 @bench_app.command("undercover-similarity")

@@ -23,6 +23,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from benchmarks.llm_usage import SeatUsage, usage_report
 from benchmarks.report import pyplot
 from benchmarks.runner import (
     GameError,
@@ -39,6 +40,7 @@ from games.clue.audit import GameAudit, audit_log
 from games.clue.cards import ClueConfig
 from games.clue.play import play_seated
 from games.core.runlog import RunDir, read_jsonl
+from reasoning.llm import UsageReport
 
 SEATS_FILE = "seats.jsonl"
 """Per-game fallback counts, one JSON line per finished game, in the run directory."""
@@ -65,15 +67,18 @@ class ClueBenchConfig(BaseModel):
 
 
 class SeatRecord(BaseModel):
-    """What a game log lacks: each seat's fallback count (one line of ``seats.jsonl``)."""
+    """What a game log lacks: each seat's fallback count and, for seats that asked a chat
+    model, its LLM usage (one line of ``seats.jsonl``)."""
 
     game_id: str
     fallbacks: list[int]
+    usage: list[SeatUsage | None] = Field(default_factory=list)
 
 
 class AgentSummary(BaseModel):
     """One agent's results over every seat it played (per-game figures are per seat-game).
 
+    ``wins`` counts only games the seat won (a rank-1 finish when nobody won is no win).
     ``accusation_accuracy`` is the mean share of envelope cards named (0-1) over the seat-games
     in which it accused; ``recall`` pools the entailed facts over its seat-games.
     """
@@ -97,13 +102,15 @@ class AgentSummary(BaseModel):
 
 
 class ClueBenchSummary(BaseModel):
-    """The run's results: per agent, the ideal reasoner's curve, errors and timing."""
+    """The run's results: per agent, the ideal reasoner's curve, LLM usage per agent and in
+    total (None when no agent asks a chat model), errors and timing."""
 
     config: ClueBenchConfig
     games: int
     errored: list[GameError]
     per_agent: list[AgentSummary]
     ideal_known_per_round: list[float]
+    llm_usage: UsageReport | None = None
     plot: str | None
     play_seconds: float
     play_cpu_seconds: float
@@ -124,7 +131,8 @@ class CluePlayer:
     settings: AgentSettings
 
     def __call__(self, game_id: str, log: MemoryLog) -> dict[str, Any]:
-        """Deal game ``gid`` from ``seed + i``, play it into ``log``; its seats' fallbacks."""
+        """Deal game ``gid`` from ``seed + i``, play it into ``log``; its seats' fallbacks and
+        LLM usage."""
         gid = game_id
         index = int(gid.removeprefix("game-"))
         played = play_seated(
@@ -134,7 +142,13 @@ class CluePlayer:
             self.settings.for_game(gid, len(self.config.agents)),
             log,
         )
-        return {"fallbacks": list(played.fallbacks)}
+        usage = [
+            None if meter is None else SeatUsage.of(meter).model_dump(mode="json")
+            for meter in (
+                played.meters.get(f"P{seat} {spec}") for seat, spec in enumerate(played.agents)
+            )
+        ]
+        return {"fallbacks": list(played.fallbacks), "usage": usage}
 
 
 def recorded_config(run_dir: Path) -> ClueBenchConfig:
@@ -165,7 +179,11 @@ def run(
 
     def keep_fallbacks(game: GameOutcome) -> None:
         if game.error is None:
-            record = SeatRecord(game_id=game.game_id, fallbacks=game.extra["fallbacks"])
+            record = SeatRecord(
+                game_id=game.game_id,
+                fallbacks=game.extra["fallbacks"],
+                usage=game.extra["usage"],
+            )
             with seats_path.open("a", encoding="utf-8") as handle:
                 handle.write(record.model_dump_json() + "\n")
         else:
@@ -200,11 +218,18 @@ def summarize(
     started, started_cpu = time.perf_counter(), time.process_time()
     seats_path = rundir.path / SEATS_FILE
     fallbacks: dict[str, list[int]] = {}
+    usage: dict[str, list[SeatUsage | None]] = {}
     if seats_path.exists():
         for line in read_jsonl(seats_path):
             record = SeatRecord.model_validate(line)
             fallbacks[record.game_id] = record.fallbacks
+            usage[record.game_id] = record.usage
     finished = [game_id(i) for i in range(games) if rundir.is_finished(game_id(i))]
+    by_agent: dict[str, list[SeatUsage]] = {name: [] for name in config.agents}
+    for gid in finished:
+        for name, seat_usage in zip(config.agents, usage.get(gid, []), strict=False):
+            if seat_usage is not None:
+                by_agent[name].append(seat_usage)
     say(f"auditing {len(finished)} games")
     paths = [rundir.log_path(gid) for gid in finished]
     audited, audit_cpu_elsewhere = map_ordered(audit_log, paths, options or RunOptions())
@@ -222,6 +247,7 @@ def summarize(
         errored=list(errored),
         per_agent=per_agent,
         ideal_known_per_round=ideal,
+        llm_usage=usage_report(by_agent),
         plot=str(plot) if plot else None,
         play_seconds=report.wall_s,
         play_cpu_seconds=report.cpu_s,
@@ -255,7 +281,7 @@ def _agent_summary(
         result = audit.result
         assert result is not None
         ranks.append(result.ranks[player.player])
-        wins += result.ranks[player.player] == 1
+        wins += result.winner == player.player
         accuracy = result.accuracy[player.player]
         if accuracy is not None:
             accuracies.append(accuracy / 3)

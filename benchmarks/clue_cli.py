@@ -11,7 +11,14 @@ from pydantic import ValidationError
 
 from benchmarks import clue_bench, clue_perf
 from benchmarks.report import format_table, write_json
-from benchmarks.run_options import Concurrency, Quiet, Scheduler, Workers, run_options
+from benchmarks.run_options import (
+    Concurrency,
+    Quiet,
+    Scheduler,
+    Workers,
+    exit_when_all_errored,
+    run_options,
+)
 from games.clue.agents import AGENTS
 from games.clue.cards import MAX_ROUNDS
 from games.clue.cli import DEFAULT_CLUE_AGENTS, llm_agent_settings
@@ -106,14 +113,21 @@ def bench_clue(
         fail(err)
     if as_json:
         typer.echo(summary.model_dump_json())
-        return
-    rows = [
-        {k: "-" if v is None else v for k, v in a.model_dump().items()} for a in summary.per_agent
-    ]
-    typer.echo(format_table(rows, clue_bench.TABLE_COLUMNS))
-    if summary.errored:
-        typer.echo(f"\n{len(summary.errored)} games errored (see summary.json)")
-    typer.echo(f"\n{summary.games} games; summary: {out / 'summary.json'}; plot: {summary.plot}")
+    else:
+        rows = [
+            {k: "-" if v is None else v for k, v in a.model_dump().items()}
+            for a in summary.per_agent
+        ]
+        typer.echo(format_table(rows, clue_bench.TABLE_COLUMNS))
+        if summary.llm_usage is not None:
+            typer.echo("\nLLM usage per agent, in the seat column (latency in seconds):")
+            typer.echo(summary.llm_usage.table())
+        if summary.errored:
+            typer.echo(f"\n{len(summary.errored)} games errored (see summary.json)")
+        typer.echo(
+            f"\n{summary.games} games; summary: {out / 'summary.json'}; plot: {summary.plot}"
+        )
+    exit_when_all_errored(len(summary.errored), summary.games)
 
 
 def bench_clue_perf(

@@ -21,7 +21,7 @@ import argparse
 import json
 import re
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -98,6 +98,12 @@ def format_labels(prompt: str) -> tuple[str, ...]:
         if match is not None and match.group(1) not in labels:
             labels.append(match.group(1))
     return tuple(labels)
+
+
+def asked_labels(user_messages: Iterable[str]) -> tuple[str, ...]:
+    """The labels of the first user message that asks for an answer format (history messages
+    before it ask for none)."""
+    return next((labels for text in user_messages if (labels := format_labels(text))), ())
 
 
 @dataclass(frozen=True)
@@ -212,8 +218,7 @@ class LabelledJSONClient:
 
     def complete(self, messages: Sequence[ChatMessage], *, seed: int | None = None) -> ChatReply:
         """Ask ``inner``; a first ask opens a tally entry, a re-prompt marks it failed."""
-        prompt = next((m.content for m in messages if m.role == "user"), "")
-        labels = format_labels(prompt)
+        labels = asked_labels(m.content for m in messages if m.role == "user")
         kind = _ANSWER_TYPES.get(labels, "+".join(labels) or "free text")
         reprompt = any(m.role == "assistant" for m in messages)
         self._tally(kind, reprompt=reprompt)

@@ -38,3 +38,15 @@ def run_options(workers: int, concurrency: int, scheduler: str | None, quiet: bo
         )
     except ValidationError as err:
         raise ValueError(field_errors(err).replace("field '", "option '--")) from None
+
+
+ALL_ERRORED_EXIT = 1
+"""The exit status of a ``bench`` run in which every game errored."""
+
+
+def exit_when_all_errored(errored: int, finished: int) -> None:
+    """End the command with status 1 when games errored and none finished: such a run measured
+    nothing, whatever the table shows."""
+    if errored and not finished:
+        typer.echo(f"every game errored ({errored}); nothing was measured", err=True)
+        raise typer.Exit(ALL_ERRORED_EXIT)

@@ -29,6 +29,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from benchmarks.llm_usage import SeatUsage, usage_report
 from benchmarks.report import format_table, pyplot
 from benchmarks.runner import (
     GameError,
@@ -39,7 +40,7 @@ from benchmarks.runner import (
     run_games,
 )
 from games.core.runlog import RunDir
-from games.undercover.agents import AGENTS, AgentSettings, seat_agents
+from games.undercover.agents import AGENTS, AgentSettings, seat_agents, seat_meters
 from games.undercover.checker import ProverChecker
 from games.undercover.engine import UndercoverGame, play_game
 from games.undercover.entry import read_undercover_log
@@ -58,7 +59,13 @@ from games.undercover.metrics import (
 )
 from games.undercover.words import WordPair
 from provers.registry import get_prover
-from reasoning.llm import FallbackCounter, FallbackSnapshot, LLMSettings, make_client
+from reasoning.llm import (
+    FallbackCounter,
+    FallbackSnapshot,
+    LLMSettings,
+    UsageReport,
+    make_client,
+)
 
 PLOT_FILE = "undercover.png"
 Contest = Literal["fixed", "round-robin"]
@@ -202,7 +209,8 @@ class UndercoverPlayer:
         return {**self.__dict__, "settings": None}
 
     def __call__(self, game_id: str, log: MemoryLog) -> dict[str, Any]:
-        """Play game ``<spy>-vs-<citizens>.<pair>.s<seed>`` into ``log``; its fallbacks."""
+        """Play game ``<spy>-vs-<citizens>.<pair>.s<seed>`` into ``log``; its fallbacks and its
+        LLM seats' usage by agent name."""
         matchup_id, pair_id, seed_text = game_id.split(".")
         spy, citizens = matchup_id.split("-vs-")
         matchup = Matchup(spy=spy, citizens=citizens, contests=())
@@ -220,7 +228,11 @@ class UndercoverPlayer:
             [matchup.citizens] * self.config.players, game, seated, spy_agent=matchup.spy
         )
         play_game(game, agents, ProverChecker(settings.test), log)
-        return {"fallbacks": settings.fallbacks.snapshot().counts}
+        usage: dict[str, list[dict[str, Any]]] = {}
+        for seat, meter in seat_meters(agents).items():
+            part = SeatUsage.of(meter).model_dump(mode="json")
+            usage.setdefault(agents[seat].name, []).append(part)
+        return {"fallbacks": settings.fallbacks.snapshot().counts, "usage": usage}
 
 
 class MatchupResult(BaseModel):
@@ -263,6 +275,7 @@ class UndercoverBenchSummary(BaseModel):
     agent_types: list[AgentRoleSummary]
     similarity: list[PairSimilarity]
     fallbacks: FallbackSnapshot | None
+    llm_usage: UsageReport | None = None
     elapsed_s: float
     play_cpu_s: float
     plot: str | None = None
@@ -337,12 +350,15 @@ def run(
         config, {p.id: p for p in pairs}, out if record else None, replay_from, recipe, settings
     )
     fallbacks = FallbackCounter()
+    usage: dict[str, list[SeatUsage]] = {}
 
     def keep(game: GameOutcome) -> None:
         for phase, reasons in game.extra.get("fallbacks", {}).items():
             for reason, count in reasons.items():
                 for _ in range(count):
                     fallbacks.record(phase, reason)
+        for name, parts in game.extra.get("usage", {}).items():
+            usage.setdefault(name, []).extend(SeatUsage.model_validate(p) for p in parts)
         if game.error is not None:
             say(f"{game.game_id}: errored: {game.error}")
 
@@ -370,6 +386,7 @@ def run(
         fallbacks=(
             fallbacks.snapshot() if settings.client is not None or replay_from is not None else None
         ),
+        llm_usage=usage_report(usage),
         elapsed_s=time.perf_counter() - started,
         play_cpu_s=report.cpu_s,
     )
@@ -572,6 +589,13 @@ def report_lines(summary: UndercoverBenchSummary) -> list[str]:
         lines += [f"  {e.game_id}: {e.error}" for e in summary.errors]
     if summary.fallbacks is not None:
         lines += ["", f"LLM fallbacks: {summary.fallbacks.total} {summary.fallbacks.counts}"]
+    if summary.llm_usage is not None:
+        lines += [
+            "",
+            "LLM usage per agent type, in the seat column (games played in this run; latency "
+            "in seconds)",
+            summary.llm_usage.table(),
+        ]
     return lines
 
 

@@ -289,3 +289,12 @@ def test_readme_example_log_audits_as_documented(tmp_path: Path) -> None:
 def write_text(path: Path, text: str) -> Path:
     path.write_text(text, encoding="utf-8")
     return path
+
+
+def test_a_log_without_its_end_event_is_audited_as_incomplete(tmp_path: Path) -> None:
+    whole = audit_log(write(tmp_path / "whole.jsonl", game_log()))
+    assert whole.complete and "incomplete" not in render_audit(whole)
+    cut = audit_log(write(tmp_path / "cut.jsonl", game_log()[:-1]))
+    assert not cut.complete and cut.result is None
+    assert "the game is incomplete: the log has no game_end event" in render_audit(cut)
+    assert '"complete":false' in cut.model_dump_json()

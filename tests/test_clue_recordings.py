@@ -81,6 +81,13 @@ def test_bench_replays_from_per_game_recordings_without_the_server(
     replayed = bench(tmp_path / "replayed", "--replay", str(recorded.run_dir))
     assert comparable(replayed) == comparable(recorded.summary)
     assert recorded.summary["games"] == 2 and recorded.summary["errored"] == []
+    usage = recorded.summary["llm_usage"]
+    assert set(usage["seats"]) == {"llm", "llm-verified"}
+    assert usage["total"]["calls"] == recorded.served
+    assert usage["total"]["fallbacks"] == sum(
+        a["fallbacks"] * a["seat_games"] for a in recorded.summary["per_agent"]
+    )
+    assert usage["total"]["latency_p95_s"] >= usage["total"]["latency_median_s"] > 0
     assert any(a["fallbacks"] > 0 for a in recorded.summary["per_agent"])
     for game in ("game-00000", "game-00001"):
         first = (recorded.run_dir / "games" / f"{game}.jsonl").read_text()
@@ -119,16 +126,27 @@ def test_a_replayed_bench_refuses_other_settings_and_errors_games_it_cannot_repl
     assert both.exit_code == 2 and "cannot be combined" in both.output
 
 
+def test_a_bench_in_which_every_game_errored_exits_1(recorded: Recorded, tmp_path: Path) -> None:
+    bare = tmp_path / "bare"
+    shutil.copytree(recorded.run_dir, bare)
+    shutil.rmtree(bare / CALLS_DIR)
+    args = ["bench", "clue", "--out", str(tmp_path / "out"), "--replay", str(bare), "--games", "2"]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 1, result.output
+    assert "every game errored (2)" in result.output
+    as_json = runner.invoke(app, [*args[:3], str(tmp_path / "json"), *args[4:], "--json"])
+    assert as_json.exit_code == 1 and json.loads(as_json.stdout)["games"] == 0
+
+
 def test_play_records_into_its_out_folder_and_replays_from_it(tmp_path: Path) -> None:
-    args = ["play", "clue", "--agents", AGENTS, "--rounds", "2", "--seed", "3", "--model", "m"]
+    args = ["play", "clue", "--agents", AGENTS, "--rounds", "2", "--seed", "3"]
     with ScriptedChatServer(scripted_answers()) as srv:
-        first = runner.invoke(
-            app, [*args, "--base-url", srv.base_url, "--out", str(tmp_path / "a"), "--record"]
-        )
+        endpoint = ["--model", "m", "--base-url", srv.base_url]
+        first = runner.invoke(app, [*args, *endpoint, "--out", str(tmp_path / "a"), "--record"])
         assert first.exit_code == 0, first.output
     assert (tmp_path / "a" / CALLS_DIR / "clue-seed3.seat1.jsonl").stat().st_size > 0
-    again = runner.invoke(
-        app, [*args, "--out", str(tmp_path / "b"), "--replay", str(tmp_path / "a")]
+    again = runner.invoke(  # seed, agents, rounds and model all come from the recording
+        app, ["play", "clue", "--out", str(tmp_path / "b"), "--replay", str(tmp_path / "a")]
     )
     assert again.exit_code == 0, again.output
     log = (tmp_path / "a" / "clue-seed3.jsonl").read_text()
@@ -137,7 +155,18 @@ def test_play_records_into_its_out_folder_and_replays_from_it(tmp_path: Path) ->
         str(tmp_path / "a"), ""
     )
     assert "is checked:" in first.output
-    no_out = runner.invoke(app, [*args, "--record"])
+    assert "LLM usage" in first.output
+    usage = first.output[first.output.index("LLM usage") :].splitlines()
+    assert usage[1].split()[:2] == ["seat", "calls"]
+    rows = [line.split() for line in usage[2:5]]
+    assert [row[0] for row in rows] == ["P0", "P1", "total"]
+    assert rows[0][1] == "llm" and rows[1][1] == "llm-verified"
+    assert int(rows[2][1]) == int(rows[0][2]) + int(rows[1][2]) > 0  # calls add up
+    other_seed = runner.invoke(
+        app, ["play", "clue", "--seed", "4", "--replay", str(tmp_path / "a")]
+    )
+    assert other_seed.exit_code == 2 and "no game log" in other_seed.output
+    no_out = runner.invoke(app, [*args, "--model", "m", "--record"])
     assert no_out.exit_code == 2 and "--record needs --out" in no_out.output
 
 

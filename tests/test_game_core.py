@@ -220,6 +220,9 @@ class PickPrompter:
     def prompt(self, obs: tuple[int, ...]) -> str:
         return f"Pick one of {list(obs)} as JSON with the field number."
 
+    def answer_model(self, obs: tuple[int, ...]) -> None:
+        return None
+
     def action(self, answer: Pick, obs: tuple[int, ...]) -> int:
         return answer.number
 
@@ -242,3 +245,4 @@ def test_the_llm_player_reprompts_then_falls_back_and_meters_its_seat() -> None:
         assert illegal in (4, 5)
     assert player.fallbacks.counts == {"pick": {"unparsed": 1, "illegal": 1}}
     assert player.usage.calls == 7 and len(srv.requests) == 7
+    assert player.usage.fallbacks == 2 and player.usage.reprompts == 4

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from pydantic import BaseModel
 
-from benchmarks.llm_parse_rate import format_labels, game_choices
+from benchmarks.llm_parse_rate import asked_labels, game_choices
 from games.clue.cards import ClueConfig
 from games.clue.llm_answers import parse_deduction_answer, parse_move_answer
 from games.undercover.llm_agents import read_seat
@@ -96,7 +96,7 @@ def test_recorded_replies_read_as_the_game_read_them(path: Path) -> None:
     choices = game_choices("clue" if path.name.startswith("clue") else "undercover")
     checked = 0
     for call, accepted in _verdicts(load_recording(path)):
-        labels = format_labels(next(m.content for m in call.messages if m.role == "user"))
+        labels = asked_labels(m.content for m in call.messages if m.role == "user")
         parser = PARSERS.get(labels)
         if parser is None:
             continue

@@ -12,6 +12,7 @@ from benchmarks.chat_server import ChatRequest, ScriptedChatServer, Step
 from benchmarks.llm_parse_rate import (
     Choices,
     LabelledJSONClient,
+    asked_labels,
     clue_choices,
     format_labels,
     main,
@@ -51,7 +52,7 @@ def test_labels_come_from_the_answer_format() -> None:
 
 def scripted(request: ChatRequest) -> Step:
     """JSON for the two turn asks; anything else gets a reply no parser takes."""
-    labels = format_labels(request.messages[1]["content"])
+    labels = asked_labels(str(m["content"]) for m in request.messages if m["role"] == "user")
     answer = JSON_ANSWERS.get(labels)
     return json.dumps(answer) if answer is not None else "I pass."
 
@@ -86,7 +87,8 @@ def test_with_structured_output_off_calls_pass_through() -> None:
     assert all(r.format_type is None for r in srv.requests)
     assert isinstance(client, LabelledJSONClient)
     move = client.tallies["clue move"]
-    assert move.first_try == move.format_first == 0  # JSON is no labelled text
+    # JSON is no labelled text, but the agent reads a JSON object that fills its answer model.
+    assert move.format_first == 0 and move.first_try == move.asks == 3
 
 
 def test_bad_options_exit_2(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

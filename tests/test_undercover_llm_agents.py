@@ -3,12 +3,14 @@ short game played by all three."""
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Sequence
 
 import pytest
+from pydantic import ValidationError
 
-from benchmarks.chat_server import ChatRequest
+from benchmarks.chat_server import ChatRequest, ScriptedChatServer
 from games.undercover.agent import Description
 from games.undercover.checker import ConsistencyTest, ProverChecker
 from games.undercover.engine import UndercoverGame, play_game
@@ -25,10 +27,11 @@ from games.undercover.llm_agents import (
     make_llm_agent,
     read_seat,
 )
+from games.undercover.llm_schemas import describe_answer_model, vote_answer_model
 from games.undercover.pipeline import Validity
 from games.undercover.words import WordPair
 from provers.z3_prover import Z3Prover
-from reasoning.llm import FallbackCounter, MalformedAnswer
+from reasoning.llm import FallbackCounter, LLMSettings, MalformedAnswer, OpenAIChatClient
 from reasoning.syntax import parse_formula
 from tests.test_undercover_pipeline import (
     BERGAMOT,
@@ -89,6 +92,32 @@ def test_a_malformed_description_is_reprompted_then_falls_back() -> None:
     assert "DESCRIPTION:" in followups[1]
     assert "repeats what player 1 said in round 1" in followups[2]
     assert agent.turns[0].fallback and agent.turns[0].attempts == 4
+    assert agent.seat.usage.fallbacks == 1 and agent.seat.usage.reprompts == 3
+
+
+def test_a_vote_is_asked_for_as_json_among_the_living_targets_only() -> None:
+    formats: list[dict[str, object]] = []
+
+    def answer(request: ChatRequest) -> str:
+        assert request.response_format is not None
+        formats.append(request.response_format)
+        return json.dumps(
+            {"reasoning": "Player 2 was vague.", "role": "citizen", "vote": "player 2"}
+        )
+
+    with ScriptedChatServer(answer) as server:
+        settings = LLMSettings(base_url=server.base_url, model="m", structured="json_object")
+        agent = AttNLIAgent(OpenAIChatClient(settings), seed=1)
+        assert agent.vote(observation(ROUND_ONE, living=(0, 1, 2))) == 2
+    assert agent.role == "citizen" and agent.seat.usage.calls == 1
+    schema = json.dumps(formats[0])
+    assert '"player 1"' in schema and '"player 2"' in schema
+    assert '"player 0"' not in schema and '"player 3"' not in schema
+    votes = vote_answer_model((1, 2), uses_roles=False)
+    with pytest.raises(ValidationError):
+        votes.model_validate({"vote": "player 0"})
+    with pytest.raises(ValidationError):
+        describe_answer_model(False).model_validate({"description": ""})
 
 
 def test_an_illegal_vote_is_reprompted_and_a_fixed_one_is_taken() -> None:

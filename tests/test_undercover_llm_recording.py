@@ -60,19 +60,26 @@ def test_a_two_game_bench_replays_from_its_recordings_with_an_identical_summary(
     recorded_run = tmp_path / "recorded"
     with ScriptedChatServer(_scripted) as server:
         recorded = bench(
-            recorded_run, "--base-url", server.base_url, "--model", "scripted", "--record"
+            recorded_run,
+            *("--base-url", server.base_url, "--model", "scripted", "--record", "--players", "5"),
         )
         requests = len(server.requests)
     assert recorded["errors"] == [] and recorded["games_played"] == 2
     files = sorted((recorded_run / CALLS_DIR).glob("*.jsonl"))
-    spies = [UndercoverGame(SIX, TEA, seed).spy_seat for seed in (0, 1)]
+    five = UndercoverConfig(players=5, tie_limit=3)
+    spies = [UndercoverGame(five, TEA, seed).spy_seat for seed in (0, 1)]
     assert [f.name for f in files] == [
         f"{gid}.seat{spy}.jsonl" for gid, spy in zip(GAME_IDS, spies, strict=True)
     ]
     calls = [load_recording(f) for f in files]
     assert all(c and [r.index for r in c] == list(range(len(c))) for c in calls)
     assert sum(len(c) for c in calls) == requests
-    replayed = bench(tmp_path / "replayed", "--replay", str(recorded_run))
+    usage = recorded["llm_usage"]
+    assert list(usage["seats"]) == ["nli"] and usage["total"]["calls"] == requests
+    bare = ["bench", "undercover", "--seeds", "2", "--json", "--out", str(tmp_path / "replayed")]
+    result = runner.invoke(app, [*bare, "--replay", str(recorded_run)])
+    assert result.exit_code == 0, result.output
+    replayed = summary_of(result.stdout)
     timing = ("elapsed_s", "play_cpu_s", "plot")
     assert without(replayed, timing) == without(recorded, timing)
     assert game_logs(tmp_path / "replayed") == game_logs(recorded_run)
@@ -121,7 +128,9 @@ def test_a_game_played_again_replaces_its_recording_and_a_missing_one_is_named(
         return _scripted(request)
 
     with ScriptedChatServer(fail_once_in_the_second_game) as server:
-        client = make_client(LLMSettings(base_url=server.base_url, model="scripted"))
+        # In plain text: a 400 to a structured request would first degrade the format.
+        settings = LLMSettings(base_url=server.base_url, model="scripted", structured="off")
+        client = make_client(settings)
         first = run_bench(run, client, record=True)
         assert failed and [e.game_id for e in first.errors] == [GAME_IDS[1]]
         broken = load_recording(seat_calls(run, GAME_IDS[1], spy))
@@ -162,6 +171,11 @@ def test_play_records_each_game_apart_and_replays_any_of_them(tmp_path: Path) ->
             played[seed] = transcript(result.output)
     names = sorted(p.name for p in (out / CALLS_DIR).iterdir())
     assert names == [f"undercover-{TEA.id}-seed{s}.seat5.jsonl" for s in (0, 1)]  # the nli seat
+    usage = played[0][
+        played[0].index("LLM usage (latency in seconds, cost in the price table's currency):") + 1 :
+    ]
+    assert usage[0].split()[:2] == ["seat", "calls"]
+    assert usage[1].split()[:3] == ["seat", "5", "nli"] and usage[2].split()[0] == "total"
     for seed in (1, 0):
         result = runner.invoke(app, [*PLAY, "--seed", str(seed), "--replay", str(out)])
         assert result.exit_code == 0, result.output

@@ -20,7 +20,7 @@ from games.core.agents import AgentRegistry, AgentType, seat_seed
 from games.core.recordings import game_llm_settings
 from provers.sat_session import SatSession
 from provers.sat_solver import DEFAULT_SOLVER
-from reasoning.llm import FallbackCounter, FallbackSnapshot, LLMSettings
+from reasoning.llm import FallbackCounter, FallbackSnapshot, LLMSettings, UsageMeter
 
 
 class AgentSettings(BaseModel):
@@ -101,6 +101,12 @@ def fallback_count(agent: Agent) -> int:
     if isinstance(fallbacks, int):
         return fallbacks
     return 0
+
+
+def usage_meter(agent: Agent) -> UsageMeter | None:
+    """The meter of an agent that asks a chat model (None for the others)."""
+    meter = getattr(agent, "meter", None)
+    return meter if isinstance(meter, UsageMeter) else None
 
 
 def release(agent: Agent) -> None:

@@ -24,7 +24,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, computed_field
 
 from formalize.clue import Fact
 from formalize.clue.oracle import GridOracle
@@ -109,6 +109,12 @@ class GameAudit(BaseModel):
     has_truth: bool
     result: ClueResult | None
     players: list[PlayerAudit]
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def complete(self) -> bool:
+        """Whether the log ends with the game's end event (else the game is incomplete)."""
+        return self.result is not None
 
 
 @dataclass
@@ -450,4 +456,6 @@ def render_audit(audit: GameAudit) -> str:
     head = f"deduction audit{' of ' + audit.source if audit.source else ''}: {audit.rounds} rounds"
     if not audit.has_truth:
         head += " (no deal in the log: entailment only, no truth)"
+    if not audit.complete:
+        head += "; the game is incomplete: the log has no game_end event"
     return "\n".join([head, *out])

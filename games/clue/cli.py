@@ -11,6 +11,8 @@ from games.clue.agents import AGENTS, AgentSettings
 from games.clue.audit import audit_events, audit_log, render_audit
 from games.clue.cards import MAX_ROUNDS, ClueConfig
 from games.clue.engine import INFO
+from games.clue.entry import ENTRY
+from games.clue.events import GameStart
 from games.clue.play import play_seated
 from games.clue.transcript import describe_deduction, transcript
 from games.core.cli import BaseUrl, Model, fail, prepare_out
@@ -42,16 +44,56 @@ def llm_agent_settings(
     return AgentSettings(llm=LLMSettings(**given) if given else None)
 
 
+def recorded_settings(
+    folder: Path, seed: int | None, agents: str | None, rounds: int | None
+) -> tuple[int, str, int]:
+    """The seed, agents and round limit of the game recorded in ``folder`` (``play clue --out``),
+    each unless given; the seed may be left out when the folder holds one game. ValueError names
+    what is missing, LogError a bad log."""
+    if seed is None:
+        logs = sorted(folder.glob("clue-seed*.jsonl"))
+        if len(logs) != 1:
+            found = f"{len(logs)} games" if logs else "no game log"
+            raise ValueError(f"--replay: {folder} holds {found}; give --seed")
+        path = logs[0]
+    else:
+        path = folder / f"clue-seed{seed}.jsonl"
+    if not path.is_file():
+        raise ValueError(f"--replay: no game log {path}")
+    log = ENTRY.read_log(path)
+    start = next((e for e in log.events if isinstance(e, GameStart)), None)
+    if start is None or start.seed is None:
+        raise ValueError(f"--replay: {path} does not record the game's seed and seats")
+    recorded_agents = ",".join(p.agent for p in start.players)
+    return (
+        start.seed if seed is None else seed,
+        recorded_agents if agents is None else agents,
+        start.config.max_rounds if rounds is None else rounds,
+    )
+
+
 def play_clue(
     agents: Annotated[
-        str,
+        str | None,
         typer.Option(
             help=f"One agent per seat, comma-separated ({', '.join(AGENTS.names)}); "
-            "`prover*6` repeats."
+            f"`prover*6` repeats. [default: {DEFAULT_CLUE_AGENTS}; with --replay: the recorded "
+            "game's]"
         ),
-    ] = DEFAULT_CLUE_AGENTS,
-    seed: Annotated[int, typer.Option(help="Seed of the deal and of the agents.")] = 0,
-    rounds: Annotated[int, typer.Option(help=f"Round limit (1-{MAX_ROUNDS}).")] = 30,
+    ] = None,
+    seed: Annotated[
+        int | None,
+        typer.Option(
+            help="Seed of the deal and of the agents. [default: 0; with --replay: the recorded "
+            "game's, when DIR holds one]"
+        ),
+    ] = None,
+    rounds: Annotated[
+        int | None,
+        typer.Option(
+            help=f"Round limit (1-{MAX_ROUNDS}). [default: 30; with --replay: the recorded game's]"
+        ),
+    ] = None,
     out: Annotated[
         Path | None, typer.Option(help="Folder to write the game's JSONL log into.")
     ] = None,
@@ -70,14 +112,19 @@ def play_clue(
         typer.Option(
             metavar="DIR",
             help="Answer the LLM calls from the recordings of a game played with --record "
-            "and --out DIR (same agents, seed, rounds and model); no endpoint needed.",
+            "and --out DIR; its agents, seed, rounds and model are taken from DIR unless given. "
+            "No endpoint needed.",
         ),
     ] = None,
 ) -> None:
     """Play one seeded Clue game, print every turn, then the deduction audit."""
-    game_id = f"clue-seed{seed}"
     try:
-        specs = AGENTS.parse(agents)
+        if replay is not None:
+            seed, agents, rounds = recorded_settings(replay, seed, agents, rounds)
+        seed = 0 if seed is None else seed
+        rounds = 30 if rounds is None else rounds
+        game_id = f"clue-seed{seed}"
+        specs = AGENTS.parse(DEFAULT_CLUE_AGENTS if agents is None else agents)
         INFO.check_players(len(specs), "agents")
         config = ClueConfig(n_players=len(specs), max_rounds=rounds)
         if record and out is None:
@@ -88,7 +135,7 @@ def play_clue(
             prepare_out(out)
         settings = llm_agent_settings(model, base_url, out if record else None, replay)
         settings = settings.for_game(game_id, len(specs))
-    except ValueError as err:
+    except (ValueError, LogError) as err:
         fail(err)
     path = None
     try:
@@ -105,6 +152,10 @@ def play_clue(
         typer.echo(line)
     if any(played.fallbacks):
         typer.echo("fallbacks per seat: " + ", ".join(str(f) for f in played.fallbacks))
+    usage = played.usage()
+    if usage is not None:
+        typer.echo("\nLLM usage (latency in seconds, cost in the price table's currency):")
+        typer.echo(usage.table())
     typer.echo("")
     typer.echo(render_audit(audit_events(events, source=str(path) if path else None)))
     if path is not None:

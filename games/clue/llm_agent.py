@@ -5,7 +5,9 @@ accusation (with the deductions, its last reasoning and its last suggestion as c
 must refute with more than one matching card it asks which card to show. Each answer is parsed
 and checked (cards must exist, a shown card must match); a bad answer is sent back with the
 problem up to ``max_reprompts`` times, after which the agent plays a seeded random legal move
-(a suggestion on a normal turn, never an accusation) and counts the fallback by phase. Stated
+(a suggestion on a normal turn, never an accusation) and counts the fallback by phase. Every ask
+passes the answer's structured-output model (``games.clue.llm_schemas``), and the history before
+the last few moves goes in trimmable messages, so prompts fit the endpoint's context. Stated
 deductions travel with the action, so the engine logs them.
 
 Endpoint failures are not fallbacks: ``LLMEndpointError`` (after the client's own bounded
@@ -14,7 +16,6 @@ retries) propagates out of ``act``, so the game runner can record the game as er
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
@@ -42,22 +43,22 @@ from games.clue.llm_prompts import (
     deduction_prompt,
     derive_info,
     final_prompt,
+    history_messages,
     move_prompt,
     show_prompt,
     system_prompt,
 )
-from games.core.llm_player import SeatClient, seat_client
+from games.clue.llm_schemas import deduction_answer_model, move_answer_model, show_answer_model
+from games.core.llm_player import LLMSeat, seat_client
 from reasoning.llm import (
     ChatClient,
     ChatMessage,
-    FallbackCounter,
     FallbackReason,
     FallbackSnapshot,
     LLMSettings,
     StructuredOutcome,
+    UsageMeter,
     UsageSnapshot,
-    ask_structured,
-    choose_with_fallback,
     system,
     user,
 )
@@ -75,7 +76,8 @@ class LLMClueAgent:
 
     ``seed`` fixes the fallback moves and is sent with every request as the sampling seed. Build
     one agent per game and seat: it keeps its previous move's reasoning for the next turn, and
-    ``usage`` and ``fallbacks`` count that game.
+    ``usage`` and ``fallbacks`` count that game. Its asks, re-prompts, fallbacks and metering
+    are the core's ``LLMSeat``.
     """
 
     def __init__(
@@ -86,30 +88,28 @@ class LLMClueAgent:
         name: str = "llm",
         max_reprompts: int = DEFAULT_MAX_REPROMPTS,
     ) -> None:
-        if max_reprompts < 0:
-            raise ValueError(f"max_reprompts must be >= 0, got {max_reprompts}")
-        self._client = SeatClient(client)
-        self._seed = seed
-        self._rng = random.Random(seed)
-        self._name = name
-        self._max_reprompts = max_reprompts
-        self._fallbacks = FallbackCounter()
+        self._seat = LLMSeat(client, seed=seed, name=name, max_reprompts=max_reprompts)
         self._last_reasoning = ""
 
     @property
     def name(self) -> str:
         """The agent's name, recorded in the log."""
-        return self._name
+        return self._seat.name
 
     @property
     def usage(self) -> UsageSnapshot:
-        """This agent's calls, tokens, latency, cost and endpoint failures so far."""
-        return self._client.meter.snapshot()
+        """This agent's calls, tokens, latency, cost, re-prompts and fallbacks so far."""
+        return self._seat.usage
+
+    @property
+    def meter(self) -> UsageMeter:
+        """This agent's own meter."""
+        return self._seat.meter
 
     @property
     def fallbacks(self) -> FallbackSnapshot:
         """Fallbacks so far, by phase (deduction, action, show_card) and reason."""
-        return self._fallbacks.snapshot()
+        return self._seat.fallbacks
 
     def act(self, obs: ClueObservation) -> ClueAction:
         """Ask the model for the decision ``obs.phase`` needs; see the module docstring."""
@@ -122,37 +122,26 @@ class LLMClueAgent:
         raise ValueError(f"no decision to make in phase {obs.phase.value}")
 
     def _ask(
-        self, obs: ClueObservation, prompt: str, schema: type[M], parse: Callable[[str], M]
+        self,
+        messages: list[ChatMessage],
+        schema: type[M],
+        parse: Callable[[str], M],
+        answer: type[BaseModel],
     ) -> tuple[list[ChatMessage], StructuredOutcome[M]]:
-        messages = [system(system_prompt(obs)), user(prompt)]
-        outcome = ask_structured(
-            self._client,
-            messages,
-            schema,
-            parse=parse,
-            max_reprompts=self._max_reprompts,
-            seed=self._seed,
-        )
-        return messages, outcome
+        return messages, self._seat.ask(messages, schema, parse=parse, answer=answer)
 
     def _ask_again(
         self,
         messages: Sequence[ChatMessage],
         schema: type[M],
         parse: Callable[[str], M],
+        answer: type[BaseModel],
     ) -> StructuredOutcome[M]:
         """Continue a conversation (for subclasses that send an answer back for revision)."""
-        return ask_structured(
-            self._client,
-            messages,
-            schema,
-            parse=parse,
-            max_reprompts=self._max_reprompts,
-            seed=self._seed,
-        )
+        return self._seat.ask(messages, schema, parse=parse, answer=answer)
 
     def _record_fallback(self, phase: str, reason: FallbackReason) -> None:
-        self._fallbacks.record(phase, reason.value)
+        self._seat.give_up(phase, reason)
 
     def _deduce(self, obs: ClueObservation, info: DerivedInfo) -> DeductionAnswer:
         deck, n = obs.deck(), obs.n_players
@@ -160,7 +149,12 @@ class LLMClueAgent:
         def parse(text: str) -> DeductionAnswer:
             return parse_deduction_answer(text, deck, n)
 
-        messages, outcome = self._ask(obs, deduction_prompt(obs, info), DeductionAnswer, parse)
+        messages, outcome = self._ask(
+            _conversation(obs, deduction_prompt(obs, info)),
+            DeductionAnswer,
+            parse,
+            deduction_answer_model(obs),
+        )
         if outcome.value is None:
             self._record_fallback(DEDUCTION_PHASE, FallbackReason.UNPARSED)
             return DeductionAnswer(analysis="", deductions=())
@@ -187,7 +181,9 @@ class LLMClueAgent:
             return parse_move_answer(text, deck, final=final)
 
         prompt = final_prompt(obs, info, memory) if final else move_prompt(obs, info, memory)
-        _, outcome = self._ask(obs, prompt, MoveAnswer, parse)
+        _, outcome = self._ask(
+            _conversation(obs, prompt), MoveAnswer, parse, move_answer_model(obs)
+        )
         proposed = None if outcome.value is None else outcome.value.action()
         legal = obs.legal_actions()
         if proposed is not None and proposed in legal:
@@ -195,9 +191,7 @@ class LLMClueAgent:
         else:
             # A fallback never accuses on a normal turn: that would throw the game away.
             moves = [a for a in legal if isinstance(a, Accuse if final else Suggest)]
-            action, _ = choose_with_fallback(
-                proposed, moves, self._rng, counter=self._fallbacks, phase=ACTION_PHASE
-            )
+            action = self._seat.choose(proposed, moves, ACTION_PHASE)
         self._last_reasoning = "" if outcome.value is None else outcome.value.reasoning
         return action.model_copy(update={"deductions": deduced.deductions})
 
@@ -210,12 +204,15 @@ class LLMClueAgent:
         def parse(text: str) -> ShowAnswer:
             return parse_show_answer(text, deck, matching)
 
-        _, outcome = self._ask(obs, show_prompt(obs), ShowAnswer, parse)
+        messages = [system(system_prompt(obs)), user(show_prompt(obs))]
+        _, outcome = self._ask(messages, ShowAnswer, parse, show_answer_model(obs))
         proposed = None if outcome.value is None else Show(card=outcome.value.card)
-        action, _ = choose_with_fallback(
-            proposed, legal, self._rng, counter=self._fallbacks, phase=SHOW_PHASE
-        )
-        return action
+        return self._seat.choose(proposed, legal, SHOW_PHASE)
+
+
+def _conversation(obs: ClueObservation, prompt: str) -> list[ChatMessage]:
+    """The rules, the earlier history (trimmable) and the phase's prompt."""
+    return [system(system_prompt(obs)), *history_messages(obs), user(prompt)]
 
 
 def make_llm_agent(

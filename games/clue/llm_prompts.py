@@ -3,7 +3,8 @@
 The derived information (seed 000, Section 4.1) is computed from the observation alone: envelope
 candidates per category (cards not in the player's hand, not shown to it, and not ruled out by
 its own unrefuted suggestions), the categories whose envelope card is therefore known, the
-suggestions nobody refuted, and the cards shown to the player.
+suggestions nobody refuted, and the cards shown to the player. The prompts give the last
+``RECENT_EVENTS`` moves in full; earlier rounds go in separate messages a context budget may drop.
 """
 
 from __future__ import annotations
@@ -23,6 +24,10 @@ from games.clue.events import (
     SuggestionEvent,
 )
 from games.clue.llm_answers import format_deduction, player_label
+from reasoning.llm import ChatMessage, history
+
+RECENT_EVENTS = 8
+"""Moves of history given in full in every prompt; earlier ones come as trimmable messages."""
 
 _PLURAL: dict[Category, str] = {"suspect": "suspects", "weapon": "weapons", "room": "rooms"}
 
@@ -253,11 +258,28 @@ def _candidates(obs: ClueObservation, info: DerivedInfo) -> str:
     )
 
 
+def history_messages(obs: ClueObservation) -> list[ChatMessage]:
+    """The history before the last ``RECENT_EVENTS`` entries, one message per round, each
+    marked trimmable: a context budget drops the oldest first, while the derived information
+    in the prompt keeps what they taught."""
+    older = _history_entries(obs)[:-RECENT_EVENTS]
+    rounds: dict[int, list[str]] = {}
+    for event, line in older:
+        rounds.setdefault(event.round, []).append(f"- {line}")
+    return [
+        history(f"Earlier game history, round {r}:\n" + "\n".join(lines))
+        for r, lines in rounds.items()
+    ]
+
+
 def _history(obs: ClueObservation) -> str:
-    lines = history_lines(obs)
-    return "Game history:\n" + (
-        "\n".join(f"- {line}" for line in lines) if lines else "- no moves yet"
-    )
+    entries = _history_entries(obs)
+    lines = [f"- {line}" for _, line in entries[-RECENT_EVENTS:]] or ["- no moves yet"]
+    if len(entries) > RECENT_EVENTS:
+        head = f"Recent game history (the last {RECENT_EVENTS} moves; earlier ones are above):"
+    else:
+        head = "Game history:"
+    return "\n".join([head, *lines])
 
 
 def _players_in(obs: ClueObservation) -> str:

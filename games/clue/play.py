@@ -3,23 +3,30 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from games.clue.agents import AgentSettings, fallback_count, make_agent, release
+from games.clue.agents import AgentSettings, fallback_count, make_agent, release, usage_meter
 from games.clue.cards import ClueConfig
 from games.clue.engine import ClueGame, play_game
 from games.clue.events import ClueEvent, ClueResult, PlayerInfo
 from games.core.runlog import EventSink
+from reasoning.llm import UsageMeter, UsageReport
 
 
 @dataclass(frozen=True, slots=True)
 class PlayedGame:
-    """A finished game, the agent name of each seat, and each seat's fallback count."""
+    """A finished game, the agent name of each seat, each seat's fallback count, and the LLM
+    usage of each seat that asked a chat model (by seat label, ``P0 llm``)."""
 
     game: ClueGame
     result: ClueResult
     agents: tuple[str, ...]
     fallbacks: tuple[int, ...]
+    meters: dict[str, UsageMeter] = field(default_factory=dict)
+
+    def usage(self) -> UsageReport | None:
+        """The LLM usage per seat and in total (None when no seat asked a chat model)."""
+        return UsageReport.from_meters(self.meters) if self.meters else None
 
     def events(self) -> list[ClueEvent]:
         """The whole log: ``game_start`` (seats named ``P0``, ``P1``, ...) then every event."""
@@ -51,6 +58,11 @@ def play_seated(
             result=result,
             agents=tuple(specs),
             fallbacks=tuple(fallback_count(agent) for agent in agents),
+            meters={
+                f"P{seat} {spec}": meter
+                for seat, (spec, agent) in enumerate(zip(specs, agents, strict=True))
+                if (meter := usage_meter(agent)) is not None
+            },
         )
     finally:
         for agent in agents:

@@ -22,6 +22,7 @@ from games.clue.knowledge import PlayerView, deduction_fact, observation_setup
 from games.clue.llm_agent import LLMClueAgent
 from games.clue.llm_answers import DeductionAnswer, parse_deduction_answer
 from games.clue.llm_prompts import revision_prompt
+from games.clue.llm_schemas import deduction_answer_model
 from games.core.llm_player import seat_client
 from provers.sat_session import SatSession
 from reasoning.closing import Closing
@@ -157,7 +158,7 @@ class VerifiedLLMClueAgent(LLMClueAgent, Closing):
         def parse(text: str) -> DeductionAnswer:
             return parse_deduction_answer(text, deck, n)
 
-        outcome = self._ask_again(conversation, DeductionAnswer, parse)
+        outcome = self._ask_again(conversation, DeductionAnswer, parse, deduction_answer_model(obs))
         if outcome.value is None:
             self._record_fallback(REVISION_PHASE, FallbackReason.UNPARSED)
             kept = tuple(c.deduction for c in stated if c.status is ClaimStatus.ENTAILED)

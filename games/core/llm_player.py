@@ -1,18 +1,19 @@
 """One LLM player for every game: prompt, structured parse, re-prompts, a counted fallback.
 
-A game supplies a ``Prompter`` (what to ask for an observation, the answer's shape, how an answer
-becomes an action, and the legal actions); ``LLMPlayer`` asks the model, sends a malformed answer
-back up to ``max_reprompts`` times (3 by default), and when no usable legal action comes out plays
-a seeded random legal one, counting the fallback by phase and reason. Each seat meters its own
-calls, tokens, latency and failures, and records to or replays from its own file
-(``games.core.recordings``). Endpoint failures are not fallbacks: ``LLMEndpointError`` propagates,
-so the runner marks the game as errored.
+A game supplies a ``Prompter`` (what to ask for an observation, the answer's shape and its
+structured-output model, how an answer becomes an action, and the legal actions); ``LLMPlayer``
+asks the model, sends a malformed answer back up to ``max_reprompts`` times (3 by default), and
+when no usable legal action comes out plays a seeded random legal one, counting the fallback by
+phase and reason. ``LLMSeat`` is the same machinery for games that ask several questions per
+decision. Each seat meters its own calls, tokens, latency, re-prompts and fallbacks, and records
+to or replays from its own file (``games.core.recordings``). Endpoint failures are not
+fallbacks: ``LLMEndpointError`` propagates, so the runner marks the game as errored.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Generic, Protocol, TypeVar
 
 from pydantic import BaseModel
@@ -21,15 +22,19 @@ from games.core.recordings import RecordingMissing, seat_settings
 from reasoning.llm import (
     ChatClient,
     ChatMessage,
+    ChatOptions,
     ChatReply,
     FallbackCounter,
+    FallbackReason,
     FallbackSnapshot,
     LLMEndpointError,
     LLMSettings,
+    StructuredOutcome,
     UsageMeter,
     UsageSnapshot,
     ask_structured,
     choose_with_fallback,
+    complete_with,
     make_client,
     system,
     user,
@@ -46,8 +51,9 @@ ActOut = TypeVar("ActOut", covariant=True)
 class SeatClient:
     """A chat client that also counts one seat's own calls, tokens and failures.
 
-    Several seats may share one client (and its meter); each seat's ``meter`` counts its own.
-    Retries happen inside the shared client and are counted only in its meter.
+    Several seats may share one client (and its meter); each seat's ``meter`` counts its own
+    calls. Retries, trimmed history and format degrades happen inside the wrapped client; each
+    call adds what the wrapped meter counted during it (exact for a client of its own).
     """
 
     def __init__(self, inner: ChatClient) -> None:
@@ -65,15 +71,34 @@ class SeatClient:
         """This seat's own meter."""
         return self._meter
 
-    def complete(self, messages: Sequence[ChatMessage], *, seed: int | None = None) -> ChatReply:
-        """Ask the wrapped client and count the reply or the endpoint failure."""
+    def complete(
+        self,
+        messages: Sequence[ChatMessage],
+        *,
+        seed: int | None = None,
+        options: ChatOptions | None = None,
+    ) -> ChatReply:
+        """Ask the wrapped client (with ``options`` when it takes them) and count the reply or
+        the endpoint failure."""
+        before = self._inner.meter.snapshot()
         try:
-            reply = self._inner.complete(messages, seed=seed)
+            reply = complete_with(self._inner, messages, seed=seed, options=options)
         except LLMEndpointError:
             self._meter.record_error()
             raise
+        finally:
+            self._take_inner_counts(before)
         self._meter.record_reply(reply)
         return reply
+
+    def _take_inner_counts(self, before: UsageSnapshot) -> None:
+        after = self._inner.meter.snapshot()
+        for _ in range(after.retries - before.retries):
+            self._meter.record_retry()
+        for _ in range(after.format_degrades - before.format_degrades):
+            self._meter.record_format_degrade()
+        if after.trimmed > before.trimmed:
+            self._meter.record_trimmed(after.trimmed - before.trimmed)
 
 
 def seat_client(settings: LLMSettings, seat: int) -> ChatClient:
@@ -110,6 +135,11 @@ class Prompter(Protocol[ObsIn, M, ActOut]):
         """The question for this decision."""
         ...
 
+    def answer_model(self, obs: ObsIn) -> type[BaseModel] | None:
+        """The flat model the answer fills as structured output (enums of what is legal now),
+        or None to ask for ``schema`` as JSON text."""
+        ...
+
     def action(self, answer: M, obs: ObsIn) -> ActOut | None:
         """The action a parsed answer names (None when it names none)."""
         ...
@@ -117,6 +147,78 @@ class Prompter(Protocol[ObsIn, M, ActOut]):
     def legal_actions(self, obs: ObsIn) -> Sequence[ActOut]:
         """Every action the seat may take now."""
         ...
+
+
+class LLMSeat:
+    """One seat's access to a chat model: structured asks with re-prompts, counted fallbacks and
+    the seat's own meter. Games whose decisions take several asks (Clue's phases, Undercover-V's
+    pipeline) use it directly; ``LLMPlayer`` asks once per decision through a ``Prompter``."""
+
+    def __init__(
+        self,
+        client: ChatClient,
+        *,
+        seed: int | None,
+        name: str = "llm",
+        max_reprompts: int = DEFAULT_MAX_REPROMPTS,
+        fallbacks: FallbackCounter | None = None,
+    ) -> None:
+        if max_reprompts < 0:
+            raise ValueError(f"max_reprompts: must be >= 0, got {max_reprompts}")
+        self.name = name
+        self.client = SeatClient(client)
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.max_reprompts = max_reprompts
+        self.counter = fallbacks if fallbacks is not None else FallbackCounter()
+
+    @property
+    def meter(self) -> UsageMeter:
+        """This seat's own meter."""
+        return self.client.meter
+
+    @property
+    def usage(self) -> UsageSnapshot:
+        """This seat's calls, tokens, latency, cost, re-prompts and fallbacks so far."""
+        return self.client.meter.snapshot()
+
+    @property
+    def fallbacks(self) -> FallbackSnapshot:
+        """Fallbacks so far, by phase and reason."""
+        return self.counter.snapshot()
+
+    def ask(
+        self,
+        messages: Sequence[ChatMessage],
+        schema: type[M],
+        *,
+        parse: Callable[[str], M] | None = None,
+        answer: type[BaseModel] | None = None,
+    ) -> StructuredOutcome[M]:
+        """Ask for ``schema`` (as ``answer`` structured output where given), re-prompting a
+        malformed reply up to ``max_reprompts`` times with a new sampling seed each time."""
+        return ask_structured(
+            self.client,
+            messages,
+            schema,
+            parse=parse,
+            max_reprompts=self.max_reprompts,
+            seed=self.seed,
+            answer=answer,
+        )
+
+    def choose(self, proposed: Act | None, legal: Sequence[Act], phase: str) -> Act:
+        """``proposed`` when it is legal, else a seeded random legal action, counted as a
+        fallback of ``phase``."""
+        action, _ = choose_with_fallback(
+            proposed, legal, self.rng, counter=self.counter, phase=phase, meter=self.meter
+        )
+        return action
+
+    def give_up(self, phase: str, reason: FallbackReason = FallbackReason.UNPARSED) -> None:
+        """Count a fallback of ``phase`` whose replacement the game chooses itself."""
+        self.counter.record(phase, reason.value)
+        self.meter.record_fallback()
 
 
 class LLMPlayer(Generic[Obs, M, Act]):
@@ -131,25 +233,24 @@ class LLMPlayer(Generic[Obs, M, Act]):
         name: str = "llm",
         max_reprompts: int = DEFAULT_MAX_REPROMPTS,
     ) -> None:
-        if max_reprompts < 0:
-            raise ValueError(f"max_reprompts: must be >= 0, got {max_reprompts}")
         self.name = name
         self._prompter = prompter
-        self._client = SeatClient(client)
-        self._seed = seed
-        self._rng = random.Random(seed)
-        self._max_reprompts = max_reprompts
-        self._fallbacks = FallbackCounter()
+        self._seat = LLMSeat(client, seed=seed, name=name, max_reprompts=max_reprompts)
 
     @property
     def usage(self) -> UsageSnapshot:
         """This seat's calls, tokens, latency, cost and endpoint failures so far."""
-        return self._client.meter.snapshot()
+        return self._seat.usage
+
+    @property
+    def meter(self) -> UsageMeter:
+        """This seat's own meter."""
+        return self._seat.meter
 
     @property
     def fallbacks(self) -> FallbackSnapshot:
         """Fallbacks so far, by phase and reason."""
-        return self._fallbacks.snapshot()
+        return self._seat.fallbacks
 
     def act(self, obs: Obs) -> Act:
         """Ask the model for this decision; a legal action either way."""
@@ -158,15 +259,6 @@ class LLMPlayer(Generic[Obs, M, Act]):
         if len(legal) == 1:
             return legal[0]
         messages = [system(prompter.system_prompt(obs)), user(prompter.prompt(obs))]
-        outcome = ask_structured(
-            self._client,
-            messages,
-            prompter.schema,
-            max_reprompts=self._max_reprompts,
-            seed=self._seed,
-        )
+        outcome = self._seat.ask(messages, prompter.schema, answer=prompter.answer_model(obs))
         proposed = None if outcome.value is None else prompter.action(outcome.value, obs)
-        action, _ = choose_with_fallback(
-            proposed, legal, self._rng, counter=self._fallbacks, phase=prompter.phase(obs)
-        )
-        return action
+        return self._seat.choose(proposed, legal, prompter.phase(obs))

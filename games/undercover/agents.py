@@ -17,7 +17,7 @@ from games.undercover.agent import Agent
 from games.undercover.checker import DEFAULT_TIMEOUT_S, ConsistencyTest
 from games.undercover.engine import UndercoverGame
 from games.undercover.lexicon import Lexicon
-from games.undercover.llm_agents import LLM_AGENT_KINDS, AgentKind, make_llm_agent
+from games.undercover.llm_agents import LLM_AGENT_KINDS, AgentKind, LLMAgent, make_llm_agent
 from games.undercover.llm_calls import SeatClients
 from games.undercover.pipeline import PipelineSettings
 from games.undercover.prover_agent import (
@@ -27,7 +27,7 @@ from games.undercover.prover_agent import (
     ProverAgent,
     StatementLibrary,
 )
-from reasoning.llm import ChatClient, FallbackCounter
+from reasoning.llm import ChatClient, FallbackCounter, UsageMeter
 from reasoning.prover import Prover
 
 
@@ -160,3 +160,8 @@ def seat_agents(
         for seat, spec in enumerate(specs)
     ]
     return [make_agent(name, seat, game.seed, settings) for seat, name in enumerate(names)]
+
+
+def seat_meters(agents: Sequence[Agent]) -> dict[int, UsageMeter]:
+    """The LLM usage meter of each seat played by an LLM agent, by seat."""
+    return {seat: a.seat.meter for seat, a in enumerate(agents) if isinstance(a, LLMAgent)}

@@ -18,7 +18,7 @@ from games.core.settings import GameSettings
 from games.undercover.agent import Agent as UndercoverAgent
 from games.undercover.agents import AGENTS as UNDERCOVER_AGENTS
 from games.undercover.agents import AgentSettings as UndercoverAgentSettings
-from games.undercover.agents import seat_agents
+from games.undercover.agents import seat_agents, seat_meters
 from games.undercover.checker import ProverChecker
 from games.undercover.engine import INFO, UndercoverGame, normalise_description, play_game
 from games.undercover.events import (
@@ -39,7 +39,7 @@ from games.undercover.metrics import MiniLMSimilarity, game_metrics
 from games.undercover.prover_agent import ProverAgent
 from games.undercover.words import WordPair, pair_catalogue
 from provers.registry import DEFAULT_PROVER, PROVER_NAMES, get_prover
-from reasoning.llm import ChatClient, LLMSettings, UsageMeter, make_client
+from reasoning.llm import ChatClient, LLMSettings, UsageMeter, UsageReport, make_client
 from reasoning.prover import ProverUnavailable
 
 DEFAULT_UNDERCOVER_AGENTS = "prover*5,plain"
@@ -282,6 +282,13 @@ def play_undercover(
         fail(err, 1)
     if (client is not None or seat_clients is not None) and settings.fallbacks.count():
         typer.echo(f"LLM fallbacks: {settings.fallbacks.snapshot().counts}")
+    meters = seat_meters(seated)
+    if meters:
+        usage = UsageReport.from_meters(
+            {f"seat {seat} {seated[seat].name}": meter for seat, meter in meters.items()}
+        )
+        typer.echo("\nLLM usage (latency in seconds, cost in the price table's currency):")
+        typer.echo(usage.table())
     if scores:
         events: list[UndercoverEvent] = [game.start_event([a.name for a in seated]), *game.events]
         metrics = game_metrics(events, lex, MiniLMSimilarity())

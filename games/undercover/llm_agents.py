@@ -24,9 +24,15 @@ from pydantic import BaseModel, ConfigDict
 
 from formalize.davidsonian.autoformalize import Autoformalizer
 from formalize.davidsonian.render import ITEM
+from games.core.llm_player import LLMSeat
 from games.undercover import prompts
 from games.undercover.agent import Description, Observation
 from games.undercover.engine import normalise_description
+from games.undercover.llm_schemas import (
+    describe_answer_model,
+    guess_answer_model,
+    vote_answer_model,
+)
 from games.undercover.pipeline import (
     GuessRefinement,
     LogicalRecord,
@@ -39,10 +45,7 @@ from reasoning.llm import (
     ChatClient,
     ChatMessage,
     FallbackCounter,
-    FallbackReason,
     MalformedAnswer,
-    ask_structured,
-    choose_with_fallback,
     labelled_fields,
     system,
     user,
@@ -186,11 +189,14 @@ class LLMAgent:
         max_reprompts: int = DEFAULT_MAX_REPROMPTS,
         formalizer: Autoformalizer | None = None,
     ) -> None:
-        self.client = client
         self.name = name or self.kind
+        self.seat = LLMSeat(
+            client, seed=seed, name=self.name, max_reprompts=max_reprompts, fallbacks=fallbacks
+        )
+        self.client: ChatClient = self.seat.client
         self.seed = seed
-        self.rng = random.Random(seed)
-        self.fallbacks = fallbacks if fallbacks is not None else FallbackCounter()
+        self.rng = self.seat.rng
+        self.fallbacks = self.seat.counter
         self.max_reprompts = max_reprompts
         self.formalizer = formalizer
         self.role: Role | None = None
@@ -209,17 +215,15 @@ class LLMAgent:
                 reasoning=fields.get(prompts.REASONING, ""),
             )
 
-        outcome = ask_structured(
-            self.client,
+        outcome = self.seat.ask(
             self.describe_messages(obs),
             DescribeAnswer,
             parse=parse,
-            max_reprompts=self.max_reprompts,
-            seed=self.seed,
+            answer=describe_answer_model(self.uses_roles),
         )
         answer = outcome.value
         if answer is None:
-            self.fallbacks.record("describe", FallbackReason.UNPARSED.value)
+            self.seat.give_up("describe")
             text = fallback_description(obs, self.rng)
         else:
             text = answer.description
@@ -260,21 +264,18 @@ class LLMAgent:
                 reasoning=fields.get(prompts.REASONING, ""),
             )
 
-        outcome = ask_structured(
-            self.client,
+        outcome = self.seat.ask(
             self.vote_messages(obs),
             VoteAnswer,
             parse=parse,
-            max_reprompts=self.max_reprompts,
-            seed=self.seed,
+            answer=vote_answer_model(targets, self.uses_roles),
         )
         answer = outcome.value
         if answer is not None:
             self.role = answer.role or self.role
         choice = answer.target if answer is not None else (proposed[-1] if proposed else None)
-        target, fell_back = choose_with_fallback(
-            choice, targets, self.rng, counter=self.fallbacks, phase="vote"
-        )
+        target = self.seat.choose(choice, targets, "vote")
+        fell_back = choice is None or choice not in targets
         self.turns.append(
             AgentTurn(
                 phase="vote",
@@ -342,20 +343,18 @@ class NeuroSymbolicAttNLIAgent(AttNLIAgent):
         fallbacks: FallbackCounter | None = None,
         max_reprompts: int = DEFAULT_MAX_REPROMPTS,
     ) -> None:
-        counter = fallbacks if fallbacks is not None else FallbackCounter()
+        super().__init__(
+            client, name=name, seed=seed, fallbacks=fallbacks, max_reprompts=max_reprompts
+        )
         self.pipeline = (
             pipeline
             if pipeline is not None
-            else NeuroSymbolicPipeline(client, prover, settings, fallbacks=counter, seed=seed)
+            else NeuroSymbolicPipeline(
+                self.seat.client, prover, settings, fallbacks=self.fallbacks, seed=seed
+            )
         )
-        super().__init__(
-            client,
-            name=name,
-            seed=seed,
-            fallbacks=counter,
-            max_reprompts=max_reprompts,
-            formalizer=self.pipeline.formalizer if attach_formulas else None,
-        )
+        if attach_formulas:
+            self.formalizer = self.pipeline.formalizer
         self.guess: str | None = None
         self.records: list[LogicalRecord] = []
         self.refinements: list[GuessRefinement] = []
@@ -409,16 +408,14 @@ class NeuroSymbolicAttNLIAgent(AttNLIAgent):
                 raise MalformedAnswer(f"{prompts.GUESS}: name a word other than your own")
             return GuessAnswer(guess=guess)
 
-        outcome = ask_structured(
-            self.client,
+        outcome = self.seat.ask(
             [system(prompts.GAME_RULES), user(prompts.guess_prompt(obs))],
             GuessAnswer,
             parse=parse,
-            max_reprompts=self.max_reprompts,
-            seed=self.seed,
+            answer=guess_answer_model(),
         )
         if outcome.value is None:
-            self.fallbacks.record("guess", FallbackReason.UNPARSED.value)
+            self.seat.give_up("guess")
             return None
         return outcome.value.guess
 

@@ -33,6 +33,7 @@ from formalize.davidsonian.autoformalize import Autoformalizer, Formalization
 from formalize.davidsonian.render import ITEM
 from games.undercover import prompts
 from games.undercover.agent import Observation
+from games.undercover.llm_schemas import guess_update_answer_model
 from provers.isabelle.prover import IsabelleProver
 from provers.isabelle.server import isabelle_available
 from provers.isabelle.sketch import SketchSyntaxError, check_sketch
@@ -443,10 +444,11 @@ class NeuroSymbolicPipeline:
             parse=parse,
             max_reprompts=self.settings.max_reprompts,
             seed=self.seed,
+            answer=guess_update_answer_model(),
         )
         answer = outcome.value
         if answer is None:
-            self.fallbacks.record("guess", FallbackReason.UNPARSED.value)
+            self._give_up("guess")
             return checked.model_copy(update={"reason": "no usable answer; the guess is kept"})
         updated = answer.decision == "update" and not _same_word(answer.guess, guess)
         return checked.model_copy(
@@ -561,9 +563,14 @@ class NeuroSymbolicPipeline:
             seed=self.seed,
         )
         if outcome.value is None:
-            self.fallbacks.record("rules", FallbackReason.UNPARSED.value)
+            self._give_up("rules")
             return ()
         return outcome.value.rules[: self.settings.max_rules]
+
+    def _give_up(self, phase: str) -> None:
+        """Count a fallback of ``phase`` by reason and in the client's meter."""
+        self.fallbacks.record(phase, FallbackReason.UNPARSED.value)
+        self.client.meter.record_fallback()
 
     def _guess_check(self, entry: PlayerVerification, guess: str) -> tuple[bool, str, str]:
         """valid(Theta') for the guess, the trace when not valid, and the theory text shown."""

@@ -1,0 +1,105 @@
+"""The structured-output models of the Clue LLM agent's answers, built from the observation.
+
+Each model is flat, its fields the answer's labels lower-cased, and every name the game checks
+is an enum: a suggestion is any suspect, weapon, room triple; an accusation is NONE or a full
+triple on a normal turn and a full triple at the final accusation; the card to show is one of
+the cards matching the suggestion; deductions take the four forms over the game's players and
+cards. Free-text fields must not be empty. A filled model is handed back as labelled lines, so
+the game's own parser still checks it (``reasoning.llm.parse_answer``).
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, create_model
+
+from games.clue.agent import ClueObservation, Phase
+from games.clue.cards import Card
+from games.clue.events import Deduction, DeductionKind
+from games.clue.llm_answers import format_deduction
+
+MAX_TEXT = 600
+"""Characters of a free-text field: room to reason, none to ramble."""
+MAX_DEDUCTIONS = 12
+"""Deductions one answer may state."""
+NONE = "NONE"
+"""The accusation of a player who does not accuse this turn."""
+
+_PLAYER_KINDS: tuple[DeductionKind, ...] = ("holds", "not_holds")
+_ENVELOPE_KINDS: tuple[DeductionKind, ...] = ("in_envelope", "not_in_envelope")
+
+
+def _text() -> Any:
+    return (str, Field(min_length=1, max_length=MAX_TEXT))
+
+
+def _model(name: str, fields: dict[str, Any]) -> type[BaseModel]:
+    model: type[BaseModel] = create_model(name, __config__=ConfigDict(extra="forbid"), **fields)
+    return model
+
+
+def _one_of(values: tuple[str, ...]) -> Any:
+    return Literal[values]
+
+
+def _triples(obs: ClueObservation) -> tuple[str, ...]:
+    return tuple(f"{s}, {w}, {r}" for s in obs.suspects for w in obs.weapons for r in obs.rooms)
+
+
+@cache
+def _deduction_model(cards: tuple[Card, ...], players: int) -> type[BaseModel]:
+    forms = [
+        Deduction(kind=kind, card=card, player=seat)
+        for kind in _PLAYER_KINDS
+        for seat in range(players)
+        for card in cards
+    ] + [Deduction(kind=kind, card=card) for kind in _ENVELOPE_KINDS for card in cards]
+    listed = _one_of(tuple(format_deduction(d) for d in forms))
+    return _model(
+        "ClueDeductionAnswer",
+        {
+            "analysis": _text(),
+            "deductions": (list[listed], Field(max_length=MAX_DEDUCTIONS)),  # type: ignore[valid-type]
+        },
+    )
+
+
+@cache
+def _move_model(triples: tuple[str, ...], final: bool) -> type[BaseModel]:
+    if final:
+        fields = {
+            "summary": _text(),
+            "reasoning": _text(),
+            "accusation": (_one_of(triples), ...),
+        }
+        return _model("ClueFinalAnswer", fields)
+    fields = {
+        "summary": _text(),
+        "reasoning": _text(),
+        "suggestion": (_one_of(triples), ...),
+        "accusation": (_one_of((NONE, *triples)), ...),
+    }
+    return _model("ClueMoveAnswer", fields)
+
+
+@cache
+def _show_model(matching: tuple[str, ...]) -> type[BaseModel]:
+    return _model("ClueShowAnswer", {"reasoning": _text(), "show": (_one_of(matching), ...)})
+
+
+def deduction_answer_model(obs: ClueObservation) -> type[BaseModel]:
+    """The deduction phase's answer: ANALYSIS and a list of DEDUCTIONS in the four forms."""
+    return _deduction_model(obs.deck().cards, obs.n_players)
+
+
+def move_answer_model(obs: ClueObservation) -> type[BaseModel]:
+    """The action phase's answer (SUMMARY, REASONING, SUGGESTION, ACCUSATION or NONE), or at the
+    final accusation SUMMARY, REASONING and a full ACCUSATION."""
+    return _move_model(_triples(obs), obs.phase is Phase.FINAL_ACCUSATION)
+
+
+def show_answer_model(obs: ClueObservation) -> type[BaseModel]:
+    """The show-card phase's answer: REASONING and a card to SHOW among the matching ones."""
+    return _show_model(tuple(card.name for card in obs.matching))

@@ -1,0 +1,95 @@
+"""The structured-output models of Undercover-V's LLM answers, built from what is legal now.
+
+Each model is flat, its fields the answer's labels lower-cased: a vote is an enum of the living
+seats the player may vote for (``player 3``), a role is citizen or spy, a guess-update decision
+keep or update, and free text (reasoning, a description, a guessed word) must not be empty. A
+filled model is handed back as labelled lines, so the game's own checks still run on it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import cache
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, create_model
+
+from games.undercover import prompts
+
+MAX_TEXT = 600
+"""Characters of a reasoning field."""
+MAX_SENTENCE = 300
+"""Characters of a description."""
+MAX_WORD = 60
+"""Characters of a guessed word."""
+
+_ROLE = (Literal["citizen", "spy"], ...)
+
+
+def _text(limit: int = MAX_TEXT) -> Any:
+    return (str, Field(min_length=1, max_length=limit))
+
+
+def _model(name: str, fields: dict[str, Any]) -> type[BaseModel]:
+    model: type[BaseModel] = create_model(name, __config__=ConfigDict(extra="forbid"), **fields)
+    return model
+
+
+def _field(label: str) -> str:
+    return label.lower()
+
+
+@cache
+def describe_answer_model(uses_roles: bool) -> type[BaseModel]:
+    """A description, after the reasoning and role belief for the Att-NLI agents."""
+    if not uses_roles:
+        return _model("DescribeAnswer", {_field(prompts.DESCRIPTION): _text(MAX_SENTENCE)})
+    return _model(
+        "RoleDescribeAnswer",
+        {
+            _field(prompts.REASONING): _text(),
+            _field(prompts.ROLE): _ROLE,
+            _field(prompts.DESCRIPTION): _text(MAX_SENTENCE),
+        },
+    )
+
+
+@cache
+def _vote_model(targets: tuple[int, ...], uses_roles: bool) -> type[BaseModel]:
+    seats: Any = Literal[tuple(prompts.player(seat) for seat in targets)]
+    if not uses_roles:
+        return _model("VoteAnswer", {_field(prompts.VOTE): (seats, ...)})
+    return _model(
+        "RoleVoteAnswer",
+        {
+            _field(prompts.REASONING): _text(),
+            _field(prompts.ROLE): _ROLE,
+            _field(prompts.VOTE): (seats, ...),
+        },
+    )
+
+
+def vote_answer_model(targets: Sequence[int], uses_roles: bool) -> type[BaseModel]:
+    """A vote for one of ``targets``, after the reasoning and role belief for the Att-NLI
+    agents."""
+    return _vote_model(tuple(targets), uses_roles)
+
+
+@cache
+def guess_answer_model() -> type[BaseModel]:
+    """A first guess of the other side's word."""
+    return _model("GuessAnswer", {_field(prompts.GUESS): _text(MAX_WORD)})
+
+
+@cache
+def guess_update_answer_model() -> type[BaseModel]:
+    """The guess-update answer: reasoning, role belief, keep or update, and the guess."""
+    return _model(
+        "GuessUpdateAnswer",
+        {
+            _field(prompts.REASONING): _text(),
+            _field(prompts.ROLE): _ROLE,
+            _field(prompts.DECISION): (Literal["keep", "update"], ...),
+            _field(prompts.GUESS): _text(MAX_WORD),
+        },
+    )
