@@ -1,4 +1,4 @@
-"""``gumshoe bench ...``: benchmarks that print a table and write JSON."""
+"""``gumshoe bench provers``, ``undercover``, ``undercover-similarity`` and ``llm-concurrency``."""
 
 from __future__ import annotations
 
@@ -23,10 +23,7 @@ from games.undercover.words import builtin_pairs
 from provers.registry import DEFAULT_PROVER, PROVER_NAMES, get_prover
 from reasoning.prover import ProverUnavailable
 
-bench_app = typer.Typer(help="Benchmarks: print a table and write JSON.", no_args_is_help=True)
 
-
-@bench_app.command("provers")
 def bench_provers(
     out: Annotated[Path, typer.Option(help="Folder for the JSON results.")] = Path("bench-results"),
     problems: Annotated[int, typer.Option(help="Problems per size (at least 1).")] = 10,
@@ -51,7 +48,6 @@ def bench_provers(
     typer.echo(f"\nwrote {path}")
 
 
-@bench_app.command("undercover")
 def bench_undercover(
     seeds: Annotated[int, typer.Option(min=1, help="Seeds per matchup and word pair.")] = 20,
     first_seed: Annotated[int, typer.Option(help="The first seed; then first+1, ...")] = 0,
@@ -176,7 +172,6 @@ def bench_undercover(
     typer.echo(f"\nwrote {out / RunDir.SUMMARY_FILE} and {summary.plot}")
 
 
-@bench_app.command("undercover-similarity")
 def bench_undercover_similarity(
     out: Annotated[Path, typer.Option(help="Folder for the JSON results.")] = Path("bench-results"),
 ) -> None:
@@ -194,7 +189,6 @@ def bench_undercover_similarity(
     typer.echo(f"\nwrote {path}")
 
 
-@bench_app.command("llm-concurrency")
 def bench_llm_concurrency(
     games: Annotated[int, typer.Option(min=1, max=1000, help="Clue games per setting.")] = 16,
     delay: Annotated[

@@ -13,7 +13,7 @@ from games.detective.generator import GenerationError, generate_case
 from games.detective.planner import best_achievable
 from games.detective.unlock import with_unlock_sets
 from games.detective.verify import verify_case
-from games.runlog import field_errors
+from games.core.runlog import field_errors
 from provers.registry import PROVER_NAMES, get_prover
 from provers.sat_session import SatSession
 from reasoning.prover import Prover, ProverUnavailable
