@@ -9,10 +9,13 @@ stderr with exit status 2, and prints how to resume when a resumable run is inte
 from __future__ import annotations
 
 import shlex
+import signal
+import threading
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from importlib import import_module
+from types import FrameType
 from typing import Any, ClassVar
 
 import typer
@@ -115,6 +118,26 @@ def _usage_errors_in_one_line() -> Iterator[None]:
         raise typer.Exit(USAGE_ERROR_STATUS) from None
 
 
+@contextmanager
+def _watching_interrupts() -> Iterator[threading.Event]:
+    """An event set when Ctrl-C arrives (which still raises KeyboardInterrupt), watched in the
+    main thread only, where Python delivers signals."""
+    interrupted = threading.Event()
+    if threading.current_thread() is not threading.main_thread():
+        yield interrupted
+        return
+
+    def on_interrupt(signum: int, frame: FrameType | None) -> None:
+        interrupted.set()
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGINT, on_interrupt)
+    try:
+        yield interrupted
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
 class RootGroup(LazyGroup):
     """The top-level group: usage errors in one line, and a resume hint after Ctrl-C."""
 
@@ -125,11 +148,14 @@ class RootGroup(LazyGroup):
             return super().parse_args(ctx, args)
 
     def invoke(self, ctx: click.Context) -> Any:
-        """Run the chosen subcommand."""
-        with _usage_errors_in_one_line():
+        """Run the chosen subcommand; after Ctrl-C leave with status 130, whatever a library
+        turned the interrupt into (the SAT solver raises its own error)."""
+        with _usage_errors_in_one_line(), _watching_interrupts() as interrupted:
             try:
                 return super().invoke(ctx)
-            except KeyboardInterrupt:
+            except (KeyboardInterrupt, Exception) as err:
+                if not (isinstance(err, KeyboardInterrupt) or interrupted.is_set()):
+                    raise
                 if self.resumable(ctx.meta.get(_PATH_KEY, [])):
                     line = shlex.join([ctx.command_path, *ctx.meta[_ARGV_KEY]])
                     typer.echo(

@@ -6,8 +6,12 @@ The import checks run in a fresh interpreter and read ``sys.modules``; they neve
 from __future__ import annotations
 
 import json
+import os
+import signal
 import subprocess
 import sys
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -84,21 +88,33 @@ def test_group_help_lists_its_commands_with_summaries() -> None:
         assert name in result.output
 
 
-def test_interrupted_resumable_bench_prints_how_to_resume(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    def interrupted(*args: object, **kwargs: object) -> None:
-        raise KeyboardInterrupt
+def _interrupt_then(converted: type[BaseException] | None) -> Callable[..., None]:
+    """A stand-in for a run that gets Ctrl-C, which a library may turn into ``converted``."""
 
-    monkeypatch.setattr(clue_bench, "run", interrupted)
+    def run(*args: object, **kwargs: object) -> None:
+        try:
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(5)
+        except KeyboardInterrupt:
+            if converted is None:
+                raise
+            raise converted("Caught keyboard interrupt") from None
+
+    return run
+
+
+@pytest.mark.parametrize("converted", [None, RuntimeError])
+def test_interrupted_resumable_bench_prints_how_to_resume(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, converted: type[BaseException] | None
+) -> None:
+    monkeypatch.setattr(clue_bench, "run", _interrupt_then(converted))
     out = tmp_path / "run"
     args = ["bench", "clue", "--games", "3", "--out", str(out)]
     result = CliRunner().invoke(app, args, prog_name="gumshoe")
     assert result.exit_code == 130
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1
-    assert f"gumshoe bench clue --games 3 --out {out}" in lines[0]
-    assert "resume" in lines[0]
+    assert f"run `gumshoe bench clue --games 3 --out {out}` again to resume" in lines[0]
 
 
 def test_interrupted_command_that_does_not_resume_says_nothing_of_resuming(
@@ -106,10 +122,19 @@ def test_interrupted_command_that_does_not_resume_says_nothing_of_resuming(
 ) -> None:
     from benchmarks import clue_perf
 
-    def interrupted(*args: object, **kwargs: object) -> None:
-        raise KeyboardInterrupt
-
-    monkeypatch.setattr(clue_perf, "run", interrupted)
-    result = CliRunner().invoke(app, ["bench", "clue-perf"])
+    monkeypatch.setattr(clue_perf, "run", _interrupt_then(None))
+    result = CliRunner().invoke(app, ["bench", "clue-perf"], prog_name="gumshoe")
     assert result.exit_code == 130
     assert "resume" not in result.stderr
+
+
+def test_an_error_without_an_interrupt_is_not_taken_for_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def fails(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(clue_bench, "run", fails)
+    args = ["bench", "clue", "--games", "3", "--out", str(tmp_path / "run")]
+    result = CliRunner().invoke(app, args, prog_name="gumshoe")
+    assert isinstance(result.exception, RuntimeError)
