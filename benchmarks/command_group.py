@@ -101,11 +101,6 @@ class LazyGroup(TyperGroup):
         return isinstance(entry, Lazy) and entry.resumable
 
 
-def one_line(message: str) -> str:
-    """``message`` with its lines joined by ``; ``."""
-    return "; ".join(line.strip() for line in message.splitlines() if line.strip())
-
-
 @contextmanager
 def _usage_errors_in_one_line() -> Iterator[None]:
     try:
@@ -114,7 +109,7 @@ def _usage_errors_in_one_line() -> Iterator[None]:
         raise
     except click.exceptions.UsageError as err:
         where = f"{err.ctx.command_path}: " if err.ctx is not None else ""
-        typer.echo(f"error: {where}{one_line(err.format_message())}", err=True)
+        typer.echo(f"error: {where}{' '.join(err.format_message().split())}", err=True)
         raise typer.Exit(USAGE_ERROR_STATUS) from None
 
 
