@@ -17,6 +17,10 @@ COMMANDS: dict[str, Lazy | Group] = {
         {
             "trace": Lazy("Audit a reasoning trace's claims.", "provers.trace_cli:audit_trace"),
             "clue": Lazy("Audit the deductions of a Clue game log.", "games.clue.cli:audit_clue"),
+            "detective": Lazy(
+                "Audit a detective game log's answer elements.",
+                "games.detective.cli:audit_detective",
+            ),
         },
     ),
     "play": Group(
@@ -26,6 +30,7 @@ COMMANDS: dict[str, Lazy | Group] = {
             "undercover": Lazy(
                 "Play one Undercover-V game.", "games.undercover.cli:play_undercover"
             ),
+            "detective": Lazy("Play one detective case.", "games.detective.cli:play_detective"),
         },
     ),
     "bench": Group(
@@ -53,6 +58,11 @@ COMMANDS: dict[str, Lazy | Group] = {
             "undercover-similarity": Lazy(
                 "Word-pair similarity table.", "benchmarks.bench_cli:bench_undercover_similarity"
             ),
+            "detective": Lazy(
+                "Detective cases played by each agent (resumable run).",
+                "benchmarks.detective_bench:bench_detective",
+                resumable=True,
+            ),
             "llm-concurrency": Lazy(
                 "LLM-bound Clue games with 1 and K in flight.",
                 "benchmarks.bench_cli:bench_llm_concurrency",
@@ -61,7 +71,7 @@ COMMANDS: dict[str, Lazy | Group] = {
     ),
     "detective": Lazy("Detective cases: generate and check.", "games.detective.cli:detective_app"),
     "demo": Lazy(
-        "Run the offline demo: provers, a trace audit, a Clue and an Undercover-V game.",
+        "Run the offline demo: provers, a trace audit, Clue, Undercover-V and a detective case.",
         "benchmarks.demo:run_demo",
     ),
 }

@@ -2,7 +2,8 @@
 
 It proves and refutes seed 002's tea example with Z3 and with E (where installed), shows the
 countermodel, audits a small Clue-like set of claims with the SAT backend, and plays an offline
-Undercover-V game whose descriptions are checked against their speakers' cards.
+Undercover-V game whose descriptions are checked against their speakers' cards, and a small
+generated detective case played by the prover-backed agent with its grades.
 """
 
 from __future__ import annotations
@@ -12,6 +13,11 @@ import typer
 from games.clue.audit import audit_events, render_audit
 from games.clue.play import play_seated
 from games.clue.transcript import transcript
+from games.detective.case import CaseKnobs
+from games.detective.events import AnswersEvent, DetectiveConfig
+from games.detective.planner import best_achievable
+from games.detective.play import audit_stages
+from games.detective.play import play_game as play_detective
 from games.undercover.agents import AgentSettings as UndercoverAgentSettings
 from games.undercover.agents import seat_agents
 from games.undercover.checker import ProverChecker
@@ -142,9 +148,42 @@ def undercover_section() -> None:
     play_game(game, agents, checker, UndercoverTranscript(agents, checker))
 
 
+DETECTIVE_DEMO_SEED = 7
+DETECTIVE_DEMO_KNOBS = CaseKnobs(
+    locations=6, questions=2, red_herrings=1, distractors=3, words_per_card=30
+)
+"""The demo's detective case: small, so that it plays in a second or two."""
+
+
+def detective_section() -> None:
+    """Play a small generated detective case with the prover-backed agent; print each stage's
+    exact grades, the scores next to the best achievable, and how the answers' elements audit."""
+    _section(f"Detective: a generated case played by the prover agent, seed {DETECTIVE_DEMO_SEED}")
+    state, _ = play_detective(
+        DetectiveConfig(knobs=DETECTIVE_DEMO_KNOBS), DETECTIVE_DEMO_SEED, "prover"
+    )
+    case = state.case
+    typer.echo(f"{case.title}: " + " / ".join(q.text for q in case.questions))
+    stages = [e for e in state.events() if isinstance(e, AnswersEvent)]
+    audits = audit_stages(case, stages, Verifier(get_prover("sat")))
+    for event, audit in zip(stages, audits, strict=True):
+        where = case.location(event.read[-1]).title if event.read else "the introduction"
+        typer.echo(
+            f"  after {where:32s} grades {event.grades}  elements: {audit.justified} justified, "
+            f"{audit.lucky} lucky, {audit.unsupported} unsupported"
+        )
+    best = best_achievable(case).score
+    if state.score is not None:
+        typer.echo(
+            f"scores: P {state.score.progressive:.2f}  F {state.score.final:.2f}  "
+            f"O {state.score.overall:.2f}; best achievable O {best.overall:.2f}"
+        )
+
+
 def run_demo() -> None:
     """Run every section of the demo in order."""
     tea_section()
     audit_section()
     clue_section()
     undercover_section()
+    detective_section()

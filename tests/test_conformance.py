@@ -93,7 +93,8 @@ def test_agents_play_legal_actions_illegal_ones_are_refused_and_games_end_in_bou
     config = entry.default_config(len(specs))
     state = entry.new_state(config, seed, seats)
     waiting = list(state.current_players())
-    idle = next(s for s in range(len(specs)) if s not in waiting)
+    # a single-seat game has no idle seat: then a seat number the game does not have
+    idle = next((s for s in range(len(specs)) if s not in waiting), len(specs))
     before = len(state.events())
     with pytest.raises(entry.illegal_error):
         state.apply({idle: next(iter(state.legal_actions(waiting[0])), None)})

@@ -1,4 +1,5 @@
-"""``gumshoe detective ...``: generate a case file, and check one against its contract."""
+"""``gumshoe detective ...`` (generate a case file, check one against its contract), and
+``gumshoe play detective`` and ``gumshoe audit detective``."""
 
 from __future__ import annotations
 
@@ -8,15 +9,24 @@ from typing import Annotated
 import typer
 from pydantic import ValidationError
 
+from games.core.cli import BaseUrl, Model, fail
+from games.core.errors import GAME_ERRORS
+from games.core.llm_player import seat_client
+from games.core.runlog import EventLog, LogError, field_errors
+from games.detective.agents import AGENTS, AgentSettings, LLMAgent
+from games.detective.autograder import MODES, AutoGrader, answer_text
 from games.detective.case import CaseError, CaseKnobs, dump_case, load_case
+from games.detective.events import AnswersEvent, DetectiveConfig, VisitEvent
 from games.detective.generator import GenerationError, generate_case
 from games.detective.planner import best_achievable
+from games.detective.play import audit_stages, logged_case, play_game
 from games.detective.unlock import with_unlock_sets
 from games.detective.verify import verify_case
-from games.core.runlog import field_errors
 from provers.registry import PROVER_NAMES, get_prover
 from provers.sat_session import SatSession
+from reasoning.llm import LLMSettings
 from reasoning.prover import Prover, ProverUnavailable
+from reasoning.verifier import Verifier
 
 detective_app = typer.Typer(
     help="Detective cases: generate prover-checked cases and check case files.",
@@ -129,4 +139,113 @@ def check(
     typer.echo(
         f"  case: P {best.score.progressive:.2f}  F {best.score.final:.2f}  "
         f"O {best.score.overall:.2f}"
+    )
+
+
+PLAY_ERRORS: tuple[type[Exception], ...] = (*GAME_ERRORS, ValueError)
+"""What stops a played game: a game error, a case that cannot be built, an agent without its
+endpoint."""
+
+
+def _llm_settings(model: str | None, base_url: str | None) -> LLMSettings:
+    given = {k: v for k, v in {"model": model, "base_url": base_url}.items() if v is not None}
+    return LLMSettings.model_validate(given)
+
+
+def play_detective(
+    seed: Annotated[int, typer.Option(help="Seed of the generated case and of the agent.")] = 0,
+    agent: Annotated[str, typer.Option(help=f"The player: {', '.join(AGENTS.names)}.")] = "prover",
+    case_file: Annotated[
+        Path | None, typer.Option("--case", help="Play this case file instead of a generated one.")
+    ] = None,
+    questions: Annotated[int, typer.Option(help="Questions of a generated case (2-5).")] = 3,
+    locations: Annotated[int, typer.Option(help="Locations of a generated case.")] = 15,
+    log: Annotated[Path | None, typer.Option(help="Write the game's JSONL log here.")] = None,
+    autograde: Annotated[
+        int | None,
+        typer.Option(
+            help="Also grade the final answers with the LLM autograder in this mode (1-5)."
+        ),
+    ] = None,
+    model: Model = None,
+    base_url: BaseUrl = None,
+) -> None:
+    """Play one detective case: answers after the introduction and after every location, each
+    stage's exact grades, the scores P, F, O and the best achievable."""
+    try:
+        knobs = CaseKnobs(questions=questions, locations=locations)
+        config = DetectiveConfig(
+            knobs=knobs, case_file=None if case_file is None else str(case_file)
+        )
+        AGENTS.get(agent)
+        if autograde is not None and autograde not in MODES:
+            raise ValueError(f"--autograde: a mode 1-5, got {autograde}")
+        llm = _llm_settings(model, base_url)
+        settings = AgentSettings(llm=llm)
+        sink = EventLog(log) if log is not None else None
+    except (ValidationError, ValueError, OSError) as err:
+        fail(err)
+    try:
+        state, seated = play_game(config, seed, agent, settings, sink)
+    except (CaseError, GenerationError) as err:
+        fail(err)
+    except PLAY_ERRORS as err:
+        fail(err, 1)
+    finally:
+        if sink is not None:
+            sink.close()
+    case = state.case
+    typer.echo(f"{case.title}: {len(case.questions)} questions, {len(case.locations)} locations")
+    for event in state.events():
+        if isinstance(event, VisitEvent):
+            typer.echo(f"  visit {event.stage}: {case.location(event.location).title}")
+        elif isinstance(event, AnswersEvent):
+            grades = "ungraded" if event.grades is None else " ".join(map(str, event.grades))
+            given = sum(v is not None for slots in event.answers.values() for v in slots.values())
+            typer.echo(f"  stage {event.stage}: {given} elements given, grades {grades}")
+    if isinstance(seated, LLMAgent):
+        typer.echo(f"fallbacks: {seated.fallbacks}")
+    final = state.stages[-1]
+    if state.score is not None:
+        best = best_achievable(case).score
+        typer.echo(
+            f"score: P {state.score.progressive:.2f}  F {state.score.final:.2f}  "
+            f"O {state.score.overall:.2f}  (best achievable O {best.overall:.2f})"
+        )
+    if autograde is not None:
+        try:
+            grader = AutoGrader(seat_client(llm, 0), autograde, seed=seed)
+            for q in case.questions:
+                grade = grader.grade(case, q, answer_text(q, final[q.id]))
+                typer.echo(f"  autograder mode {autograde}: {q.id} final answer {grade}")
+        except PLAY_ERRORS as err:
+            fail(err, 1)
+    if log is not None:
+        typer.echo(f"wrote {log}")
+
+
+def audit_detective(
+    log: Annotated[Path, typer.Argument(help="A detective game log (JSONL).")],
+    prover: Annotated[
+        str, typer.Option(help=f"Backend of the Verifier: {', '.join(PROVER_NAMES)}.")
+    ] = DEFAULT_CHECK_PROVER,
+) -> None:
+    """Split every stage's answer elements into justified (entailed by what had been read and
+    true), lucky (true, not entailed) and unsupported (false)."""
+    try:
+        case, stages = logged_case(str(log))
+    except (LogError, CaseError, GenerationError, ValueError) as err:
+        fail(err)
+    if not case.checkable:
+        fail(f"{log}: its case has no logic; only the autograder can grade it")
+    rows = audit_stages(case, stages, Verifier(_prover(prover)))
+    typer.echo("stage  justified  lucky  unsupported  unjudged")
+    for r in rows:
+        typer.echo(
+            f"{r.stage:>5}  {r.justified:>9}  {r.lucky:>5}  {r.unsupported:>11}  {r.unjudged:>8}"
+        )
+    totals = [sum(getattr(r, k) for r in rows) for k in ("justified", "lucky", "unsupported")]
+    typer.echo(
+        f"{log}: {len(rows)} stages; {totals[0]} justified, {totals[1]} lucky, "
+        f"{totals[2]} unsupported elements"
     )

@@ -1,0 +1,237 @@
+"""Detective agents by name (``AGENTS``): ``prover`` (the prover-backed upper bound), ``llm``
+(chooses and answers through the core's LLM player) and ``random-order`` (visits in a random
+order, the LLM answering)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from functools import partial
+from itertools import product
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from games.core.agents import AgentRegistry, AgentType, seat_seed
+from games.core.llm_player import LLMPlayer, seat_client
+from games.core.recordings import game_llm_settings
+from games.detective.case import Case
+from games.detective.engine import Answer, DetectiveAction, DetectiveView, Visit
+from games.detective.planner import ProverPlayer
+from games.detective.prompts import (
+    SYSTEM,
+    AnswerReply,
+    LocationReply,
+    answer_prompt,
+    location_prompt,
+    match_choice,
+)
+from provers.sat_session import SatSession
+from provers.sat_solver import DEFAULT_SOLVER
+from reasoning.llm import ChatClient, LLMSettings
+
+
+class AgentSettings(BaseModel):
+    """What the factories read: the LLM endpoint for LLM agents, the SAT solver for the prover
+    agent."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    llm: LLMSettings | None = Field(default=None, description="None: read from the environment.")
+    sat_solver: str = DEFAULT_SOLVER
+
+    def llm_settings(self) -> LLMSettings:
+        """The LLM settings given, or those the environment describes."""
+        return self.llm if self.llm is not None else LLMSettings()
+
+    def for_game(self, game_id: str) -> AgentSettings:
+        """The settings for game ``game_id``: record/replay run directories become its
+        recording (``games.core.recordings``)."""
+        llm = self.llm_settings()
+        if llm.record_path is None and llm.replay_path is None:
+            return self
+        return self.model_copy(update={"llm": game_llm_settings(llm, game_id, 1)})
+
+
+class ProverAgent:
+    """The prover-backed agent: visits by the planner, answers exactly what its reading
+    entails (``ProverPlayer``); an upper bound for any reader."""
+
+    def __init__(self, sat_solver: str, name: str = "prover") -> None:
+        self.name = name
+        self._factory = partial(SatSession, sat_solver)
+        self._player: ProverPlayer | None = None
+
+    def _for(self, case: Case) -> ProverPlayer:
+        if self._player is None or self._player.case is not case:
+            self.close()
+            self._player = ProverPlayer(case, self._factory)
+        return self._player
+
+    def act(self, view: DetectiveView) -> DetectiveAction:
+        """The planner's next location, or the entailed answers."""
+        player = self._for(view.case)
+        if view.phase == "choose":
+            return Visit(player.choose(view.read))
+        return Answer(player.answer(view.read))
+
+    def close(self) -> None:
+        """Release the prover session."""
+        if self._player is not None:
+            self._player.close()
+            self._player = None
+
+
+QuestionAnswer = tuple[str | None, ...]
+"""One question's answer: per slot, in order, a choice's value or None (blank)."""
+
+
+class AnswerPrompter:
+    """One question's answer step for ``LLMPlayer``: each part an option or blank."""
+
+    schema = AnswerReply
+
+    def __init__(self, index: int) -> None:
+        self.index = index
+
+    def phase(self, obs: DetectiveView) -> str:
+        """Fallbacks are counted under ``answer``."""
+        return "answer"
+
+    def system_prompt(self, obs: DetectiveView) -> str:
+        """The detective's role."""
+        return SYSTEM
+
+    def prompt(self, obs: DetectiveView) -> str:
+        """The recap and the question (``prompts.answer_prompt``)."""
+        return answer_prompt(obs.case, obs.read, self.index)
+
+    def action(self, answer: AnswerReply, obs: DetectiveView) -> QuestionAnswer:
+        """The options the reply names; a part left out, blank or naming no option is blank."""
+        q = obs.case.questions[self.index]
+        given = {k.strip().casefold(): v for k, v in answer.ANSWER.items()}
+        return tuple(
+            None if (text := given.get(s.name.casefold())) is None else match_choice(s, text)
+            for s in q.slots
+        )
+
+    def legal_actions(self, obs: DetectiveView) -> Sequence[QuestionAnswer]:
+        """Every answer to the question: each part blank or one of its options."""
+        q = obs.case.questions[self.index]
+        return list(product(*([None, *(c.value for c in s.choices)] for s in q.slots)))
+
+
+class LocationPrompter:
+    """The choose-location step for ``LLMPlayer``: one unread location, by title."""
+
+    schema = LocationReply
+
+    def phase(self, obs: DetectiveView) -> str:
+        """Fallbacks are counted under ``choose``."""
+        return "choose"
+
+    def system_prompt(self, obs: DetectiveView) -> str:
+        """The detective's role."""
+        return SYSTEM
+
+    def prompt(self, obs: DetectiveView) -> str:
+        """The recap, the questions and the unread locations (``prompts.location_prompt``)."""
+        return location_prompt(obs.case, obs.read, obs.unread)
+
+    def action(self, answer: LocationReply, obs: DetectiveView) -> Visit | None:
+        """The unread location whose title (or id) the reply names, or None."""
+        key = answer.LOCATION.strip().casefold()
+        for lid in obs.unread:
+            if key in (obs.case.location(lid).title.casefold(), lid.casefold()):
+                return Visit(lid)
+        return None
+
+    def legal_actions(self, obs: DetectiveView) -> Sequence[Visit]:
+        """Every unread location."""
+        return [Visit(lid) for lid in obs.unread]
+
+
+class LLMAgent:
+    """The LLM agent: each step a fresh prompt through the core's ``LLMPlayer`` (the model never
+    sees its earlier answers); with ``random_order`` the locations are visited in a seeded
+    random order instead of the model's choice."""
+
+    def __init__(
+        self, client: ChatClient, seed: int, *, random_order: bool = False, name: str = "llm"
+    ) -> None:
+        self.name = name
+        self._client = client
+        self._seed = seed
+        self._answer: list[LLMPlayer[DetectiveView, AnswerReply, QuestionAnswer]] = []
+        self._choose = LLMPlayer(LocationPrompter(), client, seed=seed, name=name)
+        self._rng = random.Random(seed) if random_order else None
+
+    @property
+    def fallbacks(self) -> int:
+        """How many decisions fell back to a random legal action."""
+        return self.answer_fallbacks + self._choose.fallbacks.total
+
+    @property
+    def answer_fallbacks(self) -> int:
+        """How many question answers fell back to a random legal one."""
+        return sum(p.fallbacks.total for p in self._answer)
+
+    @property
+    def choose_fallbacks(self) -> int:
+        """How many location choices fell back to a random one."""
+        return self._choose.fallbacks.total
+
+    def _answer_stage(self, view: DetectiveView) -> Answer:
+        """Every question asked in a prompt of its own."""
+        while len(self._answer) < len(view.case.questions):
+            prompter = AnswerPrompter(len(self._answer))
+            self._answer.append(LLMPlayer(prompter, self._client, seed=self._seed, name=self.name))
+        out: dict[str, dict[str, str | None]] = {}
+        for q, player in zip(view.case.questions, self._answer, strict=False):
+            values = player.act(view)
+            out[q.id] = {s.name: v for s, v in zip(q.slots, values, strict=True)}
+        return Answer(out)
+
+    def act(self, view: DetectiveView) -> DetectiveAction:
+        """Answer, or choose a location (the model's choice or a random one)."""
+        if view.phase == "answer":
+            return self._answer_stage(view)
+        if self._rng is not None:
+            return Visit(self._rng.choice(view.unread))
+        return self._choose.act(view)
+
+
+def _prover(seat: int, seed: int, settings: AgentSettings) -> ProverAgent:
+    return ProverAgent(settings.sat_solver)
+
+
+def _llm(seat: int, seed: int, settings: AgentSettings) -> LLMAgent:
+    return LLMAgent(seat_client(settings.llm_settings(), seat), seed)
+
+
+def _random_order(seat: int, seed: int, settings: AgentSettings) -> LLMAgent:
+    client = seat_client(settings.llm_settings(), seat)
+    return LLMAgent(client, seed, random_order=True, name="random-order")
+
+
+Agent = ProverAgent | LLMAgent
+
+AGENTS: AgentRegistry[AgentSettings, Agent] = AgentRegistry(
+    [
+        AgentType(
+            "prover",
+            "visits where most answers unlock next, answers only what its reading entails",
+            False,
+            _prover,
+        ),
+        AgentType("llm", "seed 001's LLM player: chooses locations and answers", True, _llm),
+        AgentType(
+            "random-order", "visits in a random order, the LLM answering", True, _random_order
+        ),
+    ]
+)
+"""Every detective agent, by name."""
+
+
+def make_agent(spec: str, seed: int, settings: AgentSettings | None = None) -> Agent:
+    """The agent named ``spec`` for a game seeded ``seed`` (its own seed from ``seat_seed``)."""
+    return AGENTS.make(spec, 0, seat_seed("detective", seed, 0), settings or AgentSettings())

@@ -1,0 +1,78 @@
+"""The detective game's config and log events: the case, every stage's answers, every visit, the
+end with the case's scores."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+from games.detective.case import CaseKnobs
+from games.detective.grading import CaseScore
+
+StageAnswers = dict[str, dict[str, str | None]]
+"""One stage's answers as logged: question id -> slot name -> value (None: left blank)."""
+
+
+class DetectiveConfig(BaseModel):
+    """A game's case: generated from the game's seed with ``knobs`` (the number of questions is
+    ``knobs.questions``), or read from ``case_file``."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    knobs: CaseKnobs = CaseKnobs()
+    case_file: str | None = None
+
+
+class _Event(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class CaseStart(_Event):
+    """The case in play: its title, a digest of its file form, its questions and locations, and
+    what an ideal reader reaches on the best visiting order: the overall score and the mean
+    grade per stage (None when the case has no logic)."""
+
+    type: Literal["case_start"] = "case_start"
+    title: str
+    digest: str
+    questions: list[str]
+    locations: list[str]
+    best_overall: float | None
+    best_by_stage: list[float] | None
+
+
+class AnswersEvent(_Event):
+    """The answers given after reading ``read`` (stage = how many locations were read), with
+    each question's exact grade when the case can be graded exactly."""
+
+    type: Literal["answers"] = "answers"
+    stage: int = Field(ge=0)
+    read: list[str]
+    answers: StageAnswers
+    grades: list[int] | None
+
+
+class VisitEvent(_Event):
+    """The location visited next."""
+
+    type: Literal["visit"] = "visit"
+    stage: int = Field(ge=0)
+    location: str
+
+
+class GameEnd(_Event):
+    """Every location read: the case's exact scores (None when it can only be autograded)."""
+
+    type: Literal["game_end"] = "game_end"
+    stages: int
+    score: CaseScore | None
+
+
+DetectiveEvent = Annotated[
+    CaseStart | AnswersEvent | VisitEvent | GameEnd, Field(discriminator="type")
+]
+"""Any event of a detective log."""
+
+DETECTIVE_EVENT: TypeAdapter[DetectiveEvent] = TypeAdapter(DetectiveEvent)
+"""Validates one detective event."""

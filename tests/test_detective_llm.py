@@ -1,0 +1,126 @@
+"""The detective LLM agents through the scripted chat server: fresh prompts at every step, JSON
+answers read into elements, re-prompts and counted fallbacks, the random visiting order, and
+a bench run recorded and replayed without the endpoint."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from benchmarks.chat_server import ChatRequest, ScriptedChatServer, Step
+from benchmarks.cli import app
+from games.core.recordings import seat_calls
+from games.detective import Case, CaseKnobs
+from games.detective.agents import AgentSettings, LLMAgent
+from games.detective.entry import game_case
+from games.detective.events import AnswersEvent, DetectiveConfig, VisitEvent
+from games.detective.play import play_game
+from reasoning.llm import LLMSettings
+
+runner = CliRunner()
+QUESTION = re.compile(r"most likely answer to question (\d+):")
+KNOBS = CaseKnobs(locations=6, questions=2, red_herrings=1, distractors=3, words_per_card=30)
+CONFIG = DetectiveConfig(knobs=KNOBS)
+SEED = 7
+
+
+@pytest.fixture(scope="module")
+def case() -> Case:
+    return game_case(CONFIG, SEED)
+
+
+def solver(case: Case) -> Callable[[ChatRequest], Step]:
+    """Answers every part with its reference option (by text, in another case) and visits the
+    last location the prompt lists."""
+
+    def answer(request: ChatRequest) -> Step:
+        prompt = request.last_user
+        asked = QUESTION.search(prompt)
+        if asked is not None:
+            q = case.questions[int(asked.group(1)) - 1]
+            return json.dumps(
+                {"ANSWER": {s.name: s.choice(s.answer).text.upper() for s in q.slots}}
+            )
+        options = prompt.split("not visited yet are:\n", 1)[1].split("\n\n", 1)[0]
+        return json.dumps({"LOCATION": options.splitlines()[-1].removeprefix("- ")})
+
+    return answer
+
+
+def settings_for(url: str, **paths: Any) -> AgentSettings:
+    return AgentSettings(llm=LLMSettings(base_url=url, model="scripted", **paths))
+
+
+def test_the_llm_agent_answers_from_fresh_prompts(case: Case) -> None:
+    with ScriptedChatServer(solver(case)) as server:
+        state, agent = play_game(CONFIG, SEED, "llm", settings_for(server.base_url))
+        requests = list(server.requests)
+    assert isinstance(agent, LLMAgent) and agent.fallbacks == 0
+    assert all(len(r.messages) == 2 for r in requests)
+    visits = [e.location for e in state.events() if isinstance(e, VisitEvent)]
+    assert visits == [loc.id for loc in reversed(case.locations)]
+    assert state.score is not None and state.score.final == 3.0
+    answers = [e for e in state.events() if isinstance(e, AnswersEvent)]
+    assert len(answers) == len(case.locations) + 1
+    choose_prompts = [r for r in requests if '"LOCATION"' in r.last_user]
+    assert len(choose_prompts) == len(case.locations) - 1  # the last location is forced
+
+
+def test_malformed_replies_are_re_prompted_then_fall_back_counted() -> None:
+    with ScriptedChatServer(lambda _: "I would rather not say.") as server:
+        _, agent = play_game(CONFIG, SEED, "llm", settings_for(server.base_url))
+        served = len(server.requests)
+    assert isinstance(agent, LLMAgent)
+    answers = (KNOBS.locations + 1) * KNOBS.questions
+    assert agent.answer_fallbacks == answers
+    assert agent.choose_fallbacks == KNOBS.locations - 1
+    assert served == 4 * (answers + KNOBS.locations - 1)
+
+
+def test_random_order_visits_at_random_and_the_model_answers(case: Case) -> None:
+    with ScriptedChatServer(solver(case)) as server:
+        state, agent = play_game(CONFIG, SEED, "random-order", settings_for(server.base_url))
+        requests = list(server.requests)
+    assert agent.name == "random-order"
+    assert all(QUESTION.search(r.last_user) for r in requests)
+    assert len(requests) == (KNOBS.locations + 1) * KNOBS.questions
+    assert state.score is not None and state.score.final == 3.0
+
+
+def bench(out: Path, *args: str) -> dict[str, Any]:
+    result = runner.invoke(
+        app,
+        [
+            "bench", "detective", "--cases", "2", "--first-seed", str(SEED), "--agents", "llm",
+            "--questions", "2", "--locations", "6", "--out", str(out), "--json", "--quiet", *args,
+        ],
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    summary: dict[str, Any] = json.loads(result.stdout)
+    return summary
+
+
+def test_a_recorded_bench_replays_without_the_endpoint(case: Case, tmp_path: Path) -> None:
+    recorded = tmp_path / "recorded"
+    with ScriptedChatServer(solver(case)) as server:
+        first = bench(recorded, "--base-url", server.base_url, "--model", "scripted", "--record")
+    assert seat_calls(recorded, f"llm-seed-{SEED}", 0).is_file()
+    again = bench(tmp_path / "replayed", "--replay", str(recorded), "--model", "scripted")
+    for key in ("agents", "autograder"):
+        assert again[key] == first[key]
+    for gid in (f"llm-seed-{SEED}", f"llm-seed-{SEED + 1}"):
+        logged = (recorded / "games" / f"{gid}.jsonl").read_text()
+        assert (tmp_path / "replayed" / "games" / f"{gid}.jsonl").read_text() == logged
+    missing = runner.invoke(
+        app,
+        ["bench", "detective", "--cases", "3", "--first-seed", str(SEED), "--agents", "llm",
+         "--questions", "2", "--locations", "6", "--out", str(tmp_path / "third"),
+         "--replay", str(recorded), "--quiet"],
+    )  # fmt: skip
+    assert missing.exit_code == 2 and "cases 2" in missing.output
