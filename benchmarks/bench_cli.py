@@ -1,4 +1,4 @@
-"""``gumshoe bench ...``: benchmarks that print a table and write JSON."""
+"""``gumshoe bench provers``, ``undercover``, ``undercover-similarity`` and ``llm-concurrency``."""
 
 from __future__ import annotations
 
@@ -30,10 +30,7 @@ from games.undercover.words import builtin_pairs
 from provers.registry import DEFAULT_PROVER, PROVER_NAMES, get_prover
 from reasoning.prover import ProverUnavailable
 
-bench_app = typer.Typer(help="Benchmarks: print a table and write JSON.", no_args_is_help=True)
 
-
-@bench_app.command("provers")
 def bench_provers(
     out: Annotated[Path, typer.Option(help="Folder for the JSON results.")] = Path("bench-results"),
     problems: Annotated[int, typer.Option(help="Problems per size (at least 1).")] = 10,
@@ -58,7 +55,6 @@ def bench_provers(
     typer.echo(f"\nwrote {path}")
 
 
-@bench_app.command("undercover")
 def bench_undercover(
     seeds: Annotated[int, typer.Option(min=1, help="Seeds per matchup and word pair.")] = 20,
     first_seed: Annotated[
@@ -219,7 +215,6 @@ def bench_undercover(
     exit_when_all_errored(len(summary.errors), summary.games_played + summary.games_resumed)
 
 
-@bench_app.command("undercover-similarity")
 def bench_undercover_similarity(
     out: Annotated[Path, typer.Option(help="Folder for the JSON results.")] = Path("bench-results"),
 ) -> None:
@@ -237,7 +232,6 @@ def bench_undercover_similarity(
     typer.echo(f"\nwrote {path}")
 
 
-@bench_app.command("llm-concurrency")
 def bench_llm_concurrency(
     games: Annotated[int, typer.Option(min=1, max=1000, help="Clue games per setting.")] = 16,
     delay: Annotated[

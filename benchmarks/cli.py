@@ -1,54 +1,108 @@
-"""The ``gumshoe`` console script: each layer's commands composed into one app."""
+"""The ``gumshoe`` console script: each layer's commands composed into one app.
+
+Every command is named here with its summary and the module that holds it; the module is
+imported only when that command runs, so the CLI starts at once.
+"""
 
 from __future__ import annotations
 
 import typer
 
-from benchmarks.bench_cli import bench_app
-from benchmarks.clue_cli import bench_clue, bench_clue_perf
-from benchmarks.demo import run_demo
-from benchmarks.detective_bench import bench_detective
-from benchmarks.mystery_bench import bench_mystery, bench_wellplay
-from benchmarks.trace_bench import bench_trace
-from games.clue.cli import audit_clue, play_clue
-from games.detective.cli import audit_detective, detective_app, play_detective
-from games.mystery.cli import play_mystery
-from games.undercover.cli import play_undercover
-from provers.cli import prove
-from provers.trace_cli import audit_trace
+from benchmarks.command_group import Group, Lazy, RootGroup
+
+COMMANDS: dict[str, Lazy | Group] = {
+    "prove": Lazy("Prove a theory file's goal, or check its consistency.", "provers.cli:prove"),
+    "audit": Group(
+        "Audit stated deductions against what was known.",
+        {
+            "trace": Lazy("Audit a reasoning trace's claims.", "provers.trace_cli:audit_trace"),
+            "clue": Lazy("Audit the deductions of a Clue game log.", "games.clue.cli:audit_clue"),
+            "detective": Lazy(
+                "Audit a detective game log's answer elements.",
+                "games.detective.cli:audit_detective",
+            ),
+        },
+    ),
+    "play": Group(
+        "Play a game and print what happens.",
+        {
+            "clue": Lazy("Play one Clue game.", "games.clue.cli:play_clue"),
+            "undercover": Lazy(
+                "Play one Undercover-V game.", "games.undercover.cli:play_undercover"
+            ),
+            "detective": Lazy("Play one detective case.", "games.detective.cli:play_detective"),
+            "mystery": Lazy(
+                "Play one murder-mystery interrogation game.", "games.mystery.cli:play_mystery"
+            ),
+        },
+    ),
+    "bench": Group(
+        "Benchmarks: print a table and write JSON.",
+        {
+            "provers": Lazy(
+                "Prover backends on 5-80 axiom problems.", "benchmarks.bench_cli:bench_provers"
+            ),
+            "clue": Lazy(
+                "Clue games between agent types (resumable run).",
+                "benchmarks.clue_cli:bench_clue",
+                resumable=True,
+            ),
+            "clue-perf": Lazy(
+                "Clue knowledge-grid update time.", "benchmarks.clue_cli:bench_clue_perf"
+            ),
+            "trace": Lazy(
+                "Trace audit cost by trace length.", "benchmarks.trace_bench:bench_trace"
+            ),
+            "undercover": Lazy(
+                "Undercover-V contests (resumable run).",
+                "benchmarks.bench_cli:bench_undercover",
+                resumable=True,
+            ),
+            "undercover-similarity": Lazy(
+                "Word-pair similarity table.", "benchmarks.bench_cli:bench_undercover_similarity"
+            ),
+            "detective": Lazy(
+                "Detective cases played by each agent (resumable run).",
+                "benchmarks.detective_bench:bench_detective",
+                resumable=True,
+            ),
+            "mystery": Lazy(
+                "Murder-mystery games played by each agent (resumable run).",
+                "benchmarks.mystery_bench:bench_mystery",
+                resumable=True,
+            ),
+            "wellplay": Lazy(
+                "An LLM answers a user's WellPlay questions, graded by the key.",
+                "benchmarks.mystery_bench:bench_wellplay",
+            ),
+            "llm-concurrency": Lazy(
+                "LLM-bound Clue games with 1 and K in flight.",
+                "benchmarks.bench_cli:bench_llm_concurrency",
+            ),
+        },
+    ),
+    "detective": Lazy("Detective cases: generate and check.", "games.detective.cli:detective_app"),
+    "demo": Lazy(
+        "Run the offline demo: provers, an audit, Clue, Undercover-V, detective and mystery games.",
+        "benchmarks.demo:run_demo",
+    ),
+}
+"""Every command: its summary and where it lives."""
+
+
+class GumshoeGroup(RootGroup):
+    """The ``gumshoe`` command group."""
+
+    entries = COMMANDS
+
 
 app = typer.Typer(
-    help="gumshoe: verify deductions in deduction games with theorem provers.",
+    cls=GumshoeGroup,
     no_args_is_help=True,
     add_completion=False,
 )
-app.command("prove")(prove)
-
-audit_app = typer.Typer(
-    help="Audit stated deductions against what was known.", no_args_is_help=True
-)
-audit_app.command("trace")(audit_trace)
-audit_app.command("clue")(audit_clue)
-audit_app.command("detective")(audit_detective)
-app.add_typer(audit_app, name="audit")
-play_app = typer.Typer(help="Play a game and print what happens.", no_args_is_help=True)
-play_app.command("clue")(play_clue)
-play_app.command("undercover")(play_undercover)
-play_app.command("detective")(play_detective)
-play_app.command("mystery")(play_mystery)
-app.add_typer(play_app, name="play")
-bench_app.command("clue")(bench_clue)
-bench_app.command("clue-perf")(bench_clue_perf)
-bench_app.command("trace")(bench_trace)
-bench_app.command("detective")(bench_detective)
-bench_app.command("mystery")(bench_mystery)
-bench_app.command("wellplay")(bench_wellplay)
-app.add_typer(bench_app, name="bench")
-app.add_typer(detective_app, name="detective")
 
 
-@app.command("demo")
-def demo() -> None:
-    """Run the offline demo: provers on the tea example, a SAT-backed deduction audit, a Clue
-    game, an Undercover-V game and a small detective case with prover-backed agents."""
-    run_demo()
+@app.callback()
+def gumshoe() -> None:
+    """gumshoe: verify deductions in deduction games with theorem provers."""

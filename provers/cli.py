@@ -13,7 +13,7 @@ import typer
 from provers.registry import DEFAULT_PROVER, PROVER_NAMES, get_prover
 from reasoning.formula import BOTTOM
 from reasoning.prover import ProverUnavailable
-from reasoning.theory import TheoryError, load_theory
+from reasoning.theory import TheoryError, TheoryTimeout, load_theory
 from reasoning.verdict import ProofResult, Verdict
 
 app = typer.Typer(help="Prove goals of theory files.", no_args_is_help=True)
@@ -59,34 +59,38 @@ def prove(
         typer.echo(f"error: {problem}", err=True)
         raise typer.Exit(2)
     try:
-        theory = load_theory(file)
+        theory = load_theory(file, deadline=time.monotonic() + timeout)
+        cut_short = None
+    except TheoryTimeout as err:
+        theory, cut_short = None, str(err)
     except OSError as err:
         typer.echo(f"{file}: {err.strerror or err}", err=True)
         raise typer.Exit(2) from None
     except TheoryError as err:
         typer.echo(str(err), err=True)
         raise typer.Exit(2) from None
-    goal = theory.goal if theory.goal is not None else BOTTOM
     try:
         backend = get_prover(prover)
     except (ProverUnavailable, ValueError) as err:
         typer.echo(f"error: {err}", err=True)
         raise typer.Exit(2) from None
     spent = time.perf_counter() - start
-    if spent >= timeout:
+    if theory is None or spent >= timeout:
         result = ProofResult(
             verdict=Verdict.TIMEOUT,
             prover=backend.name,
             elapsed_s=spent,
             message=f"time limit of {timeout:g} s reached while reading {file} "
-            f"({spent:.2f} s); no prover ran",
+            f"({cut_short or f'{spent:.2f} s'}); no prover ran",
         )
     else:
+        goal = theory.goal if theory.goal is not None else BOTTOM
         try:
             result = backend.prove(theory.axioms, goal, timeout - spent)
         except ProverUnavailable as err:
             typer.echo(f"error: {err}", err=True)
             raise typer.Exit(2) from None
+    consistency = theory is not None and theory.goal is None
     if as_json:
         payload = {
             "verdict": result.verdict.value,
@@ -95,18 +99,18 @@ def prove(
             "countermodel": result.countermodel.model_dump() if result.countermodel else None,
             "used_axioms": result.used_axioms,
             "message": result.message,
-            "goal": "consistency" if theory.goal is None else "entailment",
+            "goal": "consistency" if consistency else "entailment",
         }
         typer.echo(json.dumps(payload))
     else:
-        what = "inconsistency" if theory.goal is None else "goal"
+        what = "inconsistency" if consistency else "goal"
         typer.echo(f"{result.verdict.value}  ({what}; {result.prover}, {result.elapsed_s:.3f} s)")
         if result.message:
             typer.echo(result.message)
         if result.used_axioms:
             typer.echo("used axioms: " + ", ".join(result.used_axioms))
         if result.countermodel is not None:
-            typer.echo("countermodel:" if theory.goal is not None else "model:")
+            typer.echo("model:" if consistency else "countermodel:")
             for line in result.countermodel.render().splitlines():
                 typer.echo("  " + line)
     if result.verdict in FAILED_VERDICTS:

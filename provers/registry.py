@@ -2,49 +2,67 @@
 
 ``vote`` is the early-stop majority vote over the first-order backends that can run here
 (z3, cvc5, and eprover and isabelle where installed), one attempt per backend in turn, the first
-two at once.
+two at once. A backend's module (and its solver library) is imported only when it is chosen.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from importlib import import_module
 
-from provers.cvc5_prover import Cvc5Prover
-from provers.eprover import EProver, eprover_available
-from provers.isabelle.prover import IsabelleProver
-from provers.isabelle.server import isabelle_available
-from provers.sat_prover import SatProver
-from provers.z3_prover import Z3Prover
 from reasoning.prover import Prover, ProverUnavailable
-from reasoning.vote import VoteProver
 
 DEFAULT_PROVER = "z3"
 
 
+def _backend(module: str, cls: str) -> Callable[[], Prover]:
+    """A factory for the backend class ``cls`` of ``module``, imported on the first call."""
+
+    def make() -> Prover:
+        prover: Prover = getattr(import_module(module), cls)()
+        return prover
+
+    return make
+
+
+_z3 = _backend("provers.z3_prover", "Z3Prover")
+_cvc5 = _backend("provers.cvc5_prover", "Cvc5Prover")
+_isabelle = _backend("provers.isabelle.prover", "IsabelleProver")
+
+
+def _e_installed() -> bool:
+    from provers.eprover import eprover_available
+
+    return eprover_available()
+
+
 def _vote() -> Prover:
-    members: list[Prover] = [Z3Prover(), Cvc5Prover()]
-    if eprover_available():
-        members.append(EProver())
+    from provers.isabelle.server import isabelle_available
+    from reasoning.vote import VoteProver
+
+    members: list[Prover] = [_z3(), _cvc5()]
+    if _e_installed():
+        members.append(_eprover())
     if isabelle_available():
-        members.append(IsabelleProver())
+        members.append(_isabelle())
     return VoteProver(members, name="vote")
 
 
 def _eprover() -> Prover:
-    if not eprover_available():
+    if not _e_installed():
         raise ProverUnavailable(
             "E prover is not installed: install it with `apt-get install eprover` "
             "(Debian/Ubuntu) or put `eprover` on PATH"
         )
-    return EProver()
+    return _backend("provers.eprover", "EProver")()
 
 
 _FACTORIES: dict[str, Callable[[], Prover]] = {
-    "z3": Z3Prover,
-    "cvc5": Cvc5Prover,
-    "sat": SatProver,
+    "z3": _z3,
+    "cvc5": _cvc5,
+    "sat": _backend("provers.sat_prover", "SatProver"),
     "eprover": _eprover,
-    "isabelle": IsabelleProver,
+    "isabelle": _isabelle,
     "vote": _vote,
 }
 

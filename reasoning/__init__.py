@@ -1,76 +1,96 @@
-"""gumshoe's core: formulas, syntax, verdicts, the Prover protocol, the vote, the Verifier."""
+"""gumshoe's core: formulas, syntax, verdicts, the Prover protocol, the vote, the Verifier.
 
-from reasoning.formula import Formula
-from reasoning.prover import Axiom, Prover, ProverUnavailable, check_consistency
-from reasoning.session import (
-    ConstraintEntailment,
-    EntailmentSession,
-    EntailmentSessionFactory,
-    GroundAtoms,
-)
-from reasoning.sorts import Signature, SortError, infer_sorts
-from reasoning.syntax import FormulaSyntaxError, format_formula, parse_formula
-from reasoning.theory import Theory, TheoryError, format_theory, load_theory, parse_theory
-from reasoning.trace import (
-    ReasoningTrace,
-    SortedTrace,
-    TraceAudit,
-    TraceError,
-    audit_trace,
-    audit_trace_incremental,
-    load_trace,
-    parse_trace,
-)
-from reasoning.verdict import Countermodel, ProofResult, Verdict
-from reasoning.verifier import (
-    AuditReport,
-    ClaimCheck,
-    ClaimStatus,
-    Correctness,
-    RecallReport,
-    Verifier,
-)
-from reasoning.vote import VoteProver, VoteResult, early_stop_vote
+Each name is imported from its module on first use, so importing one submodule stays cheap.
+"""
 
-__all__ = [
-    "AuditReport",
-    "Axiom",
-    "ClaimCheck",
-    "ClaimStatus",
-    "ConstraintEntailment",
-    "Correctness",
-    "Countermodel",
-    "EntailmentSession",
-    "EntailmentSessionFactory",
-    "Formula",
-    "FormulaSyntaxError",
-    "GroundAtoms",
-    "ProofResult",
-    "Prover",
-    "ProverUnavailable",
-    "ReasoningTrace",
-    "RecallReport",
-    "Signature",
-    "SortError",
-    "SortedTrace",
-    "Theory",
-    "TheoryError",
-    "TraceAudit",
-    "TraceError",
-    "Verdict",
-    "Verifier",
-    "VoteProver",
-    "VoteResult",
-    "audit_trace",
-    "audit_trace_incremental",
-    "check_consistency",
-    "early_stop_vote",
-    "format_formula",
-    "format_theory",
-    "infer_sorts",
-    "load_theory",
-    "load_trace",
-    "parse_formula",
-    "parse_theory",
-    "parse_trace",
-]
+from typing import TYPE_CHECKING
+
+from reasoning.lazy import lazy_exports
+
+if TYPE_CHECKING:
+    from reasoning.formula import Formula as Formula
+    from reasoning.prover import Axiom as Axiom
+    from reasoning.prover import Prover as Prover
+    from reasoning.prover import ProverUnavailable as ProverUnavailable
+    from reasoning.prover import check_consistency as check_consistency
+    from reasoning.session import ConstraintEntailment as ConstraintEntailment
+    from reasoning.session import EntailmentSession as EntailmentSession
+    from reasoning.session import EntailmentSessionFactory as EntailmentSessionFactory
+    from reasoning.session import GroundAtoms as GroundAtoms
+    from reasoning.sorts import Signature as Signature
+    from reasoning.sorts import SortError as SortError
+    from reasoning.sorts import infer_sorts as infer_sorts
+    from reasoning.syntax import FormulaSyntaxError as FormulaSyntaxError
+    from reasoning.syntax import format_formula as format_formula
+    from reasoning.syntax import parse_formula as parse_formula
+    from reasoning.theory import Theory as Theory
+    from reasoning.theory import TheoryError as TheoryError
+    from reasoning.theory import format_theory as format_theory
+    from reasoning.theory import load_theory as load_theory
+    from reasoning.theory import parse_theory as parse_theory
+    from reasoning.trace import ReasoningTrace as ReasoningTrace
+    from reasoning.trace import SortedTrace as SortedTrace
+    from reasoning.trace import TraceAudit as TraceAudit
+    from reasoning.trace import TraceError as TraceError
+    from reasoning.trace import audit_trace as audit_trace
+    from reasoning.trace import audit_trace_incremental as audit_trace_incremental
+    from reasoning.trace import load_trace as load_trace
+    from reasoning.trace import parse_trace as parse_trace
+    from reasoning.verdict import Countermodel as Countermodel
+    from reasoning.verdict import ProofResult as ProofResult
+    from reasoning.verdict import Verdict as Verdict
+    from reasoning.verifier import AuditReport as AuditReport
+    from reasoning.verifier import ClaimCheck as ClaimCheck
+    from reasoning.verifier import ClaimStatus as ClaimStatus
+    from reasoning.verifier import Correctness as Correctness
+    from reasoning.verifier import RecallReport as RecallReport
+    from reasoning.verifier import Verifier as Verifier
+    from reasoning.vote import VoteProver as VoteProver
+    from reasoning.vote import VoteResult as VoteResult
+    from reasoning.vote import early_stop_vote as early_stop_vote
+
+_HOMES = {
+    "AuditReport": "reasoning.verifier",
+    "Axiom": "reasoning.prover",
+    "ClaimCheck": "reasoning.verifier",
+    "ClaimStatus": "reasoning.verifier",
+    "ConstraintEntailment": "reasoning.session",
+    "Correctness": "reasoning.verifier",
+    "Countermodel": "reasoning.verdict",
+    "EntailmentSession": "reasoning.session",
+    "EntailmentSessionFactory": "reasoning.session",
+    "Formula": "reasoning.formula",
+    "FormulaSyntaxError": "reasoning.syntax",
+    "GroundAtoms": "reasoning.session",
+    "ProofResult": "reasoning.verdict",
+    "Prover": "reasoning.prover",
+    "ProverUnavailable": "reasoning.prover",
+    "ReasoningTrace": "reasoning.trace",
+    "RecallReport": "reasoning.verifier",
+    "Signature": "reasoning.sorts",
+    "SortError": "reasoning.sorts",
+    "SortedTrace": "reasoning.trace",
+    "Theory": "reasoning.theory",
+    "TheoryError": "reasoning.theory",
+    "TraceAudit": "reasoning.trace",
+    "TraceError": "reasoning.trace",
+    "Verdict": "reasoning.verdict",
+    "Verifier": "reasoning.verifier",
+    "VoteProver": "reasoning.vote",
+    "VoteResult": "reasoning.vote",
+    "audit_trace": "reasoning.trace",
+    "audit_trace_incremental": "reasoning.trace",
+    "check_consistency": "reasoning.prover",
+    "early_stop_vote": "reasoning.vote",
+    "format_formula": "reasoning.syntax",
+    "format_theory": "reasoning.theory",
+    "infer_sorts": "reasoning.sorts",
+    "load_theory": "reasoning.theory",
+    "load_trace": "reasoning.trace",
+    "parse_formula": "reasoning.syntax",
+    "parse_theory": "reasoning.theory",
+    "parse_trace": "reasoning.trace",
+}
+
+__all__ = sorted(_HOMES)
+__getattr__ = lazy_exports(__name__, _HOMES)

@@ -11,10 +11,12 @@ and captured constants, so that printing then parsing gives back every IR value 
 
 from __future__ import annotations
 
+import os
 import re
 import threading
 from collections.abc import Callable
 from importlib.resources import files
+from pathlib import Path
 from typing import Any, NoReturn, get_args
 
 from lark import Lark, Token, Transformer
@@ -194,10 +196,26 @@ class _Builder(Transformer[Token, Formula]):
         return Card(op, int(items[1]), tuple(p for p in items[2:] if p is not None))
 
 
+def _parser_cache() -> str | bool:
+    """Where lark keeps the analysed grammar between runs (a folder of the user's cache, so the
+    parser is not rebuilt at every start), or False when there is no such folder."""
+    try:
+        root = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "gumshoe"
+        root.mkdir(mode=0o700, parents=True, exist_ok=True)
+    except (OSError, RuntimeError):
+        return False
+    return str(root / "formula-parser.lark")
+
+
 _GRAMMAR = files("reasoning").joinpath("formula.lark").read_text(encoding="utf-8")
 _BUILDER = _Builder()
 _PARSER = Lark(
-    _GRAMMAR, parser="lalr", lexer="basic", transformer=_BUILDER, maybe_placeholders=True
+    _GRAMMAR,
+    parser="lalr",
+    lexer="basic",
+    transformer=_BUILDER,
+    maybe_placeholders=True,
+    cache=_parser_cache(),
 )
 _LOCK = threading.Lock()
 

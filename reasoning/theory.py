@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 import re
+import time
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -49,6 +50,17 @@ class TheoryError(ValueError):
         self.line = line
         self.column = column
         self.excerpt = excerpt
+
+
+class TheoryTimeout(Exception):
+    """Reading a theory ran past its deadline after ``read`` of its ``total`` statements (all of
+    them read: while its sorts were still to be checked)."""
+
+    def __init__(self, read: int, total: int) -> None:
+        done = f"{read} of {total} statements read" if read < total else "sorts not checked"
+        super().__init__(done)
+        self.read = read
+        self.total = total
 
 
 @dataclass(frozen=True)
@@ -176,15 +188,19 @@ class _Reader:
         return stmt.line, 1
 
 
-def parse_theory(text: str, source: str = "<string>") -> Theory:
-    """Read a theory text; raises TheoryError at the file position of the first problem."""
+def parse_theory(text: str, source: str = "<string>", deadline: float | None = None) -> Theory:
+    """Read a theory text; raises TheoryError at the file position of the first problem, and
+    TheoryTimeout when ``time.monotonic()`` passes ``deadline`` before the reading is done."""
     reader = _Reader(text, source)
     axioms: list[Axiom] = []
     where: list[_Statement] = []
     goal: Formula | None = None
     goal_stmt: _Statement | None = None
     seen: dict[str, int] = {}
-    for first, last in reader.groups():
+    groups = reader.groups()
+    for read, (first, last) in enumerate(groups):
+        if deadline is not None and time.monotonic() > deadline:
+            raise TheoryTimeout(read, len(groups))
         stmt = reader.statement(first, last)
         if stmt.name is None:
             if goal_stmt is not None:
@@ -202,6 +218,8 @@ def parse_theory(text: str, source: str = "<string>") -> Theory:
         where.append(stmt)
     if goal_stmt is not None:
         where.append(goal_stmt)
+    if deadline is not None and time.monotonic() > deadline:
+        raise TheoryTimeout(len(groups), len(groups))
     try:
         return Theory.build(axioms, goal)
     except SortError as err:
@@ -211,14 +229,14 @@ def parse_theory(text: str, source: str = "<string>") -> Theory:
         raise reader.error(f"{err.detail} in {what}", line, column) from None
 
 
-def load_theory(path: str | os.PathLike[str]) -> Theory:
+def load_theory(path: str | os.PathLike[str], deadline: float | None = None) -> Theory:
     """Read the theory file at ``path`` (UTF-8, a byte-order mark allowed); errors name the file
-    (TheoryError, or OSError when it cannot be read)."""
+    (TheoryError, or OSError when it cannot be read); TheoryTimeout past ``deadline``."""
     try:
         text = read_utf8(path)
     except NotUtf8Error as err:
         raise TheoryError(str(err), str(path), err.line, err.column, "") from None
-    return parse_theory(text, source=str(path))
+    return parse_theory(text, source=str(path), deadline=deadline)
 
 
 def format_theory(theory: Theory) -> str:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import codecs
 import json
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -19,7 +19,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from benchmarks.cli import app
+from benchmarks.cli import COMMANDS, app
+from benchmarks.command_group import Group, Lazy
 from reasoning.syntax import MAX_NESTING
 
 runner = CliRunner()
@@ -211,3 +212,40 @@ def test_nesting_limit_is_named() -> None:
         BAD_INPUTS["prove"], f"axiom a: {_deep_not(MAX_NESTING - 1)}\n".encode()
     )
     assert code == 0
+
+
+def _commands(entries: Mapping[str, Lazy | Group], path: tuple[str, ...] = ()) -> list[list[str]]:
+    found: list[list[str]] = []
+    for name, entry in entries.items():
+        if isinstance(entry, Group):
+            found += _commands(entry.entries, (*path, name))
+        else:
+            found.append([*path, name])
+    return found
+
+
+USAGE_ERRORS = [
+    (["prove", "examples/tea.thy", "--timeout", "abc"], "'--timeout'"),
+    (["bench", "undercover", "--players", "11"], "'--players'"),
+    (["bench", "clue", "--games", "0"], "'--games'"),
+    (["bench", "provers", "--problems", "x"], "'--problems'"),
+    (["prove"], "'file'"),
+    (["audit", "trace"], "Missing argument 'file'"),
+    (["play", "nosuch"], "'nosuch'"),
+    (["nosuch"], "'nosuch'"),
+    (["--bogus"], "--bogus"),
+    *(([*command, "--no-such-option"], "--no-such-option") for command in _commands(COMMANDS)),
+]
+"""Command lines click cannot parse, and what the one-line error must name."""
+
+
+@pytest.mark.parametrize(
+    ("args", "named"), USAGE_ERRORS, ids=[" ".join(args) for args, _ in USAGE_ERRORS]
+)
+def test_usage_error_exits_2_with_one_line_naming_the_option(args: list[str], named: str) -> None:
+    result = runner.invoke(app, args, prog_name="gumshoe")
+    lines = [ln for ln in result.stderr.splitlines() if ln.strip()]
+    assert result.exit_code == 2, result.output
+    assert len(lines) == 1, lines
+    assert lines[0].startswith("error: gumshoe")
+    assert named in lines[0]

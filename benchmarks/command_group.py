@@ -1,0 +1,160 @@
+"""Command groups that import a subcommand only when it runs, and report usage errors in one line.
+
+``gumshoe --help`` lists every command from its summary alone; ``gumshoe prove`` imports the
+prover modules and nothing of the games or the benchmarks. The root group turns click's usage
+errors (bad values, unknown options, missing arguments) into ``error: <command>: <what>`` on
+stderr with exit status 2, and prints how to resume when a resumable run is interrupted.
+"""
+
+from __future__ import annotations
+
+import shlex
+import signal
+import threading
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from importlib import import_module
+from types import FrameType
+from typing import Any, ClassVar
+
+import typer
+from typer import _click as click
+from typer.core import TyperCommand, TyperGroup
+
+USAGE_ERROR_STATUS = 2
+"""Exit status of a command line click cannot parse: bad input, as everywhere in gumshoe."""
+INTERRUPTED_STATUS = 130
+"""Exit status after Ctrl-C (128 + SIGINT)."""
+_ARGV_KEY = "gumshoe.argv"
+_PATH_KEY = "gumshoe.path"
+
+
+@dataclass(frozen=True)
+class Lazy:
+    """A subcommand imported on first use: ``target`` is ``module:attribute``, a typer app or a
+    command function; ``resumable`` runs continue in their run directory when started again."""
+
+    summary: str
+    target: str
+    resumable: bool = False
+
+
+@dataclass(frozen=True)
+class Group:
+    """A group of lazy subcommands under one name."""
+
+    summary: str
+    entries: Mapping[str, Lazy | Group] = field(default_factory=dict)
+
+
+class _Listed(TyperCommand):
+    """A subcommand known by name and summary only, so listing it imports nothing."""
+
+
+def _build(name: str, entry: Lazy | Group) -> click.Command:
+    """The click command for ``entry``, importing its module now."""
+    if isinstance(entry, Group):
+        return LazyGroup(name=name, help=entry.summary, no_args_is_help=True, entries=entry.entries)
+    module, attribute = entry.target.split(":")
+    target = getattr(import_module(module), attribute)
+    if not isinstance(target, typer.Typer):
+        single = typer.Typer()
+        single.command(name)(target)
+        target = single
+    command = typer.main.get_command(target)
+    command.name = name
+    return command
+
+
+class LazyGroup(TyperGroup):
+    """A typer group whose subcommands, given as ``entries``, are built when first resolved."""
+
+    entries: ClassVar[Mapping[str, Lazy | Group]] = {}
+
+    def __init__(self, *, entries: Mapping[str, Lazy | Group] | None = None, **kwargs: Any) -> None:
+        """The group with ``entries`` (default: the class's) listed by their summaries."""
+        super().__init__(**kwargs)
+        self.lazy_entries = self.entries if entries is None else entries
+        for name, entry in self.lazy_entries.items():
+            self.add_command(_Listed(name, help=entry.summary, short_help=entry.summary))
+
+    def resolve_command(
+        self, ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
+        """The named subcommand, built (and kept) when it was only listed so far."""
+        name, command, rest = super().resolve_command(ctx, args)
+        if name is not None and isinstance(command, _Listed):
+            command = _build(name, self.lazy_entries[name])
+            self.commands[name] = command
+        if name is not None:
+            ctx.find_root().meta.setdefault(_PATH_KEY, []).append(name)
+        return name, command, rest
+
+    def resumable(self, path: list[str]) -> bool:
+        """Whether the subcommand at ``path`` (names below this group) resumes its runs."""
+        entry: Lazy | Group = Group("", self.lazy_entries)
+        for name in path:
+            if not isinstance(entry, Group) or name not in entry.entries:
+                return False
+            entry = entry.entries[name]
+        return isinstance(entry, Lazy) and entry.resumable
+
+
+@contextmanager
+def _usage_errors_in_one_line() -> Iterator[None]:
+    try:
+        yield
+    except click.exceptions.NoArgsIsHelpError:
+        raise
+    except click.exceptions.UsageError as err:
+        where = f"{err.ctx.command_path}: " if err.ctx is not None else ""
+        typer.echo(f"error: {where}{' '.join(err.format_message().split())}", err=True)
+        raise typer.Exit(USAGE_ERROR_STATUS) from None
+
+
+@contextmanager
+def _watching_interrupts() -> Iterator[threading.Event]:
+    """An event set when Ctrl-C arrives (which still raises KeyboardInterrupt), watched in the
+    main thread only, where Python delivers signals."""
+    interrupted = threading.Event()
+    if threading.current_thread() is not threading.main_thread():
+        yield interrupted
+        return
+
+    def on_interrupt(signum: int, frame: FrameType | None) -> None:
+        interrupted.set()
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGINT, on_interrupt)
+    try:
+        yield interrupted
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+class RootGroup(LazyGroup):
+    """The top-level group: usage errors in one line, and a resume hint after Ctrl-C."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        """Parse the top-level options, keeping the command line for the resume hint."""
+        ctx.meta[_ARGV_KEY] = list(args)
+        with _usage_errors_in_one_line():
+            return super().parse_args(ctx, args)
+
+    def invoke(self, ctx: click.Context) -> Any:
+        """Run the chosen subcommand; after Ctrl-C leave with status 130, whatever a library
+        turned the interrupt into (the SAT solver raises its own error)."""
+        with _usage_errors_in_one_line(), _watching_interrupts() as interrupted:
+            try:
+                return super().invoke(ctx)
+            except (KeyboardInterrupt, Exception) as err:
+                if not (isinstance(err, KeyboardInterrupt) or interrupted.is_set()):
+                    raise
+                if self.resumable(ctx.meta.get(_PATH_KEY, [])):
+                    line = shlex.join([ctx.command_path, *ctx.meta[_ARGV_KEY]])
+                    typer.echo(
+                        f"interrupted: finished games are kept; run `{line}` again to resume",
+                        err=True,
+                    )
+                raise typer.Exit(INTERRUPTED_STATUS) from None
