@@ -8,8 +8,9 @@ import random
 from collections.abc import Sequence
 from functools import partial
 from itertools import product
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, create_model
 
 from games.core.agents import AgentRegistry, AgentType, seat_seed
 from games.core.llm_player import LLMPlayer, seat_client
@@ -105,6 +106,10 @@ class AnswerPrompter:
         """The recap and the question (``prompts.answer_prompt``)."""
         return answer_prompt(obs.case, obs.read, self.index)
 
+    def answer_model(self, obs: DetectiveView) -> type[BaseModel] | None:
+        """None: the answer maps part names to options, so it is asked for as JSON text."""
+        return None
+
     def action(self, answer: AnswerReply, obs: DetectiveView) -> QuestionAnswer:
         """The options the reply names; a part left out, blank or naming no option is blank."""
         q = obs.case.questions[self.index]
@@ -136,6 +141,14 @@ class LocationPrompter:
     def prompt(self, obs: DetectiveView) -> str:
         """The recap, the questions and the unread locations (``prompts.location_prompt``)."""
         return location_prompt(obs.case, obs.read, obs.unread)
+
+    def answer_model(self, obs: DetectiveView) -> type[BaseModel] | None:
+        """A flat model whose ``location`` is one of the unread locations' titles."""
+        titles: Any = Literal[tuple(obs.case.location(lid).title for lid in obs.unread)]
+        model: type[BaseModel] = create_model(
+            "LocationChoice", __config__=ConfigDict(extra="forbid"), location=(titles, ...)
+        )
+        return model
 
     def action(self, answer: LocationReply, obs: DetectiveView) -> Visit | None:
         """The unread location whose title (or id) the reply names, or None."""

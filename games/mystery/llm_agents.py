@@ -166,6 +166,10 @@ class MysteryPrompter:
         """The decision's name."""
         return obs.phase
 
+    def answer_model(self, obs: MysteryView) -> type[BaseModel] | None:
+        """None: the answer nests a question, so it is asked for as JSON text."""
+        return None
+
     def legal_actions(self, obs: MysteryView) -> Sequence[Action]:
         """The legal actions of the view."""
         return obs.legal
