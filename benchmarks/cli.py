@@ -10,6 +10,7 @@ from benchmarks.demo import run_demo
 from benchmarks.trace_bench import bench_trace
 from games.clue.cli import audit_clue, play_clue
 from games.detective.cli import detective_app
+from games.hanabi.cli import play_hanabi
 from games.undercover.cli import play_undercover
 from provers.cli import prove
 from provers.trace_cli import audit_trace
@@ -30,6 +31,7 @@ app.add_typer(audit_app, name="audit")
 play_app = typer.Typer(help="Play a game and print what happens.", no_args_is_help=True)
 play_app.command("clue")(play_clue)
 play_app.command("undercover")(play_undercover)
+play_app.command("hanabi")(play_hanabi)
 app.add_typer(play_app, name="play")
 bench_app.command("clue")(bench_clue)
 bench_app.command("clue-perf")(bench_clue_perf)
@@ -41,5 +43,5 @@ app.add_typer(detective_app, name="detective")
 @app.command("demo")
 def demo() -> None:
     """Run the offline demo: provers on the tea example, a SAT-backed deduction audit, a Clue
-    game and an Undercover-V game with prover-backed agents."""
+    game, an Undercover-V game with prover-backed agents and a symbolic Hanabi game."""
     run_demo()

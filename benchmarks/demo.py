@@ -2,7 +2,8 @@
 
 It proves and refutes seed 002's tea example with Z3 and with E (where installed), shows the
 countermodel, audits a small Clue-like set of claims with the SAT backend, and plays an offline
-Undercover-V game whose descriptions are checked against their speakers' cards.
+Undercover-V game whose descriptions are checked against their speakers' cards, and plays a
+3-player Hanabi game with the symbolic agent, each turn with the acting seat's exact knowledge.
 """
 
 from __future__ import annotations
@@ -12,6 +13,9 @@ import typer
 from games.clue.audit import audit_events, render_audit
 from games.clue.play import play_seated
 from games.clue.transcript import transcript
+from games.hanabi.agents import HanabiAgentSettings
+from games.hanabi.cli import play_narrated
+from games.hanabi.config import HanabiConfig
 from games.undercover.agents import AgentSettings as UndercoverAgentSettings
 from games.undercover.agents import seat_agents
 from games.undercover.checker import ProverChecker
@@ -142,9 +146,25 @@ def undercover_section() -> None:
     play_game(game, agents, checker, UndercoverTranscript(agents, checker))
 
 
+HANABI_DEMO_SEED = 3
+"""The deal of the demo's Hanabi game."""
+HANABI_DEMO_PLAYERS = 3
+
+
+def hanabi_section() -> None:
+    """Play a seeded 3-player Hanabi game with the symbolic agent; print each turn with the acting
+    seat's exact knowledge of its own hand."""
+    _section(f"Hanabi: three symbolic agents on exact card knowledge, seed {HANABI_DEMO_SEED}")
+    config = HanabiConfig(players=HANABI_DEMO_PLAYERS)
+    specs = ("symbolic",) * HANABI_DEMO_PLAYERS
+    score = play_narrated(specs, HANABI_DEMO_SEED, config, HanabiAgentSettings(), "exact")
+    typer.echo(f"score (fireworks): {score:g}")
+
+
 def run_demo() -> None:
     """Run every section of the demo in order."""
     tea_section()
     audit_section()
     clue_section()
     undercover_section()
+    hanabi_section()

@@ -25,6 +25,7 @@ E = TypeVar("E", bound=BaseModel)
 
 GAME_MODULES: dict[str, str] = {
     "clue": "games.clue.entry",
+    "hanabi": "games.hanabi.entry",
     "undercover": "games.undercover.entry",
 }
 """Game name -> the module whose ``ENTRY`` describes it. A new game adds one line here."""

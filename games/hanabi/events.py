@@ -1,6 +1,7 @@
 """Hanabi's own log events, written between the common header and end events of a game log.
 
-``deal`` records the opening hands; then one event per move, carrying what the move revealed.
+``deal`` records the opening hands; then one event per move, carrying what the move revealed;
+``game_end`` closes the game with its score.
 """
 
 from __future__ import annotations
@@ -66,10 +67,22 @@ class HintEvent(_Event):
     slots: tuple[int, ...]
 
 
+class GameEndEvent(_Event):
+    """The game is over: why, the score in the configured mode, fireworks and lives left."""
+
+    type: Literal["game_end"] = "game_end"
+    reason: Literal["fireworks_complete", "out_of_lives", "deck_exhausted"]
+    score: int = Field(ge=0, le=25)
+    fireworks: tuple[int, ...]
+    lives: int = Field(ge=0)
+
+
 HanabiEvent = Annotated[
-    DealEvent | PlayEvent | DiscardEvent | HintEvent, Field(discriminator="type")
+    DealEvent | PlayEvent | DiscardEvent | HintEvent | GameEndEvent, Field(discriminator="type")
 ]
 """Any Hanabi event, told apart by ``type``."""
+HANABI_EVENT_TYPES = (DealEvent, PlayEvent, DiscardEvent, HintEvent, GameEndEvent)
+"""The classes of Hanabi's own events."""
 HANABI_EVENT: TypeAdapter[HanabiEvent] = TypeAdapter(HanabiEvent)
 """Validates one Hanabi event from a dict or JSON."""
 
@@ -111,4 +124,18 @@ def turn_event(game: HanabiGame, index: int, turn: Turn) -> HanabiEvent:
         color="RYGWB"[move.color] if move.kind == "reveal_color" else None,
         rank=move.rank + 1 if move.kind == "reveal_rank" else None,
         slots=tuple(i for i in range(game.hand_size) if turn.touched >> i & 1),
+    )
+
+
+def end_event(game: HanabiGame) -> GameEndEvent:
+    """The last event of a finished game."""
+    reason = game.end_reason()
+    if reason is None:
+        raise ValueError("the game is still running")
+    return GameEndEvent(
+        turn=len(game.history) + 1,
+        reason=reason,
+        score=game.score(),
+        fireworks=tuple(game.fireworks),
+        lives=game.lives,
     )
