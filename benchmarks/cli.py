@@ -7,10 +7,12 @@ import typer
 from benchmarks.bench_cli import bench_app
 from benchmarks.clue_cli import bench_clue, bench_clue_perf
 from benchmarks.demo import run_demo
+from benchmarks.hanabi_bench import bench_hanabi
+from benchmarks.hanabi_engine_bench import main as bench_hanabi_engine
 from benchmarks.trace_bench import bench_trace
 from games.clue.cli import audit_clue, play_clue
 from games.detective.cli import detective_app
-from games.hanabi.cli import play_hanabi
+from games.hanabi.cli import audit_hanabi, play_hanabi
 from games.undercover.cli import play_undercover
 from provers.cli import prove
 from provers.trace_cli import audit_trace
@@ -27,6 +29,7 @@ audit_app = typer.Typer(
 )
 audit_app.command("trace")(audit_trace)
 audit_app.command("clue")(audit_clue)
+audit_app.command("hanabi")(audit_hanabi)
 app.add_typer(audit_app, name="audit")
 play_app = typer.Typer(help="Play a game and print what happens.", no_args_is_help=True)
 play_app.command("clue")(play_clue)
@@ -36,6 +39,8 @@ app.add_typer(play_app, name="play")
 bench_app.command("clue")(bench_clue)
 bench_app.command("clue-perf")(bench_clue_perf)
 bench_app.command("trace")(bench_trace)
+bench_app.command("hanabi")(bench_hanabi)
+bench_app.command("hanabi-engine")(bench_hanabi_engine)
 app.add_typer(bench_app, name="bench")
 app.add_typer(detective_app, name="detective")
 

@@ -1,5 +1,5 @@
 """``gumshoe play hanabi``: play a seeded game, printing each turn with the acting seat's
-knowledge."""
+knowledge; ``gumshoe audit hanabi``: score a log's stated deductions exactly."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from games.core.log import SeatInfo
 from games.core.loop import Agent, play
 from games.core.runlog import EventLog, EventSink
 from games.hanabi.agents import AGENTS, HanabiAgentSettings
+from games.hanabi.audit import audit_log, tally
 from games.hanabi.config import HanabiConfig, Scoring
 from games.hanabi.engine import HanabiObservation
 from games.hanabi.entry import ENTRY
@@ -144,3 +145,31 @@ def play_hanabi(
     except GAME_ERRORS as err:
         fail(err)
     typer.echo(f"score ({mode}): {score:g}")
+
+
+def audit_hanabi(
+    log: Annotated[Path, typer.Argument(help="A Hanabi game log (JSONL, our format).")],
+    show: Annotated[str, typer.Option(help="Claims to list: wrong, all or none.")] = "wrong",
+) -> None:
+    """Score every stated deduction in a Hanabi log exactly against the exact card knowledge:
+    ENTAILED / CONTRADICTED / UNDETERMINED, TRUE / FALSE, sound / lucky / wrong."""
+    try:
+        if show not in ("wrong", "all", "none"):
+            raise ValueError(f"--show: must be wrong, all or none, got {show!r}")
+        audits = audit_log(ENTRY.read_log(log))
+    except (ValueError, ValidationError) as err:
+        fail(err)
+    counts = tally(audits)
+    typer.echo(f"{log}: {counts.claims} claims judged, {counts.invalid} invalid")
+    typer.echo("status: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.statuses.items())))
+    typer.echo("kind:   " + ", ".join(f"{k} {v}" for k, v in sorted(counts.kinds.items())))
+    if counts.claims:
+        typer.echo(f"tracking accuracy (TRUE share): {counts.true / counts.claims:.3f}")
+    for audit in audits:
+        if show == "all" or (show == "wrong" and audit.kind == "wrong"):
+            claim = audit.claim
+            typer.echo(
+                f"  turn {audit.turn} P{audit.speaker}: P{claim.seat} slot {claim.slot} is "
+                f"[{claim.colors}][{claim.ranks}] -> {audit.status} {audit.correctness} "
+                f"{audit.kind} (card {audit.card})"
+            )

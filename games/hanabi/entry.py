@@ -17,8 +17,13 @@ from games.hanabi.engine import HanabiGame, HanabiObservation, IllegalMoveError
 from games.hanabi.events import (
     HANABI_EVENT,
     DealEvent,
+    DecisionEvent,
+    DiscardEvent,
     GameEndEvent,
     HanabiEvent,
+    HanabiMove,
+    HintEvent,
+    PlayEvent,
     deal_event,
     end_event,
     turn_event,
@@ -41,14 +46,18 @@ class HanabiState:
         return self.game.legal_actions(seat)
 
     def apply(self, actions: Mapping[int, Any]) -> None:
-        """Play one seat's move number; IllegalMoveError (state unchanged) when not legal."""
+        """Play one seat's move number (a ``HanabiMove`` logs its decision first);
+        IllegalMoveError (state unchanged) when not legal."""
         if len(actions) != 1:
             raise IllegalMoveError(f"expected one seat's move, got {len(actions)}")
-        ((seat, action),) = actions.items()
+        ((seat, move),) = actions.items()
+        action = move.action if isinstance(move, HanabiMove) else move
         if not isinstance(action, int) or isinstance(action, bool):
             raise IllegalMoveError(f"move {action!r} is not a move number")
         self.game.apply({seat: action})
         index = len(self.game.history) - 1
+        if isinstance(move, HanabiMove):
+            self._events.append(move.decision)
         self._events.append(turn_event(self.game, index, self.game.history[index]))
         if self.game.is_terminal():
             self._events.append(end_event(self.game))
@@ -78,27 +87,51 @@ class HanabiState:
         return self._events
 
 
-def hanabi_actions(events: Sequence[HanabiEvent]) -> Iterator[tuple[int, Mapping[int, int]]]:
-    """Every move a log records, as ``{seat: move number}``."""
+MOVE_EVENTS = (PlayEvent, DiscardEvent, HintEvent)
+"""The events that record a move."""
+
+
+def hanabi_actions(
+    events: Sequence[HanabiEvent],
+) -> Iterator[tuple[int, Mapping[int, int | HanabiMove]]]:
+    """Every move a log records, as ``{seat: move number}``, or a ``HanabiMove`` with the
+    decision logged before it (indexed by the decision)."""
+    decision: tuple[int, DecisionEvent] | None = None
     for index, event in enumerate(events):
-        if isinstance(event, DealEvent):
-            if index:
-                raise LoggedActionError(index, "a deal event after the game began")
-            continue
-        if isinstance(event, GameEndEvent):
-            continue
-        yield index, {event.seat: event.action}
+        if isinstance(event, DecisionEvent):
+            decision = (index, event)
+        elif isinstance(event, MOVE_EVENTS):
+            if decision is None:
+                yield index, {event.seat: event.action}
+            else:
+                yield decision[0], {event.seat: HanabiMove(event.action, decision[1])}
+            decision = None
+    if decision is not None:
+        raise LoggedActionError(decision[0], "the log ends after a decision, before its move")
 
 
 def check_hanabi_events(events: Sequence[HanabiEvent]) -> tuple[int, str] | None:
-    """Hanabi's own log rules: the deal first, then turns numbered 1, 2, ... in order."""
+    """Hanabi's own log rules: the deal first; move ``n`` and the decision before it are turn
+    ``n``; a decision is followed by its seat's move; ``game_end`` is last."""
+    moves = 0
     for index, event in enumerate(events):
-        if isinstance(event, GameEndEvent) and index != len(events) - 1:
-            return index, "game_end must be the last event"
         if (index == 0) != isinstance(event, DealEvent):
             return index, "the deal must be the first event and only the first"
-        if event.turn != index:
-            return index, f"turn {event.turn} where {index} was due"
+        if isinstance(event, GameEndEvent) and index != len(events) - 1:
+            return index, "game_end must be the last event"
+        if isinstance(event, MOVE_EVENTS):
+            moves += 1
+        due = moves if isinstance(event, (*MOVE_EVENTS, DealEvent)) else moves + 1
+        if event.turn != due:
+            return index, f"turn {event.turn} where {due} was due"
+        if isinstance(event, DecisionEvent):
+            after = events[index + 1] if index + 1 < len(events) else None
+            if after is not None and not (
+                isinstance(after, MOVE_EVENTS)
+                and after.seat == event.seat
+                and after.action == event.chosen
+            ):
+                return index, "a decision must be followed by its seat's chosen move"
     return None
 
 
@@ -134,6 +167,10 @@ class HanabiEntry(GameEntry[HanabiEvent]):
     ) -> Iterator[tuple[int, Mapping[int, Any]]]:
         """See ``hanabi_actions``."""
         return hanabi_actions(events)
+
+    def bare_action(self, action: Any) -> Any:
+        """The move number, without its decision record."""
+        return action.action if isinstance(action, HanabiMove) else action
 
     def check_events(self, events: Sequence[HanabiEvent]) -> tuple[int, str] | None:
         """See ``check_hanabi_events``."""
