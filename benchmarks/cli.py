@@ -12,7 +12,7 @@ from benchmarks.hanabi_engine_bench import main as bench_hanabi_engine
 from benchmarks.trace_bench import bench_trace
 from games.clue.cli import audit_clue, play_clue
 from games.detective.cli import detective_app
-from games.hanabi.cli import audit_hanabi, play_hanabi
+from games.hanabi.cli import audit_hanabi, hanabi_app, play_hanabi
 from games.undercover.cli import play_undercover
 from provers.cli import prove
 from provers.trace_cli import audit_trace
@@ -43,6 +43,7 @@ bench_app.command("hanabi")(bench_hanabi)
 bench_app.command("hanabi-engine")(bench_hanabi_engine)
 app.add_typer(bench_app, name="bench")
 app.add_typer(detective_app, name="detective")
+app.add_typer(hanabi_app, name="hanabi")
 
 
 @app.command("demo")

@@ -1,5 +1,6 @@
 """``gumshoe play hanabi``: play a seeded game, printing each turn with the acting seat's
-knowledge; ``gumshoe audit hanabi``: score a log's stated deductions exactly."""
+knowledge; ``gumshoe audit hanabi``: score a log's stated deductions exactly; ``gumshoe hanabi
+annotate``: a run's decisions as a dataset with rollout values."""
 
 from __future__ import annotations
 
@@ -14,8 +15,9 @@ from games.core.cli import fail, prepare_out
 from games.core.errors import GAME_ERRORS
 from games.core.log import SeatInfo
 from games.core.loop import Agent, play
-from games.core.runlog import EventLog, EventSink
+from games.core.runlog import EventLog, EventSink, write_atomic
 from games.hanabi.agents import AGENTS, HanabiAgentSettings
+from games.hanabi.annotate import correlation, decision_records
 from games.hanabi.audit import audit_log, tally
 from games.hanabi.config import HanabiConfig, Scoring
 from games.hanabi.engine import HanabiObservation
@@ -173,3 +175,57 @@ def audit_hanabi(
                 f"[{claim.colors}][{claim.ranks}] -> {audit.status} {audit.correctness} "
                 f"{audit.kind} (card {audit.card})"
             )
+
+
+hanabi_app = typer.Typer(help="Hanabi logs as datasets.", no_args_is_help=True)
+
+
+def run_logs(run: Path) -> list[Path]:
+    """The game logs of a run directory (``RUN/games/*.jsonl``), or ``run`` itself if a file."""
+    if run.is_file():
+        return [run]
+    logs = sorted((run / "games").glob("*.jsonl"))
+    if not logs:
+        raise ValueError(f"{run}: no game logs (expected a log file or a run directory)")
+    return logs
+
+
+@hanabi_app.command("annotate")
+def annotate_run(
+    run: Annotated[Path, typer.Argument(help="A run directory of `bench hanabi`, or one log.")],
+    samples: Annotated[
+        int, typer.Option(min=1, max=1000, help="Hidden hands sampled per decision.")
+    ] = 4,
+    seed: Annotated[int, typer.Option(min=0, help="Seed of the sampled hands.")] = 0,
+    out: Annotated[
+        Path | None, typer.Option(help="Dataset file (default: RUN/decisions.jsonl).")
+    ] = None,
+) -> None:
+    """Write one JSONL line per logged decision (state, prompt, response, ratings, chosen move)
+    with each legal move valued by symbolic rollouts over hands sampled from the deciding seat's
+    exact knowledge; print how the model's ratings correlate with those values."""
+    try:
+        logs = run_logs(run)
+        target = out or (run.parent if run.is_file() else run) / "decisions.jsonl"
+        records = [
+            record
+            for path in logs
+            for record in decision_records(ENTRY.read_log(path), path.stem, samples, seed)
+        ]
+        write_atomic(target, "".join(r.model_dump_json() + "\n" for r in records))
+    except (ValueError, ValidationError) as err:
+        fail(err)
+    except OSError as err:
+        fail(err)
+    agreement = correlation(records)
+    typer.echo(f"{len(records)} decisions from {len(logs)} logs, {samples} samples each")
+    typer.echo(f"wrote {target}")
+
+    def shown(value: float | None) -> str:
+        return "-" if value is None else f"{value:.3f}"
+
+    typer.echo(
+        f"ratings vs rollout values over {agreement.pairs} moves: pearson "
+        f"{shown(agreement.pearson)}, spearman {shown(agreement.spearman)}; chosen move best "
+        f"in {shown(agreement.chosen_best)} of decisions"
+    )
