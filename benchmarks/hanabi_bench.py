@@ -33,7 +33,7 @@ from games.core.recordings import game_llm_settings
 from games.core.runlog import RunDir
 from games.hanabi.agents import AGENTS, HanabiAgentSettings
 from games.hanabi.audit import audit_log, tally
-from games.hanabi.cli import seat_specs
+from games.hanabi.cli import llm_settings, seat_specs
 from games.hanabi.config import HanabiConfig, Scoring
 from games.hanabi.entry import ENTRY
 from games.hanabi.events import DecisionEvent, GameEndEvent
@@ -240,24 +240,6 @@ def parse_seeds(seeds: int, first: int) -> tuple[int, ...]:
 def counts_in(players: Sequence[int]) -> tuple[int, ...]:
     """Player counts without repeats, in the order given."""
     return tuple(dict.fromkeys(players))
-
-
-def llm_settings(
-    model: str | None, base_url: str | None, record: Path | None, replay: Path | None
-) -> LLMSettings:
-    """The LLM settings of a run: the options given over the environment's; the run directory
-    to record into or replay from becomes each game's per-seat recordings."""
-    given: dict[str, Any] = {
-        key: value
-        for key, value in {
-            "model": model,
-            "base_url": base_url,
-            "record_path": record,
-            "replay_path": replay,
-        }.items()
-        if value is not None
-    }
-    return LLMSettings(**given)
 
 
 def bench_hanabi(

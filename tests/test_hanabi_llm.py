@@ -233,3 +233,30 @@ def test_best_of_k_and_a_mixture_feed_their_proposals_to_the_final_choice(
     assert prompts[-1].count("] chooses ") == calls - 1
     if "mixture" in options:
         assert "prefer the rank hint" in prompts[1] and "[history]" in prompts[-1]
+
+
+def test_play_prints_an_llm_seats_decisions_in_cross_play(tmp_path: Path) -> None:
+    with ScriptedChatServer(scripted) as server:
+        result = runner.invoke(
+            app,
+            [
+                "play",
+                "hanabi",
+                "--players",
+                "2",
+                "--agents",
+                "mycroft,symbolic",
+                "--base-url",
+                server.base_url,
+                "--model",
+                "scripted",
+                "--out",
+                str(tmp_path),
+            ],
+        )
+    assert result.exit_code == 0, result.output
+    assert "P0 (mycroft) rated " in result.output and "stated " in result.output
+    assert "turn   2  P1 (symbolic)" in result.output
+    log = ENTRY.read_log(tmp_path / "hanabi-p2-seed0.jsonl")
+    assert log.header is not None and [s.agent for s in log.header.seats] == ["mycroft", "symbolic"]
+    assert {e.seat for e in log.events if isinstance(e, DecisionEvent)} == {0}

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from pydantic import BaseModel, ValidationError
 
-from games.core.cli import fail, prepare_out
+from games.core.cli import BaseUrl, Model, fail, prepare_out
 from games.core.errors import GAME_ERRORS
 from games.core.log import SeatInfo
 from games.core.loop import Agent, play
@@ -22,9 +22,10 @@ from games.hanabi.audit import audit_log, tally
 from games.hanabi.config import HanabiConfig, Scoring
 from games.hanabi.engine import HanabiObservation
 from games.hanabi.entry import ENTRY
-from games.hanabi.events import HANABI_EVENT_TYPES
+from games.hanabi.events import HANABI_EVENT_TYPES, HanabiMove
 from games.hanabi.knowledge import KnowledgeView, seat_knowledge
 from games.hanabi.render import event_text, knowledge_text, table_text
+from reasoning.llm import LLMSettings
 
 
 class Narrated:
@@ -42,14 +43,14 @@ class Narrated:
         """The agent's name."""
         return self.agent.name
 
-    def act(self, obs: HanabiObservation) -> int:
+    def act(self, obs: HanabiObservation) -> int | HanabiMove:
         """Print the turn's header and the seat's knowledge, then let the agent move."""
         turn = len(obs.history) + 1
         self.echo(f"turn {turn:3d}  P{obs.seat} ({self.agent.name})  {table_text(obs)}")
         knowledge = knowledge_text(seat_knowledge(obs), self.view)
         self.echo(f"          P{obs.seat} knows ({self.view}): {knowledge}")
-        action: int = self.agent.act(obs)
-        return action
+        move: int | HanabiMove = self.agent.act(obs)
+        return move
 
 
 class Transcript:
@@ -90,6 +91,24 @@ def play_narrated(
     return result.returns[0]
 
 
+def llm_settings(
+    model: str | None, base_url: str | None, record: Path | None, replay: Path | None
+) -> LLMSettings:
+    """The LLM settings of a run: the options given over the environment's; the run directory
+    to record into or replay from becomes each game's per-seat recordings."""
+    given: dict[str, Any] = {
+        key: value
+        for key, value in {
+            "model": model,
+            "base_url": base_url,
+            "record_path": record,
+            "replay_path": replay,
+        }.items()
+        if value is not None
+    }
+    return LLMSettings(**given)
+
+
 def seat_specs(agents: str, players: int) -> tuple[str, ...]:
     """One agent per seat: a single name fills every seat, a seat list must match ``players``."""
     specs = AGENTS.parse(agents)
@@ -121,6 +140,17 @@ def play_hanabi(
     out: Annotated[
         Path | None, typer.Option(help="Folder to write the game's JSONL log into.")
     ] = None,
+    sherlock_view: Annotated[
+        str, typer.Option(help="Sherlock's card possibilities: hints (as the seed) or exact.")
+    ] = "hints",
+    best_of: Annotated[
+        int, typer.Option(min=1, max=16, help="LLM agents: K samples, then a final choice.")
+    ] = 1,
+    mixture: Annotated[
+        bool, typer.Option("--mixture", help="LLM agents: specialist roles feed an aggregator.")
+    ] = False,
+    model: Model = None,
+    base_url: BaseUrl = None,
 ) -> None:
     """Play one seeded Hanabi game and print each turn with the acting seat's knowledge."""
     try:
@@ -130,7 +160,23 @@ def play_hanabi(
         chosen: KnowledgeView = "exact" if view == "exact" else "hints"
         mode: Scoring = config.scoring
         specs = seat_specs(agents, players)
-        settings = HanabiAgentSettings(scoring=mode)
+        llm = None
+        if AGENTS.needs_llm(specs):
+            llm = llm_settings(model, base_url, None, None)
+            if not llm.configured:
+                raise ValueError(
+                    f"agents {agents!r} need an LLM endpoint: give --base-url (and --model), or "
+                    "set GUMSHOE_LLM_BASE_URL / OPENAI_API_KEY"
+                )
+        settings = HanabiAgentSettings.model_validate(
+            {
+                "scoring": mode,
+                "llm": llm,
+                "view": sherlock_view,
+                "best_of": best_of,
+                "mixture": mixture,
+            }
+        )
         if out is not None:
             prepare_out(out)
     except (ValueError, ValidationError) as err:

@@ -7,6 +7,7 @@ from formalize.hanabi.knowledge import HandKnowledge
 from games.hanabi.engine import HanabiObservation
 from games.hanabi.events import (
     DealEvent,
+    DecisionEvent,
     DiscardEvent,
     GameEndEvent,
     HanabiEvent,
@@ -75,5 +76,10 @@ def event_text(event: HanabiEvent) -> str:
         named = event.color if event.color is not None else str(event.rank)
         slots = ",".join(str(s) for s in event.slots)
         return f"P{event.seat} hints P{event.target} {named}: slots {slots}"
+    if isinstance(event, DecisionEvent):
+        how = "fell back to a random move" if event.fallback else "chose"
+        rated = f"rated {len(event.ratings)} moves, " if event.ratings else ""
+        claims = f", stated {len(event.claims)} deductions" if event.claims else ""
+        return f"P{event.seat} ({event.agent}) {rated}{how} move {event.chosen}{claims}"
     assert isinstance(event, GameEndEvent)
     return f"game over ({event.reason}): score {event.score}, lives {event.lives}"
