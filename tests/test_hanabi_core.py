@@ -13,7 +13,7 @@ from formalize.hanabi.deck import mask_of, parse_card
 from games.core import get_game, replay
 from games.core.runlog import LogError
 from games.hanabi.events import GameEndEvent
-from games.hanabi.render import mask_text
+from games.hanabi.render import knowledge_text, mask_text
 
 runner = CliRunner()
 
@@ -55,7 +55,7 @@ def test_play_prints_each_turn_with_the_acting_seats_knowledge(tmp_path: Path) -
     result = runner.invoke(app, ["play", "hanabi", "--seed", "3", "--out", str(tmp_path)])
     assert result.exit_code == 0, result.output
     assert "turn   1  P0 (symbolic)" in result.output
-    assert "P2 knows (exact): 0:[RYGWB][1] 1:[RYGWB][2345]" in result.output
+    assert "P2 knows (exact): 0:[RYGWB][1] 1-2:[RYGWB][2345] 3:[RYGWB][1]" in result.output
     assert "score (fireworks): " in result.output
     assert (tmp_path / "hanabi-p3-seed3.jsonl").is_file()
 
@@ -74,3 +74,14 @@ def test_bad_play_options_exit_2_in_one_line(args: list[str], message: str) -> N
     result = runner.invoke(app, ["play", "hanabi", *args])
     assert result.exit_code == 2
     assert message in result.output and "Traceback" not in result.output
+
+
+def test_neighbouring_slots_with_one_set_share_an_entry() -> None:
+    from formalize.hanabi.knowledge import HandKnowledge
+
+    r1, y2 = mask_of([parse_card("R1")]), mask_of([parse_card("Y2")])
+    knowledge = HandKnowledge(
+        hints=(r1, r1, y2, r1), exact=(r1, r1, y2, y2), probabilities=(), deals=1
+    )
+    assert knowledge_text(knowledge, "hints") == "0-1:R1 2:Y2 3:R1"
+    assert knowledge_text(knowledge, "exact") == "0-1:R1 2-3:Y2"

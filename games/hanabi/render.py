@@ -49,9 +49,17 @@ def mask_text(mask: int) -> str:
 
 
 def knowledge_text(knowledge: HandKnowledge, view: KnowledgeView) -> str:
-    """Every slot's possible identities in ``view``, oldest slot first."""
+    """Every slot's possible identities in ``view``, oldest slot first; neighbouring slots with
+    the same set share one entry (``0-4:...``)."""
     sets = possible_sets(knowledge, view)
-    return " ".join(f"{slot}:{mask_text(mask)}" for slot, mask in enumerate(sets))
+    parts = []
+    start = 0
+    for slot in range(1, len(sets) + 1):
+        if slot == len(sets) or sets[slot] != sets[start]:
+            where = str(start) if slot - 1 == start else f"{start}-{slot - 1}"
+            parts.append(f"{where}:{mask_text(sets[start])}")
+            start = slot
+    return " ".join(parts)
 
 
 def table_text(obs: HanabiObservation) -> str:
