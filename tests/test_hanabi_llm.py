@@ -260,3 +260,17 @@ def test_play_prints_an_llm_seats_decisions_in_cross_play(tmp_path: Path) -> Non
     log = ENTRY.read_log(tmp_path / "hanabi-p2-seed0.jsonl")
     assert log.header is not None and [s.agent for s in log.header.seats] == ["mycroft", "symbolic"]
     assert {e.seat for e in log.events if isinstance(e, DecisionEvent)} == {0}
+
+
+def test_audit_and_annotate_refuse_a_log_the_engine_does_not_replay(tmp_path: Path) -> None:
+    log = MemoryLog()
+    get_game("hanabi").play(("random",) * 2, 0, log)
+    lines = list(log.lines)
+    lines[1] = lines[1].replace('"R', '"Y', 1)
+    path = tmp_path / "forged.jsonl"
+    path.write_text("".join(line + "\n" for line in lines))
+    for command in (["audit", "hanabi"], ["hanabi", "annotate"]):
+        result = runner.invoke(app, [*command, str(path)])
+        assert result.exit_code == 2 and "forged.jsonl:2: logged" in result.output
+    missing = runner.invoke(app, ["audit", "hanabi", str(tmp_path / "none.jsonl")])
+    assert missing.exit_code == 2 and "No such file" in missing.output

@@ -20,6 +20,7 @@ from pydantic import BaseModel, ConfigDict
 from formalize.hanabi.deck import NUM_IDENTITIES
 from formalize.hanabi.knowledge import hand_knowledge, hint_masks, unseen_counts
 from games.core.log import GameLog
+from games.core.replay import replay
 from games.hanabi.config import HanabiConfig
 from games.hanabi.engine import HanabiGame, HanabiObservation
 from games.hanabi.entry import ENTRY, hanabi_actions
@@ -102,9 +103,10 @@ def decision_records(
     log: GameLog[HanabiEvent], game_id: str, samples: int = 0, seed: int = 0
 ) -> Iterator[DecisionRecord]:
     """Every decision of ``log`` as a record; with ``samples`` > 0, each legal move valued by
-    that many rollouts."""
+    that many rollouts. The log must replay (ReplayError names the line where it parts)."""
     if log.header is None:
         raise ValueError("a Hanabi log needs its header to be read as a dataset")
+    replay(ENTRY, log)
     config = HanabiConfig.model_validate(log.header.config)
     state = ENTRY.new_state(config, log.header.seed, log.header.seats)
     for _, joint in hanabi_actions(log.events):

@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict
 
 from formalize.hanabi.deck import COLORS, card_name, product_mask
 from games.core.log import GameLog
+from games.core.replay import replay
 from games.hanabi.config import HanabiConfig
 from games.hanabi.engine import HanabiGame
 from games.hanabi.entry import ENTRY, hanabi_actions
@@ -81,9 +82,11 @@ def judge_claim(game: HanabiGame, turn: int, speaker: int, claim: SlotClaim) -> 
 
 
 def audit_log(log: GameLog[HanabiEvent]) -> list[ClaimAudit]:
-    """Every claim stated in a log, judged where it was stated, in order."""
+    """Every claim stated in a log, judged where it was stated, in order; the log must replay
+    (ReplayError names the line where it and the engine part)."""
     if log.header is None:
         raise ValueError("a Hanabi log needs its header to be audited")
+    replay(ENTRY, log)
     config = HanabiConfig.model_validate(log.header.config)
     game = ENTRY.new_state(config, log.header.seed, log.header.seats)
     state_game = game.game

@@ -205,7 +205,7 @@ def audit_hanabi(
         if show not in ("wrong", "all", "none"):
             raise ValueError(f"--show: must be wrong, all or none, got {show!r}")
         audits = audit_log(ENTRY.read_log(log))
-    except (ValueError, ValidationError) as err:
+    except (ValueError, ValidationError, OSError) as err:
         fail(err)
     counts = tally(audits)
     typer.echo(f"{log}: {counts.claims} claims judged, {counts.invalid} invalid")
@@ -259,9 +259,7 @@ def annotate_run(
             for record in decision_records(ENTRY.read_log(path), path.stem, samples, seed)
         ]
         write_atomic(target, "".join(r.model_dump_json() + "\n" for r in records))
-    except (ValueError, ValidationError) as err:
-        fail(err)
-    except OSError as err:
+    except (ValueError, ValidationError, OSError) as err:
         fail(err)
     agreement = correlation(records)
     typer.echo(f"{len(records)} decisions from {len(logs)} logs, {samples} samples each")
