@@ -21,7 +21,6 @@ from games.hanabi.config import HanabiConfig, Scoring
 from games.hanabi.play import play_game
 from games.hanabi.stats import score_stats
 
-
 OFFLINE = tuple(name for name, kind in AGENTS.types.items() if not kind.needs_llm)
 """The agents this benchmark plays (LLM agents play through ``gumshoe bench hanabi``)."""
 
