@@ -4,9 +4,9 @@ Games ``p<n>-seed<k>`` for each player count n and seed k (0..N-1 by default, as
 environment numbers them) are played into a run directory (resumed when it exists); one agent
 name fills every seat, or a seat list names one per seat (cross-play). The summary, read back
 from the logs, gives per player count: mean, std, IQM with bootstrap 95% CIs, perfect games,
-bomb-outs, turns per game, LLM decisions and fallbacks, and the tracking accuracy of stated
-deductions; a PNG shows the score distribution of each player count. Every report names its
-scoring mode.
+bomb-outs, turns per game, LLM decisions and fallbacks, and the tracking accuracy (share of
+stated deductions that are true) and recall (complete, true deductions over tracked slots); a
+PNG shows the score distribution of each player count. Every report names its scoring mode.
 """
 
 from __future__ import annotations
@@ -56,6 +56,7 @@ COLUMNS = [
     "decisions",
     "fallbacks",
     "tracking_accuracy",
+    "tracking_recall",
 ]
 """The columns of the printed table."""
 
@@ -131,6 +132,7 @@ class PlayerCountRow(BaseModel):
     fallbacks: int
     claims: int
     tracking_accuracy: float | None
+    tracking_recall: float | None
     scores: tuple[int, ...]
 
 
@@ -150,7 +152,7 @@ def summarise_count(rundir: RunDir[HanabiRunConfig], players: int) -> PlayerCoun
     """The row of ``players`` from the finished logs of the run."""
     config = rundir.config
     records: list[GameRecord] = []
-    decisions = fallbacks = claims = true_claims = errored = 0
+    decisions = fallbacks = claims = true_claims = complete = tracked = errored = 0
     for seed in config.seeds:
         path = rundir.log_path(game_id(players, seed))
         log = ENTRY.read_log(path)
@@ -165,6 +167,8 @@ def summarise_count(rundir: RunDir[HanabiRunConfig], players: int) -> PlayerCoun
         counts = tally(audit_log(log))
         claims += counts.claims
         true_claims += counts.true
+        complete += counts.complete
+        tracked += counts.claims + counts.unstated
         perfect = sum(end.fireworks) == 25
         records.append(GameRecord(end.score, perfect, end.lives == 0, end.turn - 1))
     stats = record_stats(players, config.scoring, records)
@@ -175,6 +179,7 @@ def summarise_count(rundir: RunDir[HanabiRunConfig], players: int) -> PlayerCoun
         fallbacks=fallbacks,
         claims=claims,
         tracking_accuracy=true_claims / claims if claims else None,
+        tracking_recall=complete / tracked if tracked else None,
         scores=tuple(r.score for r in records),
     )
 
@@ -199,8 +204,9 @@ def table_rows(summary: HanabiSummary) -> list[dict[str, Any]]:
         cells = row.model_dump(exclude={"scores"})
         cells["mean_ci"] = f"{row.mean_ci[0]:.2f}-{row.mean_ci[1]:.2f}"
         cells["iqm_ci"] = f"{row.iqm_ci[0]:.2f}-{row.iqm_ci[1]:.2f}"
-        accuracy = row.tracking_accuracy
-        cells["tracking_accuracy"] = "-" if accuracy is None else f"{accuracy:.3f}"
+        for name in ("tracking_accuracy", "tracking_recall"):
+            value = cells[name]
+            cells[name] = "-" if value is None else f"{value:.3f}"
         rows.append(cells)
     return rows
 

@@ -103,9 +103,11 @@ class TrackingAgent:
         self.inner = SymbolicAgent(seat)
         self.planted = 0
         self.invalid = 0
+        self.unstated = 0
 
     def act(self, obs: HanabiObservation) -> HanabiMove:
         knowledge = seat_knowledge(obs).exact
+        self.unstated += sum(len(hand) for s, hand in enumerate(obs.hands) if s != obs.seat)
         claims = []
         for slot, mask in enumerate(knowledge):
             cards = [i for i in range(25) if mask >> i & 1]
@@ -153,11 +155,14 @@ def test_planted_tracking_errors_are_audited_with_the_right_counts(tmp_path: Pat
     assert counts.invalid == 3 and counts.claims == stated - 3
     assert counts.statuses == {"ENTAILED": stated - 3 - planted, "CONTRADICTED": planted}
     assert counts.kinds == {"sound": stated - 3 - planted, "wrong": planted}
-    assert counts.true == stated - 3 - planted
+    assert counts.true == counts.complete == stated - 3 - planted
+    assert counts.unstated == sum(t.unstated for t in trackers)
+    assert counts.recall == counts.complete / (counts.claims + counts.unstated)
     result = runner.invoke(app, ["audit", "hanabi", str(path)])
     assert result.exit_code == 0, result.output
     assert f"{stated - 3} claims judged, 3 invalid" in result.output
     assert f"CONTRADICTED {planted}" in result.output and f"wrong {planted}" in result.output
+    assert f"{counts.unstated} tracked slots unstated" in result.output
 
 
 def test_audit_of_a_bad_log_exits_2_naming_the_line(tmp_path: Path) -> None:

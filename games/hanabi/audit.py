@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from pydantic import BaseModel, ConfigDict
 
-from formalize.hanabi.deck import COLORS, card_name, product_mask
+from formalize.hanabi.deck import COLORS, NUM_IDENTITIES, NUM_RANKS, card_name, product_mask
 from games.core.log import GameLog
 from games.core.replay import replay
 from games.hanabi.config import HanabiConfig
@@ -39,6 +39,9 @@ class ClaimAudit(BaseModel):
     status: ClaimStatus | None
     correctness: Correctness | None
     kind: Judgement | None
+    complete: bool = False
+    """Whether the claim is as tight as the knowledge allows (its colours and ranks are exactly
+    those the knowledge leaves possible)."""
 
 
 def claim_mask(claim: SlotClaim) -> int:
@@ -78,12 +81,33 @@ def judge_claim(game: HanabiGame, turn: int, speaker: int, claim: SlotClaim) -> 
         status=status,
         correctness=correctness,
         kind=judge(status, correctness),
+        complete=allowed == tightest(known),
     )
 
 
-def audit_log(log: GameLog[HanabiEvent]) -> list[ClaimAudit]:
-    """Every claim stated in a log, judged where it was stated, in order; the log must replay
-    (ReplayError names the line where it and the engine part)."""
+def tightest(known: int) -> int:
+    """The narrowest colour x rank claim that ``known`` entails: its colours times its ranks."""
+    colors = ranks = 0
+    for card in range(NUM_IDENTITIES):
+        if known >> card & 1:
+            colors |= 1 << card // NUM_RANKS
+            ranks |= 1 << card % NUM_RANKS
+    return product_mask(colors, ranks)
+
+
+class LogAudit(BaseModel):
+    """Every claim of a log, judged, and the slots that tracking decisions left unstated."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    claims: tuple[ClaimAudit, ...]
+    unstated: int
+
+
+def audit_log(log: GameLog[HanabiEvent]) -> LogAudit:
+    """Every claim stated in a log, judged where it was stated, in order, and the slots left
+    unstated by tracking decisions (Mycroft's, or any that states a claim, should cover every
+    slot of every hand); the log must replay (ReplayError names the line where it parts)."""
     if log.header is None:
         raise ValueError("a Hanabi log needs its header to be audited")
     replay(ENTRY, log)
@@ -91,34 +115,53 @@ def audit_log(log: GameLog[HanabiEvent]) -> list[ClaimAudit]:
     game = ENTRY.new_state(config, log.header.seed, log.header.seats)
     state_game = game.game
     audits: list[ClaimAudit] = []
+    unstated = 0
     for _, joint in hanabi_actions(log.events):
         ((seat, move),) = joint.items()
         if isinstance(move, HanabiMove):
+            decision = move.decision
             turn = len(state_game.history) + 1
-            audits += [judge_claim(state_game, turn, seat, c) for c in move.decision.claims]
+            audits += [judge_claim(state_game, turn, seat, c) for c in decision.claims]
+            if decision.agent == "mycroft" or decision.claims:
+                slots = {
+                    (s, j) for s, hand in enumerate(state_game.hands) for j in range(len(hand))
+                }
+                unstated += len(slots - {(c.seat, c.slot) for c in decision.claims})
         game.apply(joint)
-    return audits
+    return LogAudit(claims=tuple(audits), unstated=unstated)
 
 
 @dataclass(frozen=True, slots=True)
 class ClaimCounts:
-    """Claims by status, truth and kind; ``true`` counts the TRUE ones, ``invalid`` the
-    claims about seats or slots that do not exist."""
+    """Claims by status, truth and kind; ``true`` counts the TRUE ones, ``complete`` those as
+    tight as the knowledge allows, ``invalid`` the claims about seats or slots that do not exist,
+    ``unstated`` the slots tracking decisions said nothing about; ``recall`` is the share of
+    tracked slots (stated or not) given a complete and true claim."""
 
     claims: int
     invalid: int
     true: int
+    complete: int
+    unstated: int
     statuses: dict[str, int]
     kinds: dict[str, int]
 
+    @property
+    def recall(self) -> float | None:
+        """Complete, true claims over every tracked slot (None when nothing was tracked)."""
+        tracked = self.claims + self.unstated
+        return self.complete / tracked if tracked else None
 
-def tally(audits: list[ClaimAudit]) -> ClaimCounts:
-    """The counts of a list of judged claims."""
-    judged = [a for a in audits if a.status is not None]
+
+def tally(audit: LogAudit) -> ClaimCounts:
+    """The counts of one log's audit."""
+    judged = [a for a in audit.claims if a.status is not None]
     return ClaimCounts(
         claims=len(judged),
-        invalid=len(audits) - len(judged),
+        invalid=len(audit.claims) - len(judged),
         true=sum(a.correctness is Correctness.TRUE for a in judged),
+        complete=sum(a.complete and a.correctness is Correctness.TRUE for a in judged),
+        unstated=audit.unstated,
         statuses=dict(Counter(str(a.status) for a in judged)),
         kinds=dict(Counter(str(a.kind) for a in judged)),
     )

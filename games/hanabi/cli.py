@@ -204,22 +204,27 @@ def audit_hanabi(
     try:
         if show not in ("wrong", "all", "none"):
             raise ValueError(f"--show: must be wrong, all or none, got {show!r}")
-        audits = audit_log(ENTRY.read_log(log))
+        audit = audit_log(ENTRY.read_log(log))
     except (ValueError, ValidationError, OSError) as err:
         fail(err)
-    counts = tally(audits)
-    typer.echo(f"{log}: {counts.claims} claims judged, {counts.invalid} invalid")
+    counts = tally(audit)
+    typer.echo(
+        f"{log}: {counts.claims} claims judged, {counts.invalid} invalid, "
+        f"{counts.unstated} tracked slots unstated"
+    )
     typer.echo("status: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.statuses.items())))
     typer.echo("kind:   " + ", ".join(f"{k} {v}" for k, v in sorted(counts.kinds.items())))
     if counts.claims:
         typer.echo(f"tracking accuracy (TRUE share): {counts.true / counts.claims:.3f}")
-    for audit in audits:
-        if show == "all" or (show == "wrong" and audit.kind == "wrong"):
-            claim = audit.claim
+    if counts.recall is not None:
+        typer.echo(f"recall (complete and true over tracked slots): {counts.recall:.3f}")
+    for judged in audit.claims:
+        if show == "all" or (show == "wrong" and judged.kind == "wrong"):
+            claim = judged.claim
             typer.echo(
-                f"  turn {audit.turn} P{audit.speaker}: P{claim.seat} slot {claim.slot} is "
-                f"[{claim.colors}][{claim.ranks}] -> {audit.status} {audit.correctness} "
-                f"{audit.kind} (card {audit.card})"
+                f"  turn {judged.turn} P{judged.speaker}: P{claim.seat} slot {claim.slot} is "
+                f"[{claim.colors}][{claim.ranks}] -> {judged.status} {judged.correctness} "
+                f"{judged.kind} (card {judged.card})"
             )
 
 
