@@ -21,6 +21,9 @@ COMMANDS: dict[str, Lazy | Group] = {
                 "Audit a detective game log's answer elements.",
                 "games.detective.cli:audit_detective",
             ),
+            "hanabi": Lazy(
+                "Audit a Hanabi log's stated card deductions.", "games.hanabi.cli:audit_hanabi"
+            ),
         },
     ),
     "play": Group(
@@ -34,6 +37,7 @@ COMMANDS: dict[str, Lazy | Group] = {
             "mystery": Lazy(
                 "Play one murder-mystery interrogation game.", "games.mystery.cli:play_mystery"
             ),
+            "hanabi": Lazy("Play one Hanabi game.", "games.hanabi.cli:play_hanabi"),
         },
     ),
     "bench": Group(
@@ -75,6 +79,15 @@ COMMANDS: dict[str, Lazy | Group] = {
                 "An LLM answers a user's WellPlay questions, graded by the key.",
                 "benchmarks.mystery_bench:bench_wellplay",
             ),
+            "hanabi": Lazy(
+                "Hanabi games per player count (resumable run).",
+                "benchmarks.hanabi_bench:bench_hanabi",
+                resumable=True,
+            ),
+            "hanabi-engine": Lazy(
+                "Hanabi engine speed next to the reference engines.",
+                "benchmarks.hanabi_engine_bench:main",
+            ),
             "llm-concurrency": Lazy(
                 "LLM-bound Clue games with 1 and K in flight.",
                 "benchmarks.bench_cli:bench_llm_concurrency",
@@ -82,8 +95,9 @@ COMMANDS: dict[str, Lazy | Group] = {
         },
     ),
     "detective": Lazy("Detective cases: generate and check.", "games.detective.cli:detective_app"),
+    "hanabi": Lazy("Hanabi datasets: annotate logged decisions.", "games.hanabi.cli:hanabi_app"),
     "demo": Lazy(
-        "Run the offline demo: provers, an audit, Clue, Undercover-V, detective and mystery games.",
+        "Run the offline demo: provers, an audit, Clue, Undercover-V, detective, mystery, Hanabi.",
         "benchmarks.demo:run_demo",
     ),
 }

@@ -2,8 +2,10 @@
 
 It proves and refutes seed 002's tea example with Z3 and with E (where installed), shows the
 countermodel, audits a small Clue-like set of claims with the SAT backend, and plays an offline
-Undercover-V game whose descriptions are checked against their speakers' cards, and a small
-generated detective case played by the prover-backed agent with its grades.
+Undercover-V game whose descriptions are checked against their speakers' cards; then a small
+generated detective case played by the prover-backed agent with its grades, a short
+murder-mystery game with its pruning audit, and a 3-player Hanabi game with the symbolic
+agent, each turn with the acting seat's exact knowledge.
 """
 
 from __future__ import annotations
@@ -18,6 +20,9 @@ from games.detective.events import AnswersEvent, DetectiveConfig
 from games.detective.planner import best_achievable
 from games.detective.play import audit_stages
 from games.detective.play import play_game as play_detective
+from games.hanabi.agents import HanabiAgentSettings
+from games.hanabi.cli import play_narrated
+from games.hanabi.config import HanabiConfig
 from games.mystery.cli import mystery_demo
 from games.undercover.agents import AgentSettings as UndercoverAgentSettings
 from games.undercover.agents import seat_agents
@@ -188,6 +193,21 @@ def mystery_section() -> None:
         typer.echo(line)
 
 
+HANABI_DEMO_SEED = 3
+"""The deal of the demo's Hanabi game."""
+HANABI_DEMO_PLAYERS = 3
+
+
+def hanabi_section() -> None:
+    """Play a seeded 3-player Hanabi game with the symbolic agent; print each turn with the acting
+    seat's exact knowledge of its own hand."""
+    _section(f"Hanabi: three symbolic agents on exact card knowledge, seed {HANABI_DEMO_SEED}")
+    config = HanabiConfig(players=HANABI_DEMO_PLAYERS)
+    specs = ("symbolic",) * HANABI_DEMO_PLAYERS
+    score = play_narrated(specs, HANABI_DEMO_SEED, config, HanabiAgentSettings(), "exact")
+    typer.echo(f"score (fireworks): {score:g}")
+
+
 def run_demo() -> None:
     """Run every section of the demo in order."""
     tea_section()
@@ -196,3 +216,4 @@ def run_demo() -> None:
     undercover_section()
     detective_section()
     mystery_section()
+    hanabi_section()

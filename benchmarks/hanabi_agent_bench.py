@@ -16,10 +16,13 @@ import typer
 
 from benchmarks.hanabi_options import player_counts
 from benchmarks.report import format_table, write_json
-from games.hanabi.agents import AGENT_NAMES, make_agent
+from games.hanabi.agents import AGENTS, make_agent
 from games.hanabi.config import HanabiConfig, Scoring
 from games.hanabi.play import play_game
 from games.hanabi.stats import score_stats
+
+OFFLINE = tuple(name for name, kind in AGENTS.types.items() if not kind.needs_llm)
+"""The agents this benchmark plays (LLM agents play through ``gumshoe bench hanabi``)."""
 
 
 def run(agent: str, players: int, seeds: int, scoring: Scoring) -> dict[str, Any]:
@@ -40,15 +43,15 @@ def main(
     seeds: Annotated[int, typer.Option(min=1, help="Seeds 0..N-1 per player count.")] = 1000,
     players: Annotated[str, typer.Option(help="Player counts, comma-separated (2-5).")] = "2,3,4,5",
     agent: Annotated[
-        str, typer.Option(help=f"Agent in every seat: {', '.join(AGENT_NAMES)}.")
+        str, typer.Option(help=f"Agent in every seat: {', '.join(OFFLINE)}.")
     ] = "symbolic",
     scoring: Annotated[str, typer.Option(help="Scoring mode: fireworks or hle.")] = "fireworks",
     out: Annotated[Path, typer.Option(help="Folder for hanabi_<agent>.json.")] = Path("runs/bench"),
 ) -> None:
     """Print the table and write the JSON."""
     counts = player_counts(players)
-    if agent not in AGENT_NAMES:
-        typer.echo(f"--agent: unknown agent {agent!r} (known: {', '.join(AGENT_NAMES)})", err=True)
+    if agent not in OFFLINE:
+        typer.echo(f"--agent: unknown agent {agent!r} (known: {', '.join(OFFLINE)})", err=True)
         raise typer.Exit(2)
     if scoring not in ("fireworks", "hle"):
         typer.echo(f"--scoring: must be fireworks or hle, got {scoring!r}", err=True)

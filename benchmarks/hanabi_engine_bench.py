@@ -123,7 +123,8 @@ def main(
     players: Annotated[str, typer.Option(help="Player counts, comma-separated (2-5).")] = "2,3,4,5",
     out: Annotated[Path, typer.Option(help="Folder for hanabi_engine.json.")] = Path("runs/bench"),
 ) -> None:
-    """Print the table and write the JSON."""
+    """Random-play games per second of our engine next to the reference engines installed
+    (OpenSpiel, HLE), in the same run; print the table and write the JSON."""
     counts = player_counts(players)
     result = run(games, counts)
     columns = ["players", "engine", "status", "moves_per_game", "games_per_s_cpu"]

@@ -20,10 +20,10 @@ import typer
 from benchmarks.hanabi_options import player_counts
 from benchmarks.report import format_table, percentile, write_json
 from formalize.hanabi.knowledge import clear_count_cache
-from games.hanabi.agents import make_agent
 from games.hanabi.config import HanabiConfig
 from games.hanabi.engine import HanabiGame
 from games.hanabi.knowledge import possible_sets, seat_knowledge
+from games.hanabi.symbolic import SymbolicAgent
 
 TARGET_MEDIAN_MS = 1.0
 """Target: median knowledge update per turn under this many milliseconds."""
@@ -37,7 +37,7 @@ def measure(players: int, seeds: int) -> dict[str, Any]:
     cpu = time.process_time()
     for seed in range(seeds):
         game = HanabiGame(HanabiConfig(players=players), seed)
-        agents = [make_agent("symbolic", seat, seed) for seat in range(players)]
+        agents = [SymbolicAgent(seat) for seat in range(players)]
         while not game.is_terminal():
             seat = game.current
             obs = game.observation(seat)

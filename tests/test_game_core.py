@@ -151,9 +151,7 @@ def test_a_log_without_a_game_schema_reads_with_any_adapter(tmp_path: Path) -> N
 
 def test_the_registry_names_its_games() -> None:
     assert get_game("clue") is CLUE
-    with pytest.raises(
-        ValueError, match="unknown game 'chess'; choose one of: clue, detective, undercover"
-    ):
+    with pytest.raises(ValueError, match="unknown game 'chess'; choose one of: clue, "):
         get_game("chess")
 
 

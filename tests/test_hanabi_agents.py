@@ -71,7 +71,7 @@ def test_agent_knowledge_holds_the_true_cards() -> None:
 
 
 def test_unknown_agent_is_named() -> None:
-    with pytest.raises(ValueError, match="unknown Hanabi agent 'cheater'"):
+    with pytest.raises(ValueError, match="unknown agent 'cheater'"):
         make_agent("cheater", 0, 0)
 
 

@@ -53,3 +53,45 @@ def test_engine_bench_times_every_engine(tmp_path: Path) -> None:
     rows = json.loads((tmp_path / "hanabi_engine.json").read_text())["rows"]
     assert {row["engine"] for row in rows} == {"gumshoe", "openspiel", "hle"}
     assert all(row["status"] in ("ok", "absent") for row in rows)
+
+
+def test_bench_hanabi_on_the_runner_reports_every_player_count(tmp_path: Path) -> None:
+    from benchmarks.cli import app
+
+    out = tmp_path / "run"
+    args = ["bench", "hanabi", "--players", "2,3", "--seeds", "2", "--out", str(out), "--quiet"]
+    result = CliRunner().invoke(app, [*args, "--json"])
+    assert result.exit_code == 0, result.output
+    summary = json.loads(result.output)
+    rows = summary["rows"]
+    assert [r["players"] for r in rows] == [2, 3] and summary["config"]["scoring"] == "fireworks"
+    assert all(r["games"] == 2 and len(r["scores"]) == 2 for r in rows)
+    assert all(r["iqm_ci"][0] <= r["iqm"] <= r["iqm_ci"][1] for r in rows)
+    assert rows[0]["fallbacks"] == 0 and rows[0]["tracking_accuracy"] is None
+    assert (out / "scores.png").read_bytes()[:4] == b"\x89PNG"
+    assert len(list((out / "games").glob("p*-seed*.jsonl"))) == 4
+    table = CliRunner().invoke(app, args)
+    assert table.exit_code == 0 and "scoring fireworks" in table.output
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--players", "2,7"], "--players"),
+        (["--agents", "nobody"], "unknown agent 'nobody'"),
+        (["--agents", "symbolic,random", "--players", "3"], "2 seats named for 3 players"),
+        (["--scoring", "points"], "scoring"),
+        (["--view", "all"], "view"),
+        (["--agents", "watson"], "need an LLM endpoint"),
+    ],
+)
+def test_bench_hanabi_bad_options_exit_2(
+    args: list[str], message: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from benchmarks.cli import app
+
+    for name in ("GUMSHOE_LLM_BASE_URL", "OPENAI_API_KEY", "OPENAI_BASE_URL"):
+        monkeypatch.delenv(name, raising=False)
+    result = CliRunner().invoke(app, ["bench", "hanabi", *args, "--out", str(tmp_path)])
+    assert result.exit_code == 2, result.output
+    assert message in result.output and "Traceback" not in result.output

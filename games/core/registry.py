@@ -26,6 +26,7 @@ E = TypeVar("E", bound=BaseModel)
 GAME_MODULES: dict[str, str] = {
     "clue": "games.clue.entry",
     "detective": "games.detective.entry",
+    "hanabi": "games.hanabi.entry",
     "undercover": "games.undercover.entry",
     "mystery": "games.mystery.entry",
 }

@@ -1,7 +1,7 @@
 """Hanabi: the engine (reference-exact deals and rules), knowledge views, agents and statistics."""
 
-from games.hanabi.agents import AGENT_NAMES, RandomAgent, make_agent
-from games.hanabi.config import HANABI_INFO, GameInfo, HanabiConfig, Scoring
+from games.hanabi.agents import AGENT_NAMES, AGENTS, HanabiAgentSettings, RandomAgent, make_agent
+from games.hanabi.config import HANABI_INFO, HanabiConfig, Scoring
 from games.hanabi.engine import HanabiGame, HanabiObservation, IllegalMoveError, Turn
 from games.hanabi.events import (
     HANABI_EVENT,
@@ -25,13 +25,14 @@ from games.hanabi.stats import ScoreStats, score_stats
 from games.hanabi.symbolic import SymbolicAgent
 
 __all__ = [
+    "AGENTS",
     "AGENT_NAMES",
     "HANABI_EVENT",
     "HANABI_INFO",
     "DealEvent",
     "DiscardEvent",
-    "GameInfo",
     "HanabiAgent",
+    "HanabiAgentSettings",
     "HanabiConfig",
     "HanabiEvent",
     "HanabiGame",

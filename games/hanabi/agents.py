@@ -1,16 +1,42 @@
-"""Hanabi agents by name: ``random`` and ``symbolic``."""
+"""Hanabi agents by name (``AGENTS``): ``random`` and ``symbolic``, and the LLM agents.
+
+A factory takes the seat, a seed of its own and the shared ``HanabiAgentSettings`` and returns a
+fresh agent for one game; ``AGENTS.parse`` reads seat lists such as ``symbolic*3`` or
+``symbolic,watson``.
+"""
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
+from pydantic import BaseModel, ConfigDict, Field
+
+from games.core.agents import AgentRegistry, AgentType, seat_seed
+from games.core.llm_player import seat_client
 from games.hanabi.config import Scoring
 from games.hanabi.engine import HanabiObservation
+from games.hanabi.knowledge import KnowledgeView
+from games.hanabi.llm_agents import HanabiLLMAgent, Role
 from games.hanabi.play import HanabiAgent
 from games.hanabi.symbolic import SymbolicAgent
+from reasoning.llm import LLMSettings
+from reasoning.llm.structured import DEFAULT_MAX_REPROMPTS
 
-AGENT_NAMES = ("random", "symbolic")
-"""The agents :func:`make_agent` knows."""
+
+class HanabiAgentSettings(BaseModel):
+    """What the factories read: the scoring mode the symbolic agent plays for; for LLM agents
+    the endpoint (None: from the environment), Sherlock's knowledge view, best-of-K, the
+    mixture of agents and the re-prompts."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    scoring: Scoring = "fireworks"
+    llm: LLMSettings | None = None
+    view: KnowledgeView = "hints"
+    best_of: int = Field(default=1, ge=1, le=16)
+    mixture: bool = False
+    max_reprompts: int = Field(default=DEFAULT_MAX_REPROMPTS, ge=0, le=10)
 
 
 class RandomAgent:
@@ -26,10 +52,66 @@ class RandomAgent:
         return self._rng.choice(obs.legal_actions)
 
 
+def _random(seat: int, seed: int, settings: HanabiAgentSettings) -> HanabiAgent:
+    return RandomAgent(seed * 8 + seat)
+
+
+def _symbolic(seat: int, seed: int, settings: HanabiAgentSettings) -> HanabiAgent:
+    return SymbolicAgent(seat, settings.scoring)
+
+
+def _llm(role: Role) -> Callable[[int, int, HanabiAgentSettings], HanabiAgent]:
+    def factory(seat: int, seed: int, settings: HanabiAgentSettings) -> HanabiAgent:
+        llm = settings.llm if settings.llm is not None else LLMSettings()
+        return HanabiLLMAgent(
+            role,
+            seat_client(llm, seat),
+            seat=seat,
+            seed=seat_seed("hanabi", seed, seat),
+            view=settings.view,
+            best_of=settings.best_of,
+            mixture=settings.mixture,
+            max_reprompts=settings.max_reprompts,
+        )
+
+    return factory
+
+
+AGENTS: AgentRegistry[HanabiAgentSettings, HanabiAgent] = AgentRegistry(
+    [
+        AgentType("random", "a uniformly random legal move", False, _random),
+        AgentType(
+            "symbolic",
+            "exact card knowledge and shared conventions (games/hanabi/README.md)",
+            False,
+            _symbolic,
+        ),
+        AgentType(
+            "watson",
+            "LLM: the table, teammates' cards and hint-only knowledge, priorities",
+            True,
+            _llm("watson"),
+        ),
+        AgentType(
+            "sherlock",
+            "LLM: Watson plus each card's possibilities, think-aloud and probabilities",
+            True,
+            _llm("sherlock"),
+        ),
+        AgentType(
+            "mycroft",
+            "LLM: no engine deductions; its own memory; states per-slot deductions",
+            True,
+            _llm("mycroft"),
+        ),
+    ]
+)
+"""Every Hanabi agent by name."""
+
+AGENT_NAMES = AGENTS.names
+"""The agents :func:`make_agent` knows."""
+
+
 def make_agent(name: str, seat: int, seed: int, scoring: Scoring = "fireworks") -> HanabiAgent:
     """The agent called ``name`` for ``seat`` of the game with ``seed``; ValueError if unknown."""
-    if name == "random":
-        return RandomAgent(seed * 8 + seat)
-    if name == "symbolic":
-        return SymbolicAgent(seat, scoring)
-    raise ValueError(f"agent: unknown Hanabi agent {name!r} (known: {', '.join(AGENT_NAMES)})")
+    return AGENTS.make(name, seat, seed, HanabiAgentSettings(scoring=scoring))

@@ -1,10 +1,12 @@
-"""Hanabi settings and the game's description for the registry."""
+"""Hanabi settings and the game's description for the registry of games."""
 
 from __future__ import annotations
 
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
+
+from games.core.protocol import GameInfo
 
 Scoring = Literal["fireworks", "hle"]
 """``fireworks``: the fireworks sum, kept at the third lost life; ``hle``: a bomb-out scores 0."""
@@ -27,19 +29,16 @@ class HanabiConfig(BaseModel):
         return 5 if self.players < 4 else 4
 
 
-class GameInfo(BaseModel):
-    """What a game is: its name, the player range, and how it is played."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    name: str
-    min_players: int
-    max_players: int
-    simultaneous: bool
-    imperfect_information: bool
-
+MAX_DECISIONS = 128
+"""A bound on a game's moves: at most 50 plays and discards, and a hint spends one of the 8
+tokens that only discards (at most 50) and completed colours (5) give back: 113 in all."""
 
 HANABI_INFO = GameInfo(
-    name="hanabi", min_players=2, max_players=5, simultaneous=False, imperfect_information=True
+    name="hanabi",
+    min_players=2,
+    max_players=5,
+    simultaneous=False,
+    imperfect_information=True,
+    max_decisions=MAX_DECISIONS,
 )
 """Hanabi: 2-5 players, one seat moves at a time, each seat's own hand hidden from it."""

@@ -7,6 +7,8 @@ numbers (``formalize.hanabi.deck``) and moves are move numbers (``games.hanabi.m
 
 from __future__ import annotations
 
+import copy
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -257,6 +259,22 @@ class HanabiGame:
             legal_actions=tuple(self.legal_actions(seat)),
             turns_left=self.turns_to_play if self.deck_size == 0 else None,
         )
+
+    def determinized(self, seat: int, hand: Sequence[int], seed: int) -> HanabiGame:
+        """A copy of this game with ``seat``'s hand replaced by ``hand`` (cards the seat could
+        hold) and the deck holding the rest, drawn from a generator seeded with ``seed``."""
+        if len(hand) != len(self.hands[seat]):
+            raise ValueError(f"hand: {len(self.hands[seat])} cards needed, got {len(hand)}")
+        game = copy.deepcopy(self)
+        for card in game.hands[seat]:
+            game.deck[card] += 1
+        for card in hand:
+            game.deck[card] -= 1
+        if min(game.deck) < 0:
+            raise ValueError("hand: more copies of a card than the seat could hold")
+        game.hands[seat] = list(hand)
+        game._rng = MT19937(seed)
+        return game
 
     def describe(self, action: int) -> str:
         """A move number as text, such as ``(Play 0)``."""

@@ -1,10 +1,12 @@
 """Hanabi's own log events, written between the common header and end events of a game log.
 
-``deal`` records the opening hands; then one event per move, carrying what the move revealed.
+``deal`` records the opening hands; then one event per move, carrying what the move revealed;
+``game_end`` closes the game with its score. An LLM seat's move is preceded by its ``decision``.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
@@ -66,10 +68,60 @@ class HintEvent(_Event):
     slots: tuple[int, ...]
 
 
+class SlotClaim(BaseModel):
+    """A stated deduction about one card: seat ``seat``'s slot ``slot`` has one of ``colors``
+    and one of ``ranks`` (all five of either when the claim says nothing of it)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    seat: int = Field(ge=0)
+    slot: int = Field(ge=0)
+    colors: Annotated[str, Field(pattern=r"^R?Y?G?W?B?$", min_length=1)]
+    ranks: Annotated[str, Field(pattern=r"^1?2?3?4?5?$", min_length=1)]
+
+
+class DecisionEvent(_Event):
+    """How an LLM seat chose the move that follows: its prompt, its answer, a rating in [-1, 1]
+    of every legal move (listed in ``legal``), the chosen move, whether it fell back to a random
+    legal move, and the deductions it stated."""
+
+    type: Literal["decision"] = "decision"
+    seat: int = Field(ge=0)
+    agent: str
+    prompt: str
+    response: str
+    legal: tuple[int, ...]
+    ratings: tuple[Annotated[float, Field(ge=-1.0, le=1.0)], ...]
+    chosen: int = Field(ge=0)
+    fallback: bool
+    claims: tuple[SlotClaim, ...] = ()
+
+
+@dataclass(frozen=True)
+class HanabiMove:
+    """A move number with the decision record of the seat that chose it."""
+
+    action: int
+    decision: DecisionEvent
+
+
+class GameEndEvent(_Event):
+    """The game is over: why, the score in the configured mode, fireworks and lives left."""
+
+    type: Literal["game_end"] = "game_end"
+    reason: Literal["fireworks_complete", "out_of_lives", "deck_exhausted"]
+    score: int = Field(ge=0, le=25)
+    fireworks: tuple[int, ...]
+    lives: int = Field(ge=0)
+
+
 HanabiEvent = Annotated[
-    DealEvent | PlayEvent | DiscardEvent | HintEvent, Field(discriminator="type")
+    DealEvent | DecisionEvent | PlayEvent | DiscardEvent | HintEvent | GameEndEvent,
+    Field(discriminator="type"),
 ]
 """Any Hanabi event, told apart by ``type``."""
+HANABI_EVENT_TYPES = (DealEvent, DecisionEvent, PlayEvent, DiscardEvent, HintEvent, GameEndEvent)
+"""The classes of Hanabi's own events."""
 HANABI_EVENT: TypeAdapter[HanabiEvent] = TypeAdapter(HanabiEvent)
 """Validates one Hanabi event from a dict or JSON."""
 
@@ -111,4 +163,18 @@ def turn_event(game: HanabiGame, index: int, turn: Turn) -> HanabiEvent:
         color="RYGWB"[move.color] if move.kind == "reveal_color" else None,
         rank=move.rank + 1 if move.kind == "reveal_rank" else None,
         slots=tuple(i for i in range(game.hand_size) if turn.touched >> i & 1),
+    )
+
+
+def end_event(game: HanabiGame) -> GameEndEvent:
+    """The last event of a finished game."""
+    reason = game.end_reason()
+    if reason is None:
+        raise ValueError("the game is still running")
+    return GameEndEvent(
+        turn=len(game.history) + 1,
+        reason=reason,
+        score=game.score(),
+        fireworks=tuple(game.fireworks),
+        lives=game.lives,
     )

@@ -7,14 +7,19 @@ from typing import Protocol
 
 from games.hanabi.config import HanabiConfig
 from games.hanabi.engine import HanabiGame, HanabiObservation
+from games.hanabi.events import HanabiMove
 
 
 class HanabiAgent(Protocol):
-    """Anything that picks a legal move number from a seat's observation."""
+    """Anything that picks a legal move from a seat's observation: a move number, or a
+    ``HanabiMove`` carrying the decision behind it."""
 
-    name: str
+    @property
+    def name(self) -> str:
+        """The agent's name."""
+        ...
 
-    def act(self, obs: HanabiObservation) -> int:
+    def act(self, obs: HanabiObservation) -> int | HanabiMove:
         """The move to make."""
         ...
 
@@ -26,5 +31,6 @@ def play_game(config: HanabiConfig, seed: int, agents: Sequence[HanabiAgent]) ->
     game = HanabiGame(config, seed)
     while not game.is_terminal():
         seat = game.current
-        game.apply({seat: agents[seat].act(game.observation(seat))})
+        move = agents[seat].act(game.observation(seat))
+        game.apply({seat: move.action if isinstance(move, HanabiMove) else move})
     return game

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 import statistics
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
@@ -56,6 +57,48 @@ def bootstrap_ci(
     return estimates[int(0.025 * resamples)], estimates[int(0.975 * resamples) - 1]
 
 
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    """What the statistics need of one finished game."""
+
+    score: int
+    perfect: bool
+    bomb_out: bool
+    turns: int
+
+
+def game_record(game: HanabiGame) -> GameRecord:
+    """The record of a finished game."""
+    return GameRecord(
+        score=game.score(),
+        perfect=sum(game.fireworks) == MAX_SCORE,
+        bomb_out=game.lives == 0,
+        turns=len(game.history),
+    )
+
+
+def record_stats(
+    players: int, scoring: Scoring, records: Sequence[GameRecord], seed: int = 0
+) -> ScoreStats:
+    """The statistics of finished games at ``players`` seats scored in ``scoring`` mode."""
+    if not records:
+        raise ValueError("games: at least one finished game is needed")
+    scores = [float(r.score) for r in records]
+    return ScoreStats(
+        players=players,
+        scoring=scoring,
+        games=len(records),
+        mean=statistics.fmean(scores),
+        std=statistics.pstdev(scores),
+        mean_ci=bootstrap_ci(scores, "mean", seed),
+        iqm=iqm(scores),
+        iqm_ci=bootstrap_ci(scores, "iqm", seed),
+        perfect=sum(r.perfect for r in records),
+        bomb_outs=sum(r.bomb_out for r in records),
+        mean_turns=statistics.fmean(r.turns for r in records),
+    )
+
+
 def score_stats(games: Sequence[HanabiGame], seed: int = 0) -> ScoreStats:
     """The statistics of finished games, all with the same player count and scoring mode."""
     if not games:
@@ -63,17 +106,4 @@ def score_stats(games: Sequence[HanabiGame], seed: int = 0) -> ScoreStats:
     config = games[0].config
     if any(game.config != config for game in games):
         raise ValueError("games: all games must share one configuration")
-    scores = [float(game.score()) for game in games]
-    return ScoreStats(
-        players=config.players,
-        scoring=config.scoring,
-        games=len(games),
-        mean=statistics.fmean(scores),
-        std=statistics.pstdev(scores),
-        mean_ci=bootstrap_ci(scores, "mean", seed),
-        iqm=iqm(scores),
-        iqm_ci=bootstrap_ci(scores, "iqm", seed),
-        perfect=sum(1 for game in games if sum(game.fireworks) == MAX_SCORE),
-        bomb_outs=sum(1 for game in games if game.lives == 0),
-        mean_turns=statistics.fmean(len(game.history) for game in games),
-    )
+    return record_stats(config.players, config.scoring, [game_record(g) for g in games], seed)

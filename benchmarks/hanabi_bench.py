@@ -1,0 +1,337 @@
+"""``gumshoe bench hanabi``: Hanabi games on the shared runner, summarised from their logs.
+
+Games ``p<n>-seed<k>`` for each player count n and seed k (0..N-1 by default, as the reference
+environment numbers them) are played into a run directory (resumed when it exists); one agent
+name fills every seat, or a seat list names one per seat (cross-play). The summary, read back
+from the logs, gives per player count: mean, std, IQM with bootstrap 95% CIs, perfect games,
+bomb-outs, turns per game, LLM decisions and fallbacks, and the tracking accuracy (share of
+stated deductions that are true) and recall (complete, true deductions over tracked slots); a
+PNG shows the score distribution of each player count. Every report names its scoring mode.
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from benchmarks.hanabi_options import player_counts
+from benchmarks.report import format_table
+from benchmarks.run_options import Concurrency, Quiet, Scheduler, Workers, run_options
+from benchmarks.runner import MemoryLog, RunOptions, check_replayable, run_games
+from games.core.cli import BaseUrl, Model, fail, prepare_out
+from games.core.errors import GAME_ERRORS
+from games.core.log import SeatInfo
+from games.core.loop import play
+from games.core.recordings import game_llm_settings
+from games.core.runlog import RunDir
+from games.hanabi.agents import AGENTS, HanabiAgentSettings
+from games.hanabi.audit import audit_log, tally
+from games.hanabi.cli import llm_settings, seat_specs
+from games.hanabi.config import HanabiConfig, Scoring
+from games.hanabi.entry import ENTRY
+from games.hanabi.events import DecisionEvent, GameEndEvent
+from games.hanabi.knowledge import KnowledgeView
+from games.hanabi.stats import GameRecord, record_stats
+from reasoning.llm import LLMSettings
+
+COLUMNS = [
+    "players",
+    "scoring",
+    "games",
+    "mean",
+    "std",
+    "mean_ci",
+    "iqm",
+    "iqm_ci",
+    "perfect",
+    "bomb_outs",
+    "mean_turns",
+    "decisions",
+    "fallbacks",
+    "tracking_accuracy",
+    "tracking_recall",
+]
+"""The columns of the printed table."""
+
+
+class HanabiRunConfig(BaseModel):
+    """What a run plays: player counts, seeds, the seat list, scoring and the LLM settings that
+    change the answers (a resumed run must match)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    players: tuple[int, ...] = Field(min_length=1)
+    seeds: tuple[int, ...] = Field(min_length=1)
+    agents: str
+    scoring: Scoring = "fireworks"
+    view: KnowledgeView = "hints"
+    best_of: int = Field(default=1, ge=1)
+    mixture: bool = False
+    model: str | None = None
+
+
+def game_id(players: int, seed: int) -> str:
+    """The id of the game at ``players`` seats dealt from ``seed``."""
+    return f"p{players}-seed{seed}"
+
+
+@dataclass(frozen=True)
+class HanabiGamePlayer:
+    """Plays game ``p<n>-seed<k>`` with the run's seats (a picklable ``GamePlayer``)."""
+
+    config: HanabiRunConfig
+    llm: LLMSettings | None = None
+
+    def __call__(self, game_id: str, log: MemoryLog) -> dict[str, Any]:
+        """Play the game ``game_id`` names into ``log``."""
+        head, seed_text = game_id.split("-seed")
+        players, seed = int(head.removeprefix("p")), int(seed_text)
+        specs = seat_specs(self.config.agents, players)
+        llm = None if self.llm is None else game_llm_settings(self.llm, game_id, players)
+        settings = HanabiAgentSettings(
+            scoring=self.config.scoring,
+            view=self.config.view,
+            best_of=self.config.best_of,
+            mixture=self.config.mixture,
+            llm=llm,
+        )
+        agents = [AGENTS.make(spec, seat, seed, settings) for seat, spec in enumerate(specs)]
+        seats = [SeatInfo(name=f"P{i}", agent=spec) for i, spec in enumerate(specs)]
+        config = HanabiConfig(players=players, scoring=self.config.scoring)
+        state = ENTRY.new_state(config, seed, seats)
+        header = ENTRY.header(config, seed, seats)
+        play(state, agents, header, log, max_decisions=ENTRY.info.max_decisions)
+        return {}
+
+
+class PlayerCountRow(BaseModel):
+    """One player count's line of the report."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    players: int
+    scoring: Scoring
+    games: int
+    errored: int
+    mean: float
+    std: float
+    mean_ci: tuple[float, float]
+    iqm: float
+    iqm_ci: tuple[float, float]
+    perfect: int
+    bomb_outs: int
+    mean_turns: float
+    decisions: int
+    fallbacks: int
+    claims: int
+    tracking_accuracy: float | None
+    tracking_recall: float | None
+    scores: tuple[int, ...]
+
+
+class HanabiSummary(BaseModel):
+    """The run's report: its config, one row per player count, time taken."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    benchmark: str = "hanabi"
+    config: HanabiRunConfig
+    rows: tuple[PlayerCountRow, ...]
+    wall_s: float
+    cpu_s: float
+
+
+def summarise_count(rundir: RunDir[HanabiRunConfig], players: int) -> PlayerCountRow:
+    """The row of ``players`` from the finished logs of the run."""
+    config = rundir.config
+    records: list[GameRecord] = []
+    decisions = fallbacks = claims = true_claims = complete = tracked = errored = 0
+    for seed in config.seeds:
+        path = rundir.log_path(game_id(players, seed))
+        log = ENTRY.read_log(path)
+        if log.end is None or log.end.status != "finished":
+            errored += 1
+            continue
+        end = log.events[-1]
+        assert isinstance(end, GameEndEvent)
+        moves = [e for e in log.events if isinstance(e, DecisionEvent)]
+        decisions += len(moves)
+        fallbacks += sum(e.fallback for e in moves)
+        counts = tally(audit_log(log))
+        claims += counts.claims
+        true_claims += counts.true
+        complete += counts.complete
+        tracked += counts.claims + counts.unstated
+        perfect = sum(end.fireworks) == 25
+        records.append(GameRecord(end.score, perfect, end.lives == 0, end.turn - 1))
+    stats = record_stats(players, config.scoring, records)
+    return PlayerCountRow(
+        **stats.model_dump(),
+        errored=errored,
+        decisions=decisions,
+        fallbacks=fallbacks,
+        claims=claims,
+        tracking_accuracy=true_claims / claims if claims else None,
+        tracking_recall=complete / tracked if tracked else None,
+        scores=tuple(r.score for r in records),
+    )
+
+
+def run(
+    rundir: RunDir[HanabiRunConfig], options: RunOptions, llm: LLMSettings | None = None
+) -> HanabiSummary:
+    """Play every game of the run not yet finished and summarise the run from its logs."""
+    config = rundir.config
+    ids = [game_id(p, s) for p in config.players for s in config.seeds]
+    report = run_games(rundir, ids, HanabiGamePlayer(config, llm), options)
+    rows = tuple(summarise_count(rundir, p) for p in config.players)
+    summary = HanabiSummary(config=config, rows=rows, wall_s=report.wall_s, cpu_s=report.cpu_s)
+    rundir.write_summary(summary)
+    return summary
+
+
+def table_rows(summary: HanabiSummary) -> list[dict[str, Any]]:
+    """The summary's rows as table cells."""
+    rows = []
+    for row in summary.rows:
+        cells = row.model_dump(exclude={"scores"})
+        cells["mean_ci"] = f"{row.mean_ci[0]:.2f}-{row.mean_ci[1]:.2f}"
+        cells["iqm_ci"] = f"{row.iqm_ci[0]:.2f}-{row.iqm_ci[1]:.2f}"
+        for name in ("tracking_accuracy", "tracking_recall"):
+            value = cells[name]
+            cells[name] = "-" if value is None else f"{value:.3f}"
+        rows.append(cells)
+    return rows
+
+
+def plot_scores(summary: HanabiSummary, path: Path) -> Path:
+    """A PNG with one histogram of scores per player count."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    rows = summary.rows
+    figure, axes = plt.subplots(1, len(rows), figsize=(3.2 * len(rows), 3), squeeze=False)
+    for axis, row in zip(axes[0], rows, strict=True):
+        axis.hist(row.scores, bins=range(0, 27), color="#4477aa", edgecolor="white")
+        mean = statistics.fmean(row.scores) if row.scores else 0.0
+        axis.set_title(f"{row.players} players: mean {mean:.2f}")
+        axis.set_xlabel(f"score ({summary.config.scoring})")
+    axes[0][0].set_ylabel("games")
+    figure.suptitle(f"Hanabi scores, agents {summary.config.agents}")
+    figure.tight_layout()
+    figure.savefig(path, dpi=100)
+    plt.close(figure)
+    return path
+
+
+def summary_json(summary: HanabiSummary) -> str:
+    """The summary as indented JSON."""
+    return json.dumps(summary.model_dump(mode="json"), indent=2)
+
+
+def parse_seeds(seeds: int, first: int) -> tuple[int, ...]:
+    """Seeds ``first`` .. ``first + seeds - 1``."""
+    return tuple(range(first, first + seeds))
+
+
+def counts_in(players: Sequence[int]) -> tuple[int, ...]:
+    """Player counts without repeats, in the order given."""
+    return tuple(dict.fromkeys(players))
+
+
+def bench_hanabi(
+    players: Annotated[str, typer.Option(help="Player counts, comma-separated (2-5).")] = "2,3,4,5",
+    seeds: Annotated[int, typer.Option(min=1, help="Seeds per player count.")] = 10,
+    first_seed: Annotated[int, typer.Option(min=0, help="The first seed; then first+1, ...")] = 0,
+    agents: Annotated[
+        str,
+        typer.Option(
+            help=f"One agent for every seat, or a seat list for cross-play "
+            f"({', '.join(AGENTS.names)}); `sherlock*2,symbolic` repeats."
+        ),
+    ] = "symbolic",
+    scoring: Annotated[
+        str, typer.Option(help="fireworks (the sum, kept at a bomb-out) or hle (a bomb-out is 0).")
+    ] = "fireworks",
+    view: Annotated[
+        str, typer.Option(help="Sherlock's card possibilities: hints (as the seed) or exact.")
+    ] = "hints",
+    best_of: Annotated[
+        int, typer.Option(min=1, max=16, help="LLM agents: K samples, then a final choice.")
+    ] = 1,
+    mixture: Annotated[
+        bool, typer.Option("--mixture", help="LLM agents: specialist roles feed an aggregator.")
+    ] = False,
+    out: Annotated[Path, typer.Option(help="Run directory (resumed when it exists).")] = Path(
+        "runs/hanabi"
+    ),
+    as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
+    model: Model = None,
+    base_url: BaseUrl = None,
+    record: Annotated[
+        bool, typer.Option("--record", help="Record the LLM calls into the run directory.")
+    ] = False,
+    replay: Annotated[
+        Path | None,
+        typer.Option(help="A run directory recorded with --record: answer the LLM calls from it."),
+    ] = None,
+    workers: Workers = 1,
+    concurrency: Concurrency = 1,
+    scheduler: Scheduler = None,
+    quiet: Quiet = False,
+) -> None:
+    """Play Hanabi games on the shared runner; print mean, std, IQM with 95% CIs, perfect games,
+    bomb-outs, turns, fallbacks and tracking accuracy per player count; write JSON and a PNG."""
+    try:
+        counts = counts_in(player_counts(players))
+        if record and replay is not None:
+            raise ValueError("--record and --replay cannot be used together")
+        config = HanabiRunConfig.model_validate(
+            {
+                "players": counts,
+                "seeds": parse_seeds(seeds, first_seed),
+                "agents": agents,
+                "scoring": scoring,
+                "view": view,
+                "best_of": best_of,
+                "mixture": mixture,
+                "model": model,
+            }
+        )
+        for count in counts:
+            seat_specs(agents, count)
+        options = run_options(workers, concurrency, scheduler, quiet)
+        names = AGENTS.parse(agents)
+        llm = None
+        if AGENTS.needs_llm(names):
+            llm = llm_settings(model, base_url, out if record else None, replay)
+            if replay is None and not llm.configured:
+                raise ValueError(
+                    f"agents {agents!r} need an LLM endpoint: give --base-url (and --model), or "
+                    "set GUMSHOE_LLM_BASE_URL / OPENAI_API_KEY"
+                )
+            if replay is not None:
+                check_replayable(config, replay, ("players", "seeds", "agents", "view"))
+        rundir = RunDir(prepare_out(out), config)
+        summary = run(rundir, options, llm)
+    except (ValueError, ValidationError) as err:
+        fail(err)
+    except GAME_ERRORS as err:
+        fail(err)
+    plot = plot_scores(summary, out / "scores.png")
+    if as_json:
+        typer.echo(summary_json(summary))
+        return
+    typer.echo(f"Hanabi, agents {agents}, scoring {summary.config.scoring}")
+    typer.echo(format_table(table_rows(summary), COLUMNS))
+    typer.echo(f"wall {summary.wall_s:.2f} s, CPU {summary.cpu_s:.2f} s")
+    typer.echo(f"wrote {rundir.summary_path} and {plot}")

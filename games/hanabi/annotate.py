@@ -1,0 +1,188 @@
+"""Logs as datasets: every logged decision, each legal move valued by symbolic rollouts.
+
+``decision_records`` turns a game log into one record per LLM decision (the seat's state, the
+prompt, the response, the move ratings and the chosen move). ``annotate`` adds what the model's
+own ratings cannot give: the value of every legal move, the mean final score when the move is
+made and the symbolic agent plays every seat afterwards, over hidden hands of the deciding seat
+sampled from its exact knowledge (slot by slot, each from its share of the consistent deals
+given the slots already drawn, so the hands are drawn jointly and exactly) with the rest of the
+deck in a random order.
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+from collections.abc import Iterator, Sequence
+
+from pydantic import BaseModel, ConfigDict
+
+from formalize.hanabi.deck import NUM_IDENTITIES
+from formalize.hanabi.knowledge import hand_knowledge, hint_masks, unseen_counts
+from games.core.log import GameLog
+from games.core.replay import replay
+from games.hanabi.config import HanabiConfig
+from games.hanabi.engine import HanabiGame, HanabiObservation
+from games.hanabi.entry import ENTRY, hanabi_actions
+from games.hanabi.events import HanabiEvent, HanabiMove
+from games.hanabi.knowledge import visible_cards
+from games.hanabi.symbolic import SymbolicAgent
+
+
+class DecisionRecord(BaseModel):
+    """One decision of a log as a dataset line, with the rollout value of each legal move."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    game: str
+    turn: int
+    seat: int
+    agent: str
+    state: dict[str, object]
+    prompt: str
+    response: str
+    legal: tuple[int, ...]
+    ratings: tuple[float, ...]
+    chosen: int
+    fallback: bool
+    values: tuple[float, ...] = ()
+
+
+def state_record(obs: HanabiObservation) -> dict[str, object]:
+    """What the deciding seat saw, as plain data."""
+    return {
+        "players": obs.players,
+        "tokens": obs.tokens,
+        "lives": obs.lives,
+        "fireworks": list(obs.fireworks),
+        "deck_size": obs.deck_size,
+        "discards": list(obs.discards),
+        "hands": [list(hand) for hand in obs.hands],
+        "color_masks": [list(m) for m in obs.color_masks],
+        "rank_masks": [list(m) for m in obs.rank_masks],
+    }
+
+
+def sample_hand(obs: HanabiObservation, rng: random.Random) -> list[int]:
+    """A hand the observing seat could hold, drawn with its exact probability."""
+    masks = list(hint_masks(obs.color_masks[obs.seat], obs.rank_masks[obs.seat]))
+    unseen = unseen_counts(visible_cards(obs))
+    for slot in range(len(masks)):
+        shares = hand_knowledge(masks, unseen).probabilities[slot]
+        card = rng.choices(range(NUM_IDENTITIES), weights=shares)[0]
+        masks[slot] = 1 << card
+    return [mask.bit_length() - 1 for mask in masks]
+
+
+def rollout(game: HanabiGame, action: int) -> int:
+    """The final score when ``action`` is made now and the symbolic agent plays on."""
+    game.apply({game.current: action})
+    agents = [SymbolicAgent(seat, game.config.scoring) for seat in range(game.players)]
+    while not game.is_terminal():
+        seat = game.current
+        game.apply({seat: agents[seat].act(game.observation(seat))})
+    return game.score()
+
+
+def move_values(game: HanabiGame, samples: int, seed: int) -> tuple[float, ...]:
+    """The mean rollout score of every legal move of the seat to move, over ``samples`` hands
+    sampled from its knowledge (the same hands and deck orders for every move)."""
+    seat = game.current
+    obs = game.observation(seat)
+    rng = random.Random(seed)
+    deals = [(sample_hand(obs, rng), rng.getrandbits(32)) for _ in range(samples)]
+    return tuple(
+        statistics.fmean(
+            rollout(game.determinized(seat, hand, deck_seed), action) for hand, deck_seed in deals
+        )
+        for action in obs.legal_actions
+    )
+
+
+def decision_records(
+    log: GameLog[HanabiEvent], game_id: str, samples: int = 0, seed: int = 0
+) -> Iterator[DecisionRecord]:
+    """Every decision of ``log`` as a record; with ``samples`` > 0, each legal move valued by
+    that many rollouts. The log must replay (ReplayError names the line where it parts)."""
+    if log.header is None:
+        raise ValueError("a Hanabi log needs its header to be read as a dataset")
+    replay(ENTRY, log)
+    config = HanabiConfig.model_validate(log.header.config)
+    state = ENTRY.new_state(config, log.header.seed, log.header.seats)
+    for _, joint in hanabi_actions(log.events):
+        ((seat, move),) = joint.items()
+        if isinstance(move, HanabiMove):
+            decision = move.decision
+            values = (
+                move_values(state.game, samples, seed * 1000 + decision.turn) if samples else ()
+            )
+            yield DecisionRecord(
+                game=game_id,
+                turn=decision.turn,
+                seat=seat,
+                agent=decision.agent,
+                state=state_record(state.game.observation(seat)),
+                prompt=decision.prompt,
+                response=decision.response,
+                legal=decision.legal,
+                ratings=decision.ratings,
+                chosen=decision.chosen,
+                fallback=decision.fallback,
+                values=values,
+            )
+        state.apply(joint)
+
+
+def rank(values: Sequence[float]) -> list[float]:
+    """Ranks from 1, ties sharing their mean rank."""
+    order = sorted(range(len(values)), key=lambda i: values[i])
+    ranks = [0.0] * len(values)
+    start = 0
+    while start < len(order):
+        end = start
+        while end + 1 < len(order) and values[order[end + 1]] == values[order[start]]:
+            end += 1
+        for k in range(start, end + 1):
+            ranks[order[k]] = (start + end) / 2 + 1
+        start = end + 1
+    return ranks
+
+
+class Correlation(BaseModel):
+    """How the model's ratings agree with the rollout values over every rated legal move."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    pairs: int
+    pearson: float | None
+    spearman: float | None
+    chosen_best: float | None
+    """The share of decisions whose chosen move has the highest rollout value."""
+
+
+def correlation(records: Sequence[DecisionRecord]) -> Correlation:
+    """Pearson and Spearman correlation of ratings with values (None when either is constant or
+    too few), and how often the chosen move was a best one."""
+    ratings: list[float] = []
+    values: list[float] = []
+    best = judged = 0
+    for record in records:
+        if not record.values:
+            continue
+        judged += 1
+        best += record.values[record.legal.index(record.chosen)] == max(record.values)
+        if len(record.ratings) == len(record.values):
+            ratings += record.ratings
+            values += record.values
+
+    def corr(xs: list[float], ys: list[float]) -> float | None:
+        if len(xs) < 2 or len(set(xs)) < 2 or len(set(ys)) < 2:
+            return None
+        return statistics.correlation(xs, ys)
+
+    return Correlation(
+        pairs=len(ratings),
+        pearson=corr(ratings, values),
+        spearman=corr(rank(ratings), rank(values)),
+        chosen_best=best / judged if judged else None,
+    )

@@ -1,0 +1,285 @@
+"""``gumshoe play hanabi``: play a seeded game, printing each turn with the acting seat's
+knowledge; ``gumshoe audit hanabi``: score a log's stated deductions exactly; ``gumshoe hanabi
+annotate``: a run's decisions as a dataset with rollout values."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from pydantic import BaseModel, ValidationError
+
+from games.core.cli import BaseUrl, Model, fail, prepare_out
+from games.core.errors import GAME_ERRORS
+from games.core.log import SeatInfo
+from games.core.loop import Agent, play
+from games.core.runlog import EventLog, EventSink, write_atomic
+from games.hanabi.agents import AGENTS, HanabiAgentSettings
+from games.hanabi.annotate import correlation, decision_records
+from games.hanabi.audit import audit_log, tally
+from games.hanabi.config import HanabiConfig, Scoring
+from games.hanabi.engine import HanabiObservation
+from games.hanabi.entry import ENTRY
+from games.hanabi.events import HANABI_EVENT_TYPES, HanabiMove
+from games.hanabi.knowledge import KnowledgeView, seat_knowledge
+from games.hanabi.render import event_text, knowledge_text, table_text
+from reasoning.llm import LLMSettings
+
+
+class Narrated:
+    """A seat that prints the table and its own knowledge before its agent moves."""
+
+    def __init__(
+        self, agent: Agent, view: KnowledgeView, echo: Callable[[str], None] = typer.echo
+    ) -> None:
+        self.agent = agent
+        self.view = view
+        self.echo = echo
+
+    @property
+    def name(self) -> str:
+        """The agent's name."""
+        return self.agent.name
+
+    def act(self, obs: HanabiObservation) -> int | HanabiMove:
+        """Print the turn's header and the seat's knowledge, then let the agent move."""
+        turn = len(obs.history) + 1
+        self.echo(f"turn {turn:3d}  P{obs.seat} ({self.agent.name})  {table_text(obs)}")
+        knowledge = knowledge_text(seat_knowledge(obs), self.view)
+        self.echo(f"          P{obs.seat} knows ({self.view}): {knowledge}")
+        move: int | HanabiMove = self.agent.act(obs)
+        return move
+
+
+class Transcript:
+    """An event sink that prints each Hanabi event and passes every event on to ``log``."""
+
+    def __init__(self, log: EventSink | None = None, echo: Callable[[str], None] = typer.echo):
+        self.log = log
+        self.echo = echo
+
+    def write(self, event: BaseModel) -> None:
+        """Print a Hanabi event (the header and end pass silently) and log it."""
+        if isinstance(event, HANABI_EVENT_TYPES):
+            self.echo(f"          -> {event_text(event)}")
+        if self.log is not None:
+            self.log.write(event)
+
+
+def play_narrated(
+    specs: Sequence[str],
+    seed: int,
+    config: HanabiConfig,
+    settings: HanabiAgentSettings,
+    view: KnowledgeView,
+    log: EventSink | None = None,
+    echo: Callable[[str], None] = typer.echo,
+) -> float:
+    """Play one game dealt from ``seed``, printing every turn; the score."""
+    agents = [
+        Narrated(AGENTS.make(spec, seat, seed, settings), view, echo)
+        for seat, spec in enumerate(specs)
+    ]
+    seats = [SeatInfo(name=f"P{i}", agent=spec) for i, spec in enumerate(specs)]
+    state = ENTRY.new_state(config, seed, seats)
+    header = ENTRY.header(config, seed, seats)
+    result = play(
+        state, agents, header, Transcript(log, echo), max_decisions=ENTRY.info.max_decisions
+    )
+    return result.returns[0]
+
+
+def llm_settings(
+    model: str | None, base_url: str | None, record: Path | None, replay: Path | None
+) -> LLMSettings:
+    """The LLM settings of a run: the options given over the environment's; the run directory
+    to record into or replay from becomes each game's per-seat recordings."""
+    given: dict[str, Any] = {
+        key: value
+        for key, value in {
+            "model": model,
+            "base_url": base_url,
+            "record_path": record,
+            "replay_path": replay,
+        }.items()
+        if value is not None
+    }
+    return LLMSettings(**given)
+
+
+def seat_specs(agents: str, players: int) -> tuple[str, ...]:
+    """One agent per seat: a single name fills every seat, a seat list must match ``players``."""
+    specs = AGENTS.parse(agents)
+    if len(specs) == 1:
+        return specs * players
+    if len(specs) != players:
+        raise ValueError(f"agents: {len(specs)} seats named for {players} players")
+    return specs
+
+
+def play_hanabi(
+    players: Annotated[int, typer.Option(help="Players, 2 to 5.")] = 3,
+    seed: Annotated[
+        int, typer.Option(min=0, help="Seed of the deal (the reference engine's).")
+    ] = 0,
+    agents: Annotated[
+        str,
+        typer.Option(
+            help=f"One agent for every seat, or one per seat ({', '.join(AGENTS.names)}); "
+            "`symbolic*2,random` repeats."
+        ),
+    ] = "symbolic",
+    scoring: Annotated[
+        str, typer.Option(help="fireworks (the sum, kept at a bomb-out) or hle (a bomb-out is 0).")
+    ] = "fireworks",
+    view: Annotated[
+        str, typer.Option(help="Knowledge printed: exact (joint card counting) or hints.")
+    ] = "exact",
+    out: Annotated[
+        Path | None, typer.Option(help="Folder to write the game's JSONL log into.")
+    ] = None,
+    sherlock_view: Annotated[
+        str, typer.Option(help="Sherlock's card possibilities: hints (as the seed) or exact.")
+    ] = "hints",
+    best_of: Annotated[
+        int, typer.Option(min=1, max=16, help="LLM agents: K samples, then a final choice.")
+    ] = 1,
+    mixture: Annotated[
+        bool, typer.Option("--mixture", help="LLM agents: specialist roles feed an aggregator.")
+    ] = False,
+    model: Model = None,
+    base_url: BaseUrl = None,
+) -> None:
+    """Play one seeded Hanabi game and print each turn with the acting seat's knowledge."""
+    try:
+        config = HanabiConfig.model_validate({"players": players, "scoring": scoring})
+        if view not in ("exact", "hints"):
+            raise ValueError(f"--view: must be exact or hints, got {view!r}")
+        chosen: KnowledgeView = "exact" if view == "exact" else "hints"
+        mode: Scoring = config.scoring
+        specs = seat_specs(agents, players)
+        llm = None
+        if AGENTS.needs_llm(specs):
+            llm = llm_settings(model, base_url, None, None)
+            if not llm.configured:
+                raise ValueError(
+                    f"agents {agents!r} need an LLM endpoint: give --base-url (and --model), or "
+                    "set GUMSHOE_LLM_BASE_URL / OPENAI_API_KEY"
+                )
+        settings = HanabiAgentSettings.model_validate(
+            {
+                "scoring": mode,
+                "llm": llm,
+                "view": sherlock_view,
+                "best_of": best_of,
+                "mixture": mixture,
+            }
+        )
+        if out is not None:
+            prepare_out(out)
+    except (ValueError, ValidationError) as err:
+        fail(err)
+    typer.echo(f"Hanabi, {players} players, seed {seed}, scoring {mode}: {', '.join(specs)}")
+    try:
+        if out is None:
+            score = play_narrated(specs, seed, config, settings, chosen)
+        else:
+            path = out / f"hanabi-p{players}-seed{seed}.jsonl"
+            with EventLog(path) as log:
+                score = play_narrated(specs, seed, config, settings, chosen, log)
+            typer.echo(f"log: {path}")
+    except GAME_ERRORS as err:
+        fail(err)
+    typer.echo(f"score ({mode}): {score:g}")
+
+
+def audit_hanabi(
+    log: Annotated[Path, typer.Argument(help="A Hanabi game log (JSONL, our format).")],
+    show: Annotated[str, typer.Option(help="Claims to list: wrong, all or none.")] = "wrong",
+) -> None:
+    """Score every stated deduction in a Hanabi log exactly against the exact card knowledge:
+    ENTAILED / CONTRADICTED / UNDETERMINED, TRUE / FALSE, sound / lucky / wrong."""
+    try:
+        if show not in ("wrong", "all", "none"):
+            raise ValueError(f"--show: must be wrong, all or none, got {show!r}")
+        audit = audit_log(ENTRY.read_log(log))
+    except (ValueError, ValidationError, OSError) as err:
+        fail(err)
+    counts = tally(audit)
+    typer.echo(
+        f"{log}: {counts.claims} claims judged, {counts.invalid} invalid, "
+        f"{counts.unstated} tracked slots unstated"
+    )
+    typer.echo("status: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.statuses.items())))
+    typer.echo("kind:   " + ", ".join(f"{k} {v}" for k, v in sorted(counts.kinds.items())))
+    if counts.claims:
+        typer.echo(f"tracking accuracy (TRUE share): {counts.true / counts.claims:.3f}")
+    if counts.recall is not None:
+        typer.echo(f"recall (complete and true over tracked slots): {counts.recall:.3f}")
+    for judged in audit.claims:
+        if show == "all" or (show == "wrong" and judged.kind == "wrong"):
+            claim = judged.claim
+            typer.echo(
+                f"  turn {judged.turn} P{judged.speaker}: P{claim.seat} slot {claim.slot} is "
+                f"[{claim.colors}][{claim.ranks}] -> {judged.status} {judged.correctness} "
+                f"{judged.kind} (card {judged.card})"
+            )
+
+
+hanabi_app = typer.Typer(help="Hanabi logs as datasets.", no_args_is_help=True)
+
+
+@hanabi_app.callback()
+def hanabi_commands() -> None:
+    """Hanabi logs as datasets (a group, so that ``annotate`` keeps its name)."""
+
+
+def run_logs(run: Path) -> list[Path]:
+    """The game logs of a run directory (``RUN/games/*.jsonl``), or ``run`` itself if a file."""
+    if run.is_file():
+        return [run]
+    logs = sorted((run / "games").glob("*.jsonl"))
+    if not logs:
+        raise ValueError(f"{run}: no game logs (expected a log file or a run directory)")
+    return logs
+
+
+@hanabi_app.command("annotate")
+def annotate_run(
+    run: Annotated[Path, typer.Argument(help="A run directory of `bench hanabi`, or one log.")],
+    samples: Annotated[
+        int, typer.Option(min=1, max=1000, help="Hidden hands sampled per decision.")
+    ] = 4,
+    seed: Annotated[int, typer.Option(min=0, help="Seed of the sampled hands.")] = 0,
+    out: Annotated[
+        Path | None, typer.Option(help="Dataset file (default: RUN/decisions.jsonl).")
+    ] = None,
+) -> None:
+    """Write one JSONL line per logged decision (state, prompt, response, ratings, chosen move)
+    with each legal move valued by symbolic rollouts over hands sampled from the deciding seat's
+    exact knowledge; print how the model's ratings correlate with those values."""
+    try:
+        logs = run_logs(run)
+        target = out or (run.parent if run.is_file() else run) / "decisions.jsonl"
+        records = [
+            record
+            for path in logs
+            for record in decision_records(ENTRY.read_log(path), path.stem, samples, seed)
+        ]
+        write_atomic(target, "".join(r.model_dump_json() + "\n" for r in records))
+    except (ValueError, ValidationError, OSError) as err:
+        fail(err)
+    agreement = correlation(records)
+    typer.echo(f"{len(records)} decisions from {len(logs)} logs, {samples} samples each")
+    typer.echo(f"wrote {target}")
+
+    def shown(value: float | None) -> str:
+        return "-" if value is None else f"{value:.3f}"
+
+    typer.echo(
+        f"ratings vs rollout values over {agreement.pairs} moves: pearson "
+        f"{shown(agreement.pearson)}, spearman {shown(agreement.spearman)}; chosen move best "
+        f"in {shown(agreement.chosen_best)} of decisions"
+    )

@@ -1,0 +1,181 @@
+"""Hanabi on the shared game core: the protocol state, its log events, ``ENTRY``."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any
+
+from pydantic import BaseModel
+
+from games.core.log import SeatInfo
+from games.core.loop import Agent
+from games.core.protocol import SeatResult
+from games.core.registry import GameEntry, LoggedActionError
+from games.hanabi.agents import AGENTS, HanabiAgentSettings
+from games.hanabi.config import HANABI_INFO, HanabiConfig
+from games.hanabi.engine import HanabiGame, HanabiObservation, IllegalMoveError
+from games.hanabi.events import (
+    HANABI_EVENT,
+    DealEvent,
+    DecisionEvent,
+    DiscardEvent,
+    GameEndEvent,
+    HanabiEvent,
+    HanabiMove,
+    HintEvent,
+    PlayEvent,
+    deal_event,
+    end_event,
+    turn_event,
+)
+
+
+class HanabiState:
+    """A ``HanabiGame`` as a ``GameState``: the deal event, one event per move, ``game_end``."""
+
+    def __init__(self, game: HanabiGame) -> None:
+        self.game = game
+        self._events: list[HanabiEvent] = [deal_event(game)]
+
+    def current_players(self) -> list[int]:
+        """The seat to move (none once the game is over)."""
+        return self.game.current_players()
+
+    def legal_actions(self, seat: int) -> list[int]:
+        """The seat's legal move numbers."""
+        return self.game.legal_actions(seat)
+
+    def apply(self, actions: Mapping[int, Any]) -> None:
+        """Play one seat's move number (a ``HanabiMove`` logs its decision first);
+        IllegalMoveError (state unchanged) when not legal."""
+        if len(actions) != 1:
+            raise IllegalMoveError(f"expected one seat's move, got {len(actions)}")
+        ((seat, move),) = actions.items()
+        action = move.action if isinstance(move, HanabiMove) else move
+        if not isinstance(action, int) or isinstance(action, bool):
+            raise IllegalMoveError(f"move {action!r} is not a move number")
+        self.game.apply({seat: action})
+        index = len(self.game.history) - 1
+        if isinstance(move, HanabiMove):
+            self._events.append(move.decision)
+        self._events.append(turn_event(self.game, index, self.game.history[index]))
+        if self.game.is_terminal():
+            self._events.append(end_event(self.game))
+
+    def observation(self, seat: int) -> HanabiObservation:
+        """What ``seat`` knows now."""
+        return self.game.observation(seat)
+
+    def is_terminal(self) -> bool:
+        """Whether the game has ended."""
+        return self.game.is_terminal()
+
+    def returns(self) -> list[float]:
+        """The shared score for every seat (the configured scoring mode)."""
+        return self.game.returns()
+
+    def result(self) -> SeatResult:
+        """Every seat's return is the score and every seat ranks first; the end reason."""
+        reason = self.game.end_reason()
+        if reason is None:
+            raise ValueError("the game is still running")
+        players = self.game.players
+        return SeatResult(returns=tuple(self.returns()), ranks=(1,) * players, reason=reason)
+
+    def events(self) -> list[HanabiEvent]:
+        """The deal and every move so far."""
+        return self._events
+
+
+MOVE_EVENTS = (PlayEvent, DiscardEvent, HintEvent)
+"""The events that record a move."""
+
+
+def hanabi_actions(
+    events: Sequence[HanabiEvent],
+) -> Iterator[tuple[int, Mapping[int, int | HanabiMove]]]:
+    """Every move a log records, as ``{seat: move number}``, or a ``HanabiMove`` with the
+    decision logged before it (indexed by the decision)."""
+    decision: tuple[int, DecisionEvent] | None = None
+    for index, event in enumerate(events):
+        if isinstance(event, DecisionEvent):
+            decision = (index, event)
+        elif isinstance(event, MOVE_EVENTS):
+            if decision is None:
+                yield index, {event.seat: event.action}
+            else:
+                yield decision[0], {event.seat: HanabiMove(event.action, decision[1])}
+            decision = None
+    if decision is not None:
+        raise LoggedActionError(decision[0], "the log ends after a decision, before its move")
+
+
+def check_hanabi_events(events: Sequence[HanabiEvent]) -> tuple[int, str] | None:
+    """Hanabi's own log rules: the deal first; move ``n`` and the decision before it are turn
+    ``n``; a decision is followed by its seat's move; ``game_end`` is last."""
+    moves = 0
+    for index, event in enumerate(events):
+        if (index == 0) != isinstance(event, DealEvent):
+            return index, "the deal must be the first event and only the first"
+        if isinstance(event, GameEndEvent) and index != len(events) - 1:
+            return index, "game_end must be the last event"
+        if isinstance(event, MOVE_EVENTS):
+            moves += 1
+        due = moves if isinstance(event, (*MOVE_EVENTS, DealEvent)) else moves + 1
+        if event.turn != due:
+            return index, f"turn {event.turn} where {due} was due"
+        if isinstance(event, DecisionEvent):
+            after = events[index + 1] if index + 1 < len(events) else None
+            if after is not None and not (
+                isinstance(after, MOVE_EVENTS)
+                and after.seat == event.seat
+                and after.action == event.chosen
+            ):
+                return index, "a decision must be followed by its seat's chosen move"
+    return None
+
+
+class HanabiEntry(GameEntry[HanabiEvent]):
+    """Hanabi in the registry of games; the header's config is a ``HanabiConfig``."""
+
+    info = HANABI_INFO
+    config_type = HanabiConfig
+    event_adapter = HANABI_EVENT
+    agents = AGENTS
+    illegal_error = IllegalMoveError
+
+    def default_config(self, players: int) -> HanabiConfig:
+        """``players`` seats, fireworks scoring."""
+        self.info.check_players(players)
+        return HanabiConfig(players=players)
+
+    def seat_agents(self, specs: Sequence[str], seed: int) -> list[Agent]:
+        """Registry agents under default settings, each with a seed of its own."""
+        settings = HanabiAgentSettings()
+        return [AGENTS.make(spec, seat, seed, settings) for seat, spec in enumerate(specs)]
+
+    def new_state(self, config: BaseModel, seed: int, seats: Sequence[SeatInfo]) -> HanabiState:
+        """A fresh game dealt from ``seed`` as the reference engine deals it."""
+        if not isinstance(config, HanabiConfig):
+            raise TypeError(f"a Hanabi game needs a HanabiConfig, not {config!r}")
+        if len(seats) != config.players:
+            raise ValueError(f"seats: {config.players} needed, got {len(seats)}")
+        return HanabiState(HanabiGame(config, seed))
+
+    def logged_actions(
+        self, events: Sequence[HanabiEvent]
+    ) -> Iterator[tuple[int, Mapping[int, Any]]]:
+        """See ``hanabi_actions``."""
+        return hanabi_actions(events)
+
+    def bare_action(self, action: Any) -> Any:
+        """The move number, without its decision record."""
+        return action.action if isinstance(action, HanabiMove) else action
+
+    def check_events(self, events: Sequence[HanabiEvent]) -> tuple[int, str] | None:
+        """See ``check_hanabi_events``."""
+        return check_hanabi_events(events)
+
+
+ENTRY = HanabiEntry()
+"""Hanabi's entry in ``games.core.registry``."""

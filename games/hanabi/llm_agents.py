@@ -1,0 +1,175 @@
+"""Watson, Sherlock and Mycroft: Hanabi seats played by a chat model through the core's
+``LLMPlayer``, with best-of-K sampling and a mixture of agents as options.
+
+Each decision is logged before its move (``DecisionEvent``): the prompt, the parsed answer, the
+rating of every legal move, the chosen move, whether the seat fell back to a random legal move,
+and, for Mycroft, its stated deductions. With best-of-K the seat is asked K times (each with its
+own sampling seed) and then once more with the K proposals to make the final choice; a mixture
+asks the specialist roles of ``ROLE_FOCUS`` and then an aggregator. The logged decision is the
+final one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Literal
+
+from games.core.llm_player import LLMPlayer
+from games.hanabi.engine import HanabiObservation
+from games.hanabi.events import DecisionEvent, HanabiMove
+from games.hanabi.knowledge import KnowledgeView
+from games.hanabi.llm_prompts import (
+    ROLE_FOCUS,
+    Memory,
+    MycroftAnswer,
+    RatedAnswer,
+    mycroft_observation,
+    mycroft_prompt,
+    proposals_section,
+    sherlock_prompt,
+    system_prompt,
+    watson_prompt,
+)
+from reasoning.llm import ChatClient
+
+Role = Literal["watson", "sherlock", "mycroft"]
+"""The three LLM settings of seed 003."""
+Player = LLMPlayer[HanabiObservation, RatedAnswer, int]
+PROPOSAL_SEED_STEP = 1009
+"""Proposal k of a decision samples with the seat's seed plus k times this."""
+
+
+class RolePrompter:
+    """The ``Prompter`` of one role; keeps the last prompt and parsed answer for the log.
+
+    ``focus`` adds a specialist's instruction; ``proposals`` (when set) gives the earlier
+    answers to the same decision, for a final choice.
+    """
+
+    def __init__(self, role: Role, view: KnowledgeView, memory: Memory, focus: str = "") -> None:
+        self.role = role
+        self.view = view
+        self.memory = memory
+        self.focus = focus
+        self.schema: type[RatedAnswer] = MycroftAnswer if role == "mycroft" else RatedAnswer
+        self.proposals: Sequence[tuple[str, RatedAnswer]] = ()
+        self.last_prompt = ""
+        self.last_answer: RatedAnswer | None = None
+
+    def phase(self, obs: HanabiObservation) -> str:
+        """Every Hanabi decision is a move."""
+        return "move"
+
+    def system_prompt(self, obs: HanabiObservation) -> str:
+        """The rules and the answer format."""
+        return system_prompt(self.role)
+
+    def prompt(self, obs: HanabiObservation) -> str:
+        """The role's question, with the specialist focus and the proposals when given."""
+        if self.role == "watson":
+            text = watson_prompt(obs)
+        elif self.role == "sherlock":
+            text = sherlock_prompt(obs, self.view)
+        else:
+            text = mycroft_prompt(obs, self.memory)
+        if self.focus:
+            text += "\n" + self.focus
+        if self.proposals:
+            text += "\n" + proposals_section(self.proposals, obs)
+        self.last_prompt = text
+        self.last_answer = None
+        return text
+
+    def action(self, answer: RatedAnswer, obs: HanabiObservation) -> int | None:
+        """The chosen legal move, when the answer rates every legal move within [-1, 1]."""
+        legal = obs.legal_actions
+        if len(answer.ratings) != len(legal) or not answer.chosen < len(legal):
+            return None
+        if any(not -1.0 <= r <= 1.0 for r in answer.ratings):
+            return None
+        self.last_answer = answer
+        return legal[answer.chosen]
+
+    def legal_actions(self, obs: HanabiObservation) -> tuple[int, ...]:
+        """The seat's legal move numbers."""
+        return obs.legal_actions
+
+
+class HanabiLLMAgent:
+    """A seat played by a chat model in one role (see the module docstring)."""
+
+    def __init__(
+        self,
+        role: Role,
+        client: ChatClient,
+        *,
+        seat: int,
+        seed: int,
+        view: KnowledgeView = "hints",
+        best_of: int = 1,
+        mixture: bool = False,
+        max_reprompts: int = 3,
+    ) -> None:
+        self.name = role
+        self.seat = seat
+        self.memory = Memory()
+
+        def make(focus: str, k: int) -> tuple[RolePrompter, Player]:
+            prompter = RolePrompter(role, view, self.memory, focus)
+            player: Player = LLMPlayer(
+                prompter,
+                client,
+                seed=seed + k * PROPOSAL_SEED_STEP,
+                name=role,
+                max_reprompts=max_reprompts,
+            )
+            return prompter, player
+
+        if mixture:
+            self.proposers = [make(ROLE_FOCUS[name], k) for k, name in enumerate(ROLE_FOCUS)]
+            self.labels = list(ROLE_FOCUS)
+        elif best_of > 1:
+            self.proposers = [make("", k) for k in range(best_of)]
+            self.labels = [f"sample {k + 1}" for k in range(best_of)]
+        else:
+            self.proposers, self.labels = [], []
+        self.final, self.player = make("", len(self.proposers))
+
+    @property
+    def fallbacks(self) -> int:
+        """Final choices that fell back to a random legal move."""
+        return self.player.fallbacks.total
+
+    def act(self, obs: HanabiObservation) -> HanabiMove:
+        """Ask for proposals (if any), then the final choice; the move with its decision."""
+        proposals: list[tuple[str, RatedAnswer]] = []
+        for label, (prompter, player) in zip(self.labels, self.proposers, strict=True):
+            prompter.last_answer = None
+            player.act(obs)
+            if prompter.last_answer is not None:
+                proposals.append((label, prompter.last_answer))
+        self.final.proposals = proposals
+        self.final.last_prompt, self.final.last_answer = "", None
+        before = self.fallbacks
+        action = self.player.act(obs)
+        answer = self.final.last_answer
+        fell_back = self.fallbacks > before
+        claims = tuple(answer.deductions) if isinstance(answer, MycroftAnswer) else ()
+        response = "" if answer is None else answer.model_dump_json()
+        if self.name == "mycroft":
+            self.memory.observation = mycroft_observation(obs)
+            self.memory.reply = response
+            self.memory.last_turn = len(obs.history) + 1
+        decision = DecisionEvent(
+            turn=len(obs.history) + 1,
+            seat=self.seat,
+            agent=self.name,
+            prompt=self.final.last_prompt,
+            response=response,
+            legal=obs.legal_actions,
+            ratings=tuple(answer.ratings) if answer is not None else (),
+            chosen=action,
+            fallback=fell_back,
+            claims=claims,
+        )
+        return HanabiMove(action, decision)

@@ -1,0 +1,125 @@
+"""Logs as datasets: decision records, hands sampled from exact knowledge, rollout values."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from typer.testing import CliRunner
+
+from benchmarks.chat_server import ScriptedChatServer
+from benchmarks.cli import app
+from games.hanabi.annotate import DecisionRecord, correlation, move_values, rank, sample_hand
+from games.hanabi.config import HanabiConfig
+from games.hanabi.engine import HanabiGame
+from games.hanabi.knowledge import seat_knowledge
+from games.hanabi.symbolic import SymbolicAgent
+from tests.test_hanabi_llm import scripted
+
+runner = CliRunner()
+
+
+def played(players: int, seed: int, moves: int) -> HanabiGame:
+    game = HanabiGame(HanabiConfig(players=players), seed)
+    agents = [SymbolicAgent(s) for s in range(players)]
+    for _ in range(moves):
+        if game.is_terminal():
+            break
+        game.apply({game.current: agents[game.current].act(game.observation(game.current))})
+    return game
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(2, 5), st.integers(0, 500), st.integers(0, 40), st.integers(0, 99))
+def test_sampled_hands_are_consistent_with_exact_knowledge(
+    players: int, seed: int, moves: int, draw: int
+) -> None:
+    game = played(players, seed, moves)
+    if game.is_terminal():
+        return
+    obs = game.observation(game.current)
+    hand = sample_hand(obs, random.Random(draw))
+    exact = seat_knowledge(obs).exact
+    assert all(mask >> card & 1 for mask, card in zip(exact, hand, strict=True))
+    copy = game.determinized(game.current, hand, draw)
+    assert copy.hands[game.current] == hand and sum(copy.deck) == sum(game.deck)
+    assert game.hands[game.current] != hand or copy.deck == game.deck
+
+
+def test_move_values_are_repeatable_scores_one_per_legal_move() -> None:
+    game = HanabiGame(HanabiConfig(players=2), 0)
+    game.apply({0: 2 * game.hand_size + 5})
+    before = (list(game.hands[1]), list(game.deck), len(game.history))
+    values = move_values(game, 2, 0)
+    assert values == move_values(game, 2, 0)
+    assert len(values) == len(game.legal_actions(1))
+    assert all(0.0 <= v <= 25.0 for v in values) and len(set(values)) > 1
+    assert (list(game.hands[1]), list(game.deck), len(game.history)) == before
+
+
+def test_rank_and_correlation() -> None:
+    assert rank([3.0, 1.0, 3.0, 2.0]) == [3.5, 1.0, 3.5, 2.0]
+    record = DecisionRecord(
+        game="g",
+        turn=1,
+        seat=0,
+        agent="a",
+        state={},
+        prompt="",
+        response="",
+        legal=(0, 1, 2),
+        ratings=(-1.0, 0.0, 1.0),
+        chosen=2,
+        fallback=False,
+        values=(10.0, 12.0, 15.0),
+    )
+    agreement = correlation([record])
+    assert agreement.pairs == 3 and agreement.chosen_best == 1.0
+    assert agreement.spearman == 1.0 and agreement.pearson is not None
+
+
+def test_annotate_writes_one_line_per_decision_with_move_values(tmp_path: Path) -> None:
+    run = tmp_path / "run"
+    with ScriptedChatServer(scripted) as server:
+        result = runner.invoke(
+            app,
+            [
+                "bench",
+                "hanabi",
+                "--players",
+                "2",
+                "--seeds",
+                "1",
+                "--agents",
+                "sherlock",
+                "--base-url",
+                server.base_url,
+                "--model",
+                "scripted",
+                "--record",
+                "--out",
+                str(run),
+                "--quiet",
+            ],
+        )
+    assert result.exit_code == 0, result.output
+    lines = (run / "games" / "p2-seed0.jsonl").read_text().splitlines()
+    short = tmp_path / "short.jsonl"
+    short.write_text("\n".join(lines[:6]) + "\n")
+    done = runner.invoke(app, ["hanabi", "annotate", str(short), "--samples", "1"])
+    assert done.exit_code == 0, done.output
+    records = [json.loads(x) for x in (tmp_path / "decisions.jsonl").read_text().splitlines()]
+    assert len(records) == 2
+    for record in records:
+        assert len(record["values"]) == len(record["legal"]) == len(record["ratings"])
+        assert record["prompt"].startswith("You are P") and record["response"]
+        assert record["chosen"] in record["legal"] and "fireworks" in record["state"]
+    assert "ratings vs rollout values over" in done.output and "spearman" in done.output
+
+
+def test_annotate_a_folder_without_logs_exits_2(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["hanabi", "annotate", str(tmp_path)])
+    assert result.exit_code == 2 and "no game logs" in result.output

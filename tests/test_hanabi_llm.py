@@ -1,0 +1,281 @@
+"""Watson, Sherlock and Mycroft through the scripted chat server: prompts, decisions, fallbacks,
+record and replay of ``gumshoe bench hanabi``, and the audit of Mycroft's stated deductions."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from benchmarks.chat_server import ChatRequest, ScriptedChatServer
+from benchmarks.cli import app
+from benchmarks.runner import MemoryLog
+from formalize.hanabi.deck import COLORS, NUM_RANKS
+from games.core import get_game, replay
+from games.core.log import SeatInfo
+from games.core.loop import play
+from games.hanabi.agents import AGENTS, HanabiAgentSettings
+from games.hanabi.audit import audit_log, tally
+from games.hanabi.config import HanabiConfig
+from games.hanabi.engine import HanabiGame, HanabiObservation
+from games.hanabi.entry import ENTRY
+from games.hanabi.events import DecisionEvent, HanabiMove, SlotClaim
+from games.hanabi.knowledge import seat_knowledge
+from games.hanabi.symbolic import SymbolicAgent
+from reasoning.llm import LLMSettings
+
+runner = CliRunner()
+LEGAL = re.compile(r"^  (\d+): ", re.MULTILINE)
+SEAT = re.compile(r"You are P(\d+) of (\d+)")
+CARDS = re.compile(r"^P(\d+)'s cards \(slot 0 oldest\): (.*)$", re.MULTILINE)
+
+
+def scripted(request: ChatRequest) -> str:
+    """A stand-in model: rates the moves in order, chooses the last one, and (for Mycroft)
+    says nothing is known of any slot it can see."""
+    prompt = request.last_user
+    count = len(LEGAL.findall(prompt.split("Legal moves:")[-1]))
+    ratings = [round(-1 + 2 * i / max(1, count - 1), 3) for i in range(count)]
+    answer: dict[str, object] = {"reasoning": "scripted", "ratings": ratings, "chosen": count - 1}
+    if '"deductions"' in request.messages[0]["content"]:
+        seat_match = SEAT.search(prompt.split("Now:")[-1])
+        assert seat_match is not None
+        seat = int(seat_match[1])
+        hands = {int(m[1]): len(m[2].split()) for m in CARDS.finditer(prompt.split("Now:")[-1])}
+        hands[seat] = max(hands.values())
+        answer["deductions"] = [
+            {"seat": s, "slot": j, "colors": COLORS, "ranks": "12345"}
+            for s, size in sorted(hands.items())
+            for j in range(size)
+        ]
+    return json.dumps(answer)
+
+
+@pytest.mark.parametrize("role", ["watson", "sherlock", "mycroft"])
+def test_each_setting_logs_a_decision_per_move_and_replays(role: str, tmp_path: Path) -> None:
+    with ScriptedChatServer(scripted) as server:
+        llm = LLMSettings(base_url=server.base_url, model="scripted", max_retries=0)
+        settings = HanabiAgentSettings(llm=llm, view="exact")
+        agents = [AGENTS.make(role, seat, 4, settings) for seat in range(2)]
+        seats = [SeatInfo(name=f"P{i}", agent=role) for i in range(2)]
+        config = HanabiConfig(players=2)
+        state = ENTRY.new_state(config, 4, seats)
+        log = MemoryLog()
+        play(state, agents, ENTRY.header(config, 4, seats), log, max_decisions=128)
+    path = tmp_path / "game.jsonl"
+    path.write_text("".join(line + "\n" for line in log.lines))
+    read = ENTRY.read_log(path)
+    decisions = [e for e in read.events if isinstance(e, DecisionEvent)]
+    assert decisions and all(not d.fallback for d in decisions)
+    assert all(len(d.ratings) == len(d.legal) and d.chosen == d.legal[-1] for d in decisions)
+    if role == "sherlock":
+        assert "(playable " in decisions[0].prompt and "Think aloud" in decisions[0].prompt
+    if role == "mycroft":
+        assert "Moves since your last turn" in decisions[1].prompt
+        assert "Your previous reply" in decisions[2].prompt
+        assert "hints say" not in decisions[2].prompt
+        counts = tally(audit_log(read))
+        assert counts.claims and counts.statuses == {"ENTAILED": counts.claims}
+    assert replay(get_game("hanabi"), read).is_terminal()
+
+
+def test_malformed_answers_are_reprompted_then_fall_back_counted(tmp_path: Path) -> None:
+    with ScriptedChatServer(lambda request: "no JSON here") as server:
+        llm = LLMSettings(base_url=server.base_url, model="scripted", max_retries=0)
+        agent = AGENTS.make("watson", 0, 1, HanabiAgentSettings(llm=llm, max_reprompts=1))
+        move = agent.act(HanabiGame(HanabiConfig(players=2), 1).observation(0))
+        assert len(server.requests) == 2
+    assert isinstance(move, HanabiMove) and move.decision.fallback
+    assert move.action in move.decision.legal and move.decision.ratings == ()
+
+
+class TrackingAgent:
+    """Symbolic moves with stated deductions: every own slot's exact colours and ranks (true
+    and entailed), and on every third turn a planted error on slot 0 naming only colours its
+    knowledge excludes; one claim about a slot that does not exist, once."""
+
+    name = "tracker"
+
+    def __init__(self, seat: int) -> None:
+        self.inner = SymbolicAgent(seat)
+        self.planted = 0
+        self.invalid = 0
+        self.unstated = 0
+
+    def act(self, obs: HanabiObservation) -> HanabiMove:
+        knowledge = seat_knowledge(obs).exact
+        self.unstated += sum(len(hand) for s, hand in enumerate(obs.hands) if s != obs.seat)
+        claims = []
+        for slot, mask in enumerate(knowledge):
+            cards = [i for i in range(25) if mask >> i & 1]
+            colors = "".join(
+                c for k, c in enumerate(COLORS) if any(i // NUM_RANKS == k for i in cards)
+            )
+            ranks = "".join(str(r + 1) for r in range(5) if any(i % NUM_RANKS == r for i in cards))
+            if slot == 0 and len(obs.history) % 3 == 0 and len(colors) < 5:
+                colors = "".join(c for c in COLORS if c not in colors)
+                self.planted += 1
+            claims.append(SlotClaim(seat=obs.seat, slot=slot, colors=colors, ranks=ranks))
+        if not self.invalid:
+            claims.append(SlotClaim(seat=obs.seat, slot=9, colors="R", ranks="1"))
+            self.invalid += 1
+        action = self.inner.act(obs)
+        decision = DecisionEvent(
+            turn=len(obs.history) + 1,
+            seat=obs.seat,
+            agent=self.name,
+            prompt="",
+            response="",
+            legal=obs.legal_actions,
+            ratings=(),
+            chosen=action,
+            fallback=False,
+            claims=tuple(claims),
+        )
+        return HanabiMove(action, decision)
+
+
+def test_planted_tracking_errors_are_audited_with_the_right_counts(tmp_path: Path) -> None:
+    trackers = [TrackingAgent(0), TrackingAgent(1), TrackingAgent(2)]
+    seats = [SeatInfo(name=f"P{i}", agent="tracker") for i in range(3)]
+    config = HanabiConfig(players=3)
+    state = ENTRY.new_state(config, 11, seats)
+    log = MemoryLog()
+    play(state, trackers, ENTRY.header(config, 11, seats), log, max_decisions=128)
+    path = tmp_path / "mycroft.jsonl"
+    path.write_text("".join(line + "\n" for line in log.lines))
+    decisions = [e for e in ENTRY.read_log(path).events if isinstance(e, DecisionEvent)]
+    stated = sum(len(d.claims) for d in decisions)
+    planted = sum(t.planted for t in trackers)
+    assert planted > 5
+    counts = tally(audit_log(ENTRY.read_log(path)))
+    assert counts.invalid == 3 and counts.claims == stated - 3
+    assert counts.statuses == {"ENTAILED": stated - 3 - planted, "CONTRADICTED": planted}
+    assert counts.kinds == {"sound": stated - 3 - planted, "wrong": planted}
+    assert counts.true == counts.complete == stated - 3 - planted
+    assert counts.unstated == sum(t.unstated for t in trackers)
+    assert counts.recall == counts.complete / (counts.claims + counts.unstated)
+    result = runner.invoke(app, ["audit", "hanabi", str(path)])
+    assert result.exit_code == 0, result.output
+    assert f"{stated - 3} claims judged, 3 invalid" in result.output
+    assert f"CONTRADICTED {planted}" in result.output and f"wrong {planted}" in result.output
+    assert f"{counts.unstated} tracked slots unstated" in result.output
+
+
+def test_audit_of_a_bad_log_exits_2_naming_the_line(tmp_path: Path) -> None:
+    path = tmp_path / "bad.jsonl"
+    path.write_text('{"type": "deal", "turn": 0, "hands": [["R1"]]}\n{"type": "play"}\n')
+    result = runner.invoke(app, ["audit", "hanabi", str(path)])
+    assert result.exit_code == 2 and "bad.jsonl:2" in result.output
+
+
+@pytest.mark.parametrize("role", ["watson", "sherlock", "mycroft"])
+def test_bench_records_and_replays_each_setting(role: str, tmp_path: Path) -> None:
+    recorded, replayed = tmp_path / "rec", tmp_path / "rep"
+    base = ["bench", "hanabi", "--players", "2", "--seeds", "1", "--agents", role, "--json"]
+    with ScriptedChatServer(scripted) as server:
+        result = runner.invoke(
+            app,
+            [
+                *base,
+                "--base-url",
+                server.base_url,
+                "--model",
+                "scripted",
+                "--record",
+                "--out",
+                str(recorded),
+                "--quiet",
+            ],
+        )
+        assert result.exit_code == 0, result.output
+        calls = len(server.requests)
+    assert calls > 10
+    assert (recorded / "llm" / "p2-seed0.seat0.jsonl").is_file()
+    again = runner.invoke(
+        app,
+        [
+            *base,
+            "--model",
+            "scripted",
+            "--replay",
+            str(recorded),
+            "--out",
+            str(replayed),
+            "--quiet",
+        ],
+    )
+    assert again.exit_code == 0, again.output
+    first, second = json.loads(result.output), json.loads(again.output)
+    assert first["rows"][0]["scores"] == second["rows"][0]["scores"]
+    assert first["rows"][0]["decisions"] == second["rows"][0]["decisions"] > 0
+    logs = sorted((recorded / "games").glob("*.jsonl"))
+    assert [p.read_text() for p in logs] == [
+        p.read_text() for p in sorted((replayed / "games").glob("*.jsonl"))
+    ]
+    if role == "mycroft":
+        assert first["rows"][0]["tracking_accuracy"] == 1.0
+
+
+@pytest.mark.parametrize(("options", "calls"), [({"best_of": 3}, 4), ({"mixture": True}, 6)])
+def test_best_of_k_and_a_mixture_feed_their_proposals_to_the_final_choice(
+    options: dict[str, object], calls: int
+) -> None:
+    with ScriptedChatServer(scripted) as server:
+        llm = LLMSettings(base_url=server.base_url, model="scripted", max_retries=0)
+        settings = HanabiAgentSettings.model_validate({"llm": llm, **options})
+        agent = AGENTS.make("sherlock", 1, 2, settings)
+        game = HanabiGame(HanabiConfig(players=2), 2)
+        game.apply({0: game.legal_actions(0)[0]})
+        move = agent.act(game.observation(1))
+        assert len(server.requests) == calls
+        prompts = [r.last_user for r in server.requests]
+    assert isinstance(move, HanabiMove) and not move.decision.fallback
+    assert move.decision.prompt == prompts[-1]
+    assert prompts[-1].count("] chooses ") == calls - 1
+    if "mixture" in options:
+        assert "prefer the rank hint" in prompts[1] and "[history]" in prompts[-1]
+
+
+def test_play_prints_an_llm_seats_decisions_in_cross_play(tmp_path: Path) -> None:
+    with ScriptedChatServer(scripted) as server:
+        result = runner.invoke(
+            app,
+            [
+                "play",
+                "hanabi",
+                "--players",
+                "2",
+                "--agents",
+                "mycroft,symbolic",
+                "--base-url",
+                server.base_url,
+                "--model",
+                "scripted",
+                "--out",
+                str(tmp_path),
+            ],
+        )
+    assert result.exit_code == 0, result.output
+    assert "P0 (mycroft) rated " in result.output and "stated " in result.output
+    assert "turn   2  P1 (symbolic)" in result.output
+    log = ENTRY.read_log(tmp_path / "hanabi-p2-seed0.jsonl")
+    assert log.header is not None and [s.agent for s in log.header.seats] == ["mycroft", "symbolic"]
+    assert {e.seat for e in log.events if isinstance(e, DecisionEvent)} == {0}
+
+
+def test_audit_and_annotate_refuse_a_log_the_engine_does_not_replay(tmp_path: Path) -> None:
+    log = MemoryLog()
+    get_game("hanabi").play(("random",) * 2, 0, log)
+    lines = list(log.lines)
+    lines[1] = lines[1].replace('"R', '"Y', 1)
+    path = tmp_path / "forged.jsonl"
+    path.write_text("".join(line + "\n" for line in lines))
+    for command in (["audit", "hanabi"], ["hanabi", "annotate"]):
+        result = runner.invoke(app, [*command, str(path)])
+        assert result.exit_code == 2 and "forged.jsonl:2: logged" in result.output
+    missing = runner.invoke(app, ["audit", "hanabi", str(tmp_path / "none.jsonl")])
+    assert missing.exit_code == 2 and "No such file" in missing.output
