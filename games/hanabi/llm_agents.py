@@ -14,6 +14,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Literal
 
+from pydantic import BaseModel
+
 from games.core.llm_player import LLMPlayer
 from games.hanabi.engine import HanabiObservation
 from games.hanabi.events import DecisionEvent, HanabiMove
@@ -79,6 +81,11 @@ class RolePrompter:
         self.last_prompt = text
         self.last_answer = None
         return text
+
+    def answer_model(self, obs: HanabiObservation) -> type[BaseModel] | None:
+        """None: a rated answer holds a list of ratings (and Mycroft's claims), not flat labels,
+        so it is asked for as JSON text and validated against ``schema``."""
+        return None
 
     def action(self, answer: RatedAnswer, obs: HanabiObservation) -> int | None:
         """The chosen legal move, when the answer rates every legal move within [-1, 1]."""
