@@ -15,8 +15,11 @@ from games.mystery.llm_agents import Credit, QuestionSpec, parse_question, score
 
 
 def answer(request: ChatRequest) -> str:
-    """Answers by what the prompt asks: a question to the first other player, reply 1, a vote."""
+    """Answers by what the prompt asks: a question to the first other player, a spoken refusal
+    (formalised as true), a vote."""
     text = request.last_user
+    if text.startswith("Sentence:"):
+        return "FORMULA: true"
     if '"suspects"' in text:
         others = re.search(r"Other players: (.*?)\. Times: (.*?)\. Weapons", text)
         assert others is not None
@@ -30,8 +33,8 @@ def answer(request: ChatRequest) -> str:
                 "questions": {n: {"kind": "where", "about": n, "time": time} for n in names},
             }
         )
-    if '"reply"' in text:
-        return json.dumps({"reply": 1, "say": "Here is what I know."})
+    if '"say"' in text:
+        return json.dumps({"say": "I would rather not say."})
     found = re.search(r"Choose one of: (.*?)\. Fill", text)
     assert found is not None
     return json.dumps({"accused": found.group(1).split(", ")[0]})
@@ -68,7 +71,8 @@ def test_llm_agents_play_record_and_replay_through_the_bench(tmp_path: Path) -> 
     calibration = summary["calibration"]
     assert calibration["high"]["n"] > 0 and calibration["low"]["n"] > 0
     assert calibration["high"]["mean_exact_eig"] >= 0.0
-    assert any((tmp_path / "rec" / "llm").glob("seed-0.seat0.jsonl"))
+    recording = (tmp_path / "rec" / "llm" / "seed-0.seat0.jsonl").read_text()
+    assert "Sentence: I would rather not say." in recording
     again = runner.invoke(
         app,
         [

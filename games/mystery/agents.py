@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 from pydantic import BaseModel, ConfigDict
 
+from formalize.davidsonian.autoformalize import Autoformalizer
 from formalize.mystery import atoms
 from formalize.mystery.facts import TimeAmong
 from formalize.mystery.questions import Where, answer_from
@@ -26,6 +27,8 @@ from games.core.recordings import game_llm_settings
 from games.mystery.engine import Action, Ask, Introduce, MysteryView, Reply, Vote
 from games.mystery.knowledge import Knowledge
 from games.mystery.llm_agents import MysteryAnswer, MysteryPrompter, Variant
+from games.mystery.spoken import AnswerReader
+from provers.sat_prover import SatProver
 from provers.sat_session import SatSession
 from reasoning.llm import LLMSettings
 
@@ -158,7 +161,8 @@ MysteryAgent = ProverAgent | RandomAgent | LLMPlayer[MysteryView, MysteryAnswer,
 def _llm(variant: Variant) -> Callable[[int, int, AgentSettings], MysteryAgent]:
     def make(seat: int, seed: int, settings: AgentSettings) -> MysteryAgent:
         client = seat_client(settings.llm_settings(), seat)
-        return LLMPlayer(MysteryPrompter(variant, seed), client, seed=seed, name=variant)
+        reader = AnswerReader(Autoformalizer(client, prover=SatProver(), seed=seed), SatProver())
+        return LLMPlayer(MysteryPrompter(variant, seed, reader), client, seed=seed, name=variant)
 
     return make
 

@@ -8,26 +8,28 @@ weighted IG averages its credits with weights e^-(i-k) (i the current round, k t
 one); Score = beta * IG_weighted + (1 - beta) * E[IG], beta = 0.2, and the character asked is the
 best Score, or with probability epsilon = 0.1 a random one. ``llm-random`` asks a random
 character (the seed's random-asking baseline); ``llm-cot`` reasons step by step and picks the
-character itself (chain of thought). Answers are a constrained structured choice: the model
-picks one of the legal replies, listed in English, and the chosen reply's typed facts are what
-everyone hears; its free text never enters anyone's knowledge.
+character itself (chain of thought). An answer is the model's own words, one or two sentences;
+``games.mystery.spoken`` formalises them and matches them to a legal reply while the answer is
+validated, so a text that cannot be read is sent back with the reason like any malformed answer,
+and only the matched reply's typed facts are what everyone hears.
 """
 
 from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, PrivateAttr, model_validator
 
 from formalize.mystery.facts import Fact, Seen
 from formalize.mystery.questions import HeldItem, Question, Related, Saw, Where, render_question
 from formalize.mystery.render import listing, render_fact
 from formalize.mystery.setting import Setting
 from games.mystery.engine import Action, Ask, MysteryView, Reply, Vote
+from games.mystery.spoken import AnswerReader
 
 BETA = 0.2
 """Weight of the historical IG against the expected IG in Questum's score."""
@@ -62,9 +64,27 @@ class MysteryAnswer(BaseModel):
     expected: dict[str, Literal["high", "medium", "low"]] = {}
     target: str | None = None
     questions: dict[str, QuestionSpec] = {}
-    reply: int | None = None
     say: str = ""
     accused: str | None = None
+    _reply: Reply | None = PrivateAttr(default=None)
+
+    @property
+    def matched(self) -> Reply | None:
+        """The legal reply the spoken answer was matched to (None before matching)."""
+        return self._reply
+
+
+def spoken_schema(read: Callable[[str], Reply]) -> type[MysteryAnswer]:
+    """A ``MysteryAnswer`` whose validation reads ``say`` into a legal reply with ``read``
+    (which raises ValueError saying why it cannot)."""
+
+    class SpokenAnswer(MysteryAnswer):
+        @model_validator(mode="after")
+        def _read(self) -> SpokenAnswer:
+            self._reply = read(self.say)
+            return self
+
+    return SpokenAnswer
 
 
 def _person_id(setting: Setting, text: str | None) -> str | None:
@@ -153,12 +173,13 @@ class QuestumState:
 
 
 class MysteryPrompter:
-    """The ``Prompter`` of the three LLM variants (see the module docstring)."""
+    """The ``Prompter`` of the three LLM variants (see the module docstring); ``schema`` is set
+    by ``prompt`` for the decision asked."""
 
-    schema = MysteryAnswer
-
-    def __init__(self, variant: Variant, seed: int) -> None:
+    def __init__(self, variant: Variant, seed: int, reader: AnswerReader) -> None:
         self.variant = variant
+        self.reader = reader
+        self.schema: type[MysteryAnswer] = MysteryAnswer
         self.state = QuestumState()
         self._rng = random.Random(seed)
 
@@ -206,8 +227,9 @@ class MysteryPrompter:
         return "\n".join(said) if said else "(nothing yet)"
 
     def prompt(self, obs: MysteryView) -> str:
-        """The question for this decision."""
+        """The question for this decision (an answer's schema reads the words it is given)."""
         s = obs.setting
+        self.schema = MysteryAnswer
         others = [_name(s, p) for k, p in enumerate(obs.players) if k != obs.seat]
         head = f"Round {obs.round}. So far:\n{self._transcript(obs)}\n"
         if obs.phase == "ask":
@@ -222,15 +244,14 @@ class MysteryPrompter:
             )
         if obs.phase == "answer" and obs.pending is not None:
             asker = _name(s, obs.players[obs.pending.asker])
-            options = [
-                f"{k}. " + (say_facts(s, a.facts) if a.facts else "decline to answer")
-                for k, a in enumerate(obs.legal, start=1)
-                if isinstance(a, Reply)
-            ]
+            self.schema = spoken_schema(lambda text: self.reader.read(text, obs))
+            may = "tell what you remember, leave out what you keep secret, or decline"
+            if obs.murderer:
+                may += ", or tell your cover story"
             return head + (
                 f"{asker} asks you: {render_question(s, obs.pending.question)}\n"
-                + "\n".join(options)
-                + '\nFill "reply" with the number of your answer and "say" with your words.'
+                f'You may {may}. Fill "say" with your answer in one or two English '
+                "sentences, stating everything you tell (who was where, and when)."
             )
         victim = _name(s, s.crimes[obs.crime - 1].victim)
         return head + (
@@ -242,8 +263,7 @@ class MysteryPrompter:
         """The action the parsed answer names (None when it names no legal one)."""
         s = obs.setting
         if obs.phase == "answer":
-            k = answer.reply
-            return obs.legal[k - 1] if k is not None and 1 <= k <= len(obs.legal) else None
+            return answer.matched
         if obs.phase == "vote":
             accused = _person_id(s, answer.accused)
             return None if accused not in obs.players else Vote(obs.players.index(accused))
