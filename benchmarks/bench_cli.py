@@ -18,7 +18,7 @@ from benchmarks.run_options import (
     exit_when_all_errored,
     run_options,
 )
-from games.core.cli import BaseUrl, Model, fail, prepare_out
+from games.core.cli import BaseUrl, Model, Record, RecordedRun, fail, prepare_out
 from games.core.runlog import RunDir, RunDirError
 from games.core.settings import GameSettings
 from games.undercover.agents import AGENTS as UNDERCOVER_AGENTS
@@ -110,22 +110,8 @@ def bench_undercover(
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
     model: Model = None,
     base_url: BaseUrl = None,
-    record: Annotated[
-        bool,
-        typer.Option(
-            "--record",
-            help="Record the LLM calls in the run directory, one file per game and seat: "
-            "<out>/llm/<game id>.seat<k>.jsonl (rewritten when a game is played again).",
-        ),
-    ] = False,
-    replay: Annotated[
-        Path | None,
-        typer.Option(
-            help="A run directory recorded with --record: answer each game's LLM calls from its "
-            "llm/<game id>.seat<k>.jsonl, one file per game and seat, no endpoint needed; play "
-            "into a fresh --out.",
-        ),
-    ] = None,
+    record: Record = False,
+    replay: RecordedRun = None,
     workers: Workers = 1,
     concurrency: Concurrency = 1,
     scheduler: Scheduler = None,

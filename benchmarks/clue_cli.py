@@ -23,7 +23,7 @@ from games.clue.agents import AGENTS
 from games.clue.cards import MAX_ROUNDS
 from games.clue.cli import DEFAULT_CLUE_AGENTS, llm_agent_settings
 from games.clue.engine import INFO
-from games.core.cli import BaseUrl, Model, fail, prepare_out
+from games.core.cli import BaseUrl, Model, Record, RecordedRun, fail, prepare_out
 from games.core.runlog import RunDirError
 from reasoning.llm import ReplayError as LLMReplayError
 
@@ -60,24 +60,8 @@ def bench_clue(
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
     model: Model = None,
     base_url: BaseUrl = None,
-    record: Annotated[
-        bool,
-        typer.Option(
-            "--record",
-            help="Record every LLM call into the run directory, one file per game and seat: "
-            "OUT/llm/<game_id>.seat<k>.jsonl (recorded afresh when a game is played again).",
-        ),
-    ] = False,
-    replay: Annotated[
-        Path | None,
-        typer.Option(
-            metavar="DIR",
-            help="A run directory recorded with --record: answer each game's LLM calls from "
-            "DIR/llm/<game_id>.seat<k>.jsonl instead of an endpoint, under the recorded run's "
-            "agents, seed, rounds and model. Play into a fresh --out: finished games are not "
-            "played again.",
-        ),
-    ] = None,
+    record: Record = False,
+    replay: RecordedRun = None,
     workers: Workers = 1,
     concurrency: Concurrency = 1,
     scheduler: Scheduler = None,

@@ -28,7 +28,7 @@ from benchmarks.chat_server import ChatRequest, ScriptedChatServer, Step
 from benchmarks.report import format_table, pyplot
 from benchmarks.run_options import Concurrency, Quiet, Scheduler, Workers, run_options
 from benchmarks.runner import GameOutcome, MemoryLog, RunOptions, check_replayable, run_games
-from games.core.cli import BaseUrl, Model, fail
+from games.core.cli import BaseUrl, Model, Record, RecordedRun, fail
 from games.core.errors import GAME_ERRORS
 from games.core.llm_player import seat_client
 from games.core.recordings import game_llm_settings
@@ -338,13 +338,8 @@ def bench_detective(
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
     model: Model = None,
     base_url: BaseUrl = None,
-    record: Annotated[
-        bool, typer.Option("--record", help="Record the LLM calls in <out>/llm/.")
-    ] = False,
-    replay: Annotated[
-        Path | None,
-        typer.Option(help="A run directory recorded with --record: answer the LLM calls from it."),
-    ] = None,
+    record: Record = False,
+    replay: RecordedRun = None,
     workers: Workers = 1,
     concurrency: Concurrency = 1,
     scheduler: Scheduler = None,

@@ -25,7 +25,7 @@ from benchmarks.hanabi_options import player_counts
 from benchmarks.report import format_table
 from benchmarks.run_options import Concurrency, Quiet, Scheduler, Workers, run_options
 from benchmarks.runner import MemoryLog, RunOptions, check_replayable, run_games
-from games.core.cli import BaseUrl, Model, fail, prepare_out
+from games.core.cli import BaseUrl, Model, Record, RecordedRun, fail, prepare_out
 from games.core.errors import GAME_ERRORS
 from games.core.log import SeatInfo
 from games.core.loop import play
@@ -277,13 +277,8 @@ def bench_hanabi(
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
     model: Model = None,
     base_url: BaseUrl = None,
-    record: Annotated[
-        bool, typer.Option("--record", help="Record the LLM calls into the run directory.")
-    ] = False,
-    replay: Annotated[
-        Path | None,
-        typer.Option(help="A run directory recorded with --record: answer the LLM calls from it."),
-    ] = None,
+    record: Record = False,
+    replay: RecordedRun = None,
     workers: Workers = 1,
     concurrency: Concurrency = 1,
     scheduler: Scheduler = None,

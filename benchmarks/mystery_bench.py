@@ -22,7 +22,7 @@ from benchmarks.report import format_table, pyplot, write_json
 from benchmarks.run_options import Concurrency, Quiet, Scheduler, Workers, run_options
 from benchmarks.runner import MemoryLog, check_replayable, run_games
 from formalize.mystery.quiz import Needs, accuracy, bound, quiz
-from games.core.cli import BaseUrl, Model, fail
+from games.core.cli import BaseUrl, Model, Record, RecordedRun, fail
 from games.core.log import SeatInfo
 from games.core.loop import play
 from games.core.runlog import LogError, RunDir, RunDirError
@@ -160,13 +160,8 @@ def bench_mystery(
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
     model: Model = None,
     base_url: BaseUrl = None,
-    record: Annotated[
-        bool, typer.Option("--record", help="Record LLM calls in <out>/llm/, one file per game.")
-    ] = False,
-    replay: Annotated[
-        Path | None,
-        typer.Option(help="A run directory recorded with --record: answer LLM calls from it."),
-    ] = None,
+    record: Record = False,
+    replay: RecordedRun = None,
     workers: Workers = 1,
     concurrency: Concurrency = 1,
     scheduler: Scheduler = None,

@@ -15,7 +15,7 @@ from games.clue.entry import ENTRY
 from games.clue.events import GameStart
 from games.clue.play import play_seated
 from games.clue.transcript import describe_deduction, transcript
-from games.core.cli import BaseUrl, Model, fail, prepare_out
+from games.core.cli import BaseUrl, Model, Record, fail, prepare_out
 from games.core.errors import GAME_ERRORS
 from games.core.runlog import EventLog, LogError
 from reasoning.llm import LLMSettings
@@ -99,14 +99,7 @@ def play_clue(
     ] = None,
     model: Model = None,
     base_url: BaseUrl = None,
-    record: Annotated[
-        bool,
-        typer.Option(
-            "--record",
-            help="Record every LLM call into the --out folder, one file per seat: "
-            "OUT/llm/clue-seed<N>.seat<k>.jsonl.",
-        ),
-    ] = False,
+    record: Record = False,
     replay: Annotated[
         Path | None,
         typer.Option(

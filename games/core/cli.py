@@ -15,6 +15,22 @@ Model = Annotated[
     typer.Option(help="LLM model for LLM agents (with --replay: the recorded one)."),
 ]
 BaseUrl = Annotated[str | None, typer.Option(help="OpenAI-compatible endpoint for LLM agents.")]
+Record = Annotated[
+    bool,
+    typer.Option(
+        "--record",
+        help="Record every LLM call under the output folder, one file per game and seat: "
+        "llm/<game id>.seat<k>.jsonl (rewritten when a game is played again).",
+    ),
+]
+RecordedRun = Annotated[
+    Path | None,
+    typer.Option(
+        metavar="DIR",
+        help="A run directory recorded with --record: answer each game's LLM calls from "
+        "DIR/llm/<game id>.seat<k>.jsonl instead of an endpoint; play into a fresh --out.",
+    ),
+]
 
 
 def describe_error(err: BaseException) -> str:

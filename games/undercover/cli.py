@@ -11,7 +11,7 @@ import typer
 from pydantic import BaseModel, ValidationError
 
 from games.clue.cli import llm_agent_settings
-from games.core.cli import BaseUrl, Model, fail, prepare_out
+from games.core.cli import BaseUrl, Model, Record, fail, prepare_out
 from games.core.errors import GAME_ERRORS
 from games.core.runlog import EventLog, EventSink
 from games.core.settings import GameSettings
@@ -207,15 +207,7 @@ def play_undercover(
     ] = None,
     model: Model = None,
     base_url: BaseUrl = None,
-    record: Annotated[
-        bool,
-        typer.Option(
-            "--record",
-            help="Record this game's LLM calls into the --out folder, one file per game and "
-            "seat: llm/undercover-<pair>-seed<seed>.seat<k>.jsonl (rewritten when the game is "
-            "played again).",
-        ),
-    ] = False,
+    record: Record = False,
     replay: Annotated[
         Path | None,
         typer.Option(
