@@ -1,10 +1,11 @@
 """How often a live model's answers parse on the first try, with structured output on and off.
 
 Short Clue and Undercover-V games are played with one LLM seat; the games' own agents,
-prompts and labelled-text parsers run unchanged. A client between the agent and the endpoint
-reads the labels an ask wants from its prompt's answer format (``SUGGESTION: ...``), and with
-structured output on asks for them as one JSON object in the endpoint's structured mode, then
-hands the JSON back as labelled lines, so the game's parser checks it as usual. Every call is
+prompts and parsers run unchanged. A client between the agent and the endpoint reads the
+labels an ask wants from its prompt's answer format (``SUGGESTION: ...``). With structured output
+on, an ask that brings the game's answer model is sent with it in the endpoint's structured mode
+(the game reads the JSON); an ask without one is asked for its labels as one JSON object, handed
+back as labelled lines. Off, every ask goes as plain text. Every call is
 counted by answer type: an ask whose first reply parses is never followed by a re-prompt.
 
 Run against the server of ``make llm-server``::
@@ -22,7 +23,7 @@ import json
 import re
 import sys
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
 from typing import Literal
@@ -216,14 +217,29 @@ class LabelledJSONClient:
         """The wrapped client's meter."""
         return self.inner.meter
 
-    def complete(self, messages: Sequence[ChatMessage], *, seed: int | None = None) -> ChatReply:
-        """Ask ``inner``; a first ask opens a tally entry, a re-prompt marks it failed."""
+    def complete(
+        self,
+        messages: Sequence[ChatMessage],
+        *,
+        seed: int | None = None,
+        options: ChatOptions | None = None,
+    ) -> ChatReply:
+        """Ask ``inner``; a first ask opens a tally entry, a re-prompt marks it failed. With
+        structured output on, an ask that brings the game's answer model is passed on with it;
+        off, every ask goes as plain text."""
         labels = asked_labels(m.content for m in messages if m.role == "user")
         kind = _ANSWER_TYPES.get(labels, "+".join(labels) or "free text")
         reprompt = any(m.role == "assistant" for m in messages)
         self._tally(kind, reprompt=reprompt)
+        answer = None if options is None else options.answer
+        if self.structured and answer is not None:
+            reply = complete_with(self.inner, messages, seed=seed, options=options)
+            if not reprompt and _fills(reply.content, answer):
+                self.tallies[kind].format_first += 1
+            return reply
+        plain = None if options is None else replace(options, answer=None)
         if not self.structured or not labels:
-            reply = self.inner.complete(messages, seed=seed)
+            reply = complete_with(self.inner, messages, seed=seed, options=plain)
             if not reprompt and labels and _has_labels(reply.content, labels):
                 self.tallies[kind].format_first += 1
             return reply
@@ -249,6 +265,17 @@ class LabelledJSONClient:
         elif not self._reprompted and self._current is not None:
             self.tallies[self._current].first_try -= 1
             self._reprompted = True
+
+
+def _fills(text: str, answer: type[BaseModel]) -> bool:
+    """Whether ``text`` holds a JSON object that fills ``answer``."""
+    for candidate in json_objects(text):
+        try:
+            answer.model_validate(candidate)
+        except ValueError:
+            continue
+        return True
+    return False
 
 
 def _has_labels(text: str, labels: tuple[str, ...]) -> bool:

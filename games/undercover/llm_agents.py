@@ -47,8 +47,6 @@ from reasoning.llm import (
     FallbackCounter,
     MalformedAnswer,
     labelled_fields,
-    system,
-    user,
 )
 from reasoning.prover import Prover
 from reasoning.sorts import Signature
@@ -291,11 +289,11 @@ class LLMAgent:
 
     def describe_messages(self, obs: Observation) -> list[ChatMessage]:
         """The conversation asking for a description."""
-        return [system(prompts.GAME_RULES), user(prompts.describe_prompt(obs, self.describe_task))]
+        return prompts.conversation(obs, prompts.describe_prompt(obs, self.describe_task))
 
     def vote_messages(self, obs: Observation) -> list[ChatMessage]:
         """The conversation asking for a vote."""
-        return [system(prompts.GAME_RULES), user(prompts.vote_prompt(obs, self.vote_task))]
+        return prompts.conversation(obs, prompts.vote_prompt(obs, self.vote_task))
 
     def formalized(self, text: str, obs: Observation) -> Description:
         """The description, with its logical form when a formalizer is set and succeeds (the
@@ -373,15 +371,12 @@ class NeuroSymbolicAttNLIAgent(AttNLIAgent):
     def describe_messages(self, obs: Observation) -> list[ChatMessage]:
         """The description request with the guess and the prover's record."""
         extra = f"{prompts.guess_block(self.guess)}\n\n{self._record(obs).prompt_block()}"
-        return [
-            system(prompts.GAME_RULES),
-            user(prompts.describe_prompt(obs, self.describe_task, extra)),
-        ]
+        return prompts.conversation(obs, prompts.describe_prompt(obs, self.describe_task, extra))
 
     def vote_messages(self, obs: Observation) -> list[ChatMessage]:
         """The vote request with the guess and the prover's record."""
         extra = f"{prompts.guess_block(self.guess)}\n\n{self._record(obs).prompt_block()}"
-        return [system(prompts.GAME_RULES), user(prompts.vote_prompt(obs, self.vote_task, extra))]
+        return prompts.conversation(obs, prompts.vote_prompt(obs, self.vote_task, extra))
 
     def _record(self, obs: Observation) -> LogicalRecord:
         record = self.pipeline.record(obs, self.guess)
@@ -409,7 +404,7 @@ class NeuroSymbolicAttNLIAgent(AttNLIAgent):
             return GuessAnswer(guess=guess)
 
         outcome = self.seat.ask(
-            [system(prompts.GAME_RULES), user(prompts.guess_prompt(obs))],
+            prompts.conversation(obs, prompts.guess_prompt(obs)),
             GuessAnswer,
             parse=parse,
             answer=guess_answer_model(),

@@ -436,10 +436,7 @@ class NeuroSymbolicPipeline:
 
         outcome = ask_structured(
             self.client,
-            [
-                system(prompts.GAME_RULES),
-                user(prompts.update_guess_prompt(obs, seat, guess, shown, trace)),
-            ],
+            prompts.conversation(obs, prompts.update_guess_prompt(obs, seat, guess, shown, trace)),
             GuessUpdateAnswer,
             parse=parse,
             max_reprompts=self.settings.max_reprompts,

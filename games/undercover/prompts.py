@@ -3,14 +3,20 @@
 They follow the structure of seed 002, Section 3.1 and Appendix H (the game rules as the system
 prompt; a state block; numbered reasoning steps; a fixed answer format), in this project's own
 words. Every answer is a set of labelled lines (``ROLE: citizen``), read with
-``reasoning.llm.labelled_fields``.
+``reasoning.llm.labelled_fields``. The state block gives the descriptions of the last
+``RECENT_ROUNDS`` rounds in full; earlier rounds go in separate messages a context budget may
+drop (``conversation``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from games.undercover.agent import Observation, SpokenDescription
+from games.undercover.agent import Observation, RoundVote, SpokenDescription
+from reasoning.llm import ChatMessage, history, system, user
+
+RECENT_ROUNDS = 2
+"""Rounds of descriptions given in full in every prompt; earlier ones come as trimmable messages."""
 
 REASONING = "REASONING"
 ROLE = "ROLE"
@@ -204,21 +210,31 @@ def _players(seats: Sequence[int]) -> str:
     return ", ".join(player(s) for s in seats) if seats else "none"
 
 
+def _vote_outcome(vote: RoundVote) -> str:
+    ballots = ", ".join(f"{player(b.voter)} for {player(b.target)}" for b in vote.ballots)
+    if vote.eliminated is not None:
+        outcome = f"Player {vote.eliminated} was voted out."
+    else:
+        outcome = "The vote was tied, so nobody left."
+    return f"{ballots}. {outcome}"
+
+
 def vote_summary(obs: Observation) -> str:
     """The last finished vote in one or two sentences, or that there was none yet."""
     if not obs.votes:
         return "No vote has taken place yet."
     last = obs.votes[-1]
-    ballots = ", ".join(f"{player(b.voter)} for {player(b.target)}" for b in last.ballots)
-    if last.eliminated is not None:
-        outcome = f"Player {last.eliminated} was voted out."
-    else:
-        outcome = "The vote was tied, so nobody left."
-    return f"Last vote (round {last.round}): {ballots}. {outcome}"
+    return f"Last vote (round {last.round}): {_vote_outcome(last)}"
+
+
+def _recent(obs: Observation, seat: int) -> tuple[SpokenDescription, ...]:
+    """The descriptions ``seat`` gave in the last ``RECENT_ROUNDS`` rounds."""
+    return tuple(d for d in obs.descriptions_by(seat) if d.round > obs.round - RECENT_ROUNDS)
 
 
 def game_state(obs: Observation) -> str:
-    """The state block every prompt opens with: round, seat, word, players, votes, descriptions."""
+    """The state block every prompt opens with: round, seat, word, players, votes, and the
+    descriptions of the last ``RECENT_ROUNDS`` rounds (the player's own in full)."""
     others = [s for s in obs.living if s != obs.seat]
     eliminated_rounds = {v.eliminated: v.round for v in obs.votes if v.eliminated is not None}
     gone = ", ".join(
@@ -234,20 +250,42 @@ def game_state(obs: Observation) -> str:
     ]
     if obs.votes:
         lines.append("The game goes on: the spy has not been voted out.")
+    if obs.round > RECENT_ROUNDS:
+        lines.append(
+            f"Descriptions of the last {RECENT_ROUNDS} rounds follow; earlier rounds are above."
+        )
     lines.append("Descriptions by the other players still in the game:")
-    spoken = [s for s in others if obs.descriptions_by(s)]
-    lines += [f"- {player(s)}: {_descriptions(obs.descriptions_by(s))}" for s in spoken]
+    spoken = [s for s in others if _recent(obs, s)]
+    lines += [f"- {player(s)}: {_descriptions(_recent(obs, s))}" for s in spoken]
     if not spoken:
         lines.append("- none yet")
     if obs.eliminated:
         lines.append("Descriptions by players voted out:")
         lines += [
-            f"- {player(s)}: {_descriptions(obs.descriptions_by(s)) or 'none'}"
-            for s in obs.eliminated
+            f"- {player(s)}: {_descriptions(_recent(obs, s)) or 'none'}" for s in obs.eliminated
         ]
     own = obs.descriptions_by(obs.seat)
     lines.append(f"Your own descriptions: {_descriptions(own) if own else 'none yet'}.")
     return "\n".join(lines)
+
+
+def history_messages(obs: Observation) -> list[ChatMessage]:
+    """The rounds before the last ``RECENT_ROUNDS``, one message per round with its descriptions
+    and vote, each marked trimmable: a context budget drops the oldest first."""
+    votes = {v.round: v for v in obs.votes}
+    messages = []
+    for r in range(1, obs.round - RECENT_ROUNDS + 1):
+        lines = [f"Earlier game history, round {r}:"]
+        lines += [f"- {player(d.seat)} said {_quote(d.text)}" for d in obs.descriptions_in(r)]
+        if r in votes:
+            lines.append(f"- the vote: {_vote_outcome(votes[r])}")
+        messages.append(history("\n".join(lines)))
+    return messages
+
+
+def conversation(obs: Observation, request: str) -> list[ChatMessage]:
+    """The rules, the trimmable earlier rounds, then the request (which opens with the state)."""
+    return [system(GAME_RULES), *history_messages(obs), user(request)]
 
 
 def vote_choices(obs: Observation) -> str:
