@@ -11,6 +11,7 @@ Formulas of any nesting depth are written (the walk keeps its own stack).
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 
 from provers.identifiers import axiom_id, const_id, pred_id, sort_id, var_id
@@ -32,6 +33,7 @@ from reasoning.formula import (
     Var,
 )
 from reasoning.prover import Axiom
+from reasoning.verdict import ProofResult, Verdict
 
 GOAL_LABEL = "goal"
 
@@ -173,3 +175,29 @@ def _card(op: str, k: int, parts: Sequence[Formula]) -> list[Formula | str]:
         out.append(")")
     out.append(f" {k})")
     return out
+
+
+def encode_guarded(
+    prover: str,
+    axioms: Sequence[Axiom],
+    goal: Formula,
+    start: float,
+    limit: float | None,
+    deadline: float | None,
+) -> tuple[ProblemSignature, str, list[str]] | ProofResult:
+    """The SMT-LIB backends' first step: the signature and the guarded script with its labels, or
+    the result that ends the call (SYNTAX_ERROR for a malformed problem, TIMEOUT when encoding
+    used up the limit)."""
+    try:
+        signature = collect_signature(axioms, goal)
+        script, labels = render_guarded(axioms, goal, signature)
+    except MalformedProblem as exc:
+        return ProofResult.timed(Verdict.SYNTAX_ERROR, prover, start, message=str(exc))
+    if deadline is not None and limit is not None and time.perf_counter() >= deadline:
+        return ProofResult.timed(
+            Verdict.TIMEOUT,
+            prover,
+            start,
+            message=f"time limit of {limit:g} s reached while encoding the problem",
+        )
+    return signature, script, labels

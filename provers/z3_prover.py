@@ -21,8 +21,8 @@ import z3
 
 from provers.countermodels import NOT_EXTRACTED, ModelClock, OutOfTime, assemble_countermodel
 from provers.identifiers import const_id, pred_id, sort_id
-from provers.signature import MalformedProblem, ProblemSignature, collect_signature
-from provers.smtlib import render_guarded
+from provers.signature import ProblemSignature
+from provers.smtlib import encode_guarded
 from reasoning.formula import Formula
 from reasoning.prover import Axiom
 from reasoning.verdict import Countermodel, ProofResult, Verdict
@@ -64,18 +64,10 @@ class Z3Prover:
         start = time.perf_counter()
         limit = timeout if timeout is not None else self.timeout
         deadline = None if limit is None else start + limit
-        try:
-            signature = collect_signature(axioms, goal)
-            script, labels = render_guarded(axioms, goal, signature)
-        except MalformedProblem as exc:
-            return ProofResult.timed(Verdict.SYNTAX_ERROR, self.name, start, message=str(exc))
-        if deadline is not None and time.perf_counter() >= deadline:
-            return ProofResult.timed(
-                Verdict.TIMEOUT,
-                self.name,
-                start,
-                message=f"time limit of {limit:g} s reached while encoding the problem",
-            )
+        encoded = encode_guarded(self.name, axioms, goal, start, limit, deadline)
+        if isinstance(encoded, ProofResult):
+            return encoded
+        signature, script, labels = encoded
         try:
             return self._solve(axioms, signature, script, labels, deadline, start)
         except z3.Z3Exception as exc:
