@@ -38,7 +38,7 @@ from games.hanabi.config import HanabiConfig, Scoring
 from games.hanabi.entry import ENTRY
 from games.hanabi.events import DecisionEvent, GameEndEvent
 from games.hanabi.knowledge import KnowledgeView
-from games.hanabi.stats import GameRecord, record_stats
+from games.hanabi.stats import GameRecord, ScoreStats, record_stats
 from reasoning.llm import LLMSettings
 
 COLUMNS = [
@@ -111,23 +111,11 @@ class HanabiGamePlayer:
         return {}
 
 
-class PlayerCountRow(BaseModel):
-    """One player count's line of the report."""
+class PlayerCountRow(ScoreStats):
+    """One player count's line of the report: the score statistics, plus errored games, LLM
+    decisions and fallbacks, and how well stated card claims track the truth."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    players: int
-    scoring: Scoring
-    games: int
     errored: int
-    mean: float
-    std: float
-    mean_ci: tuple[float, float]
-    iqm: float
-    iqm_ci: tuple[float, float]
-    perfect: int
-    bomb_outs: int
-    mean_turns: float
     decisions: int
     fallbacks: int
     claims: int

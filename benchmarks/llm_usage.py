@@ -10,21 +10,8 @@ from collections.abc import Mapping, Sequence
 
 from pydantic import BaseModel, ConfigDict
 
-from benchmarks.report import percentile
 from reasoning.llm import UsageMeter, UsageReport, UsageSnapshot
-
-_COUNTED = (
-    "calls",
-    "retries",
-    "errors",
-    "prompt_tokens",
-    "completion_tokens",
-    "reprompts",
-    "fallbacks",
-    "cut_off",
-    "trimmed",
-    "format_degrades",
-)
+from reasoning.llm.usage import pool
 
 
 class SeatUsage(BaseModel):
@@ -42,17 +29,8 @@ class SeatUsage(BaseModel):
 
 
 def pooled(parts: Sequence[SeatUsage]) -> UsageSnapshot:
-    """The usage of several seat-games together: counts and costs summed (the cost is None when
-    one is unknown), latency median and p95 over all their calls."""
-    latencies = sorted(latency for part in parts for latency in part.latencies)
-    costs = [part.usage.cost for part in parts if part.usage.calls]
-    return UsageSnapshot(
-        **{name: sum(getattr(part.usage, name) for part in parts) for name in _COUNTED},
-        latency_s=sum(latencies),
-        latency_median_s=percentile(latencies, 50) if latencies else 0.0,
-        latency_p95_s=percentile(latencies, 95) if latencies else 0.0,
-        cost=None if not costs or None in costs else sum(c for c in costs if c is not None),
-    )
+    """The usage of several seat-games together (``reasoning.llm.usage.pool``)."""
+    return pool((part.usage, part.latencies) for part in parts)
 
 
 def usage_report(groups: Mapping[str, Sequence[SeatUsage]]) -> UsageReport | None:

@@ -186,18 +186,25 @@ def _snapshot(
     )
 
 
-def combined(meters: Iterable[UsageMeter]) -> UsageSnapshot:
-    """One snapshot of several meters together (a run's seats); percentiles over all calls."""
+def pool(parts: Iterable[tuple[UsageSnapshot, Sequence[float]]]) -> UsageSnapshot:
+    """One snapshot of several (snapshot, call latencies) parts together: counts summed, cost
+    summed over the parts that made calls (None when one of them is unknown), latency median and
+    p95 over all their calls."""
     counts = dict.fromkeys(_COUNTERS, 0)
     latencies: list[float] = []
     cost: float | None = 0.0
-    for meter in meters:
-        part = meter.snapshot()
+    for part, part_latencies in parts:
         for name in _COUNTERS:
             counts[name] += getattr(part, name)
-        latencies += meter.latencies()
-        cost = None if cost is None or part.cost is None else cost + part.cost
+        latencies += part_latencies
+        if part.calls:
+            cost = None if cost is None or part.cost is None else cost + part.cost
     return _snapshot(counts, latencies, cost if counts["calls"] else None)
+
+
+def combined(meters: Iterable[UsageMeter]) -> UsageSnapshot:
+    """One snapshot of several meters together (a run's seats); percentiles over all calls."""
+    return pool((meter.snapshot(), meter.latencies()) for meter in meters)
 
 
 class UsageReport(BaseModel):
