@@ -3,13 +3,16 @@ the action they led to, validated, replayed, transcribed, and accepted by the au
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
 from pydantic import ValidationError
 
-from benchmarks.chat_server import ScriptedChatServer
+from benchmarks.chat_server import ChatRequest, ScriptedChatServer, Step
 from games.clue import (
+    AccusationEvent,
+    Accuse,
     Card,
     CheckedDeduction,
     ClueEvent,
@@ -24,9 +27,11 @@ from games.clue import (
     ReviewingAgent,
     Suggest,
     SuggestionEvent,
+    Triple,
     read_clue_log,
     replay,
 )
+from games.clue.agent import ClueObservation
 from games.clue.agents import AgentSettings
 from games.clue.audit import GameAudit, audit_events, audit_log
 from games.clue.play import PlayedGame, play_seated
@@ -35,8 +40,9 @@ from games.clue.verified_agent import VerifiedLLMClueAgent
 from games.core.runlog import EventLog
 from reasoning.llm import LLMSettings
 from reasoning.verifier import ClaimStatus
-from tests.test_clue_llm_agent import SMALL, client_for, phase_script
+from tests.test_clue_llm_agent import SMALL, client_for, move, phase_prompt, phase_script
 
+SCARLET_ROPE_HALL = ("Scarlet", "Rope", "Hall")
 GUESS = "ANALYSIS: A hunch.\nDEDUCTIONS: Scarlet is in the envelope"
 
 
@@ -196,3 +202,91 @@ def test_the_verified_agent_is_a_reviewing_agent() -> None:
         agent = VerifiedLLMClueAgent(client_for(srv), seed=0)
         assert isinstance(agent, ReviewingAgent)
         agent.close()
+
+
+def accusing_script(request: ChatRequest) -> Step:
+    """Good answers for a whole game, except that every move also accuses Scarlet, Rope, Hall."""
+    if phase_prompt(request).startswith("ACTION PHASE"):
+        return move("Mrs. White, Knife, Study", "Scarlet, Rope, Hall")
+    return phase_script()(request)
+
+
+class Entailing:
+    """A checker that finds every claim entailed."""
+
+    def check(self, obs: ClueObservation, deductions: Sequence[Deduction]) -> list[ClaimStatus]:
+        return [ClaimStatus.ENTAILED for _ in deductions]
+
+    def close(self) -> None:
+        return None
+
+
+def play_accusing(agent: str, seed: int, log: Path) -> PlayedGame:
+    with ScriptedChatServer(accusing_script) as srv:
+        settings = AgentSettings(llm=LLMSettings(base_url=srv.base_url, model="m"))
+        with EventLog(log) as sink:
+            played = play_seated([agent, "random", "random"], seed, SMALL, settings, sink)
+        assert srv.errors == []
+    return played
+
+
+def test_the_verified_agent_withholds_an_accusation_its_knowledge_does_not_entail(
+    tmp_path: Path,
+) -> None:
+    seed = next(s for s in range(50) if ClueGame(SMALL, s).envelope.names() != SCARLET_ROPE_HALL)
+    plain = play_accusing("llm", seed, tmp_path / "plain.jsonl").events()
+    accused = [e for e in plain if isinstance(e, AccusationEvent)]
+    assert accused[0].player == 0 and accused[0].eliminated
+
+    path = tmp_path / "verified.jsonl"
+    events = play_accusing("llm-verified", seed, path).events()
+    assert read_clue_log(path) == events
+    assert not any(isinstance(e, AccusationEvent) and not e.final for e in events)
+    withheld = [e for e in events if isinstance(e, DeductionReviewEvent) and e.withheld]
+    assert withheld, "every turn of P0 accuses, so some accusation must be withheld"
+    for review in withheld:
+        assert review.withheld_accusation() == Triple("Scarlet", "Rope", "Hall")
+        assert any(c.status is not ClaimStatus.ENTAILED for c in review.withheld)
+        after = events[events.index(review) + 1]
+        assert isinstance(after, SuggestionEvent)
+        assert (after.suspect, after.weapon, after.room) == ("Mrs. White", "Knife", "Study")
+    assert list(replay(events).events) == events[1:]
+    lines = "\n".join(transcript(events))
+    assert "P0 (llm-verified) would accuse Scarlet, Rope, Hall: withheld (" in lines
+    audit_log(path)
+
+
+def test_an_entailed_accusation_is_made() -> None:
+    game = ClueGame(SMALL, 0)
+    with ScriptedChatServer(accusing_script) as srv:
+        agent = VerifiedLLMClueAgent(client_for(srv), seed=0, checker=Entailing())
+        action = agent.act(game.observation(0))
+    assert action.model_dump(include={"suspect", "weapon", "room"}) == {
+        "suspect": "Scarlet",
+        "weapon": "Rope",
+        "room": "Hall",
+    }
+    assert type(action).__name__ == "Accuse"
+    assert not any(r.withheld for r in agent.reviews)
+
+
+def test_a_withheld_accusation_is_three_envelope_claims_not_all_entailed() -> None:
+    claims = tuple(
+        CheckedDeduction(
+            deduction=Deduction(kind="in_envelope", card=SMALL.deck.card(name)),
+            status=ClaimStatus.ENTAILED,
+        )
+        for name in SCARLET_ROPE_HALL
+    )
+    base = {**reviewed().model_dump(), "withheld": [c.model_dump() for c in claims]}
+    with pytest.raises(ValidationError, match="entailed accusation is not withheld"):
+        DeductionReview.model_validate(base)
+    with pytest.raises(ValidationError, match="three in_envelope claims"):
+        DeductionReview.model_validate({**base, "withheld": base["withheld"][:2]})
+    doubtful = claims[0].model_copy(update={"status": ClaimStatus.UNDETERMINED})
+    review = DeductionReview.model_validate(
+        {**base, "withheld": [doubtful.model_dump(), *base["withheld"][1:]]}
+    )
+    game = ClueGame(SMALL, 0)
+    with pytest.raises(IllegalActionError, match="withheld accusation comes with a suggestion"):
+        game.apply(Accuse(suspect="Scarlet", weapon="Rope", room="Hall"), review)

@@ -250,6 +250,8 @@ class ClueGame:
             )
         if review.acted_on != action.deductions:
             raise IllegalActionError("review: acted_on differs from the action's deductions")
+        if review.withheld and not isinstance(action, Suggest):
+            raise IllegalActionError("review: a withheld accusation comes with a suggestion")
         for deduction in review.mentioned():
             if deduction.card not in self.deck:
                 raise IllegalActionError(f"review: deduction about unknown card {deduction.card!r}")

@@ -128,11 +128,13 @@ class CheckedDeduction(BaseModel):
 
 class DeductionReview(BaseModel):
     """How a verifier-assisted player's deductions were checked before it acted: what it stated
-    and the verdicts, whether they were sent back, the revision and its verdicts, what it acted on.
+    and the verdicts, whether they were sent back, the revision and its verdicts, what it acted on,
+    and an accusation it was kept from making.
 
     ``revised`` is empty and ``sent_back`` False when every stated deduction was entailed.
     ``revision_failed`` marks a revision that never parsed; the player then acts on the entailed
-    deductions of its first answer.
+    deductions of its first answer. ``withheld`` holds the three ``in_envelope`` claims of an
+    accusation its knowledge did not entail, with their verdicts; the player suggested instead.
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -145,6 +147,7 @@ class DeductionReview(BaseModel):
     revised: tuple[CheckedDeduction, ...] = ()
     revision_failed: bool = False
     acted_on: tuple[Deduction, ...]
+    withheld: tuple[CheckedDeduction, ...] = ()
 
     @model_validator(mode="after")
     def _consistent(self) -> DeductionReview:
@@ -157,11 +160,24 @@ class DeductionReview(BaseModel):
             raise ValueError("revised: only a review that was sent back has a revision")
         if self.revision_failed and self.revised:
             raise ValueError("revised: must be empty when revision_failed is true")
+        if self.withheld:
+            kinds = [c.deduction.kind for c in self.withheld]
+            if kinds != ["in_envelope"] * 3:
+                raise ValueError("withheld: must be the three in_envelope claims of an accusation")
+            if all(c.status is ClaimStatus.ENTAILED for c in self.withheld):
+                raise ValueError("withheld: an entailed accusation is not withheld")
         return self
 
+    def withheld_accusation(self) -> Triple | None:
+        """The accusation the player was kept from making, if any."""
+        if not self.withheld:
+            return None
+        suspect, weapon, room = (c.deduction.card.name for c in self.withheld)
+        return Triple(suspect=suspect, weapon=weapon, room=room)
+
     def mentioned(self) -> tuple[Deduction, ...]:
-        """Every deduction the review mentions: stated, revised and acted on."""
-        checked = (*self.stated, *self.revised)
+        """Every deduction the review mentions: stated, revised, acted on and withheld."""
+        checked = (*self.stated, *self.revised, *self.withheld)
         return (*(c.deduction for c in checked), *self.acted_on)
 
 

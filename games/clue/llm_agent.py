@@ -170,6 +170,11 @@ class LLMClueAgent:
         """The deductions the agent acts on; this agent acts on what the model stated."""
         return answer
 
+    def review_move(self, obs: ClueObservation, answer: MoveAnswer) -> ClueAction | None:
+        """The move the agent makes of a parsed answer (None: no usable move); this agent makes
+        the one the model chose."""
+        return answer.action()
+
     def _move(self, obs: ClueObservation) -> ClueAction:
         info = derive_info(obs)
         deduced = self._deduce(obs, info)
@@ -184,7 +189,7 @@ class LLMClueAgent:
         _, outcome = self._ask(
             _conversation(obs, prompt), MoveAnswer, parse, move_answer_model(obs)
         )
-        proposed = None if outcome.value is None else outcome.value.action()
+        proposed = None if outcome.value is None else self.review_move(obs, outcome.value)
         legal = obs.legal_actions()
         if proposed is not None and proposed in legal:
             action = proposed

@@ -35,8 +35,8 @@ def describe_deduction(deduction: Deduction, names: Sequence[str]) -> str:
 
 def transcript(events: Sequence[ClueEvent]) -> Iterator[str]:
     """Lines describing the game: rounds, suggestions and their answers, stated deductions (and
-    those a deduction review sent back), accusations and the result. Names come from
-    ``game_start`` (else ``P0``, ``P1``, ...)."""
+    those a deduction review sent back), accusations (made or withheld) and the result. Names
+    come from ``game_start`` (else ``P0``, ``P1``, ...)."""
     start = events[0] if events and isinstance(events[0], GameStart) else None
     names = (
         [f"{p.name} ({p.agent})" for p in start.players]
@@ -61,9 +61,16 @@ def transcript(events: Sequence[ClueEvent]) -> Iterator[str]:
             yield from flush()
             stated = "; ".join(describe_deduction(d, names) for d in event.deductions)
             yield f"  {names[event.player]} states: {stated}"
-        elif isinstance(event, DeductionReviewEvent) and event.sent_back:
-            yield from flush()
-            yield f"  {names[event.player]} is checked: {_doubted(event, names)}"
+        elif isinstance(event, DeductionReviewEvent):
+            if event.sent_back:
+                yield from flush()
+                yield f"  {names[event.player]} is checked: {_doubted(event, names)}"
+            if (withheld := event.withheld_accusation()) is not None:
+                yield from flush()
+                yield (
+                    f"  {names[event.player]} would accuse {withheld.suspect}, {withheld.weapon}, "
+                    f"{withheld.room}: withheld ({_accusation_status(event)})"
+                )
         elif isinstance(event, SuggestionEvent):
             yield from flush()
             yield (
@@ -106,6 +113,15 @@ def _doubted(review: DeductionReviewEvent, names: Sequence[str]) -> str:
         return f"{doubted}; sent back, the revision did not parse"
     revised = "; ".join(describe_deduction(c.deduction, names) for c in review.revised)
     return f"{doubted}; sent back, revised to: {revised or 'nothing'}"
+
+
+def _accusation_status(review: DeductionReviewEvent) -> str:
+    """The verdicts of a withheld accusation's three cards, e.g. ``Knife undetermined``."""
+    return ", ".join(
+        f"{c.deduction.card.name} {c.status.value}"
+        for c in review.withheld
+        if c.status is not ClaimStatus.ENTAILED
+    )
 
 
 def _seats(events: Sequence[ClueEvent]) -> Iterator[int]:

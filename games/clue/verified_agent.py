@@ -7,6 +7,12 @@ model once, in the same conversation, and the agent acts on the revised answer (
 for the record, not sent back again). Each check is kept in ``reviews``: the stated deductions
 and their verdicts, the revised ones and theirs, and what the agent acted on; the game loop
 (``play_game``) logs each one as a ``deduction_review`` event with the action it led to.
+
+Accusations are checked the same way before they are made: on a normal turn an accusation whose
+three cards the knowledge does not all place in the envelope is withheld (a wrong accusation
+would put the player out), the agent makes the suggestion of the same answer instead, and the
+review records the withheld accusation with the verdict on each card. Final accusations, which
+the rules require, are made as the model gives them.
 """
 
 from __future__ import annotations
@@ -14,13 +20,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
-from games.clue.agent import ClueObservation
+from games.clue.agent import Accuse, ClueAction, ClueObservation, Phase, Suggest
 from games.clue.events import CheckedDeduction as CheckedDeduction
 from games.clue.events import Deduction
 from games.clue.events import DeductionReview as DeductionReview
 from games.clue.knowledge import PlayerView, deduction_fact, observation_setup
 from games.clue.llm_agent import LLMClueAgent
-from games.clue.llm_answers import DeductionAnswer, parse_deduction_answer
+from games.clue.llm_answers import DeductionAnswer, MoveAnswer, parse_deduction_answer
 from games.clue.llm_prompts import revision_prompt
 from games.clue.llm_schemas import deduction_answer_model
 from games.core.llm_player import seat_client
@@ -170,6 +176,47 @@ class VerifiedLLMClueAgent(LLMClueAgent, Closing):
             _checked(revised.deductions, self._checker.check(obs, revised.deductions)),
         )
         return revised
+
+    def review_move(self, obs: ClueObservation, answer: MoveAnswer) -> ClueAction | None:
+        """The model's move, except that an accusation the knowledge does not entail is withheld
+        on a normal turn for the answer's suggestion (None when it has none)."""
+        action = answer.action()
+        if not isinstance(action, Accuse) or obs.phase is Phase.FINAL_ACCUSATION:
+            return action
+        deck = obs.deck()
+        claims = [
+            Deduction(kind="in_envelope", card=deck.card(name)) for name in action.triple().names()
+        ]
+        checked = _checked(claims, self._checker.check(obs, claims))
+        if all(c.status is ClaimStatus.ENTAILED for c in checked):
+            return action
+        self._withhold(obs, checked)
+        t = answer.suggestion
+        return None if t is None else Suggest(suspect=t.suspect, weapon=t.weapon, room=t.room)
+
+    def _withhold(self, obs: ClueObservation, checked: tuple[CheckedDeduction, ...]) -> None:
+        """Note the withheld accusation in this decision's review (made now if the deduction
+        phase left none)."""
+        last = self._reviews[-1] if self._reviews else None
+        if last is not None and (last.player, last.round, last.turn) == (
+            obs.player,
+            obs.round,
+            obs.turn,
+        ):
+            fields = last.model_dump(exclude={"withheld"})
+            self._reviews[-1] = DeductionReview.model_validate({**fields, "withheld": checked})
+            return
+        self._reviews.append(
+            DeductionReview(
+                player=obs.player,
+                round=obs.round,
+                turn=obs.turn,
+                stated=(),
+                sent_back=False,
+                acted_on=(),
+                withheld=checked,
+            )
+        )
 
     def close(self) -> None:
         """Release what the checker holds (the constraint session of the current game)."""
