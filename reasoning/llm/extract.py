@@ -10,7 +10,8 @@ from typing import Any
 from pydantic import BaseModel
 
 _FENCE = re.compile(r"```[ \t]*(?:json|JSON)?[ \t]*\n?(.*?)```", re.DOTALL)
-_DECODER = json.JSONDecoder()
+# strict=False: small models put raw newlines and tabs inside JSON strings.
+_DECODER = json.JSONDecoder(strict=False)
 # Markdown decoration a model may put around a label: list bullets, headings, quotes, bold.
 _DECORATION = " \t-*#>_`"
 
