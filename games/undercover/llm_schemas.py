@@ -2,8 +2,9 @@
 
 Each model is flat, its fields the answer's labels lower-cased: a vote is an enum of the living
 seats the player may vote for (``player 3``), a role is citizen or spy, a guess-update decision
-keep or update, and free text (reasoning, a description, a guessed word) must not be empty. A
-filled model is handed back as labelled lines, so the game's own checks still run on it.
+keep or update, free text (reasoning, a guessed word) must not be empty, and a description is
+one sentence starting "It" (``DESCRIPTION_PATTERN``). A filled model is handed back as labelled
+lines, so the game's own checks still run on it.
 """
 
 from __future__ import annotations
@@ -22,6 +23,9 @@ MAX_SENTENCE = 300
 """Characters of a description."""
 MAX_WORD = 60
 """Characters of a guessed word."""
+DESCRIPTION_PATTERN = r'^It [a-z][^."\\\n]{4,250}[.]?$'
+"""A description in structured answers: one sentence about the word as "It ...", so that a
+grammar-constrained model starts with the pronoun rather than the word itself."""
 
 _ROLE = (Literal["citizen", "spy"], ...)
 
@@ -35,6 +39,10 @@ def _model(name: str, fields: dict[str, Any]) -> type[BaseModel]:
     return model
 
 
+def _description() -> Any:
+    return (str, Field(min_length=1, max_length=MAX_SENTENCE, pattern=DESCRIPTION_PATTERN))
+
+
 def _field(label: str) -> str:
     return label.lower()
 
@@ -43,13 +51,13 @@ def _field(label: str) -> str:
 def describe_answer_model(uses_roles: bool) -> type[BaseModel]:
     """A description, after the reasoning and role belief for the Att-NLI agents."""
     if not uses_roles:
-        return _model("DescribeAnswer", {_field(prompts.DESCRIPTION): _text(MAX_SENTENCE)})
+        return _model("DescribeAnswer", {_field(prompts.DESCRIPTION): _description()})
     return _model(
         "RoleDescribeAnswer",
         {
             _field(prompts.REASONING): _text(),
             _field(prompts.ROLE): _ROLE,
-            _field(prompts.DESCRIPTION): _text(MAX_SENTENCE),
+            _field(prompts.DESCRIPTION): _description(),
         },
     )
 

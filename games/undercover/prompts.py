@@ -51,7 +51,7 @@ Describe your word card in one sentence that is true of it. Do not name the word
 repeat a description that has already been given.
 
 Answer in exactly this format:
-{DESCRIPTION}: <your one-sentence description>"""
+{DESCRIPTION}: <one sentence about your word that starts with "It", such as "It is ...">"""
 
 NLI_VOTE_TASK = f"""\
 Everybody has described their word for this round. Vote for the player you think is the spy.
@@ -73,7 +73,7 @@ about your word, never name it, never repeat a description.
 Answer in exactly this format:
 {REASONING}: <stage 1 in a few sentences>
 {ROLE}: citizen or spy
-{DESCRIPTION}: <your one-sentence description>"""
+{DESCRIPTION}: <one sentence about your word that starts with "It", such as "It is ...">"""
 
 ATT_VOTE_TASK = f"""\
 Everybody has described their word for this round. Reason in two stages before you vote.
@@ -112,7 +112,7 @@ description.
 Answer in exactly this format:
 {REASONING}: <stage 1 in a few sentences>
 {ROLE}: citizen or spy
-{DESCRIPTION}: <your one-sentence description>"""
+{DESCRIPTION}: <one sentence about your word that starts with "It", such as "It is ...">"""
 
 NS_VOTE_TASK = f"""\
 Everybody has described their word for this round.
