@@ -152,7 +152,8 @@ class CaseKnobs(BaseModel):
         clues = self.locations - self.red_herrings
         if not 2 <= clues <= MAX_CLUE_LOCATIONS:
             raise ValueError(
-                f"red_herrings: leave between 2 and {MAX_CLUE_LOCATIONS} locations for clues"
+                f"red_herrings: {self.locations} locations less {self.red_herrings} red "
+                f"herrings leave {clues} for clues; it must be 2 to {MAX_CLUE_LOCATIONS}"
             )
         return self
 
