@@ -9,7 +9,7 @@ from typing import Literal
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, ConfigDict, ValidationError
 
 from benchmarks.chat_server import Fail, ScriptedChatServer
 from reasoning.llm import (
@@ -23,6 +23,7 @@ from reasoning.llm import (
     describe_validation_error,
     json_objects,
     labelled_fields,
+    parse_answer,
     parse_reply,
     user,
 )
@@ -257,3 +258,33 @@ def test_fallback_is_seeded(seed: int, size: int) -> None:
     first = choose_with_fallback(None, legal, random.Random(seed))
     assert first == choose_with_fallback(None, legal, random.Random(seed))
     assert first[0] in legal
+
+
+class UpperCaseReply(BaseModel):
+    """A game's reply schema whose field keeps its label's upper case."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    LOCATION: str
+
+
+class LocationChoice(BaseModel):
+    """The structured answer model of that reply: the label lower-cased, an enum of choices."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    location: Literal["The study", "The pantry"]
+
+
+def test_a_filled_answer_model_becomes_the_schema_whatever_the_case_of_its_fields() -> None:
+    read = parse_answer('{"location": "The study"}', UpperCaseReply, answer=LocationChoice)
+    assert read == UpperCaseReply(LOCATION="The study")
+    with pytest.raises(MalformedAnswer, match="location"):
+        parse_answer('{"location": "The attic"}', UpperCaseReply, answer=LocationChoice)
+
+
+def test_raw_newlines_inside_json_strings_are_read() -> None:
+    reply = '{"suspect": "Plum\nor so", "weapon": "Rope\t", "room": "Hall"}'
+    assert parse_reply(reply, Suggestion) == Suggestion(
+        suspect="Plum\nor so", weapon="Rope\t", room="Hall"
+    )

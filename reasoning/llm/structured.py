@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
@@ -96,6 +96,13 @@ def parse_reply(text: str, schema: type[M], parse: Parser | None = None) -> M:
     raise MalformedAnswer(describe_validation_error(first_error))
 
 
+def _as_fields_of(schema: type[BaseModel], values: dict[str, Any]) -> dict[str, Any]:
+    """``values`` keyed by ``schema``'s own field names where they differ only in case (answer
+    models name their fields by the labels lower-cased; a schema may keep them upper-case)."""
+    names = {name.casefold(): name for name in schema.model_fields}
+    return {names.get(key.casefold(), key): value for key, value in values.items()}
+
+
 def parse_answer(
     text: str,
     schema: type[M],
@@ -105,9 +112,10 @@ def parse_answer(
     """Read one reply, first as a JSON ``answer`` object, then as ``parse_reply`` would.
 
     A JSON object that fills ``answer`` is final: with ``parse`` it is handed over as labelled
-    lines (``labelled_text``), so the game's own checks run on it; without, it is validated
-    as ``schema``. A reply with no such object (a server that ignored the requested format, or
-    plain text) goes to ``parse_reply``, the labelled-text fallback.
+    lines (``labelled_text``), so the game's own checks run on it; without, it is validated as
+    ``schema`` (fields matched regardless of case). A reply with no such object (a server that
+    ignored the requested format, or plain text) goes to ``parse_reply``, the labelled-text
+    fallback.
     """
     if answer is None:
         return parse_reply(text, schema, parse)
@@ -123,7 +131,7 @@ def parse_answer(
         if isinstance(filled, schema):
             return filled
         try:
-            return schema.model_validate(filled.model_dump())
+            return schema.model_validate(_as_fields_of(schema, filled.model_dump()))
         except ValidationError as exc:
             raise MalformedAnswer(describe_validation_error(exc)) from exc
     try:
