@@ -124,3 +124,40 @@ def test_a_recorded_bench_replays_without_the_endpoint(case: Case, tmp_path: Pat
          "--replay", str(recorded), "--quiet"],
     )  # fmt: skip
     assert missing.exit_code == 2 and "cases 2" in missing.output
+
+
+def structured_solver(case: Case) -> Callable[[ChatRequest], Step]:
+    """Fills the requested answer models as a grammar-constrained server would: the reference
+    option of every part, by its exact text, and the first location the schema allows."""
+
+    def answer(request: ChatRequest) -> Step:
+        fmt = request.response_format
+        assert fmt is not None, "every ask sends its answer model"
+        schema = fmt["json_schema"]["schema"] if "json_schema" in fmt else fmt["schema"]
+        asked = QUESTION.search(request.last_user)
+        if asked is not None:
+            q = case.questions[int(asked.group(1)) - 1]
+            parts = schema["$defs"]["QuestionParts"]["properties"]
+            assert set(parts) == {s.name for s in q.slots}
+            for s in q.slots:
+                assert parts[s.name]["enum"] == ["unknown", *(c.text for c in s.choices)]
+            return json.dumps({"ANSWER": {s.name: s.choice(s.answer).text for s in q.slots}})
+        return json.dumps({"location": schema["properties"]["location"]["enum"][0]})
+
+    return answer
+
+
+def test_structured_answers_fill_the_models_and_are_read_without_fallbacks(case: Case) -> None:
+    with ScriptedChatServer(structured_solver(case)) as server:
+        state, agent = play_game(CONFIG, SEED, "llm", settings_for(server.base_url))
+        served = len(server.requests)
+    assert isinstance(agent, LLMAgent) and agent.fallbacks == 0
+    assert served == (KNOBS.locations + 1) * KNOBS.questions + KNOBS.locations - 1
+    assert state.score is not None and state.score.final == 3.0
+
+
+def test_slot_names_of_a_question_are_unique(case: Case) -> None:
+    q = case.questions[0]
+    twice = [q.slots[0], q.slots[0].model_copy(update={"name": q.slots[0].name.upper()})]
+    with pytest.raises(ValueError, match="slot names must be unique"):
+        type(q).model_validate({**q.model_dump(), "slots": [s.model_dump() for s in twice]})

@@ -8,15 +8,15 @@ import random
 from collections.abc import Sequence
 from functools import partial
 from itertools import product
-from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, create_model
+from pydantic import BaseModel, ConfigDict, Field
 
 from games.core.agents import AgentRegistry, AgentType, seat_seed
 from games.core.llm_player import LLMPlayer, seat_client
 from games.core.recordings import game_llm_settings
 from games.detective.case import Case
 from games.detective.engine import Answer, DetectiveAction, DetectiveView, Visit
+from games.detective.llm_schemas import location_answer_model, question_answer_model
 from games.detective.planner import ProverPlayer
 from games.detective.prompts import (
     SYSTEM,
@@ -107,8 +107,8 @@ class AnswerPrompter:
         return answer_prompt(obs.case, obs.read, self.index)
 
     def answer_model(self, obs: DetectiveView) -> type[BaseModel] | None:
-        """None: the answer maps part names to options, so it is asked for as JSON text."""
-        return None
+        """``{"ANSWER": {part: option}}``, each part an enum of its options or ``unknown``."""
+        return question_answer_model(obs.case.questions[self.index])
 
     def action(self, answer: AnswerReply, obs: DetectiveView) -> QuestionAnswer:
         """The options the reply names; a part left out, blank or naming no option is blank."""
@@ -144,11 +144,7 @@ class LocationPrompter:
 
     def answer_model(self, obs: DetectiveView) -> type[BaseModel] | None:
         """A flat model whose ``location`` is one of the unread locations' titles."""
-        titles: Any = Literal[tuple(obs.case.location(lid).title for lid in obs.unread)]
-        model: type[BaseModel] = create_model(
-            "LocationChoice", __config__=ConfigDict(extra="forbid"), location=(titles, ...)
-        )
-        return model
+        return location_answer_model(tuple(obs.case.location(lid).title for lid in obs.unread))
 
     def action(self, answer: LocationReply, obs: DetectiveView) -> Visit | None:
         """The unread location whose title (or id) the reply names, or None."""

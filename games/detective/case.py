@@ -110,6 +110,14 @@ class Question(BaseModel):
     unlock_sets: list[list[str]] = []
     inference_steps: int | None = None
 
+    @field_validator("slots")
+    @classmethod
+    def _unique_names(cls, slots: list[AnswerSlot]) -> list[AnswerSlot]:
+        names = [s.name.casefold() for s in slots]
+        if len(set(names)) != len(names):
+            raise ValueError("slot names must be unique (ignoring case)")
+        return slots
+
 
 class Location(BaseModel):
     """A place to visit: its visible ``title`` and the ``text`` read there; ``facts`` are the

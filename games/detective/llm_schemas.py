@@ -1,0 +1,51 @@
+"""The structured-output models of the detective LLM agent's answers, built from the view.
+
+A location choice is an enum of the unread locations' titles. An answer to a question is
+``{"ANSWER": {part: option}}`` with one field per part of the question, keyed by the part's
+name, each an enum of the part's options as the prompt lists them or ``unknown``
+(``prompts.BLANK``). A filled model validates as the prompt's reply (``LocationReply``,
+``AnswerReply``), so the agent reads it as it reads JSON text.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, create_model
+
+from games.detective.case import Question
+from games.detective.prompts import BLANK
+
+
+def _model(name: str, fields: dict[str, Any], config: ConfigDict | None = None) -> type[BaseModel]:
+    settings = ConfigDict(extra="forbid") if config is None else config
+    model: type[BaseModel] = create_model(name, __config__=settings, **fields)
+    return model
+
+
+@cache
+def _location_model(titles: tuple[str, ...]) -> type[BaseModel]:
+    return _model("LocationChoice", {"location": (Literal[titles], ...)})
+
+
+@cache
+def _answer_model(parts: tuple[tuple[str, tuple[str, ...]], ...]) -> type[BaseModel]:
+    # Part names come from case files: fields get neutral names and the part name as alias.
+    fields = {
+        f"part_{i}": (Literal[(BLANK, *options)], Field(alias=name))
+        for i, (name, options) in enumerate(parts)
+    }
+    by_alias = ConfigDict(extra="forbid", serialize_by_alias=True, validate_by_name=False)
+    inner = _model("QuestionParts", fields, by_alias)
+    return _model("QuestionAnswer", {"ANSWER": (inner, ...)})
+
+
+def location_answer_model(titles: tuple[str, ...]) -> type[BaseModel]:
+    """The choose-location answer: ``location``, one of ``titles``."""
+    return _location_model(titles)
+
+
+def question_answer_model(question: Question) -> type[BaseModel]:
+    """The answer to ``question``: every part one of its options (as listed) or ``unknown``."""
+    return _answer_model(tuple((s.name, tuple(c.text for c in s.choices)) for s in question.slots))
