@@ -5,13 +5,32 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 from typer.testing import CliRunner
 
 from benchmarks.chat_server import ChatRequest, ScriptedChatServer
 from benchmarks.cli import app
+from formalize.davidsonian.autoformalize import Autoformalizer
 from formalize.mystery.questions import Where
-from games.mystery.llm_agents import Credit, QuestionSpec, parse_question, score, weighted_gain
+from formalize.mystery.script_generate import ScriptConfig
+from games.core.llm_player import LLMPlayer
+from games.mystery.agents import RandomAgent
+from games.mystery.engine import MysteryState
+from games.mystery.entry import scripts_for
+from games.mystery.events import MysteryConfig
+from games.mystery.llm_agents import (
+    Credit,
+    MysteryPrompter,
+    QuestionSpec,
+    Variant,
+    parse_question,
+    score,
+    weighted_gain,
+)
+from games.mystery.spoken import AnswerReader
+from provers.sat_prover import SatProver
+from reasoning.llm import LLMSettings, OpenAIChatClient
 
 
 def answer(request: ChatRequest) -> str:
@@ -126,3 +145,53 @@ def test_typed_questions_parse_from_names_and_times() -> None:
     spec = QuestionSpec(kind="where", about=who.name, time=setting.slots[1])
     assert parse_question(setting, spec) == Where(who.id, 1)
     assert parse_question(setting, QuestionSpec(kind="where", about="Nobody")) is None
+
+
+def fill(schema: dict[str, Any], node: dict[str, Any]) -> Any:
+    """What a grammar-constrained server may answer for ``node`` of ``schema``: the first
+    option of every enum, every field filled."""
+    if "$ref" in node:
+        return fill(schema, schema["$defs"][node["$ref"].split("/")[-1]])
+    if "anyOf" in node:
+        return fill(schema, next(n for n in node["anyOf"] if n.get("type") != "null"))
+    if "enum" in node:
+        return node["enum"][0]
+    if node.get("type") == "object":
+        return {key: fill(schema, value) for key, value in node["properties"].items()}
+    if node.get("type") == "array":
+        return [fill(schema, node["items"])]
+    return "I would rather not say."
+
+
+def test_every_decision_sends_its_answer_model_and_a_filled_one_is_played() -> None:
+    asked: list[dict[str, Any]] = []
+
+    def structured(request: ChatRequest) -> str:
+        if request.last_user.startswith("Sentence:"):
+            return "FORMULA: true"
+        fmt = request.response_format
+        assert fmt is not None, request.last_user[-200:]
+        schema = fmt["json_schema"]["schema"] if "json_schema" in fmt else fmt["schema"]
+        asked.append(schema)
+        return json.dumps(fill(schema, schema))
+
+    config = MysteryConfig(scripts=ScriptConfig(players=5))
+    state = MysteryState(scripts_for(3, config.scripts), config, 3)
+    with ScriptedChatServer(structured) as server:
+        client = OpenAIChatClient(
+            LLMSettings(base_url=server.base_url, model="scripted"), sleep=lambda _: None
+        )
+        reader = AnswerReader(Autoformalizer(client, prover=SatProver(), seed=1), SatProver())
+        variants: tuple[Variant, ...] = ("questum", "llm-random", "llm-cot")
+        players = [
+            LLMPlayer(MysteryPrompter(v, k, reader), client, seed=k) for k, v in enumerate(variants)
+        ]
+        agents: list[Any] = [*players, RandomAgent(3), RandomAgent(4)]
+        while not state.is_terminal():
+            views = {k: state.observation(k) for k in state.current_players()}
+            state.apply({k: agents[k].act(v) for k, v in views.items()})
+    titles = {schema["title"] for schema in asked}
+    assert titles == {"AskAnswer", "SpokenAnswer", "VoteAnswer"}
+    assert all(p.fallbacks.total == 0 for p in players), [p.fallbacks for p in players]
+    cot = [s for s in asked if "reasoning" in s["properties"]]
+    assert cot and all(s["required"][0] == "reasoning" for s in cot)
