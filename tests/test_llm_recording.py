@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import json
 from collections.abc import Sequence
 from pathlib import Path
@@ -26,6 +27,7 @@ from reasoning.llm import (
     ask_structured,
     load_recording,
     make_client,
+    recording_file,
     system,
     user,
 )
@@ -218,3 +220,18 @@ def test_any_conversation_replays_exactly(
     replay = ReplayClient(path, model="echo")
     assert [replay.complete(messages, seed=seed) for messages, seed in calls] == replies
     assert replay.remaining == 0
+
+
+def test_a_compressed_recording_replays_in_its_place(tmp_path: Path) -> None:
+    path, recorded, _ = record(tmp_path)
+    packed = path.with_name(path.name + ".gz")
+    packed.write_bytes(gzip.compress(path.read_bytes()))
+    path.unlink()
+    assert recording_file(path) == packed
+    replay = make_client(LLMSettings(model="m1", replay_path=path, price_input_per_1k=1.0))
+    assert play(replay) == recorded
+    packed.write_bytes(b"not gzip at all")
+    with pytest.raises(ValueError, match=r"calls\.jsonl\.gz: not a readable recording"):
+        ReplayClient(path, model="m1")
+    packed.unlink()
+    assert recording_file(path) is None

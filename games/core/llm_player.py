@@ -36,6 +36,7 @@ from reasoning.llm import (
     choose_with_fallback,
     complete_with,
     make_client,
+    recording_file,
     system,
     user,
 )
@@ -105,10 +106,11 @@ def seat_client(settings: LLMSettings, seat: int) -> ChatClient:
     """The chat client of ``seat``, recording to or replaying from its own file.
 
     A recording file is created at once, so a seat that never got to call still leaves one to
-    replay from; a missing replay file raises RecordingMissing, a missing endpoint ValueError.
+    replay from; a replay file may be gzip-compressed (``.jsonl.gz``); a missing one raises
+    RecordingMissing, a missing endpoint ValueError.
     """
     own = seat_settings(settings, seat)
-    if own.replay_path is not None and not own.replay_path.is_file():
+    if own.replay_path is not None and recording_file(own.replay_path) is None:
         raise RecordingMissing(own.replay_path)
     client = make_client(own)
     if own.record_path is not None:

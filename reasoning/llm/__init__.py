@@ -47,6 +47,7 @@ from reasoning.llm.recording import (
     ReplayExhausted,
     ReplayMismatch,
     load_recording,
+    recording_file,
 )
 from reasoning.llm.settings import LLMSettings
 from reasoning.llm.structured import (
@@ -112,6 +113,7 @@ __all__ = [
     "make_client",
     "parse_answer",
     "parse_reply",
+    "recording_file",
     "reprompt_text",
     "system",
     "user",

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import gzip
 import threading
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Self
+from typing import Self, TextIO
 
 from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 
@@ -210,18 +211,38 @@ class ReplayClient:
         return recorded.reply
 
 
+def recording_file(path: Path) -> Path | None:
+    """The file that holds the recording ``path`` names: ``path`` itself, else ``path`` with
+    ``.gz`` added (a gzip-compressed recording, as long games are kept); None when neither is."""
+    for candidate in (path, path.with_name(path.name + ".gz")):
+        if candidate.is_file():
+            return candidate
+    return None
+
+
 def load_recording(path: Path) -> list[RecordedCall]:
-    """Read a recording; a bad line raises ``ValueError`` naming the file and line number."""
+    """Read a recording (``recording_file`` finds a compressed one); a bad line raises
+    ``ValueError`` naming the file and line number."""
+    found = recording_file(path) or path
     calls: list[RecordedCall] = []
-    with path.open(encoding="utf-8") as handle:
-        for number, line in enumerate(handle, start=1):
-            if not line.strip():
-                continue
-            try:
-                calls.append(RecordedCall.model_validate_json(line))
-            except ValidationError as exc:
-                raise ValueError(f"{path}, line {number}: not a recorded call: {exc}") from exc
+    try:
+        with _open_text(found) as handle:
+            for number, line in enumerate(handle, start=1):
+                if not line.strip():
+                    continue
+                try:
+                    calls.append(RecordedCall.model_validate_json(line))
+                except ValidationError as exc:
+                    raise ValueError(f"{found}, line {number}: not a recorded call: {exc}") from exc
+    except (EOFError, gzip.BadGzipFile, UnicodeDecodeError) as exc:
+        raise ValueError(f"{found}: not a readable recording: {exc}") from exc
     return calls
+
+
+def _open_text(path: Path) -> TextIO:
+    if path.suffix == ".gz":
+        return gzip.open(path, "rt", encoding="utf-8")
+    return path.open(encoding="utf-8")
 
 
 def _check_same(
