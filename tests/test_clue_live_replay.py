@@ -1,0 +1,55 @@
+"""A full 30-round, six-player Clue game of SmolLM2-135M-Instruct (llama-cpp-python server, one
+thread, 4,096-token context, structured output on) in the verifier-assisted seat against five
+random seats, replayed from its compressed recording through ``play clue --replay``: the model's
+real replies are read again by the game, and the live run's metering shows the history that
+was trimmed to fit the context."""
+
+from __future__ import annotations
+
+import gzip
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from benchmarks.cli import app
+from games.clue import AccusationEvent, DeductionReviewEvent, GameEnd, TurnStart, read_clue_log
+
+RECORDED = Path(__file__).parent / "fixtures" / "llm" / "clue-live-30r"
+CALLS = RECORDED / "llm" / "clue-seed0.seat0.jsonl.gz"
+CONTEXT = 4096
+
+
+def test_the_recorded_30_round_game_replays_to_the_same_log_and_metering(tmp_path: Path) -> None:
+    result = CliRunner().invoke(
+        app, ["play", "clue", "--replay", str(RECORDED), "--out", str(tmp_path)]
+    )
+    assert result.exit_code == 0, result.output
+    calls = [json.loads(line) for line in gzip.decompress(CALLS.read_bytes()).splitlines()]
+    usage = next(line for line in result.output.splitlines() if line.startswith("P0 llm"))
+    columns = usage.split()
+    assert int(columns[2]) == len(calls) == 70
+    assert columns[7:11] == ["0", "0", "0", "0"]  # retries, re-prompts, fallbacks, cut off
+    assert "game over after 30 rounds: nobody wins (round_limit)" in result.output
+    replayed = (tmp_path / "clue-seed0.jsonl").read_text()
+    assert replayed == (RECORDED / "clue-seed0.jsonl").read_text()
+
+
+def test_the_llm_seat_stayed_in_and_its_prompts_stayed_within_the_context() -> None:
+    events = read_clue_log(RECORDED / "clue-seed0.jsonl")
+    assert isinstance(events[-1], GameEnd) and events[-1].rounds == 30
+    own_turns = [e for e in events if isinstance(e, TurnStart) and e.player == 0]
+    assert len(own_turns) == 31  # 30 rounds and the final accusation
+    accused = [e for e in events if isinstance(e, AccusationEvent) and e.player == 0]
+    assert [e.final for e in accused] == [True]
+    withheld = [e for e in events if isinstance(e, DeductionReviewEvent) and e.withheld]
+    assert len(withheld) >= 20
+    calls = [json.loads(line) for line in gzip.decompress(CALLS.read_bytes()).splitlines()]
+    prompts = [c["reply"]["prompt_tokens"] + c["reply"]["max_tokens"] for c in calls]
+    assert max(prompts) <= CONTEXT
+    # The recording keeps each conversation as the agent built it, before trimming: late in the
+    # game it is far longer than the context (this tokenizer reads about 3.6 characters a token),
+    # yet the server read under 4,096 tokens of it.
+    asked = [sum(len(m["content"]) for m in c["messages"]) / 4 for c in calls[-10:]]
+    sent = [c["reply"]["prompt_tokens"] for c in calls[-10:]]
+    assert min(asked) > 1.4 * CONTEXT and max(sent) < CONTEXT
