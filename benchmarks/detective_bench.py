@@ -25,6 +25,7 @@ import typer
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from benchmarks.chat_server import ChatRequest, ScriptedChatServer, Step
+from benchmarks.llm_usage import game_usage, played_usage, usage_lines
 from benchmarks.report import format_table, pyplot
 from benchmarks.run_options import Concurrency, Quiet, Scheduler, Workers, run_options
 from benchmarks.runner import GameOutcome, MemoryLog, RunOptions, check_replayable, run_games
@@ -41,8 +42,8 @@ from games.detective.entry import ENTRY, game_case
 from games.detective.events import AnswersEvent, CaseStart, DetectiveConfig, GameEnd
 from games.detective.generator import GenerationError
 from games.detective.grading import grade_answer
-from games.detective.play import play_game
-from reasoning.llm import LLMSettings
+from games.detective.play import play_game, usage_meters
+from reasoning.llm import LLMSettings, UsageReport
 
 
 class DetectiveBenchConfig(BaseModel):
@@ -88,7 +89,8 @@ class ModeRow(BaseModel):
 
 
 class DetectiveSummary(BaseModel):
-    """A detective run's results."""
+    """A detective run's results, with the LLM usage per agent of the games played in this
+    session of the run (None without LLM agents)."""
 
     model_config = ConfigDict(frozen=True)
 
@@ -96,6 +98,7 @@ class DetectiveSummary(BaseModel):
     agents: list[AgentRow]
     autograder: list[ModeRow]
     scripted_grader: bool
+    llm_usage: UsageReport | None = None
     play_wall_s: float
     play_cpu_s: float
     plot: str
@@ -109,7 +112,8 @@ class DetectivePlayer:
     settings: AgentSettings
 
     def __call__(self, game_id: str, log: MemoryLog) -> dict[str, Any]:
-        """Play the game ``game_id`` names; its LLM fallbacks are what the log lacks."""
+        """Play the game ``game_id`` names; its LLM fallbacks and usage are what the log
+        lacks."""
         agent, seed = game_id.rsplit("-seed-", 1)
         _, seated = play_game(
             DetectiveConfig(knobs=self.knobs),
@@ -118,7 +122,10 @@ class DetectivePlayer:
             self.settings.for_game(game_id),
             log,
         )
-        return {"fallbacks": getattr(seated, "fallbacks", 0)}
+        return {
+            "fallbacks": getattr(seated, "fallbacks", 0),
+            "usage": game_usage([(agent, usage_meters(seated))]),
+        }
 
 
 def game_ids(config: DetectiveBenchConfig) -> list[str]:
@@ -257,6 +264,7 @@ def run(
         agents=rows,
         autograder=modes,
         scripted_grader=scripted,
+        llm_usage=played_usage(report.played),
         play_wall_s=report.wall_s,
         play_cpu_s=report.cpu_s,
         plot=str(plot(rows, out / "scores_by_stage.png")),
@@ -271,6 +279,7 @@ def report_lines(summary: DetectiveSummary) -> list[str]:
     rows = [r.model_dump() for r in summary.agents]
     lines = [format_table(rows, [*columns, "at_best", "fallbacks"])]
     lines.append(f"play: {summary.play_wall_s:.2f} s wall, {summary.play_cpu_s:.2f} s CPU")
+    lines += usage_lines(summary.llm_usage)
     if summary.autograder:
         who = (
             "the scripted grader (a fixed rule, not a model)"

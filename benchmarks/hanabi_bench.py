@@ -22,6 +22,7 @@ import typer
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from benchmarks.hanabi_options import player_counts
+from benchmarks.llm_usage import game_usage, played_usage, usage_lines
 from benchmarks.report import format_table
 from benchmarks.run_options import Concurrency, Quiet, Scheduler, Workers, run_options
 from benchmarks.runner import MemoryLog, RunOptions, check_replayable, run_games
@@ -31,7 +32,7 @@ from games.core.log import SeatInfo
 from games.core.loop import play
 from games.core.recordings import game_llm_settings
 from games.core.runlog import RunDir
-from games.hanabi.agents import AGENTS, HanabiAgentSettings
+from games.hanabi.agents import AGENTS, HanabiAgentSettings, usage_meters
 from games.hanabi.audit import audit_log, tally
 from games.hanabi.cli import llm_settings, seat_specs
 from games.hanabi.config import HanabiConfig, Scoring
@@ -39,7 +40,7 @@ from games.hanabi.entry import ENTRY
 from games.hanabi.events import DecisionEvent, GameEndEvent
 from games.hanabi.knowledge import KnowledgeView
 from games.hanabi.stats import GameRecord, ScoreStats, record_stats
-from reasoning.llm import LLMSettings
+from reasoning.llm import LLMSettings, UsageReport
 
 COLUMNS = [
     "players",
@@ -90,7 +91,7 @@ class HanabiGamePlayer:
     llm: LLMSettings | None = None
 
     def __call__(self, game_id: str, log: MemoryLog) -> dict[str, Any]:
-        """Play the game ``game_id`` names into ``log``."""
+        """Play the game ``game_id`` names into ``log``; its LLM seats' usage by agent name."""
         head, seed_text = game_id.split("-seed")
         players, seed = int(head.removeprefix("p")), int(seed_text)
         specs = seat_specs(self.config.agents, players)
@@ -108,7 +109,7 @@ class HanabiGamePlayer:
         state = ENTRY.new_state(config, seed, seats)
         header = ENTRY.header(config, seed, seats)
         play(state, agents, header, log, max_decisions=ENTRY.info.max_decisions)
-        return {}
+        return {"usage": game_usage(zip(specs, map(usage_meters, agents), strict=True))}
 
 
 class PlayerCountRow(ScoreStats):
@@ -125,13 +126,15 @@ class PlayerCountRow(ScoreStats):
 
 
 class HanabiSummary(BaseModel):
-    """The run's report: its config, one row per player count, time taken."""
+    """The run's report: its config, one row per player count, the LLM usage per agent of the
+    games played in this session (None without LLM seats), time taken."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     benchmark: str = "hanabi"
     config: HanabiRunConfig
     rows: tuple[PlayerCountRow, ...]
+    llm_usage: UsageReport | None = None
     wall_s: float
     cpu_s: float
 
@@ -180,7 +183,13 @@ def run(
     ids = [game_id(p, s) for p in config.players for s in config.seeds]
     report = run_games(rundir, ids, HanabiGamePlayer(config, llm), options)
     rows = tuple(summarise_count(rundir, p) for p in config.players)
-    summary = HanabiSummary(config=config, rows=rows, wall_s=report.wall_s, cpu_s=report.cpu_s)
+    summary = HanabiSummary(
+        config=config,
+        rows=rows,
+        llm_usage=played_usage(report.played),
+        wall_s=report.wall_s,
+        cpu_s=report.cpu_s,
+    )
     rundir.write_summary(summary)
     return summary
 
@@ -316,5 +325,7 @@ def bench_hanabi(
         return
     typer.echo(f"Hanabi, agents {agents}, scoring {summary.config.scoring}")
     typer.echo(format_table(table_rows(summary), COLUMNS))
+    for line in usage_lines(summary.llm_usage):
+        typer.echo(line)
     typer.echo(f"wall {summary.wall_s:.2f} s, CPU {summary.cpu_s:.2f} s")
     typer.echo(f"wrote {rundir.summary_path} and {plot}")

@@ -6,12 +6,14 @@ summary can pool seats over games with the latency median and p95 taken over all
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
+from benchmarks.runner import GameOutcome
 from reasoning.llm import UsageMeter, UsageReport, UsageSnapshot
-from reasoning.llm.usage import pool
+from reasoning.llm.usage import combined, pool
 
 
 class SeatUsage(BaseModel):
@@ -23,9 +25,11 @@ class SeatUsage(BaseModel):
     latencies: list[float]
 
     @classmethod
-    def of(cls, meter: UsageMeter) -> SeatUsage:
-        """What ``meter`` counted."""
-        return cls(usage=meter.snapshot(), latencies=meter.latencies())
+    def of(cls, *meters: UsageMeter) -> SeatUsage:
+        """What ``meters`` (one seat's) counted together."""
+        return cls(
+            usage=combined(meters), latencies=[s for meter in meters for s in meter.latencies()]
+        )
 
 
 def pooled(parts: Sequence[SeatUsage]) -> UsageSnapshot:
@@ -42,3 +46,34 @@ def usage_report(groups: Mapping[str, Sequence[SeatUsage]]) -> UsageReport | Non
         seats={name: pooled(parts) for name, parts in groups.items()},
         total=pooled([part for parts in groups.values() for part in parts]),
     )
+
+
+def game_usage(seats: Iterable[tuple[str, Sequence[UsageMeter]]]) -> dict[str, list[Any]]:
+    """What a game's worker sends back of its seats (agent name, the seat's meters): the usage of
+    each seat that asked a chat model, as JSON by agent name (a game outcome's ``usage``)."""
+    usage: dict[str, list[Any]] = {}
+    for name, meters in seats:
+        if meters:
+            usage.setdefault(name, []).append(SeatUsage.of(*meters).model_dump(mode="json"))
+    return usage
+
+
+def played_usage(games: Iterable[GameOutcome]) -> UsageReport | None:
+    """The usage per agent and in total of the games played (their ``usage`` from
+    ``game_usage``); None when no seat asked a chat model."""
+    groups: dict[str, list[SeatUsage]] = {}
+    for game in games:
+        for name, parts in game.extra.get("usage", {}).items():
+            groups.setdefault(name, []).extend(SeatUsage.model_validate(p) for p in parts)
+    return usage_report(groups)
+
+
+def usage_lines(report: UsageReport | None) -> list[str]:
+    """The usage table under a bench's table (no lines when no seat asked a chat model)."""
+    if report is None:
+        return []
+    return [
+        "",
+        "LLM usage per agent, in the seat column (games played in this run; latency in seconds):",
+        report.table(),
+    ]

@@ -18,6 +18,7 @@ from typing import Annotated, Any
 import typer
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from benchmarks.llm_usage import game_usage, played_usage, usage_lines
 from benchmarks.report import format_table, pyplot, write_json
 from benchmarks.run_options import Concurrency, Quiet, Scheduler, Workers, run_options
 from benchmarks.runner import MemoryLog, check_replayable, run_games
@@ -26,7 +27,7 @@ from games.core.cli import BaseUrl, Model, Record, RecordedRun, fail
 from games.core.log import SeatInfo
 from games.core.loop import play
 from games.core.runlog import LogError, RunDir, RunDirError
-from games.mystery.agents import AGENTS, AgentSettings, make_agents
+from games.mystery.agents import AGENTS, AgentSettings, make_agents, usage_meters
 from games.mystery.audit import audit_game
 from games.mystery.entry import ENTRY, scripts_for
 from games.mystery.events import GameEnd, MysteryConfig
@@ -55,7 +56,7 @@ class MysteryPlayer:
     settings: AgentSettings
 
     def __call__(self, game_id: str, log: MemoryLog) -> dict[str, Any]:
-        """Play the game ``game_id`` names into ``log``."""
+        """Play the game ``game_id`` names into ``log``; its LLM seats' usage by agent name."""
         seed = int(game_id.removeprefix("seed-"))
         settings = self.settings.for_game(game_id, len(self.specs))
         agents = make_agents(self.specs, seed, settings)
@@ -63,7 +64,7 @@ class MysteryPlayer:
         config = ENTRY.default_config(len(self.specs))
         state = ENTRY.new_state(config, seed, seats)
         play(state, agents, ENTRY.header(config, seed, seats), log, max_decisions=200)
-        return {}
+        return {"usage": game_usage((a.name, usage_meters(a)) for a in agents)}
 
 
 def quiz_bounds(seeds: list[int], config: MysteryConfig) -> dict[str, dict[str, float]]:
@@ -203,6 +204,8 @@ def bench_mystery(
         player = MysteryPlayer(specs, AgentSettings(llm=llm if needs_llm else None))
         report = run_games(rundir, ids, player, options)
         summary = summarise(rundir, ids)
+        usage = played_usage(report.played)
+        summary["llm_usage"] = None if usage is None else usage.model_dump(mode="json")
         if with_quiz:
             seeds = [first_seed + k for k in range(games)]
             summary["quiz"] = quiz_bounds(seeds, ENTRY.default_config(len(specs)))
@@ -218,6 +221,8 @@ def bench_mystery(
         return
     columns = ["agents", "games", "finished", "win_rate", "solved_share", "mean_h0", "lies"]
     typer.echo(format_table([summary], [*columns, "wall_s", "cpu_s"]))
+    for line in usage_lines(usage):
+        typer.echo(line)
     rows = [{"round": r + 1, "mean_ig": g} for r, g in enumerate(summary["ig_per_round"])]
     typer.echo("\n" + format_table(rows, ["round", "mean_ig"]))
     typer.echo(f"\npruning {summary['pruning']}  facts {summary['facts']}")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Annotated, NoReturn
 
@@ -9,6 +10,7 @@ import typer
 from pydantic import ValidationError
 
 from games.core.runlog import field_errors
+from reasoning.llm import UsageMeter, UsageReport
 
 Model = Annotated[
     str | None,
@@ -31,6 +33,18 @@ RecordedRun = Annotated[
         "DIR/llm/<game id>.seat<k>.jsonl instead of an endpoint; play into a fresh --out.",
     ),
 ]
+
+USAGE_HEADING = "LLM usage (latency in seconds, cost in the price table's currency):"
+"""The heading of the usage table under a played game."""
+
+
+def usage_footer(seats: Mapping[str, Sequence[UsageMeter]]) -> list[str]:
+    """The lines under a played game's transcript: a blank line, the heading and the usage table
+    of the seats that asked a chat model (seat label -> its meters); none when no seat did."""
+    asked = {label: meters for label, meters in seats.items() if meters}
+    if not asked:
+        return []
+    return ["", USAGE_HEADING, UsageReport.from_seats(asked).table()]
 
 
 def describe_error(err: BaseException) -> str:

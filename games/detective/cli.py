@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 from pydantic import ValidationError
 
-from games.core.cli import BaseUrl, Model, fail
+from games.core.cli import BaseUrl, Model, fail, usage_footer
 from games.core.errors import GAME_ERRORS
 from games.core.llm_player import seat_client
 from games.core.runlog import EventLog, LogError, field_errors
@@ -19,7 +19,7 @@ from games.detective.case import CaseError, CaseKnobs, dump_case, load_case
 from games.detective.events import AnswersEvent, DetectiveConfig, VisitEvent
 from games.detective.generator import GenerationError, generate_case
 from games.detective.planner import best_achievable
-from games.detective.play import audit_stages, logged_case, play_game
+from games.detective.play import audit_stages, logged_case, play_game, usage_meters
 from games.detective.unlock import with_unlock_sets
 from games.detective.verify import verify_case
 from provers.registry import PROVER_NAMES, get_prover
@@ -205,6 +205,8 @@ def play_detective(
             typer.echo(f"  stage {event.stage}: {given} elements given, grades {grades}")
     if isinstance(seated, LLMAgent):
         typer.echo(f"fallbacks: {seated.fallbacks}")
+    for line in usage_footer({f"P0 {seated.name}": usage_meters(seated)}):
+        typer.echo(line)
     final = state.stages[-1]
     if state.score is not None:
         best = best_achievable(case).score

@@ -16,6 +16,7 @@ from games.detective.case import Case
 from games.detective.engine import DetectiveState, case_digest
 from games.detective.entry import ENTRY, game_case
 from games.detective.events import AnswersEvent, CaseStart, DetectiveConfig
+from reasoning.llm import UsageMeter
 from reasoning.verifier import Verifier
 
 
@@ -43,6 +44,15 @@ def play_game(
         if isinstance(seated, ProverAgent):
             seated.close()
     return state, seated
+
+
+def usage_meters(agent: ProverAgent | LLMAgent) -> tuple[UsageMeter, ...]:
+    """The meters of an LLM agent's players (its location choice's, then one per question it
+    answered); none for the prover. ``LLMAgent`` keeps its players to itself, so they are read
+    here."""
+    if not isinstance(agent, LLMAgent):
+        return ()
+    return (agent._choose.meter, *(player.meter for player in agent._answer))
 
 
 class StageAudit(BaseModel):

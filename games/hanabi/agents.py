@@ -20,7 +20,7 @@ from games.hanabi.knowledge import KnowledgeView
 from games.hanabi.llm_agents import HanabiLLMAgent, Role
 from games.hanabi.play import HanabiAgent
 from games.hanabi.symbolic import SymbolicAgent
-from reasoning.llm import LLMSettings
+from reasoning.llm import LLMSettings, UsageMeter
 from reasoning.llm.structured import DEFAULT_MAX_REPROMPTS
 
 
@@ -115,3 +115,11 @@ AGENT_NAMES = AGENTS.names
 def make_agent(name: str, seat: int, seed: int, scoring: Scoring = "fireworks") -> HanabiAgent:
     """The agent called ``name`` for ``seat`` of the game with ``seed``; ValueError if unknown."""
     return AGENTS.make(name, seat, seed, HanabiAgentSettings(scoring=scoring))
+
+
+def usage_meters(agent: object) -> tuple[UsageMeter, ...]:
+    """The meters of an LLM agent's players (its proposers', then its final choice's); none for
+    the others."""
+    if not isinstance(agent, HanabiLLMAgent):
+        return ()
+    return (*(player.meter for _, player in agent.proposers), agent.player.meter)

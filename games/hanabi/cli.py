@@ -11,12 +11,12 @@ from typing import Annotated, Any
 import typer
 from pydantic import BaseModel, ValidationError
 
-from games.core.cli import BaseUrl, Model, fail, prepare_out
+from games.core.cli import BaseUrl, Model, fail, prepare_out, usage_footer
 from games.core.errors import GAME_ERRORS
 from games.core.log import SeatInfo
 from games.core.loop import Agent, play
 from games.core.runlog import EventLog, EventSink, write_atomic
-from games.hanabi.agents import AGENTS, HanabiAgentSettings
+from games.hanabi.agents import AGENTS, HanabiAgentSettings, usage_meters
 from games.hanabi.annotate import correlation, decision_records
 from games.hanabi.audit import audit_log, tally
 from games.hanabi.config import HanabiConfig, Scoring
@@ -77,7 +77,8 @@ def play_narrated(
     log: EventSink | None = None,
     echo: Callable[[str], None] = typer.echo,
 ) -> float:
-    """Play one game dealt from ``seed``, printing every turn; the score."""
+    """Play one game dealt from ``seed``, printing every turn, then the LLM usage of the seats
+    that asked a chat model; the score."""
     agents = [
         Narrated(AGENTS.make(spec, seat, seed, settings), view, echo)
         for seat, spec in enumerate(specs)
@@ -88,6 +89,12 @@ def play_narrated(
     result = play(
         state, agents, header, Transcript(log, echo), max_decisions=ENTRY.info.max_decisions
     )
+    meters = {
+        f"P{seat} {spec}": usage_meters(a.agent)
+        for seat, (spec, a) in enumerate(zip(specs, agents, strict=True))
+    }
+    for line in usage_footer(meters):
+        echo(line)
     return result.returns[0]
 
 

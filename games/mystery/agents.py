@@ -22,7 +22,7 @@ from formalize.mystery import atoms
 from formalize.mystery.facts import TimeAmong
 from formalize.mystery.questions import Where, answer_from
 from games.core.agents import AgentRegistry, AgentType, seat_seed
-from games.core.llm_player import LLMPlayer, seat_client
+from games.core.llm_player import LLMPlayer, SeatClient, seat_client
 from games.core.recordings import game_llm_settings
 from games.mystery.engine import Action, Ask, Introduce, MysteryView, Reply, Vote
 from games.mystery.knowledge import Knowledge
@@ -30,7 +30,7 @@ from games.mystery.llm_agents import MysteryAnswer, MysteryPrompter, Variant
 from games.mystery.spoken import AnswerReader
 from provers.sat_prover import SatProver
 from provers.sat_session import SatSession
-from reasoning.llm import LLMSettings
+from reasoning.llm import LLMSettings, UsageMeter
 
 
 @dataclass
@@ -154,17 +154,46 @@ class AgentSettings(BaseModel):
         return self.model_copy(update={"llm": game_llm_settings(llm, game_id, seats)})
 
 
-MysteryAgent = ProverAgent | RandomAgent | LLMPlayer[MysteryView, MysteryAnswer, Action]
+@dataclass(frozen=True)
+class LLMAgent:
+    """An LLM seat: the core's LLM player decides, and its spoken answers are formalised through
+    a client metered on its own, so that the seat's usage counts both."""
+
+    player: LLMPlayer[MysteryView, MysteryAnswer, Action]
+    formaliser: SeatClient
+
+    @property
+    def name(self) -> str:
+        """The variant's name."""
+        return self.player.name
+
+    def act(self, obs: MysteryView) -> Action:
+        """The player's action."""
+        return self.player.act(obs)
+
+
+MysteryAgent = ProverAgent | RandomAgent | LLMAgent
 """Any agent of the game: ``act(view) -> action``."""
 
 
 def _llm(variant: Variant) -> Callable[[int, int, AgentSettings], MysteryAgent]:
     def make(seat: int, seed: int, settings: AgentSettings) -> MysteryAgent:
         client = seat_client(settings.llm_settings(), seat)
-        reader = AnswerReader(Autoformalizer(client, prover=SatProver(), seed=seed), SatProver())
-        return LLMPlayer(MysteryPrompter(variant, seed, reader), client, seed=seed, name=variant)
+        formaliser = SeatClient(client)
+        reader = AnswerReader(
+            Autoformalizer(formaliser, prover=SatProver(), seed=seed), SatProver()
+        )
+        prompter = MysteryPrompter(variant, seed, reader)
+        return LLMAgent(LLMPlayer(prompter, client, seed=seed, name=variant), formaliser)
 
     return make
+
+
+def usage_meters(agent: MysteryAgent) -> tuple[UsageMeter, ...]:
+    """The meters of an LLM seat (its decisions', then its formaliser's); none for the others."""
+    if not isinstance(agent, LLMAgent):
+        return ()
+    return agent.player.meter, agent.formaliser.meter
 
 
 AGENTS: AgentRegistry[AgentSettings, MysteryAgent] = AgentRegistry(

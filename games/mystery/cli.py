@@ -10,11 +10,11 @@ import typer
 from pydantic import ValidationError
 
 from formalize.mystery.questions import render_question
-from games.core.cli import BaseUrl, Model, fail, prepare_out
+from games.core.cli import BaseUrl, Model, fail, prepare_out, usage_footer
 from games.core.log import SeatInfo
 from games.core.loop import play
 from games.core.runlog import EventLog
-from games.mystery.agents import AGENTS, AgentSettings, make_agents
+from games.mystery.agents import AGENTS, AgentSettings, make_agents, usage_meters
 from games.mystery.audit import audit_game
 from games.mystery.engine import MysteryState
 from games.mystery.entry import ENTRY
@@ -28,7 +28,7 @@ from games.mystery.events import (
     record_question,
 )
 from games.mystery.llm_agents import say_facts
-from reasoning.llm import LLMSettings
+from reasoning.llm import LLMSettings, UsageMeter
 
 
 def mystery_demo(seed: int, rounds: int) -> list[str]:
@@ -43,8 +43,9 @@ def mystery_demo(seed: int, rounds: int) -> list[str]:
 
 def play_game(
     specs: Sequence[str], seed: int, settings: AgentSettings, out: Path | None
-) -> MysteryState:
-    """Play one game of ``seed`` with the seat list ``specs`` (logging it under ``out``)."""
+) -> tuple[MysteryState, dict[str, tuple[UsageMeter, ...]]]:
+    """Play one game of ``seed`` with the seat list ``specs`` (logging it under ``out``); the
+    finished state and each seat's LLM usage meters by seat label (``P0 questum``)."""
     agents = make_agents(specs, seed, settings)
     seats = [SeatInfo(name=f"P{i}", agent=a.name) for i, a in enumerate(agents)]
     config = ENTRY.default_config(len(specs))
@@ -55,7 +56,7 @@ def play_game(
     else:
         with EventLog(out / f"mystery-seed{seed}.jsonl") as log:
             play(state, agents, header, log, max_decisions=ENTRY.info.max_decisions)
-    return state
+    return state, {f"P{seat} {a.name}": usage_meters(a) for seat, a in enumerate(agents)}
 
 
 def transcript(state: MysteryState) -> list[str]:
@@ -118,8 +119,8 @@ def play_mystery(
             raise ValueError("--agents: an LLM agent needs --base-url")
         if out is not None:
             prepare_out(out)
-        state = play_game(specs, seed, AgentSettings(llm=llm), out)
+        state, meters = play_game(specs, seed, AgentSettings(llm=llm), out)
     except (ValueError, ValidationError) as err:
         fail(err)
-    for line in transcript(state):
+    for line in [*transcript(state), *usage_footer(meters)]:
         typer.echo(line)

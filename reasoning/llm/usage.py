@@ -224,6 +224,15 @@ class UsageReport(BaseModel):
             total=combined(meters.values()),
         )
 
+    @classmethod
+    def from_seats(cls, seats: Mapping[str, Sequence[UsageMeter]]) -> UsageReport:
+        """The report of seats that count their calls in one or more meters each (seat label ->
+        meters), each seat's meters pooled."""
+        return cls(
+            seats={name: combined(meters) for name, meters in seats.items()},
+            total=combined(meter for meters in seats.values() for meter in meters),
+        )
+
     def table(self) -> str:
         """A plain-text table: one row per seat and a total row."""
         header = (
