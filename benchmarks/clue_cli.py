@@ -10,6 +10,7 @@ import typer
 from pydantic import ValidationError
 
 from benchmarks import clue_bench, clue_perf
+from benchmarks.llm_usage import usage_lines
 from benchmarks.report import format_table, write_json
 from benchmarks.run_options import (
     Concurrency,
@@ -103,9 +104,8 @@ def bench_clue(
             for a in summary.per_agent
         ]
         typer.echo(format_table(rows, clue_bench.TABLE_COLUMNS))
-        if summary.llm_usage is not None:
-            typer.echo("\nLLM usage per agent, in the seat column (latency in seconds):")
-            typer.echo(summary.llm_usage.table())
+        for line in usage_lines(summary.llm_usage, "every game of the run folder"):
+            typer.echo(line)
         if summary.errored:
             typer.echo(f"\n{len(summary.errored)} games errored (see summary.json)")
         typer.echo(

@@ -68,12 +68,13 @@ def played_usage(games: Iterable[GameOutcome]) -> UsageReport | None:
     return usage_report(groups)
 
 
-def usage_lines(report: UsageReport | None) -> list[str]:
-    """The usage table under a bench's table (no lines when no seat asked a chat model)."""
+def usage_lines(report: UsageReport | None, scope: str = "games played in this run") -> list[str]:
+    """The usage table under a bench's table, saying which games it covers (no lines when no
+    seat asked a chat model)."""
     if report is None:
         return []
     return [
         "",
-        "LLM usage per agent, in the seat column (games played in this run; latency in seconds):",
+        f"LLM usage per agent, in the seat column ({scope}; latency in seconds):",
         report.table(),
     ]

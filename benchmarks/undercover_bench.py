@@ -29,7 +29,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from benchmarks.llm_usage import SeatUsage, usage_report
+from benchmarks.llm_usage import game_usage, played_usage, usage_lines
 from benchmarks.report import format_table, pyplot
 from benchmarks.runner import (
     GameError,
@@ -228,10 +228,8 @@ class UndercoverPlayer:
             [matchup.citizens] * self.config.players, game, seated, spy_agent=matchup.spy
         )
         play_game(game, agents, ProverChecker(settings.test), log)
-        usage: dict[str, list[dict[str, Any]]] = {}
-        for seat, meter in seat_meters(agents).items():
-            part = SeatUsage.of(meter).model_dump(mode="json")
-            usage.setdefault(agents[seat].name, []).append(part)
+        meters = seat_meters(agents)
+        usage = game_usage((agents[seat].name, (meter,)) for seat, meter in meters.items())
         return {"fallbacks": settings.fallbacks.snapshot().counts, "usage": usage}
 
 
@@ -350,15 +348,12 @@ def run(
         config, {p.id: p for p in pairs}, out if record else None, replay_from, recipe, settings
     )
     fallbacks = FallbackCounter()
-    usage: dict[str, list[SeatUsage]] = {}
 
     def keep(game: GameOutcome) -> None:
         for phase, reasons in game.extra.get("fallbacks", {}).items():
             for reason, count in reasons.items():
                 for _ in range(count):
                     fallbacks.record(phase, reason)
-        for name, parts in game.extra.get("usage", {}).items():
-            usage.setdefault(name, []).extend(SeatUsage.model_validate(p) for p in parts)
         if game.error is not None:
             say(f"{game.game_id}: errored: {game.error}")
 
@@ -386,7 +381,7 @@ def run(
         fallbacks=(
             fallbacks.snapshot() if settings.client is not None or replay_from is not None else None
         ),
-        llm_usage=usage_report(usage),
+        llm_usage=played_usage(report.played),
         elapsed_s=time.perf_counter() - started,
         play_cpu_s=report.cpu_s,
     )
@@ -589,13 +584,7 @@ def report_lines(summary: UndercoverBenchSummary) -> list[str]:
         lines += [f"  {e.game_id}: {e.error}" for e in summary.errors]
     if summary.fallbacks is not None:
         lines += ["", f"LLM fallbacks: {summary.fallbacks.total} {summary.fallbacks.counts}"]
-    if summary.llm_usage is not None:
-        lines += [
-            "",
-            "LLM usage per agent type, in the seat column (games played in this run; latency "
-            "in seconds)",
-            summary.llm_usage.table(),
-        ]
+    lines += usage_lines(summary.llm_usage)
     return lines
 
 

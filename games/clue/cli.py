@@ -15,7 +15,7 @@ from games.clue.entry import ENTRY
 from games.clue.events import GameStart
 from games.clue.play import play_seated
 from games.clue.transcript import describe_deduction, transcript
-from games.core.cli import BaseUrl, Model, Record, fail, prepare_out
+from games.core.cli import BaseUrl, Model, Record, fail, prepare_out, usage_footer
 from games.core.errors import GAME_ERRORS
 from games.core.runlog import EventLog, LogError
 from reasoning.llm import LLMSettings
@@ -145,10 +145,8 @@ def play_clue(
         typer.echo(line)
     if any(played.fallbacks):
         typer.echo("fallbacks per seat: " + ", ".join(str(f) for f in played.fallbacks))
-    usage = played.usage()
-    if usage is not None:
-        typer.echo("\nLLM usage (latency in seconds, cost in the price table's currency):")
-        typer.echo(usage.table())
+    for line in usage_footer({label: (meter,) for label, meter in played.meters.items()}):
+        typer.echo(line)
     typer.echo("")
     typer.echo(render_audit(audit_events(events, source=str(path) if path else None)))
     if path is not None:

@@ -10,7 +10,7 @@ from games.clue.cards import ClueConfig
 from games.clue.engine import ClueGame, play_game
 from games.clue.events import ClueEvent, ClueResult, PlayerInfo
 from games.core.runlog import EventSink
-from reasoning.llm import UsageMeter, UsageReport
+from reasoning.llm import UsageMeter
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,10 +23,6 @@ class PlayedGame:
     agents: tuple[str, ...]
     fallbacks: tuple[int, ...]
     meters: dict[str, UsageMeter] = field(default_factory=dict)
-
-    def usage(self) -> UsageReport | None:
-        """The LLM usage per seat and in total (None when no seat asked a chat model)."""
-        return UsageReport.from_meters(self.meters) if self.meters else None
 
     def events(self) -> list[ClueEvent]:
         """The whole log: ``game_start`` (seats named ``P0``, ``P1``, ...) then every event."""

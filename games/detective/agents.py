@@ -28,7 +28,7 @@ from games.detective.prompts import (
 )
 from provers.sat_session import SatSession
 from provers.sat_solver import DEFAULT_SOLVER
-from reasoning.llm import ChatClient, LLMSettings
+from reasoning.llm import ChatClient, LLMSettings, UsageMeter
 
 
 class AgentSettings(BaseModel):
@@ -188,6 +188,11 @@ class LLMAgent:
     def choose_fallbacks(self) -> int:
         """How many location choices fell back to a random one."""
         return self._choose.fallbacks.total
+
+    @property
+    def meters(self) -> tuple[UsageMeter, ...]:
+        """The meters of the agent's players: the location choice's, then one per question."""
+        return (self._choose.meter, *(player.meter for player in self._answer))
 
     def _answer_stage(self, view: DetectiveView) -> Answer:
         """Every question asked in a prompt of its own."""

@@ -48,11 +48,8 @@ def play_game(
 
 def usage_meters(agent: ProverAgent | LLMAgent) -> tuple[UsageMeter, ...]:
     """The meters of an LLM agent's players (its location choice's, then one per question it
-    answered); none for the prover. ``LLMAgent`` keeps its players to itself, so they are read
-    here."""
-    if not isinstance(agent, LLMAgent):
-        return ()
-    return (agent._choose.meter, *(player.meter for player in agent._answer))
+    answered); none for the prover."""
+    return agent.meters if isinstance(agent, LLMAgent) else ()
 
 
 class StageAudit(BaseModel):

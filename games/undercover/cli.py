@@ -11,7 +11,7 @@ import typer
 from pydantic import BaseModel, ValidationError
 
 from games.clue.cli import llm_agent_settings
-from games.core.cli import BaseUrl, Model, Record, fail, prepare_out
+from games.core.cli import BaseUrl, Model, Record, fail, prepare_out, usage_footer
 from games.core.errors import GAME_ERRORS
 from games.core.runlog import EventLog, EventSink
 from games.core.settings import GameSettings
@@ -39,7 +39,7 @@ from games.undercover.metrics import MiniLMSimilarity, game_metrics
 from games.undercover.prover_agent import ProverAgent
 from games.undercover.words import WordPair, pair_catalogue
 from provers.registry import DEFAULT_PROVER, PROVER_NAMES, get_prover
-from reasoning.llm import ChatClient, LLMSettings, UsageMeter, UsageReport, make_client
+from reasoning.llm import ChatClient, LLMSettings, UsageMeter, make_client
 from reasoning.prover import ProverUnavailable
 
 DEFAULT_UNDERCOVER_AGENTS = "prover*5,plain"
@@ -275,12 +275,9 @@ def play_undercover(
     if (client is not None or seat_clients is not None) and settings.fallbacks.count():
         typer.echo(f"LLM fallbacks: {settings.fallbacks.snapshot().counts}")
     meters = seat_meters(seated)
-    if meters:
-        usage = UsageReport.from_meters(
-            {f"seat {seat} {seated[seat].name}": meter for seat, meter in meters.items()}
-        )
-        typer.echo("\nLLM usage (latency in seconds, cost in the price table's currency):")
-        typer.echo(usage.table())
+    labelled = {f"seat {seat} {seated[seat].name}": (meter,) for seat, meter in meters.items()}
+    for line in usage_footer(labelled):
+        typer.echo(line)
     if scores:
         events: list[UndercoverEvent] = [game.start_event([a.name for a in seated]), *game.events]
         metrics = game_metrics(events, lex, MiniLMSimilarity())
