@@ -29,7 +29,7 @@ from benchmarks.llm_usage import game_usage, played_usage, usage_lines
 from benchmarks.report import format_table, pyplot
 from benchmarks.run_options import Concurrency, Quiet, Scheduler, Workers, run_options
 from benchmarks.runner import GameOutcome, MemoryLog, RunOptions, check_replayable, run_games
-from games.core.cli import BaseUrl, Model, Record, RecordedRun, fail
+from games.core.cli import BaseUrl, Model, Record, RecordedRun, fail, llm_settings
 from games.core.errors import GAME_ERRORS
 from games.core.llm_player import seat_client
 from games.core.recordings import game_llm_settings
@@ -361,13 +361,8 @@ def bench_detective(
             raise ValueError("--record and --replay cannot be used together")
         names = AGENTS.parse(agents)
         modes = _modes(autograde_modes)
-        given = {k: v for k, v in {"model": model, "base_url": base_url}.items() if v is not None}
-        if record:
-            given["record_path"] = str(out)
-        if replay is not None:
-            given["replay_path"] = str(replay)
         needs_llm = AGENTS.needs_llm(names) or (bool(modes) and not scripted_grader)
-        llm = LLMSettings.model_validate(given)
+        llm = llm_settings(model, base_url, out if record else None, replay)
         config = DetectiveBenchConfig(
             agents=names,
             cases=cases,

@@ -26,7 +26,7 @@ from benchmarks.llm_usage import game_usage, played_usage, usage_lines
 from benchmarks.report import format_table
 from benchmarks.run_options import Concurrency, Quiet, Scheduler, Workers, run_options
 from benchmarks.runner import MemoryLog, RunOptions, check_replayable, run_games
-from games.core.cli import BaseUrl, Model, Record, RecordedRun, fail, prepare_out
+from games.core.cli import BaseUrl, Model, Record, RecordedRun, fail, llm_settings, prepare_out
 from games.core.errors import GAME_ERRORS
 from games.core.log import SeatInfo
 from games.core.loop import play
@@ -34,7 +34,7 @@ from games.core.recordings import game_llm_settings
 from games.core.runlog import RunDir
 from games.hanabi.agents import AGENTS, HanabiAgentSettings, usage_meters
 from games.hanabi.audit import audit_log, tally
-from games.hanabi.cli import llm_settings, seat_specs
+from games.hanabi.cli import seat_specs
 from games.hanabi.config import HanabiConfig, Scoring
 from games.hanabi.entry import ENTRY
 from games.hanabi.events import DecisionEvent, GameEndEvent

@@ -23,7 +23,7 @@ from benchmarks.report import format_table, pyplot, write_json
 from benchmarks.run_options import Concurrency, Quiet, Scheduler, Workers, run_options
 from benchmarks.runner import MemoryLog, check_replayable, run_games
 from formalize.mystery.quiz import Needs, accuracy, bound, quiz
-from games.core.cli import BaseUrl, Model, Record, RecordedRun, fail
+from games.core.cli import BaseUrl, Model, Record, RecordedRun, fail, llm_settings
 from games.core.log import SeatInfo
 from games.core.loop import play
 from games.core.runlog import LogError, RunDir, RunDirError
@@ -34,7 +34,7 @@ from games.mystery.events import GameEnd, MysteryConfig
 from games.mystery.wellplay import load_wellplay
 from games.mystery.wellplay_answer import Knowledge, answer_all
 from provers.sat_prover import SatProver
-from reasoning.llm import LLMEndpointError, LLMSettings, make_client
+from reasoning.llm import LLMEndpointError, make_client
 from reasoning.verifier import ClaimStatus, Correctness
 
 
@@ -183,14 +183,7 @@ def bench_mystery(
             specs = specs * 5
         ENTRY.info.check_players(len(specs), "agents")
         needs_llm = AGENTS.needs_llm(specs)
-        llm = LLMSettings.model_validate(
-            {
-                "model": model or "gpt-4o-mini",
-                "base_url": base_url,
-                "record_path": out if record else None,
-                "replay_path": replay,
-            }
-        )
+        llm = llm_settings(model, base_url, out if record else None, replay)
         if needs_llm and replay is None and not llm.configured:
             raise ValueError("--agents: an LLM agent needs --base-url (or --replay)")
         config = MysteryBenchConfig(
@@ -262,7 +255,7 @@ def bench_wellplay(
         if knowledge not in KNOWLEDGE:
             raise ValueError(f"--knowledge: own, all or played, got {knowledge!r}")
         scripts = load_wellplay(data, seed)
-        llm = LLMSettings.model_validate({"model": model or "gpt-4o-mini", "base_url": base_url})
+        llm = llm_settings(model, base_url)
         if not llm.configured:
             raise ValueError("answering needs an LLM endpoint: give --base-url")
         graded, fallbacks = answer_all(make_client(llm), scripts, KNOWLEDGE[knowledge])

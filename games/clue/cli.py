@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
@@ -15,10 +15,17 @@ from games.clue.entry import ENTRY
 from games.clue.events import GameStart
 from games.clue.play import play_seated
 from games.clue.transcript import describe_deduction, transcript
-from games.core.cli import BaseUrl, Model, Record, fail, prepare_out, usage_footer
+from games.core.cli import (
+    BaseUrl,
+    Model,
+    Record,
+    fail,
+    llm_settings,
+    prepare_out,
+    usage_footer,
+)
 from games.core.errors import GAME_ERRORS
 from games.core.runlog import EventLog, LogError
-from reasoning.llm import LLMSettings
 
 PLAY_ERRORS: tuple[type[Exception], ...] = (*GAME_ERRORS, ValueError)
 """What stops a played game (exit status 1): a game error, or an agent that cannot be built."""
@@ -31,17 +38,7 @@ def llm_agent_settings(
     model: str | None, base_url: str | None, record: Path | None, replay: Path | None
 ) -> AgentSettings:
     """Agent settings with the LLM options given on the command line over the environment's."""
-    given: dict[str, Any] = {
-        key: value
-        for key, value in {
-            "model": model,
-            "base_url": base_url,
-            "record_path": record,
-            "replay_path": replay,
-        }.items()
-        if value is not None
-    }
-    return AgentSettings(llm=LLMSettings(**given) if given else None)
+    return AgentSettings(llm=llm_settings(model, base_url, record, replay))
 
 
 def recorded_settings(

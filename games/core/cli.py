@@ -10,7 +10,7 @@ import typer
 from pydantic import ValidationError
 
 from games.core.runlog import field_errors
-from reasoning.llm import UsageMeter, UsageReport
+from reasoning.llm import LLMSettings, UsageMeter, UsageReport
 
 Model = Annotated[
     str | None,
@@ -33,6 +33,25 @@ RecordedRun = Annotated[
         "DIR/llm/<game id>.seat<k>.jsonl instead of an endpoint; play into a fresh --out.",
     ),
 ]
+
+
+def llm_settings(
+    model: str | None,
+    base_url: str | None,
+    record: Path | None = None,
+    replay: Path | None = None,
+) -> LLMSettings:
+    """The LLM settings of a command: the options given (model, endpoint, the run folder to
+    record into or replay from) over the environment's ``GUMSHOE_LLM_*``; a model left unset
+    is the endpoint's first listed one."""
+    given = {
+        "model": model,
+        "base_url": base_url,
+        "record_path": record,
+        "replay_path": replay,
+    }
+    return LLMSettings.model_validate({k: v for k, v in given.items() if v is not None})
+
 
 USAGE_HEADING = "LLM usage (latency in seconds, cost in the price table's currency):"
 """The heading of the usage table under a played game."""

@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 from pydantic import ValidationError
 
-from games.core.cli import BaseUrl, Model, fail, usage_footer
+from games.core.cli import BaseUrl, Model, fail, llm_settings, usage_footer
 from games.core.errors import GAME_ERRORS
 from games.core.llm_player import seat_client
 from games.core.runlog import EventLog, LogError, field_errors
@@ -24,7 +24,6 @@ from games.detective.unlock import with_unlock_sets
 from games.detective.verify import verify_case
 from provers.registry import PROVER_NAMES, get_prover
 from provers.sat_session import SatSession
-from reasoning.llm import LLMSettings
 from reasoning.prover import Prover, ProverUnavailable
 from reasoning.verifier import Verifier
 
@@ -147,11 +146,6 @@ PLAY_ERRORS: tuple[type[Exception], ...] = (*GAME_ERRORS, ValueError)
 endpoint."""
 
 
-def _llm_settings(model: str | None, base_url: str | None) -> LLMSettings:
-    given = {k: v for k, v in {"model": model, "base_url": base_url}.items() if v is not None}
-    return LLMSettings.model_validate(given)
-
-
 def play_detective(
     seed: Annotated[int, typer.Option(help="Seed of the generated case and of the agent.")] = 0,
     agent: Annotated[str, typer.Option(help=f"The player: {', '.join(AGENTS.names)}.")] = "prover",
@@ -180,7 +174,7 @@ def play_detective(
         AGENTS.get(agent)
         if autograde is not None and autograde not in MODES:
             raise ValueError(f"--autograde: a mode 1-5, got {autograde}")
-        llm = _llm_settings(model, base_url)
+        llm = llm_settings(model, base_url)
         settings = AgentSettings(llm=llm)
         sink = EventLog(log) if log is not None else None
     except (ValidationError, ValueError, OSError) as err:

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 from pydantic import BaseModel, ValidationError
 
-from games.core.cli import BaseUrl, Model, fail, prepare_out, usage_footer
+from games.core.cli import BaseUrl, Model, fail, llm_settings, prepare_out, usage_footer
 from games.core.errors import GAME_ERRORS
 from games.core.log import SeatInfo
 from games.core.loop import Agent, play
@@ -25,7 +25,6 @@ from games.hanabi.entry import ENTRY
 from games.hanabi.events import HANABI_EVENT_TYPES, HanabiMove
 from games.hanabi.knowledge import KnowledgeView, seat_knowledge
 from games.hanabi.render import event_text, knowledge_text, table_text
-from reasoning.llm import LLMSettings
 
 
 class Narrated:
@@ -98,24 +97,6 @@ def play_narrated(
     return result.returns[0]
 
 
-def llm_settings(
-    model: str | None, base_url: str | None, record: Path | None, replay: Path | None
-) -> LLMSettings:
-    """The LLM settings of a run: the options given over the environment's; the run directory
-    to record into or replay from becomes each game's per-seat recordings."""
-    given: dict[str, Any] = {
-        key: value
-        for key, value in {
-            "model": model,
-            "base_url": base_url,
-            "record_path": record,
-            "replay_path": replay,
-        }.items()
-        if value is not None
-    }
-    return LLMSettings(**given)
-
-
 def seat_specs(agents: str, players: int) -> tuple[str, ...]:
     """One agent per seat: a single name fills every seat, a seat list must match ``players``."""
     specs = AGENTS.parse(agents)
@@ -169,7 +150,7 @@ def play_hanabi(
         specs = seat_specs(agents, players)
         llm = None
         if AGENTS.needs_llm(specs):
-            llm = llm_settings(model, base_url, None, None)
+            llm = llm_settings(model, base_url)
             if not llm.configured:
                 raise ValueError(
                     f"agents {agents!r} need an LLM endpoint: give --base-url (and --model), or "

@@ -10,7 +10,7 @@ import typer
 from pydantic import ValidationError
 
 from formalize.mystery.questions import render_question
-from games.core.cli import BaseUrl, Model, fail, prepare_out, usage_footer
+from games.core.cli import BaseUrl, Model, fail, llm_settings, prepare_out, usage_footer
 from games.core.log import SeatInfo
 from games.core.loop import play
 from games.core.runlog import EventLog
@@ -28,7 +28,7 @@ from games.mystery.events import (
     record_question,
 )
 from games.mystery.llm_agents import say_facts
-from reasoning.llm import LLMSettings, UsageMeter
+from reasoning.llm import UsageMeter
 
 
 def mystery_demo(seed: int, rounds: int) -> list[str]:
@@ -114,7 +114,7 @@ def play_mystery(
         if len(specs) == 1:
             specs = specs * 5
         ENTRY.info.check_players(len(specs), "agents")
-        llm = LLMSettings.model_validate({"model": model or "gpt-4o-mini", "base_url": base_url})
+        llm = llm_settings(model, base_url)
         if AGENTS.needs_llm(specs) and not llm.configured:
             raise ValueError("--agents: an LLM agent needs --base-url")
         if out is not None:

@@ -10,8 +10,15 @@ from typing import Annotated
 import typer
 from pydantic import BaseModel, ValidationError
 
-from games.clue.cli import llm_agent_settings
-from games.core.cli import BaseUrl, Model, Record, fail, prepare_out, usage_footer
+from games.core.cli import (
+    BaseUrl,
+    Model,
+    Record,
+    fail,
+    llm_settings,
+    prepare_out,
+    usage_footer,
+)
 from games.core.errors import GAME_ERRORS
 from games.core.runlog import EventLog, EventSink
 from games.core.settings import GameSettings
@@ -65,7 +72,7 @@ def undercover_llm(model: str | None, base_url: str | None) -> LLMSettings:
     Calls are recorded and replayed one file per game and seat (``--record`` / ``--replay``), so a
     single recording file from the environment is refused: every seat would append to it.
     """
-    llm = llm_agent_settings(model, base_url, None, None).llm_settings()
+    llm = llm_settings(model, base_url)
     if llm.record_path is not None or llm.replay_path is not None:
         raise ValueError(
             "GUMSHOE_LLM_RECORD_PATH / GUMSHOE_LLM_REPLAY_PATH: Undercover-V records one file "
