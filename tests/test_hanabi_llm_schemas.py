@@ -22,7 +22,7 @@ from games.hanabi.entry import ENTRY
 from games.hanabi.events import DecisionEvent, HanabiMove
 from games.hanabi.llm_agents import RolePrompter
 from games.hanabi.llm_prompts import Memory, MycroftAnswer, RatedAnswer
-from games.hanabi.llm_schemas import MAX_TEXT, mycroft_answer_model, rated_answer_model
+from games.hanabi.llm_schemas import MAX_TEXT, RATINGS, mycroft_answer_model, rated_answer_model
 from reasoning.llm import LLMSettings, MalformedAnswer, parse_answer
 
 
@@ -48,7 +48,9 @@ def test_the_rated_model_bounds_ratings_and_the_chosen_index_by_the_legal_moves(
     assert list(props) == ["reasoning", "ratings", "chosen"]
     assert props["reasoning"]["minLength"] == 1 and props["reasoning"]["maxLength"] == MAX_TEXT
     assert props["ratings"]["minItems"] == props["ratings"]["maxItems"] == n
-    assert props["ratings"]["items"] == {"type": "number", "minimum": -1.0, "maximum": 1.0}
+    rating = props["ratings"]["items"]
+    assert rating["type"] == "number" and min(rating["enum"]) == -1.0 and max(rating["enum"]) == 1.0
+    assert len(rating["enum"]) == 21 and 0.3 in rating["enum"]
     assert props["chosen"]["enum"] == list(range(n))
     assert set(schema["required"]) == set(props) and schema["additionalProperties"] is False
     assert rated_answer_model(observation(seed=5)) is rated_answer_model(obs)
@@ -126,6 +128,15 @@ def test_what_only_the_observation_bounds_fails_the_answer_model(
     text = reply(obs, **({"deductions": []} | changes))
     with pytest.raises(ValidationError, match=problem):
         mycroft_answer_model(obs).model_validate_json(text)
+
+
+def test_a_rating_off_the_grid_fails_the_model_but_is_still_a_rating() -> None:
+    obs = observation()
+    text = reply(obs, ratings=[0.75] * len(obs.legal_actions))
+    with pytest.raises(ValidationError, match=r"-0\.9, -0\.8"):
+        rated_answer_model(obs).model_validate_json(text)
+    answer = parse_answer(text, RatedAnswer, answer=rated_answer_model(obs))
+    assert answer.ratings[0] == 0.75 and 0.75 not in RATINGS
 
 
 def test_wrong_length_ratings_fail_the_model_and_name_no_move() -> None:

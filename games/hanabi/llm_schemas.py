@@ -2,20 +2,21 @@
 
 Each model has the fields of ``RatedAnswer`` (and Mycroft's of ``MycroftAnswer``) in the order
 the answer rule lists them: the reasoning is free text that must not be empty; the ratings are
-exactly one number in [-1, 1] per legal move; the chosen move is an enum of the legal indices;
-Mycroft's deductions are slot claims whose seat, slot, colours and ranks are enums (the colours
-and ranks any non-empty subset, written in the deck's order), at most one claim per card on the
-table. A filled model is validated as the game's schema (``reasoning.llm.parse_answer``).
+exactly one per legal move, each an enum of ``RATINGS``; the chosen move is an enum of the legal
+indices; Mycroft's deductions are slot claims whose seat, slot, colours and ranks are enums (the
+colours and ranks any non-empty subset, written in the deck's order), at most one claim per
+card on the table. A filled model is validated as the game's schema
+(``reasoning.llm.parse_answer``).
 
-Servers differ in which bounds they enforce while decoding: llama.cpp's grammars keep to enums,
-item counts and string lengths but not to a number's minimum and maximum, so a rating out of
-range is caught when the answer is validated.
+Every bound is an enum, an item count or a string length because those are what llama.cpp's
+grammars keep to while decoding; a number's minimum and maximum are not, and small models rate
+moves 1.5, 2.6, ... when only told the range.
 """
 
 from __future__ import annotations
 
 from functools import cache
-from typing import Annotated, Any, Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
@@ -26,8 +27,8 @@ MAX_TEXT = 600
 """Characters of the reasoning: room to think aloud, none to ramble to the token cap."""
 RANKS = "".join(str(rank + 1) for rank in range(NUM_RANKS))
 """The ranks as a claim writes them."""
-
-_RATING = Annotated[float, Field(ge=-1.0, le=1.0)]
+RATINGS = tuple(round(tenths / 10, 1) for tenths in range(-10, 11))
+"""The ratings a structured answer may give: [-1, 1] in steps of 0.1."""
 
 
 def _text() -> Any:
@@ -51,8 +52,9 @@ def _subsets(letters: str) -> tuple[str, ...]:
 
 
 def _move_fields(moves: int) -> dict[str, Any]:
+    rating = _one_of(RATINGS)
     return {
-        "ratings": (list[_RATING], Field(min_length=moves, max_length=moves)),
+        "ratings": (list[rating], Field(min_length=moves, max_length=moves)),  # type: ignore[valid-type]
         "chosen": (_one_of(tuple(range(moves))), ...),
     }
 
