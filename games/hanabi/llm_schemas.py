@@ -8,9 +8,9 @@ colours and ranks any non-empty subset, written in the deck's order), at most on
 card on the table. A filled model is validated as the game's schema
 (``reasoning.llm.parse_answer``).
 
-Every bound is an enum, an item count or a string length because those are what llama.cpp's
-grammars keep to while decoding; a number's minimum and maximum are not, and small models rate
-moves 1.5, 2.6, ... when only told the range.
+Every bound is an enum, an item count or a string length because those are what the grammars
+llama-cpp-python builds from a schema keep to while decoding; a number's minimum and maximum
+are dropped, and SmolLM2 rated moves 1.5, 2.6, ... when only told the range.
 """
 
 from __future__ import annotations
