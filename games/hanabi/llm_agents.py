@@ -32,6 +32,7 @@ from games.hanabi.llm_prompts import (
     system_prompt,
     watson_prompt,
 )
+from games.hanabi.llm_schemas import mycroft_answer_model, rated_answer_model
 from reasoning.llm import ChatClient
 
 Role = Literal["watson", "sherlock", "mycroft"]
@@ -82,17 +83,17 @@ class RolePrompter:
         self.last_answer = None
         return text
 
-    def answer_model(self, obs: HanabiObservation) -> type[BaseModel] | None:
-        """None: a rated answer holds a list of ratings (and Mycroft's claims), not flat labels,
-        so it is asked for as JSON text and validated against ``schema``."""
-        return None
+    def answer_model(self, obs: HanabiObservation) -> type[BaseModel]:
+        """This observation's answer model: a rating per legal move and a legal index (and
+        Mycroft's claims about the cards on the table); see ``llm_schemas``."""
+        if self.role == "mycroft":
+            return mycroft_answer_model(obs)
+        return rated_answer_model(obs)
 
     def action(self, answer: RatedAnswer, obs: HanabiObservation) -> int | None:
-        """The chosen legal move, when the answer rates every legal move within [-1, 1]."""
+        """The chosen legal move, when the answer rates every legal move."""
         legal = obs.legal_actions
-        if len(answer.ratings) != len(legal) or not answer.chosen < len(legal):
-            return None
-        if any(not -1.0 <= r <= 1.0 for r in answer.ratings):
+        if len(answer.ratings) != len(legal):
             return None
         self.last_answer = answer
         return legal[answer.chosen]

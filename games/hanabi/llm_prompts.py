@@ -19,8 +19,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Annotated
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from formalize.hanabi.deck import COLORS, NUM_RANKS, card_name
 from formalize.hanabi.knowledge import hint_masks
@@ -35,13 +36,24 @@ RECENT_MOVES = 10
 
 
 class RatedAnswer(BaseModel):
-    """A Watson or Sherlock answer: think-aloud, one rating per legal move, the chosen index."""
+    """A Watson or Sherlock answer: think-aloud, one rating per legal move, the chosen index
+    (one of the rated moves)."""
 
     model_config = ConfigDict(extra="forbid")
 
     reasoning: str
-    ratings: list[float] = Field(description="One rating in [-1, 1] per legal move, in order.")
+    ratings: list[Annotated[float, Field(ge=-1.0, le=1.0)]] = Field(
+        description="One rating in [-1, 1] per legal move, in order."
+    )
     chosen: int = Field(ge=0, description="The index of the chosen move in the legal list.")
+
+    @model_validator(mode="after")
+    def _chosen_is_rated(self) -> RatedAnswer:
+        if self.chosen >= len(self.ratings):
+            raise ValueError(
+                f"chosen is {self.chosen}, but only {len(self.ratings)} moves are rated"
+            )
+        return self
 
 
 class MycroftAnswer(RatedAnswer):
