@@ -10,10 +10,21 @@ import pytest
 from pydantic import BaseModel, ConfigDict
 
 from benchmarks.llm_parse_rate import GameName, run_game
+from games.detective import CaseKnobs
+from games.detective.agents import AgentSettings as DetectiveSettings
+from games.detective.agents import LLMAgent as DetectiveLLMAgent
+from games.detective.events import DetectiveConfig
+from games.detective.play import play_game as play_detective
+from games.hanabi.agents import AGENTS as HANABI_AGENTS
+from games.hanabi.agents import HanabiAgentSettings, usage_meters
+from games.hanabi.config import HanabiConfig
+from games.hanabi.llm_agents import HanabiLLMAgent
+from games.hanabi.play import play_game as play_hanabi
 from reasoning.llm import (
     LLMSettings,
     OpenAIChatClient,
     ask_structured,
+    combined,
     history,
     system,
     user,
@@ -39,8 +50,8 @@ def _live_endpoint(monkeypatch: pytest.MonkeyPatch) -> None:
     """The endpoint settings given to ``make test-live``, with defaults for a small CPU model."""
     for name, value in LIVE.items():
         monkeypatch.setenv(f"GUMSHOE_LLM_{name.upper()}", str(value))
-    for name, value in LIVE_ENV.items():
-        monkeypatch.setenv(name, value)
+    for variable, setting in LIVE_ENV.items():
+        monkeypatch.setenv(variable, setting)
 
 
 class Room(BaseModel):
@@ -81,3 +92,26 @@ def test_a_short_game_with_an_llm_seat_finishes_with_structured_output(game: Gam
     in_format = sum(t.format_first for t in client.tallies.values())
     assert asks > 0 and in_format / asks >= 0.8, client.tallies
     assert client.meter.snapshot().errors == 0
+
+
+def test_a_short_detective_case_is_played_on_structured_answers() -> None:
+    knobs = CaseKnobs(locations=4, questions=2, red_herrings=1, distractors=3, words_per_card=30)
+    settings = DetectiveSettings(llm=LLMSettings())
+    state, agent = play_detective(DetectiveConfig(knobs=knobs), 1, "llm", settings)
+    assert isinstance(agent, DetectiveLLMAgent) and state.score is not None
+    usage = combined(agent.meters)
+    asks = (knobs.locations + 1) * knobs.questions + knobs.locations - 1
+    assert usage.calls >= asks and usage.errors == 0
+    assert agent.fallbacks == 0  # every answer fills its enums
+
+
+def test_a_hanabi_game_of_two_watson_seats_is_played_on_structured_answers() -> None:
+    settings = HanabiAgentSettings(llm=LLMSettings())
+    agents = [HANABI_AGENTS.make("watson", seat, 1, settings) for seat in range(2)]
+    game = play_hanabi(HanabiConfig(players=2), 1, agents)
+    assert game.is_terminal()
+    for agent in agents:
+        assert isinstance(agent, HanabiLLMAgent)
+        usage = combined(usage_meters(agent))
+        assert usage.calls > 0 and usage.errors == 0
+        assert agent.fallbacks == 0  # every reply rates each legal move and picks one
