@@ -99,3 +99,31 @@ def test_bad_options_exit_2(capsys: pytest.CaptureFixture[str], tmp_path: Path) 
 def test_a_missing_recording_exits_2(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     assert main(["--out", str(tmp_path), "--replay", str(tmp_path), "--games", "clue"]) == 2
     assert "clue-structured-on-seed1.jsonl" in capsys.readouterr().err
+
+
+FIXTURES = Path(__file__).parent / "fixtures" / "llm"
+
+
+@pytest.mark.parametrize(
+    ("game", "seeds", "expected"),
+    [
+        (
+            "clue",
+            "2",
+            {"clue deduction": (1, 1, 1), "clue move": (1, 1, 1), "clue show card": (4, 4, 4)},
+        ),
+        ("undercover", "6,7", {"undercover describe": (4, 4, 2), "undercover vote": (4, 4, 4)}),
+    ],
+)
+def test_recorded_live_games_replay_to_their_parse_rates(
+    tmp_path: Path, game: str, seeds: str, expected: dict[str, tuple[int, int, int]]
+) -> None:
+    """Games played against SmolLM2-135M with the games' answer models, replayed exactly: the
+    asks, first replies that fill the model, and first replies the game accepted."""
+    argv = ["--out", str(tmp_path), "--modes", "on", "--seeds", seeds, "--games", game]
+    assert main([*argv, "--clue-rounds", "5", "--replay", str(FIXTURES)]) == 0
+    report = json.loads((tmp_path / "parse_rate.json").read_text())
+    found = {
+        t["answer_type"]: (t["asks"], t["format_first"], t["first_try"]) for t in report["types"]
+    }
+    assert found == expected
