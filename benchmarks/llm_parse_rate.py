@@ -38,7 +38,7 @@ from games.clue.events import Deduction, DeductionKind
 from games.clue.llm_agent import LLMClueAgent
 from games.clue.llm_answers import format_deduction
 from games.clue.random_agent import RandomAgent
-from games.undercover.agents import AgentSettings, seat_agents
+from games.undercover.agents import AgentSettings, seat_agents, seat_meters
 from games.undercover.checker import ProverChecker
 from games.undercover.engine import UndercoverGame
 from games.undercover.engine import play_game as play_undercover
@@ -204,6 +204,7 @@ class LabelledJSONClient:
     structured: bool
     choices: Choices = field(default_factory=Choices)
     tallies: dict[str, AskTally] = field(default_factory=dict)
+    seat_meter: UsageMeter | None = None
     _current: str | None = None
     _reprompted: bool = False
 
@@ -287,17 +288,17 @@ def _has_labels(text: str, labels: tuple[str, ...]) -> bool:
     return True
 
 
-def play_one(game: GameName, seed: int, client: ChatClient, clue_rounds: int = CLUE_ROUNDS) -> None:
-    """One short game of ``game`` with the LLM at seat 0 and offline agents elsewhere."""
+def play_one(
+    game: GameName, seed: int, client: ChatClient, clue_rounds: int = CLUE_ROUNDS
+) -> UsageMeter:
+    """One short game of ``game`` with the LLM at seat 0 and offline agents elsewhere; the LLM
+    seat's own meter (its re-prompts and fallbacks included)."""
     if game == "clue":
         clue_config = ClueConfig(n_players=CLUE_PLAYERS, max_rounds=clue_rounds)
-        clue_agents: list[ClueAgent] = [
-            LLMClueAgent(client, seed=seed),
-            RandomAgent(seed + 1),
-            RandomAgent(seed + 2),
-        ]
+        llm = LLMClueAgent(client, seed=seed)
+        clue_agents: list[ClueAgent] = [llm, RandomAgent(seed + 1), RandomAgent(seed + 2)]
         play_clue(ClueGame(clue_config, seed), clue_agents)
-        return
+        return llm.meter
     pair = next(p for p in builtin_pairs() if p.id == UNDERCOVER_PAIR)
     uc_game = UndercoverGame(
         UndercoverConfig.model_validate({"players": UNDERCOVER_PLAYERS}), pair, seed
@@ -306,6 +307,7 @@ def play_one(game: GameName, seed: int, client: ChatClient, clue_rounds: int = C
     specs = ["nli"] + ["prover"] * (UNDERCOVER_PLAYERS - 1)
     agents = seat_agents(specs, uc_game, settings)
     play_undercover(uc_game, agents, ProverChecker(settings.test))
+    return seat_meters(agents)[0]
 
 
 def game_choices(game: GameName) -> Choices:
@@ -339,7 +341,7 @@ def run_game(
         if record_dir is not None:
             inner = RecordingClient(inner, record_dir / recording_name(game, mode, seed))
     client = LabelledJSONClient(inner, structured=mode == "on", choices=game_choices(game))
-    play_one(game, seed, client, clue_rounds)
+    client.seat_meter = play_one(game, seed, client, clue_rounds)
     return client
 
 
@@ -441,7 +443,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                         clue_rounds=args.clue_rounds,
                     )
                     played[mode].append(client)
-                    meters[f"{game} {mode} s{seed}"] = client.meter
+                    assert client.seat_meter is not None
+                    meters[f"{game} {mode} s{seed}"] = client.seat_meter
     except (OSError, ValueError, ReplayError, LLMEndpointError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
