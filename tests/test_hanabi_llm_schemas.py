@@ -139,13 +139,18 @@ def test_a_rating_off_the_grid_fails_the_model_but_is_still_a_rating() -> None:
     assert answer.ratings[0] == 0.75 and 0.75 not in RATINGS
 
 
-def test_wrong_length_ratings_fail_the_model_and_name_no_move() -> None:
+def test_wrong_length_ratings_fail_the_model_and_the_decision_schema() -> None:
     obs = observation()
     text = reply(obs, ratings=[0.0, 0.0], chosen=1)
     with pytest.raises(ValidationError, match="at least"):
         rated_answer_model(obs).model_validate_json(text)
-    answer = parse_answer(text, RatedAnswer, answer=rated_answer_model(obs))
-    assert RolePrompter("watson", "hints", Memory()).action(answer, obs) is None
+    prompter = RolePrompter("watson", "hints", Memory())
+    prompter.prompt(obs)
+    with pytest.raises(MalformedAnswer, match="at least"):
+        parse_answer(text, prompter.schema, answer=rated_answer_model(obs))
+    good = reply(obs, ratings=[0.0] * len(obs.legal_actions), chosen=1)
+    answer = parse_answer(good, prompter.schema, answer=rated_answer_model(obs))
+    assert prompter.action(answer, obs) == obs.legal_actions[1]
 
 
 def test_a_choice_beyond_the_ratings_is_malformed_without_an_answer_model() -> None:

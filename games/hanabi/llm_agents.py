@@ -25,6 +25,7 @@ from games.hanabi.llm_prompts import (
     Memory,
     MycroftAnswer,
     RatedAnswer,
+    decision_schema,
     mycroft_observation,
     mycroft_prompt,
     proposals_section,
@@ -54,7 +55,8 @@ class RolePrompter:
         self.view = view
         self.memory = memory
         self.focus = focus
-        self.schema: type[RatedAnswer] = MycroftAnswer if role == "mycroft" else RatedAnswer
+        self.base: type[RatedAnswer] = MycroftAnswer if role == "mycroft" else RatedAnswer
+        self.schema = self.base
         self.proposals: Sequence[tuple[str, RatedAnswer]] = ()
         self.last_prompt = ""
         self.last_answer: RatedAnswer | None = None
@@ -81,6 +83,7 @@ class RolePrompter:
             text += "\n" + proposals_section(self.proposals, obs)
         self.last_prompt = text
         self.last_answer = None
+        self.schema = decision_schema(self.base, len(obs.legal_actions))
         return text
 
     def answer_model(self, obs: HanabiObservation) -> type[BaseModel]:
@@ -91,12 +94,10 @@ class RolePrompter:
         return rated_answer_model(obs)
 
     def action(self, answer: RatedAnswer, obs: HanabiObservation) -> int | None:
-        """The chosen legal move, when the answer rates every legal move."""
-        legal = obs.legal_actions
-        if len(answer.ratings) != len(legal):
-            return None
+        """The chosen legal move (the answer was read with this decision's schema, which rates
+        every legal move)."""
         self.last_answer = answer
-        return legal[answer.chosen]
+        return obs.legal_actions[answer.chosen]
 
     def legal_actions(self, obs: HanabiObservation) -> tuple[int, ...]:
         """The seat's legal move numbers."""

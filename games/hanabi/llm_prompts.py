@@ -19,9 +19,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import Annotated
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, create_model, model_validator
 
 from formalize.hanabi.deck import COLORS, NUM_RANKS, card_name
 from formalize.hanabi.knowledge import hint_masks
@@ -60,6 +61,20 @@ class MycroftAnswer(RatedAnswer):
     """A Mycroft answer: also its deductions about every slot it tracks."""
 
     deductions: list[SlotClaim]
+
+
+@cache
+def decision_schema(base: type[RatedAnswer], moves: int) -> type[RatedAnswer]:
+    """``base`` for one decision among ``moves`` legal moves: exactly one rating for each, so a
+    reply that rates too few or too many is sent back with the reason (the answer model's
+    bounds are not enforced by every server)."""
+    rating = Annotated[float, Field(ge=-1.0, le=1.0)]
+    schema: type[RatedAnswer] = create_model(
+        f"{base.__name__}Of{moves}",
+        __base__=base,
+        ratings=(list[rating], Field(min_length=moves, max_length=moves)),
+    )
+    return schema
 
 
 @dataclass
