@@ -27,6 +27,7 @@ from reasoning.llm import (
     parse_reply,
     user,
 )
+from reasoning.llm.answer_models import answer_model, keyed_model, text_field
 
 Room = Literal["Hall", "Kitchen", "Library"]
 
@@ -288,3 +289,18 @@ def test_raw_newlines_inside_json_strings_are_read() -> None:
     assert parse_reply(reply, Suggestion) == Suggestion(
         suspect="Plum\nor so", weapon="Rope\t", room="Hall"
     )
+
+
+def test_a_keyed_model_reads_and_writes_keys_that_are_not_identifiers() -> None:
+    model = keyed_model(
+        "Levels", dict.fromkeys(("Silas Ellery", "k_0", "class"), Literal["a", "b"])
+    )
+    schema = model.model_json_schema()
+    assert schema["required"] == ["Silas Ellery", "k_0", "class"]
+    given = {"Silas Ellery": "a", "k_0": "b", "class": "a"}
+    assert model.model_validate(given).model_dump() == given
+    with pytest.raises(ValidationError):
+        model.model_validate({**given, "Silas Ellery": "c"})
+    wrapped = answer_model("Answer", {"levels": (model, ...), "why": text_field(5)})
+    with pytest.raises(ValidationError, match="at most 5"):
+        wrapped.model_validate({"levels": given, "why": "too long"})

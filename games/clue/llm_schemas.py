@@ -13,12 +13,13 @@ from __future__ import annotations
 from functools import cache
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, create_model
+from pydantic import BaseModel, Field
 
 from games.clue.agent import ClueObservation, Phase
 from games.clue.cards import Card
 from games.clue.events import Deduction, DeductionKind
 from games.clue.llm_answers import format_deduction
+from reasoning.llm.answer_models import answer_model, text_field
 
 MAX_TEXT = 600
 """Characters of a free-text field: room to reason, none to ramble."""
@@ -29,15 +30,6 @@ NONE = "NONE"
 
 _PLAYER_KINDS: tuple[DeductionKind, ...] = ("holds", "not_holds")
 _ENVELOPE_KINDS: tuple[DeductionKind, ...] = ("in_envelope", "not_in_envelope")
-
-
-def _text() -> Any:
-    return (str, Field(min_length=1, max_length=MAX_TEXT))
-
-
-def _model(name: str, fields: dict[str, Any]) -> type[BaseModel]:
-    model: type[BaseModel] = create_model(name, __config__=ConfigDict(extra="forbid"), **fields)
-    return model
 
 
 def _one_of(values: tuple[str, ...]) -> Any:
@@ -57,10 +49,10 @@ def _deduction_model(cards: tuple[Card, ...], players: int) -> type[BaseModel]:
         for card in cards
     ] + [Deduction(kind=kind, card=card) for kind in _ENVELOPE_KINDS for card in cards]
     listed = _one_of(tuple(format_deduction(d) for d in forms))
-    return _model(
+    return answer_model(
         "ClueDeductionAnswer",
         {
-            "analysis": _text(),
+            "analysis": text_field(MAX_TEXT),
             "deductions": (list[listed], Field(max_length=MAX_DEDUCTIONS)),  # type: ignore[valid-type]
         },
     )
@@ -70,23 +62,25 @@ def _deduction_model(cards: tuple[Card, ...], players: int) -> type[BaseModel]:
 def _move_model(triples: tuple[str, ...], final: bool) -> type[BaseModel]:
     if final:
         fields = {
-            "summary": _text(),
-            "reasoning": _text(),
+            "summary": text_field(MAX_TEXT),
+            "reasoning": text_field(MAX_TEXT),
             "accusation": (_one_of(triples), ...),
         }
-        return _model("ClueFinalAnswer", fields)
+        return answer_model("ClueFinalAnswer", fields)
     fields = {
-        "summary": _text(),
-        "reasoning": _text(),
+        "summary": text_field(MAX_TEXT),
+        "reasoning": text_field(MAX_TEXT),
         "suggestion": (_one_of(triples), ...),
         "accusation": (_one_of((NONE, *triples)), ...),
     }
-    return _model("ClueMoveAnswer", fields)
+    return answer_model("ClueMoveAnswer", fields)
 
 
 @cache
 def _show_model(matching: tuple[str, ...]) -> type[BaseModel]:
-    return _model("ClueShowAnswer", {"reasoning": _text(), "show": (_one_of(matching), ...)})
+    return answer_model(
+        "ClueShowAnswer", {"reasoning": text_field(MAX_TEXT), "show": (_one_of(matching), ...)}
+    )
 
 
 def deduction_answer_model(obs: ClueObservation) -> type[BaseModel]:

@@ -10,35 +10,24 @@ name, each an enum of the part's options as the prompt lists them or ``unknown``
 from __future__ import annotations
 
 from functools import cache
-from typing import Any, Literal
+from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, create_model
+from pydantic import BaseModel
 
 from games.detective.case import Question
 from games.detective.prompts import BLANK
-
-
-def _model(name: str, fields: dict[str, Any], config: ConfigDict | None = None) -> type[BaseModel]:
-    settings = ConfigDict(extra="forbid") if config is None else config
-    model: type[BaseModel] = create_model(name, __config__=settings, **fields)
-    return model
+from reasoning.llm.answer_models import answer_model, keyed_model
 
 
 @cache
 def _location_model(titles: tuple[str, ...]) -> type[BaseModel]:
-    return _model("LocationChoice", {"location": (Literal[titles], ...)})
+    return answer_model("LocationChoice", {"location": (Literal[titles], ...)})
 
 
 @cache
 def _answer_model(parts: tuple[tuple[str, tuple[str, ...]], ...]) -> type[BaseModel]:
-    # Part names come from case files: fields get neutral names and the part name as alias.
-    fields = {
-        f"part_{i}": (Literal[(BLANK, *options)], Field(alias=name))
-        for i, (name, options) in enumerate(parts)
-    }
-    by_alias = ConfigDict(extra="forbid", serialize_by_alias=True, validate_by_name=False)
-    inner = _model("QuestionParts", fields, by_alias)
-    return _model("QuestionAnswer", {"ANSWER": (inner, ...)})
+    kinds = {name: Literal[(BLANK, *options)] for name, options in parts}
+    return answer_model("QuestionAnswer", {"ANSWER": (keyed_model("QuestionParts", kinds), ...)})
 
 
 def location_answer_model(titles: tuple[str, ...]) -> type[BaseModel]:

@@ -18,10 +18,11 @@ from __future__ import annotations
 from functools import cache
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, create_model
+from pydantic import BaseModel, Field
 
 from formalize.hanabi.deck import COLORS, NUM_RANKS
 from games.hanabi.engine import HanabiObservation
+from reasoning.llm.answer_models import answer_model, text_field
 
 MAX_TEXT = 600
 """Characters of the reasoning: room to think aloud, none to ramble to the token cap."""
@@ -29,15 +30,6 @@ RANKS = "".join(str(rank + 1) for rank in range(NUM_RANKS))
 """The ranks as a claim writes them."""
 RATINGS = tuple(round(tenths / 10, 1) for tenths in range(-10, 11))
 """The ratings a structured answer may give: [-1, 1] in steps of 0.1."""
-
-
-def _text() -> Any:
-    return (str, Field(min_length=1, max_length=MAX_TEXT))
-
-
-def _model(name: str, fields: dict[str, Any]) -> type[BaseModel]:
-    model: type[BaseModel] = create_model(name, __config__=ConfigDict(extra="forbid"), **fields)
-    return model
 
 
 def _one_of(values: tuple[object, ...]) -> Any:
@@ -61,12 +53,14 @@ def _move_fields(moves: int) -> dict[str, Any]:
 
 @cache
 def _rated_model(moves: int) -> type[BaseModel]:
-    return _model("HanabiRatedAnswer", {"reasoning": _text(), **_move_fields(moves)})
+    return answer_model(
+        "HanabiRatedAnswer", {"reasoning": text_field(MAX_TEXT), **_move_fields(moves)}
+    )
 
 
 @cache
 def _claim_model(players: int, slots: int) -> type[BaseModel]:
-    return _model(
+    return answer_model(
         "HanabiSlotClaim",
         {
             "seat": (_one_of(tuple(range(players))), ...),
@@ -80,10 +74,10 @@ def _claim_model(players: int, slots: int) -> type[BaseModel]:
 @cache
 def _mycroft_model(moves: int, players: int, slots: int, cards: int) -> type[BaseModel]:
     claim = _claim_model(players, slots)
-    return _model(
+    return answer_model(
         "HanabiMycroftAnswer",
         {
-            "reasoning": _text(),
+            "reasoning": text_field(MAX_TEXT),
             "deductions": (list[claim], Field(max_length=cards)),  # type: ignore[valid-type]
             **_move_fields(moves),
         },

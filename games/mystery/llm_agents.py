@@ -29,7 +29,7 @@ from formalize.mystery.questions import HeldItem, Question, Related, Saw, Where,
 from formalize.mystery.render import listing, render_fact
 from formalize.mystery.setting import Setting
 from games.mystery.engine import Action, Ask, MysteryView, Reply, Vote
-from games.mystery.llm_schemas import answer_model
+from games.mystery.llm_schemas import decision_answer_model
 from games.mystery.spoken import AnswerReader
 
 BETA = 0.2
@@ -190,7 +190,7 @@ class MysteryPrompter:
 
     def answer_model(self, obs: MysteryView) -> type[BaseModel] | None:
         """The decision's fields, names and levels as enums (``games.mystery.llm_schemas``)."""
-        return answer_model(obs, cot=self.variant == "llm-cot")
+        return decision_answer_model(obs, cot=self.variant == "llm-cot")
 
     def legal_actions(self, obs: MysteryView) -> Sequence[Action]:
         """The legal actions of the view."""

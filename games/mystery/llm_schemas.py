@@ -14,34 +14,21 @@ from __future__ import annotations
 from functools import cache
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, create_model
+from pydantic import BaseModel, Field
 
 from games.mystery.engine import MysteryView
+from reasoning.llm.answer_models import answer_model, keyed_model, text_field
 
 MAX_REASONING = 600
 """Characters of the chain-of-thought field."""
 MAX_SAY = 400
 """Characters of a spoken answer: one or two sentences."""
 
-_FORBID = ConfigDict(extra="forbid")
-_BY_ALIAS = ConfigDict(extra="forbid", serialize_by_alias=True, validate_by_name=False)
-
-
-def _model(name: str, fields: dict[str, Any], config: ConfigDict = _FORBID) -> type[BaseModel]:
-    model: type[BaseModel] = create_model(name, __config__=config, **fields)
-    return model
-
-
-def _per_player(name: str, players: tuple[str, ...], kind: Any) -> type[BaseModel]:
-    """One required field of ``kind`` per player, keyed by the player's name."""
-    fields = {f"p_{i}": (kind, Field(alias=player)) for i, player in enumerate(players)}
-    return _model(name, fields, _BY_ALIAS)
-
 
 def _with_reasoning(cot: bool, fields: dict[str, Any]) -> dict[str, Any]:
     if not cot:
         return fields
-    return {"reasoning": (str, Field(min_length=1, max_length=MAX_REASONING)), **fields}
+    return {"reasoning": text_field(MAX_REASONING), **fields}
 
 
 @cache
@@ -52,7 +39,7 @@ def _ask_model(
     weapons: tuple[str, ...],
     cot: bool,
 ) -> type[BaseModel]:
-    question = _model(
+    question = answer_model(
         "TypedQuestion",
         {
             "kind": (Literal["where", "saw", "held", "related"], ...),
@@ -65,25 +52,25 @@ def _ask_model(
     level = Literal["high", "medium", "low"]
     fields = {
         "suspects": (list[Literal[others]], Field(max_length=len(others))),  # type: ignore[valid-type]
-        "expected": (_per_player("ExpectedGain", others, level), ...),
+        "expected": (keyed_model("ExpectedGain", dict.fromkeys(others, level)), ...),
         "target": (Literal[others], ...),
-        "questions": (_per_player("QuestionPerPlayer", others, question), ...),
+        "questions": (keyed_model("QuestionPerPlayer", dict.fromkeys(others, question)), ...),
     }
-    return _model("AskAnswer", _with_reasoning(cot, fields))
+    return answer_model("AskAnswer", _with_reasoning(cot, fields))
 
 
 @cache
 def _say_model(cot: bool) -> type[BaseModel]:
-    fields = {"say": (str, Field(min_length=1, max_length=MAX_SAY))}
-    return _model("SpokenAnswer", _with_reasoning(cot, fields))
+    fields = {"say": text_field(MAX_SAY)}
+    return answer_model("SpokenAnswer", _with_reasoning(cot, fields))
 
 
 @cache
 def _vote_model(others: tuple[str, ...], cot: bool) -> type[BaseModel]:
-    return _model("VoteAnswer", _with_reasoning(cot, {"accused": (Literal[others], ...)}))
+    return answer_model("VoteAnswer", _with_reasoning(cot, {"accused": (Literal[others], ...)}))
 
 
-def answer_model(obs: MysteryView, cot: bool) -> type[BaseModel]:
+def decision_answer_model(obs: MysteryView, cot: bool) -> type[BaseModel]:
     """The answer model of the decision ``obs`` asks for (see the module docstring)."""
     s = obs.setting
     others = tuple(s.person(p).name for k, p in enumerate(obs.players) if k != obs.seat)

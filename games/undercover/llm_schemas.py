@@ -13,9 +13,10 @@ from collections.abc import Sequence
 from functools import cache
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, create_model
+from pydantic import BaseModel, Field
 
 from games.undercover import prompts
+from reasoning.llm.answer_models import answer_model, text_field
 
 MAX_TEXT = 600
 """Characters of a reasoning field."""
@@ -30,15 +31,6 @@ grammar-constrained model starts with the pronoun rather than the word itself.""
 _ROLE = (Literal["citizen", "spy"], ...)
 
 
-def _text(limit: int = MAX_TEXT) -> Any:
-    return (str, Field(min_length=1, max_length=limit))
-
-
-def _model(name: str, fields: dict[str, Any]) -> type[BaseModel]:
-    model: type[BaseModel] = create_model(name, __config__=ConfigDict(extra="forbid"), **fields)
-    return model
-
-
 def _description() -> Any:
     return (str, Field(min_length=1, max_length=MAX_SENTENCE, pattern=DESCRIPTION_PATTERN))
 
@@ -51,11 +43,11 @@ def _field(label: str) -> str:
 def describe_answer_model(uses_roles: bool) -> type[BaseModel]:
     """A description, after the reasoning and role belief for the Att-NLI agents."""
     if not uses_roles:
-        return _model("DescribeAnswer", {_field(prompts.DESCRIPTION): _description()})
-    return _model(
+        return answer_model("DescribeAnswer", {_field(prompts.DESCRIPTION): _description()})
+    return answer_model(
         "RoleDescribeAnswer",
         {
-            _field(prompts.REASONING): _text(),
+            _field(prompts.REASONING): text_field(MAX_TEXT),
             _field(prompts.ROLE): _ROLE,
             _field(prompts.DESCRIPTION): _description(),
         },
@@ -66,11 +58,11 @@ def describe_answer_model(uses_roles: bool) -> type[BaseModel]:
 def _vote_model(targets: tuple[int, ...], uses_roles: bool) -> type[BaseModel]:
     seats: Any = Literal[tuple(prompts.player(seat) for seat in targets)]
     if not uses_roles:
-        return _model("VoteAnswer", {_field(prompts.VOTE): (seats, ...)})
-    return _model(
+        return answer_model("VoteAnswer", {_field(prompts.VOTE): (seats, ...)})
+    return answer_model(
         "RoleVoteAnswer",
         {
-            _field(prompts.REASONING): _text(),
+            _field(prompts.REASONING): text_field(MAX_TEXT),
             _field(prompts.ROLE): _ROLE,
             _field(prompts.VOTE): (seats, ...),
         },
@@ -86,18 +78,18 @@ def vote_answer_model(targets: Sequence[int], uses_roles: bool) -> type[BaseMode
 @cache
 def guess_answer_model() -> type[BaseModel]:
     """A first guess of the other side's word."""
-    return _model("GuessAnswer", {_field(prompts.GUESS): _text(MAX_WORD)})
+    return answer_model("GuessAnswer", {_field(prompts.GUESS): text_field(MAX_WORD)})
 
 
 @cache
 def guess_update_answer_model() -> type[BaseModel]:
     """The guess-update answer: reasoning, role belief, keep or update, and the guess."""
-    return _model(
+    return answer_model(
         "GuessUpdateAnswer",
         {
-            _field(prompts.REASONING): _text(),
+            _field(prompts.REASONING): text_field(MAX_TEXT),
             _field(prompts.ROLE): _ROLE,
             _field(prompts.DECISION): (Literal["keep", "update"], ...),
-            _field(prompts.GUESS): _text(MAX_WORD),
+            _field(prompts.GUESS): text_field(MAX_WORD),
         },
     )
