@@ -20,6 +20,13 @@ from games.hanabi.agents import HanabiAgentSettings, usage_meters
 from games.hanabi.config import HanabiConfig
 from games.hanabi.llm_agents import HanabiLLMAgent
 from games.hanabi.play import play_game as play_hanabi
+from games.mystery.agents import AgentSettings as MysterySettings
+from games.mystery.agents import LLMAgent as MysteryLLMAgent
+from games.mystery.agents import make_agents as mystery_agents
+from games.mystery.agents import usage_meters as mystery_meters
+from games.mystery.engine import MysteryState
+from games.mystery.entry import ENTRY as MYSTERY
+from games.mystery.entry import scripts_for
 from reasoning.llm import (
     LLMSettings,
     OpenAIChatClient,
@@ -115,3 +122,19 @@ def test_a_hanabi_game_of_two_watson_seats_is_played_on_structured_answers() -> 
         usage = combined(usage_meters(agent))
         assert usage.calls > 0 and usage.errors == 0
         assert agent.fallbacks == 0  # every reply rates each legal move and picks one
+
+
+def test_an_interrogation_game_with_a_questum_seat_asks_and_votes_on_structured_answers() -> None:
+    specs = ["questum", "prover", "prover", "prover", "prover"]
+    agents = mystery_agents(specs, 2, MysterySettings(llm=LLMSettings()))
+    config = MYSTERY.default_config(len(specs))
+    state = MysteryState(scripts_for(2, config.scripts), config, 2)
+    while not state.is_terminal():
+        views = {k: state.observation(k) for k in state.current_players()}
+        state.apply({k: agents[k].act(v) for k, v in views.items()})
+    seat = agents[0]
+    assert isinstance(seat, MysteryLLMAgent)
+    usage = combined(mystery_meters(seat))
+    assert usage.calls > 0 and usage.errors == 0
+    fallbacks = seat.player.fallbacks.counts  # spoken answers may fall back: they are formalised
+    assert "ask" not in fallbacks and "vote" not in fallbacks, fallbacks
