@@ -152,8 +152,11 @@ def fill(schema: dict[str, Any], node: dict[str, Any]) -> Any:
     option of every enum, every field filled."""
     if "$ref" in node:
         return fill(schema, schema["$defs"][node["$ref"].split("/")[-1]])
-    if "anyOf" in node:
-        return fill(schema, next(n for n in node["anyOf"] if n.get("type") != "null"))
+    for choice in ("anyOf", "oneOf"):
+        if choice in node:
+            return fill(schema, next(n for n in node[choice] if n.get("type") != "null"))
+    if "const" in node:
+        return node["const"]
     if "enum" in node:
         return node["enum"][0]
     if node.get("type") == "object":

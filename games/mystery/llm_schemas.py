@@ -2,17 +2,18 @@
 
 One model per decision, its fields those the prompt asks to fill: to ask, ``suspects`` (other
 players' names), ``expected`` (high / medium / low for each other player), ``target`` (one of
-them) and ``questions`` (one typed question for each, every name, time and weapon an enum of the
-setting's); to answer, ``say`` (the spoken answer); to vote, ``accused`` (one of the other
-players). ``llm-cot`` also fills ``reasoning`` first. Keys named after players are fields with
-the name as alias. A filled model validates as the agent's ``MysteryAnswer``, whose own checks
+them) and ``questions`` (one typed question for each: one shape per kind with every field that
+kind needs, every name, time and weapon an enum of the setting's); to answer, ``say`` (the
+spoken answer); to vote, ``accused`` (one of the other players). ``llm-cot`` also fills
+``reasoning`` first. Keys named after players are read and written as the names
+(``keyed_model``). A filled model validates as the agent's ``MysteryAnswer``, whose own checks
 (the spoken answer read into a legal reply) still run.
 """
 
 from __future__ import annotations
 
 from functools import cache
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field
 
@@ -39,16 +40,20 @@ def _ask_model(
     weapons: tuple[str, ...],
     cot: bool,
 ) -> type[BaseModel]:
-    question = answer_model(
-        "TypedQuestion",
-        {
-            "kind": (Literal["where", "saw", "held", "related"], ...),
-            "about": (Literal[people], ...),
-            "other": (Literal[people] | None, None),
-            "time": (Literal[times] | None, None),
-            "item": (Literal[weapons] | None, None),
-        },
+    person, time, item = (Literal[people], ...), (Literal[times], ...), (Literal[weapons], ...)
+    # One shape per kind, each with every field its question needs.
+    kinds: Any = (
+        answer_model("Where", {"kind": (Literal["where"], ...), "about": person, "time": time})
+        | answer_model(
+            "Saw",
+            {"kind": (Literal["saw"], ...), "about": person, "other": person, "time": time},
+        )
+        | answer_model("Held", {"kind": (Literal["held"], ...), "about": person, "item": item})
+        | answer_model(
+            "Related", {"kind": (Literal["related"], ...), "about": person, "other": person}
+        )
     )
+    question = Annotated[kinds, Field(discriminator="kind")]
     level = Literal["high", "medium", "low"]
     fields = {
         "suspects": (list[Literal[others]], Field(max_length=len(others))),  # type: ignore[valid-type]
