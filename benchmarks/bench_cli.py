@@ -11,6 +11,7 @@ from pydantic import ValidationError
 from benchmarks import backbone_bench, provers_bench, undercover_bench
 from benchmarks.report import format_table, write_json
 from benchmarks.run_options import (
+    AsJson,
     Concurrency,
     Quiet,
     Scheduler,
@@ -107,7 +108,7 @@ def bench_undercover(
     out: Annotated[Path, typer.Option(help="Run directory (resumed when it exists).")] = Path(
         "runs/undercover"
     ),
-    as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
+    as_json: AsJson = False,
     model: Model = None,
     base_url: BaseUrl = None,
     record: Record = False,

@@ -13,6 +13,7 @@ from benchmarks import clue_bench, clue_perf
 from benchmarks.llm_usage import usage_lines
 from benchmarks.report import format_table, write_json
 from benchmarks.run_options import (
+    AsJson,
     Concurrency,
     Quiet,
     Scheduler,
@@ -58,7 +59,7 @@ def bench_clue(
             show_default=False,
         ),
     ] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
+    as_json: AsJson = False,
     model: Model = None,
     base_url: BaseUrl = None,
     record: Record = False,

@@ -27,7 +27,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from benchmarks.chat_server import ChatRequest, ScriptedChatServer, Step
 from benchmarks.llm_usage import game_usage, played_usage, usage_lines
 from benchmarks.report import format_table, pyplot
-from benchmarks.run_options import Concurrency, Quiet, Scheduler, Workers, run_options
+from benchmarks.run_options import AsJson, Concurrency, Quiet, Scheduler, Workers, run_options
 from benchmarks.runner import GameOutcome, MemoryLog, RunOptions, check_replayable, run_games
 from games.core.cli import BaseUrl, Model, Record, RecordedRun, fail, llm_settings
 from games.core.errors import GAME_ERRORS
@@ -344,7 +344,7 @@ def bench_detective(
     out: Annotated[Path, typer.Option(help="Run directory (resumed when it exists).")] = Path(
         "runs/detective"
     ),
-    as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
+    as_json: AsJson = False,
     model: Model = None,
     base_url: BaseUrl = None,
     record: Record = False,

@@ -24,7 +24,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from benchmarks.hanabi_options import player_counts
 from benchmarks.llm_usage import game_usage, played_usage, usage_lines
 from benchmarks.report import format_table
-from benchmarks.run_options import Concurrency, Quiet, Scheduler, Workers, run_options
+from benchmarks.run_options import AsJson, Concurrency, Quiet, Scheduler, Workers, run_options
 from benchmarks.runner import MemoryLog, RunOptions, check_replayable, run_games
 from games.core.cli import BaseUrl, Model, Record, RecordedRun, fail, llm_settings, prepare_out
 from games.core.errors import GAME_ERRORS
@@ -34,7 +34,7 @@ from games.core.recordings import game_llm_settings
 from games.core.runlog import RunDir
 from games.hanabi.agents import AGENTS, HanabiAgentSettings, usage_meters
 from games.hanabi.audit import audit_log, tally
-from games.hanabi.cli import seat_specs
+from games.hanabi.cli import BestOf, Mixture, SherlockView, seat_specs
 from games.hanabi.config import HanabiConfig, Scoring
 from games.hanabi.entry import ENTRY
 from games.hanabi.events import DecisionEvent, GameEndEvent
@@ -259,19 +259,13 @@ def bench_hanabi(
     scoring: Annotated[
         str, typer.Option(help="fireworks (the sum, kept at a bomb-out) or hle (a bomb-out is 0).")
     ] = "fireworks",
-    view: Annotated[
-        str, typer.Option(help="Sherlock's card possibilities: hints (as the seed) or exact.")
-    ] = "hints",
-    best_of: Annotated[
-        int, typer.Option(min=1, max=16, help="LLM agents: K samples, then a final choice.")
-    ] = 1,
-    mixture: Annotated[
-        bool, typer.Option("--mixture", help="LLM agents: specialist roles feed an aggregator.")
-    ] = False,
+    view: SherlockView = "hints",
+    best_of: BestOf = 1,
+    mixture: Mixture = False,
     out: Annotated[Path, typer.Option(help="Run directory (resumed when it exists).")] = Path(
         "runs/hanabi"
     ),
-    as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
+    as_json: AsJson = False,
     model: Model = None,
     base_url: BaseUrl = None,
     record: Record = False,

@@ -20,7 +20,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from benchmarks.llm_usage import game_usage, played_usage, usage_lines
 from benchmarks.report import format_table, pyplot, write_json
-from benchmarks.run_options import Concurrency, Quiet, Scheduler, Workers, run_options
+from benchmarks.run_options import AsJson, Concurrency, Quiet, Scheduler, Workers, run_options
 from benchmarks.runner import MemoryLog, check_replayable, run_games
 from formalize.mystery.quiz import Needs, accuracy, bound, quiz
 from games.core.cli import BaseUrl, Model, Record, RecordedRun, fail, llm_settings
@@ -158,7 +158,7 @@ def bench_mystery(
     out: Annotated[Path, typer.Option(help="Run directory (resumed when it exists).")] = Path(
         "runs/mystery"
     ),
-    as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
+    as_json: AsJson = False,
     model: Model = None,
     base_url: BaseUrl = None,
     record: Record = False,

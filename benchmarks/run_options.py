@@ -28,6 +28,7 @@ Scheduler = Annotated[
     ),
 ]
 Quiet = Annotated[bool, typer.Option("--quiet", help="No progress bar on stderr.")]
+AsJson = Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")]
 
 
 def run_options(workers: int, concurrency: int, scheduler: str | None, quiet: bool) -> RunOptions:

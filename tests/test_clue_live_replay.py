@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import shutil
 from pathlib import Path
 
 from typer.testing import CliRunner
@@ -53,3 +54,19 @@ def test_the_llm_seat_stayed_in_and_its_prompts_stayed_within_the_context() -> N
     asked = [sum(len(m["content"]) for m in c["messages"]) / 4 for c in calls[-10:]]
     sent = [c["reply"]["prompt_tokens"] for c in calls[-10:]]
     assert min(asked) > 1.4 * CONTEXT and max(sent) < CONTEXT
+
+
+def test_a_missing_or_unreadable_recording_is_one_line_exit_2(tmp_path: Path) -> None:
+    copy = tmp_path / "run"
+    shutil.copytree(RECORDED, copy)
+    calls = copy / "llm" / CALLS.name
+    calls.write_bytes(b"not gzip")
+    unreadable = CliRunner().invoke(app, ["play", "clue", "--replay", str(copy)])
+    assert unreadable.exit_code == 2
+    assert unreadable.output.strip().endswith(
+        "not a readable recording: Not a gzipped file (b'no')"
+    )
+    calls.unlink()
+    missing = CliRunner().invoke(app, ["play", "clue", "--replay", str(copy)])
+    assert missing.exit_code == 2 and len(missing.output.strip().splitlines()) == 1
+    assert "no recording of this game's LLM calls at" in missing.output

@@ -100,6 +100,9 @@ def test_bad_play_input_is_one_line(tmp_path: Path) -> None:
         result = runner.invoke(app, ["play", "detective", *args])
         assert result.exit_code == 2, (args, result.output)
         assert len(result.output.strip().splitlines()) == 1 and "Traceback" not in result.output
+    short = runner.invoke(app, ["play", "detective", "--locations", "4"])
+    assert short.exit_code == 2
+    assert "4 locations less 3 red herrings leave 1 for clues; it must be 2 to 16" in short.output
 
 
 def test_the_demo_section_plays_a_case_to_the_best_achievable(

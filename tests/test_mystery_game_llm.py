@@ -196,5 +196,12 @@ def test_every_decision_sends_its_answer_model_and_a_filled_one_is_played() -> N
     titles = {schema["title"] for schema in asked}
     assert titles == {"AskAnswer", "SpokenAnswer", "VoteAnswer"}
     assert all(p.fallbacks.total == 0 for p in players), [p.fallbacks for p in players]
+    shapes = next(s for s in asked if s["title"] == "AskAnswer")["$defs"]
+    assert {kind: shapes[kind]["required"] for kind in ("Where", "Saw", "Held", "Related")} == {
+        "Where": ["kind", "about", "time"],
+        "Saw": ["kind", "about", "other", "time"],
+        "Held": ["kind", "about", "item"],
+        "Related": ["kind", "about", "other"],
+    }
     cot = [s for s in asked if "reasoning" in s["properties"]]
     assert cot and all(s["required"][0] == "reasoning" for s in cot)

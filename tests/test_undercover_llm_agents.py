@@ -11,6 +11,7 @@ import pytest
 from pydantic import ValidationError
 
 from benchmarks.chat_server import ChatRequest, ScriptedChatServer
+from games.undercover import prompts
 from games.undercover.agent import Description
 from games.undercover.checker import ConsistencyTest, ProverChecker
 from games.undercover.engine import UndercoverGame, play_game
@@ -373,3 +374,16 @@ def test_a_short_game_with_the_three_agent_types() -> None:
     assert len(ns.turns) == 4 and all(not t.fallback for t in ns.turns)
     replayed = replay([game.start_event([a.name for a in agents]), *events])
     assert replayed.result == result
+
+
+@pytest.mark.parametrize("uses_roles", [False, True])
+def test_a_structured_description_is_one_sentence_about_it(uses_roles: bool) -> None:
+    model = describe_answer_model(uses_roles)
+    extra = {"reasoning": "r", "role": "citizen"} if uses_roles else {}
+    for good in ("It is a hot drink made from leaves.", "It comes from Sri Lanka"):
+        model.model_validate({**extra, "description": good})
+    for bad in ("Ceylon tea is a hot drink.", "It Ceylon.", 'It is "tea".', "It is hot. It is."):
+        with pytest.raises(ValidationError, match="pattern"):
+            model.model_validate({**extra, "description": bad})
+    task = prompts.ATT_DESCRIBE_TASK if uses_roles else prompts.NLI_DESCRIBE_TASK
+    assert 'starts with "It"' in task

@@ -17,6 +17,7 @@ from games.clue.play import play_seated
 from games.clue.transcript import describe_deduction, transcript
 from games.core.cli import (
     BaseUrl,
+    LogFolder,
     Model,
     Record,
     fail,
@@ -25,6 +26,7 @@ from games.core.cli import (
     usage_footer,
 )
 from games.core.errors import GAME_ERRORS
+from games.core.recordings import recorded_seat_calls
 from games.core.runlog import EventLog, LogError
 
 PLAY_ERRORS: tuple[type[Exception], ...] = (*GAME_ERRORS, ValueError)
@@ -91,9 +93,7 @@ def play_clue(
             help=f"Round limit (1-{MAX_ROUNDS}). [default: 30; with --replay: the recorded game's]"
         ),
     ] = None,
-    out: Annotated[
-        Path | None, typer.Option(help="Folder to write the game's JSONL log into.")
-    ] = None,
+    out: LogFolder = None,
     model: Model = None,
     base_url: BaseUrl = None,
     record: Record = False,
@@ -125,7 +125,11 @@ def play_clue(
             prepare_out(out)
         settings = llm_agent_settings(model, base_url, out if record else None, replay)
         settings = settings.for_game(game_id, len(specs))
-    except (ValueError, LogError) as err:
+        if replay is not None:
+            for seat, spec in enumerate(specs):
+                if AGENTS.needs_llm([spec]):
+                    recorded_seat_calls(replay, game_id, seat)
+    except (ValueError, LogError, OSError) as err:
         fail(err)
     path = None
     try:

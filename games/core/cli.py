@@ -25,6 +25,8 @@ Record = Annotated[
         "llm/<game id>.seat<k>.jsonl (rewritten when a game is played again).",
     ),
 ]
+LogFolder = Annotated[Path | None, typer.Option(help="Folder to write the game's JSONL log into.")]
+"""The ``--out`` option of the ``play`` commands."""
 RecordedRun = Annotated[
     Path | None,
     typer.Option(

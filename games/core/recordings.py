@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from reasoning.llm import LLMSettings
+from reasoning.llm import LLMSettings, RecordedCall, load_recording, recording_file
 
 CALLS_DIR = "llm"
 """The folder of a run directory that holds the recorded LLM calls."""
@@ -69,3 +69,12 @@ def seat_settings(llm: LLMSettings, seat: int) -> LLMSettings:
     return llm.model_copy(
         update={"record_path": for_seat(llm.record_path), "replay_path": for_seat(llm.replay_path)}
     )
+
+
+def recorded_seat_calls(run_dir: Path, game_id: str, seat: int) -> list[RecordedCall]:
+    """``seat``'s recorded calls in game ``game_id`` (a compressed file too), read to check a
+    replay before the game starts; RecordingMissing, or ValueError naming the bad line."""
+    path = seat_calls(run_dir, game_id, seat)
+    if recording_file(path) is None:
+        raise RecordingMissing(path)
+    return load_recording(path)

@@ -11,7 +11,15 @@ from typing import Annotated
 import typer
 from pydantic import BaseModel, ValidationError
 
-from games.core.cli import BaseUrl, Model, fail, llm_settings, prepare_out, usage_footer
+from games.core.cli import (
+    BaseUrl,
+    LogFolder,
+    Model,
+    fail,
+    llm_settings,
+    prepare_out,
+    usage_footer,
+)
 from games.core.errors import GAME_ERRORS
 from games.core.log import SeatInfo
 from games.core.loop import Agent, play
@@ -65,6 +73,20 @@ class Transcript:
             self.echo(f"          -> {event_text(event)}")
         if self.log is not None:
             self.log.write(event)
+
+
+SherlockView = Annotated[
+    str, typer.Option(help="Sherlock's card possibilities: hints (as the seed) or exact.")
+]
+"""The ``--sherlock-view`` / ``--view`` option of the Hanabi commands."""
+BestOf = Annotated[
+    int, typer.Option(min=1, max=16, help="LLM agents: K samples, then a final choice.")
+]
+"""The ``--best-of`` option of the Hanabi commands."""
+Mixture = Annotated[
+    bool, typer.Option("--mixture", help="LLM agents: specialist roles feed an aggregator.")
+]
+"""The ``--mixture`` option of the Hanabi commands."""
 
 
 def play_narrated(
@@ -125,18 +147,10 @@ def play_hanabi(
     view: Annotated[
         str, typer.Option(help="Knowledge printed: exact (joint card counting) or hints.")
     ] = "exact",
-    out: Annotated[
-        Path | None, typer.Option(help="Folder to write the game's JSONL log into.")
-    ] = None,
-    sherlock_view: Annotated[
-        str, typer.Option(help="Sherlock's card possibilities: hints (as the seed) or exact.")
-    ] = "hints",
-    best_of: Annotated[
-        int, typer.Option(min=1, max=16, help="LLM agents: K samples, then a final choice.")
-    ] = 1,
-    mixture: Annotated[
-        bool, typer.Option("--mixture", help="LLM agents: specialist roles feed an aggregator.")
-    ] = False,
+    out: LogFolder = None,
+    sherlock_view: SherlockView = "hints",
+    best_of: BestOf = 1,
+    mixture: Mixture = False,
     model: Model = None,
     base_url: BaseUrl = None,
 ) -> None:

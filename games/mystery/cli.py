@@ -10,7 +10,15 @@ import typer
 from pydantic import ValidationError
 
 from formalize.mystery.questions import render_question
-from games.core.cli import BaseUrl, Model, fail, llm_settings, prepare_out, usage_footer
+from games.core.cli import (
+    BaseUrl,
+    LogFolder,
+    Model,
+    fail,
+    llm_settings,
+    prepare_out,
+    usage_footer,
+)
 from games.core.log import SeatInfo
 from games.core.loop import play
 from games.core.runlog import EventLog
@@ -104,7 +112,7 @@ def play_mystery(
         typer.Option(help=f"One agent per seat ({', '.join(AGENTS.names)}); one name fills 5."),
     ] = "prover",
     seed: Annotated[int, typer.Option(help="Seed of the scripts and the agents.")] = 0,
-    out: Annotated[Path | None, typer.Option(help="Folder to write the game's log into.")] = None,
+    out: LogFolder = None,
     model: Model = None,
     base_url: BaseUrl = None,
 ) -> None:

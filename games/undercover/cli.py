@@ -12,6 +12,7 @@ from pydantic import BaseModel, ValidationError
 
 from games.core.cli import (
     BaseUrl,
+    LogFolder,
     Model,
     Record,
     fail,
@@ -209,9 +210,7 @@ def play_undercover(
     scores: Annotated[
         bool, typer.Option(help="Also print each seat's Attributional Score (loads MiniLM).")
     ] = False,
-    out: Annotated[
-        Path | None, typer.Option(help="Folder to write the game's JSONL log into.")
-    ] = None,
+    out: LogFolder = None,
     model: Model = None,
     base_url: BaseUrl = None,
     record: Record = False,
