@@ -21,7 +21,7 @@ from games.hanabi.llm_agents import HanabiLLMAgent, Role
 from games.hanabi.play import HanabiAgent
 from games.hanabi.symbolic import SymbolicAgent
 from reasoning.llm import LLMSettings, UsageMeter
-from reasoning.llm.structured import DEFAULT_MAX_REPROMPTS
+from reasoning.llm.settings import DEFAULT_MAX_REPROMPTS
 
 
 class HanabiAgentSettings(BaseModel):

@@ -11,10 +11,10 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
+from formalize.interrogation.testimony import as_heard
 from formalize.world import atoms
 from formalize.world.facts import Fact, Seen, fact_formula
 from formalize.world.setting import Setting
-from formalize.interrogation.testimony import as_heard
 from formalize.world.theory import background_theory
 from reasoning.closing import Closing
 from reasoning.constraints import ConstraintSessionFactory
