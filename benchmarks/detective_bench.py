@@ -24,14 +24,14 @@ from typing import Annotated, Any
 import typer
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from reasoning.llm.scripted_server import ChatRequest, ScriptedChatServer, Step
+from benchmarks.console.options import AsJson, Concurrency, Quiet, Scheduler, Workers, run_options
 from benchmarks.llm_usage import game_usage, played_usage, usage_lines
 from benchmarks.report import format_table, pyplot
-from benchmarks.console.options import AsJson, Concurrency, Quiet, Scheduler, Workers, run_options
 from benchmarks.runner import GameOutcome, MemoryLog, RunOptions, check_replayable, run_games
 from games.core.cli import BaseUrl, Model, Record, RecordedRun, fail, llm_settings
 from games.core.errors import GAME_ERRORS
 from games.core.llm_player import seat_client
+from games.core.play import play_game
 from games.core.recordings import game_llm_settings
 from games.core.runlog import RunDir, RunDirError
 from games.detective.agents import AGENTS, AgentSettings
@@ -42,8 +42,8 @@ from games.detective.entry import ENTRY, game_case
 from games.detective.events import AnswersEvent, CaseStart, DetectiveConfig, GameEnd
 from games.detective.generator import GenerationError
 from games.detective.grading import grade_answer
-from games.detective.play import play_game, usage_meters
 from reasoning.llm import LLMSettings, UsageReport
+from reasoning.llm.scripted_server import ChatRequest, ScriptedChatServer, Step
 
 
 class DetectiveBenchConfig(BaseModel):
@@ -115,16 +115,17 @@ class DetectivePlayer:
         """Play the game ``game_id`` names; its LLM fallbacks and usage are what the log
         lacks."""
         agent, seed = game_id.rsplit("-seed-", 1)
-        _, seated = play_game(
-            DetectiveConfig(knobs=self.knobs),
+        played = play_game(
+            ENTRY,
+            [agent],
             int(seed),
-            agent,
             self.settings.for_game(game_id),
+            DetectiveConfig(knobs=self.knobs),
             log,
         )
         return {
-            "fallbacks": getattr(seated, "fallbacks", 0),
-            "usage": game_usage([(agent, usage_meters(seated))]),
+            "fallbacks": played.fallbacks[0].total,
+            "usage": game_usage([(agent, played.meters.get(0, ()))]),
         }
 
 

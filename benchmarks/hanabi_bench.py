@@ -21,18 +21,17 @@ from typing import Annotated, Any
 import typer
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from benchmarks.console.options import AsJson, Concurrency, Quiet, Scheduler, Workers, run_options
 from benchmarks.hanabi_options import player_counts
 from benchmarks.llm_usage import game_usage, played_usage, usage_lines
 from benchmarks.report import format_table
-from benchmarks.console.options import AsJson, Concurrency, Quiet, Scheduler, Workers, run_options
 from benchmarks.runner import MemoryLog, RunOptions, check_replayable, run_games
 from games.core.cli import BaseUrl, Model, Record, RecordedRun, fail, llm_settings, prepare_out
 from games.core.errors import GAME_ERRORS
-from games.core.log import SeatInfo
-from games.core.loop import play
+from games.core.play import play_game
 from games.core.recordings import game_llm_settings
 from games.core.runlog import RunDir
-from games.hanabi.agents import AGENTS, HanabiAgentSettings, usage_meters
+from games.hanabi.agents import AGENTS, HanabiAgentSettings
 from games.hanabi.audit import audit_log, tally
 from games.hanabi.cli import BestOf, Mixture, SherlockView, seat_specs
 from games.hanabi.config import HanabiConfig, Scoring
@@ -103,13 +102,10 @@ class HanabiGamePlayer:
             mixture=self.config.mixture,
             llm=llm,
         )
-        agents = [AGENTS.make(spec, seat, seed, settings) for seat, spec in enumerate(specs)]
-        seats = [SeatInfo(name=f"P{i}", agent=spec) for i, spec in enumerate(specs)]
         config = HanabiConfig(players=players, scoring=self.config.scoring)
-        state = ENTRY.new_state(config, seed, seats)
-        header = ENTRY.header(config, seed, seats)
-        play(state, agents, header, log, max_decisions=ENTRY.info.max_decisions)
-        return {"usage": game_usage(zip(specs, map(usage_meters, agents), strict=True))}
+        played = play_game(ENTRY, specs, seed, settings, config, log)
+        meters = (played.meters.get(seat, ()) for seat in range(players))
+        return {"usage": game_usage(zip(specs, meters, strict=True))}
 
 
 class PlayerCountRow(ScoreStats):

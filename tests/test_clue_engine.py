@@ -39,11 +39,11 @@ from games.clue import (
     SuggestionEvent,
     Triple,
     TurnStart,
-    play_game,
     read_clue_log,
     replay,
 )
 from games.core.runlog import EventLog
+from tests.support.played import play_clue
 
 SMALL = ClueConfig(
     n_players=3,
@@ -100,10 +100,10 @@ def play_random(config: ClueConfig, seed: int, path: Path | None = None) -> Clue
     game = ClueGame(config, seed)
     agents = [RandomAgent(seed * 10 + seat) for seat in range(config.n_players)]
     if path is None:
-        play_game(game, agents)
+        play_clue(game, agents)
     else:
         with EventLog(path) as log:
-            play_game(game, agents, log)
+            play_clue(game, agents, log)
     return game
 
 
@@ -442,16 +442,16 @@ def test_play_game_names_agent_that_acts_illegally() -> None:
     bad = FuncAgent(lambda obs: Suggest(suspect="Nobody", weapon="Rope", room="Hall"), "badbot")
     agents: list[Agent] = [RandomAgent(0), bad, RandomAgent(2)]
     with pytest.raises(IllegalActionError, match=r"agent 'badbot' at seat 1 .*Nobody"):
-        play_game(game, agents)
+        play_clue(game, agents)
     with pytest.raises(ValueError, match="agents"):
-        play_game(ClueGame(SMALL, 3), agents[:2])
+        play_clue(ClueGame(SMALL, 3), agents[:2])
 
 
 def test_play_game_needs_fresh_game() -> None:
     game = ClueGame(SMALL, 3)
     game.apply(suggest(game.envelope))
     with pytest.raises(ValueError, match="fresh"):
-        play_game(game, [RandomAgent(s) for s in range(3)])
+        play_clue(game, [RandomAgent(s) for s in range(3)])
 
 
 def test_random_agent_accuses_only_at_the_end_and_never_its_own_cards() -> None:
@@ -488,7 +488,7 @@ def test_game_replays_exactly_from_its_log(tmp_path: Path) -> None:
 
     agents = [FuncAgent(with_deductions, "teller")] + [RandomAgent(s) for s in range(1, 5)]
     with EventLog(path) as log:
-        result = play_game(game, agents, log)
+        result = play_clue(game, agents, log)
     events = read_clue_log(path)
     assert isinstance(events[0], GameStart) and events[0].deal == game.deal
     assert events[0].players[0].agent == "teller"

@@ -31,7 +31,6 @@ if TYPE_CHECKING:
     from games.clue.engine import ClueMove as ClueMove
     from games.clue.engine import ClueState as ClueState
     from games.clue.engine import IllegalActionError as IllegalActionError
-    from games.clue.engine import play_game as play_game
     from games.clue.entry import ENTRY as ENTRY
     from games.clue.entry import read_clue_log as read_clue_log
     from games.clue.entry import replay as replay
@@ -109,7 +108,6 @@ _HOMES = {
     "TurnStart": "games.clue.events",
     "WEAPONS": "games.clue.cards",
     "legal_actions": "games.clue.agent",
-    "play_game": "games.clue.engine",
     "read_clue_log": "games.clue.entry",
     "replay": "games.clue.entry",
 }

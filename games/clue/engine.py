@@ -46,10 +46,8 @@ from games.clue.events import (
     SuggestionEvent,
     TurnStart,
 )
-from games.core.log import SeatInfo, make_header
-from games.core.loop import play
+from games.core.log import SeatInfo
 from games.core.protocol import GameInfo, SeatResult
-from games.core.runlog import EventSink
 
 
 class IllegalActionError(ValueError):
@@ -445,6 +443,8 @@ class ClueState:
     """A Clue game (``ClueGame``) behind the shared game protocol."""
 
     def __init__(self, game: ClueGame, seats: Sequence[SeatInfo]) -> None:
+        if game.actions:
+            raise ValueError("a game state needs a fresh game; this one has already been played")
         self.game = game
         players = [PlayerInfo(name=s.name, agent=s.agent) for s in seats]
         self._start = self.game.start_event(players)
@@ -519,32 +519,3 @@ class ClueSeat:
 
     def _reviews(self) -> tuple[DeductionReview, ...]:
         return self.agent.reviews if isinstance(self.agent, ReviewingAgent) else ()
-
-
-def play_game(
-    game: ClueGame,
-    agents: Sequence[Agent],
-    log: EventSink | None = None,
-    names: Sequence[str] | None = None,
-) -> ClueResult:
-    """Play a fresh game to its end with the shared play loop, one agent per seat.
-
-    Writes the common header, ``game_start``, every event and the common end to ``log``, with the
-    deduction review behind an action when the agent keeps reviews (``ReviewingAgent``).
-    ``names`` are the seats' display names (default ``P0``, ``P1``, ...). An agent that returns
-    an illegal action (or more than one review for one decision) is a bug in the agent:
-    IllegalActionError names the agent, the seat and the action.
-    """
-    n = game.config.n_players
-    if len(agents) != n:
-        raise ValueError(f"agents: {len(agents)} given for {n} seats")
-    seat_names = list(names) if names is not None else [f"P{seat}" for seat in range(n)]
-    if len(seat_names) != n:
-        raise ValueError(f"names: {len(seat_names)} given for {n} seats")
-    if game.actions:
-        raise ValueError("play_game needs a fresh game; this one has already been played")
-    seats = [SeatInfo(name=nm, agent=a.name) for nm, a in zip(seat_names, agents, strict=True)]
-    state = ClueState(game, seats)
-    header = make_header(INFO.name, game.config, game.seed, seats)
-    play(state, [ClueSeat(a) for a in agents], header, log, max_decisions=INFO.max_decisions)
-    return game.result()

@@ -14,7 +14,7 @@ from pydantic import BaseModel
 
 from games.clue.agent import Accuse, ClueAction, Show
 from games.clue.agent import Suggest as SuggestAction
-from games.clue.agents import AGENTS, make_agent
+from games.clue.agents import AGENTS
 from games.clue.cards import ClueConfig
 from games.clue.engine import INFO, ClueGame, ClueMove, ClueSeat, ClueState, IllegalActionError
 from games.clue.events import (
@@ -139,9 +139,13 @@ class ClueEntry(GameEntry[ClueEvent]):
         self.info.check_players(players)
         return ClueConfig(n_players=players)
 
-    def seat_agents(self, specs: Sequence[str], seed: int) -> list[Agent]:
-        """Registry agents with seeds of their own (``make_agent``)."""
-        return [ClueSeat(make_agent(spec, seat, seed)) for seat, spec in enumerate(specs)]
+    def config_players(self, config: BaseModel) -> int:
+        """The players the deal is for."""
+        return ClueConfig.model_validate(config).n_players
+
+    def seat(self, agent: Any) -> Agent:
+        """The agent with the deduction reviews it keeps (``ClueSeat``)."""
+        return ClueSeat(agent)
 
     def bare_action(self, action: Any) -> Any:
         """The move's action without its stated deductions."""

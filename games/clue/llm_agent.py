@@ -107,6 +107,11 @@ class LLMClueAgent:
         return self._seat.meter
 
     @property
+    def meters(self) -> tuple[UsageMeter, ...]:
+        """The agent's meters (its own, the only one)."""
+        return (self._seat.meter,)
+
+    @property
     def fallbacks(self) -> FallbackSnapshot:
         """Fallbacks so far, by phase (deduction, action, show_card) and reason."""
         return self._seat.fallbacks

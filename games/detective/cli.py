@@ -12,14 +12,17 @@ from pydantic import ValidationError
 from games.core.cli import BaseUrl, Model, fail, llm_settings, usage_footer
 from games.core.errors import GAME_ERRORS
 from games.core.llm_player import seat_client
+from games.core.play import play_game
 from games.core.runlog import EventLog, LogError, field_errors
 from games.detective.agents import AGENTS, AgentSettings, LLMAgent
 from games.detective.autograder import MODES, AutoGrader, answer_text
 from games.detective.case import CaseError, CaseKnobs, dump_case, load_case
+from games.detective.engine import DetectiveState
+from games.detective.entry import ENTRY
 from games.detective.events import AnswersEvent, DetectiveConfig, VisitEvent
 from games.detective.generator import GenerationError, generate_case
 from games.detective.planner import best_achievable
-from games.detective.play import audit_stages, logged_case, play_game, usage_meters
+from games.detective.play import audit_stages, logged_case
 from games.detective.unlock import with_unlock_sets
 from games.detective.verify import verify_case
 from provers.registry import PROVER_NAMES, get_prover
@@ -180,7 +183,7 @@ def play_detective(
     except (ValidationError, ValueError, OSError) as err:
         fail(err)
     try:
-        state, seated = play_game(config, seed, agent, settings, sink)
+        played = play_game(ENTRY, [agent], seed, settings, config, sink)
     except (CaseError, GenerationError) as err:
         fail(err)
     except PLAY_ERRORS as err:
@@ -188,6 +191,8 @@ def play_detective(
     finally:
         if sink is not None:
             sink.close()
+    state = played.state
+    assert isinstance(state, DetectiveState)
     case = state.case
     typer.echo(f"{case.title}: {len(case.questions)} questions, {len(case.locations)} locations")
     for event in state.events():
@@ -197,9 +202,9 @@ def play_detective(
             grades = "ungraded" if event.grades is None else " ".join(map(str, event.grades))
             given = sum(v is not None for slots in event.answers.values() for v in slots.values())
             typer.echo(f"  stage {event.stage}: {given} elements given, grades {grades}")
-    if isinstance(seated, LLMAgent):
-        typer.echo(f"fallbacks: {seated.fallbacks}")
-    for line in usage_footer({f"P0 {seated.name}": usage_meters(seated)}):
+    if isinstance(played.agents[0], LLMAgent):
+        typer.echo(f"fallbacks: {played.fallbacks[0].total}")
+    for line in usage_footer(played.seat_meters()):
         typer.echo(line)
     final = state.stages[-1]
     if state.score is not None:

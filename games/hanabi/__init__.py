@@ -10,6 +10,7 @@ from reasoning.lazy import lazy_exports
 if TYPE_CHECKING:
     from games.hanabi.agents import AGENT_NAMES as AGENT_NAMES
     from games.hanabi.agents import AGENTS as AGENTS
+    from games.hanabi.agents import HanabiAgent as HanabiAgent
     from games.hanabi.agents import HanabiAgentSettings as HanabiAgentSettings
     from games.hanabi.agents import RandomAgent as RandomAgent
     from games.hanabi.agents import make_agent as make_agent
@@ -34,8 +35,6 @@ if TYPE_CHECKING:
     from games.hanabi.knowledge import seat_knowledge as seat_knowledge
     from games.hanabi.moves import Move as Move
     from games.hanabi.moves import move_table as move_table
-    from games.hanabi.play import HanabiAgent as HanabiAgent
-    from games.hanabi.play import play_game as play_game
     from games.hanabi.stats import ScoreStats as ScoreStats
     from games.hanabi.stats import score_stats as score_stats
     from games.hanabi.symbolic import SymbolicAgent as SymbolicAgent
@@ -47,7 +46,7 @@ _HOMES = {
     "DiscardEvent": "games.hanabi.events",
     "HANABI_EVENT": "games.hanabi.events",
     "HANABI_INFO": "games.hanabi.config",
-    "HanabiAgent": "games.hanabi.play",
+    "HanabiAgent": "games.hanabi.agents",
     "HanabiAgentSettings": "games.hanabi.agents",
     "HanabiConfig": "games.hanabi.config",
     "HanabiEvent": "games.hanabi.events",
@@ -66,7 +65,6 @@ _HOMES = {
     "deal_event": "games.hanabi.events",
     "make_agent": "games.hanabi.agents",
     "move_table": "games.hanabi.moves",
-    "play_game": "games.hanabi.play",
     "possible_sets": "games.hanabi.knowledge",
     "public_knowledge": "games.hanabi.knowledge",
     "score_stats": "games.hanabi.stats",

@@ -8,10 +8,9 @@ from typing import Any
 from pydantic import BaseModel
 
 from games.core.log import SeatInfo
-from games.core.loop import Agent
 from games.core.protocol import SeatResult
 from games.core.registry import GameEntry, LoggedActionError
-from games.hanabi.agents import AGENTS, HanabiAgentSettings
+from games.hanabi.agents import AGENTS
 from games.hanabi.config import HANABI_INFO, HanabiConfig
 from games.hanabi.engine import HanabiGame, HanabiObservation, IllegalMoveError
 from games.hanabi.events import (
@@ -149,17 +148,14 @@ class HanabiEntry(GameEntry[HanabiEvent]):
         self.info.check_players(players)
         return HanabiConfig(players=players)
 
-    def seat_agents(self, specs: Sequence[str], seed: int) -> list[Agent]:
-        """Registry agents under default settings, each with a seed of its own."""
-        settings = HanabiAgentSettings()
-        return [AGENTS.make(spec, seat, seed, settings) for seat, spec in enumerate(specs)]
+    def config_players(self, config: BaseModel) -> int:
+        """The seats of the configured game."""
+        return HanabiConfig.model_validate(config).players
 
     def new_state(self, config: BaseModel, seed: int, seats: Sequence[SeatInfo]) -> HanabiState:
         """A fresh game dealt from ``seed`` as the reference engine deals it."""
         if not isinstance(config, HanabiConfig):
             raise TypeError(f"a Hanabi game needs a HanabiConfig, not {config!r}")
-        if len(seats) != config.players:
-            raise ValueError(f"seats: {config.players} needed, got {len(seats)}")
         return HanabiState(HanabiGame(config, seed))
 
     def logged_actions(

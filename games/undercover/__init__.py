@@ -21,9 +21,9 @@ if TYPE_CHECKING:
     from games.undercover.engine import IllegalAction as IllegalAction
     from games.undercover.engine import UndercoverGame as UndercoverGame
     from games.undercover.engine import UndercoverState as UndercoverState
-    from games.undercover.engine import play_game as play_game
     from games.undercover.entry import ENTRY as ENTRY
     from games.undercover.entry import read_undercover_log as read_undercover_log
+    from games.undercover.entry import replay as replay
     from games.undercover.events import CheckOutcome as CheckOutcome
     from games.undercover.events import Side as Side
     from games.undercover.events import UndercoverConfig as UndercoverConfig
@@ -62,8 +62,8 @@ _HOMES = {
     "WordPairError": "games.undercover.words",
     "builtin_pairs": "games.undercover.words",
     "pair_catalogue": "games.undercover.words",
-    "play_game": "games.undercover.engine",
     "read_undercover_log": "games.undercover.entry",
+    "replay": "games.undercover.entry",
 }
 
 __all__ = sorted(_HOMES)
