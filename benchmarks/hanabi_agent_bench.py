@@ -18,8 +18,9 @@ from benchmarks.hanabi_options import player_counts
 from benchmarks.report import format_table, write_json
 from games.core.play import play_game
 from games.hanabi.agents import AGENTS, HanabiAgentSettings
-from games.hanabi.config import HanabiConfig, Scoring
+from games.hanabi.config import Scoring
 from games.hanabi.entry import ENTRY, HanabiState
+from games.hanabi.events import HanabiConfig
 from games.hanabi.stats import score_stats
 
 OFFLINE = tuple(name for name, kind in AGENTS.types.items() if not kind.needs_llm)

@@ -34,9 +34,9 @@ from games.core.runlog import RunDir
 from games.hanabi.agents import AGENTS, HanabiAgentSettings
 from games.hanabi.audit import audit_log, tally
 from games.hanabi.cli import BestOf, Mixture, SherlockView, seat_specs
-from games.hanabi.config import HanabiConfig, Scoring
+from games.hanabi.config import Scoring
 from games.hanabi.entry import ENTRY
-from games.hanabi.events import DecisionEvent, GameEndEvent
+from games.hanabi.events import DecisionEvent, GameEnd, HanabiConfig
 from games.hanabi.knowledge import KnowledgeView
 from games.hanabi.stats import GameRecord, ScoreStats, record_stats
 from reasoning.llm import LLMSettings, UsageReport
@@ -147,7 +147,7 @@ def summarise_count(rundir: RunDir[HanabiRunConfig], players: int) -> PlayerCoun
             errored += 1
             continue
         end = log.events[-1]
-        assert isinstance(end, GameEndEvent)
+        assert isinstance(end, GameEnd)
         moves = [e for e in log.events if isinstance(e, DecisionEvent)]
         decisions += len(moves)
         fallbacks += sum(e.fallback for e in moves)

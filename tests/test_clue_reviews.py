@@ -20,7 +20,7 @@ from games.clue import (
     DeductionEvent,
     DeductionReview,
     DeductionReviewEvent,
-    IllegalActionError,
+    IllegalAction,
     LogError,
     ReplayError,
     ReviewingAgent,
@@ -164,7 +164,7 @@ def test_the_engine_rejects_a_review_that_does_not_fit(
 ) -> None:
     game = ClueGame(SMALL, 0)
     action = Suggest(suspect="Scarlet", weapon="Rope", room="Hall", deductions=deductions)
-    with pytest.raises(IllegalActionError, match=message):
+    with pytest.raises(IllegalAction, match=message):
         game.apply(action, review)
     assert len(game.events) == 1 and not game.actions
 
@@ -289,5 +289,5 @@ def test_a_withheld_accusation_is_three_envelope_claims_not_all_entailed() -> No
         {**base, "withheld": [doubtful.model_dump(), *base["withheld"][1:]]}
     )
     game = ClueGame(SMALL, 0)
-    with pytest.raises(IllegalActionError, match="withheld accusation comes with a suggestion"):
+    with pytest.raises(IllegalAction, match="withheld accusation comes with a suggestion"):
         game.apply(Accuse(suspect="Scarlet", weapon="Rope", room="Hall"), review)

@@ -8,10 +8,10 @@ import pytest
 
 from games.core.play import play_game
 from games.hanabi.agents import make_agent
-from games.hanabi.config import HanabiConfig
 from games.hanabi.conventions import PublicState
 from games.hanabi.engine import HanabiGame
 from games.hanabi.entry import ENTRY, HanabiState
+from games.hanabi.events import HanabiConfig
 from games.hanabi.stats import bootstrap_ci, iqm, score_stats
 from games.hanabi.symbolic import SymbolicAgent
 

@@ -12,8 +12,8 @@ from typer.testing import CliRunner
 
 from benchmarks.console.cli import app
 from games.hanabi.annotate import DecisionRecord, correlation, move_values, rank, sample_hand
-from games.hanabi.config import HanabiConfig
 from games.hanabi.engine import HanabiGame
+from games.hanabi.events import HanabiConfig
 from games.hanabi.knowledge import seat_knowledge
 from games.hanabi.symbolic import SymbolicAgent
 from reasoning.llm.scripted_server import ScriptedChatServer

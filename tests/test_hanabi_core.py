@@ -13,7 +13,7 @@ from formalize.hanabi.deck import mask_of, parse_card
 from games.core import get_game, replay
 from games.core.play import play_game
 from games.core.runlog import LogError
-from games.hanabi.events import GameEndEvent
+from games.hanabi.events import GameEnd
 from games.hanabi.render import knowledge_text, mask_text
 
 runner = CliRunner()
@@ -27,7 +27,7 @@ def test_a_logged_game_ends_with_its_score_and_replays(tmp_path: Path) -> None:
     path.write_text("".join(line + "\n" for line in log.lines))
     read = entry.read_log(path)
     last = read.events[-1]
-    assert isinstance(last, GameEndEvent)
+    assert isinstance(last, GameEnd)
     assert read.end is not None and read.end.returns == (float(last.score),) * 3
     assert result.returns == read.end.returns and read.end.reason == last.reason
     assert replay(entry, read).is_terminal()

@@ -19,10 +19,9 @@ from games.core.loop import play
 from games.core.play import play_game
 from games.hanabi.agents import AGENTS, HanabiAgentSettings
 from games.hanabi.audit import audit_log, tally
-from games.hanabi.config import HanabiConfig
 from games.hanabi.engine import HanabiGame, HanabiObservation
 from games.hanabi.entry import ENTRY
-from games.hanabi.events import DecisionEvent, HanabiMove, SlotClaim
+from games.hanabi.events import DecisionEvent, HanabiConfig, HanabiMove, SlotClaim
 from games.hanabi.knowledge import seat_knowledge
 from games.hanabi.symbolic import SymbolicAgent
 from reasoning.llm import LLMSettings

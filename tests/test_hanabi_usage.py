@@ -14,8 +14,8 @@ from benchmarks.llm_usage import SeatUsage
 from games.core.agents import agent_meters
 from games.core.cli import USAGE_HEADING
 from games.hanabi.agents import AGENTS, HanabiAgentSettings
-from games.hanabi.config import HanabiConfig
 from games.hanabi.engine import HanabiGame
+from games.hanabi.events import HanabiConfig
 from reasoning.llm import LLMSettings
 from reasoning.llm.scripted_server import ScriptedChatServer
 from tests.test_hanabi_llm import scripted

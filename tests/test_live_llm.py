@@ -17,8 +17,8 @@ from games.detective.agents import LLMAgent as DetectiveLLMAgent
 from games.detective.entry import ENTRY as DETECTIVE
 from games.detective.events import DetectiveConfig
 from games.hanabi.agents import HanabiAgentSettings
-from games.hanabi.config import HanabiConfig
 from games.hanabi.entry import ENTRY as HANABI
+from games.hanabi.events import HanabiConfig
 from games.hanabi.llm_agents import HanabiLLMAgent
 from games.mystery.agents import AgentSettings as MysterySettings
 from games.mystery.agents import LLMAgent as MysteryLLMAgent

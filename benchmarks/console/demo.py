@@ -25,7 +25,7 @@ from games.detective.planner import best_achievable
 from games.detective.play import audit_stages
 from games.hanabi.agents import HanabiAgentSettings
 from games.hanabi.cli import play_narrated
-from games.hanabi.config import HanabiConfig
+from games.hanabi.events import HanabiConfig
 from games.mystery.cli import mystery_demo
 from games.undercover.agents import AgentSettings as UndercoverAgentSettings
 from games.undercover.agents import seat_agents

@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from games.clue.engine import ClueGame as ClueGame
     from games.clue.engine import ClueMove as ClueMove
     from games.clue.engine import ClueState as ClueState
-    from games.clue.engine import IllegalActionError as IllegalActionError
+    from games.clue.engine import IllegalAction as IllegalAction
     from games.clue.entry import ENTRY as ENTRY
     from games.clue.entry import read_clue_log as read_clue_log
     from games.clue.entry import replay as replay
@@ -88,7 +88,7 @@ _HOMES = {
     "GameEnd": "games.clue.events",
     "GameStart": "games.clue.events",
     "HandEvent": "games.clue.events",
-    "IllegalActionError": "games.clue.engine",
+    "IllegalAction": "games.clue.engine",
     "LogError": "games.core.runlog",
     "NoRefutationEvent": "games.clue.events",
     "PassEvent": "games.clue.events",

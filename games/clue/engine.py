@@ -50,7 +50,7 @@ from games.core.log import SeatInfo
 from games.core.protocol import GameInfo, SeatResult
 
 
-class IllegalActionError(ValueError):
+class IllegalAction(ValueError):
     """An action the game does not allow now; the message says which rule it breaks."""
 
 
@@ -161,7 +161,7 @@ class ClueGame:
         )
 
     def apply(self, action: ClueAction, review: DeductionReview | None = None) -> None:
-        """Play ``action`` for the current player; IllegalActionError if the rules forbid it.
+        """Play ``action`` for the current player; IllegalAction if the rules forbid it.
 
         ``review``, from a verifier-assisted agent, says how the action's deductions were
         checked; it is logged (as ``deduction_review``) just before them, and must be the
@@ -211,7 +211,7 @@ class ClueGame:
     def _check_legal(self, action: ClueAction) -> None:
         phase = self.phase
         if phase is Phase.OVER:
-            raise IllegalActionError("the game is over")
+            raise IllegalAction("the game is over")
         allowed: dict[Phase, tuple[type, ...]] = {
             Phase.TURN: (Suggest, Accuse),
             Phase.REFUTE: (Show,),
@@ -219,40 +219,40 @@ class ClueGame:
         }
         if not isinstance(action, allowed[phase]):
             kinds = " or ".join(t.__name__ for t in allowed[phase])
-            raise IllegalActionError(f"phase {phase.value} needs {kinds}, got {action!r}")
+            raise IllegalAction(f"phase {phase.value} needs {kinds}, got {action!r}")
         try:
             if isinstance(action, Show):
                 if action.card not in self._matching:
                     names = ", ".join(c.name for c in self._matching)
-                    raise IllegalActionError(
+                    raise IllegalAction(
                         f"card {action.card.name!r} cannot refute; show one of: {names}"
                     )
             else:
                 self.deck.triple_cards(action.triple())
             for deduction in action.deductions:
                 if deduction.card not in self.deck:
-                    raise IllegalActionError(f"deduction about unknown card {deduction.card!r}")
+                    raise IllegalAction(f"deduction about unknown card {deduction.card!r}")
                 if deduction.player is not None:
                     self._check_seat(deduction.player, "deduction about player")
-        except IllegalActionError:
+        except IllegalAction:
             raise
         except ValueError as err:
-            raise IllegalActionError(str(err)) from err
+            raise IllegalAction(str(err)) from err
 
     def _check_review(self, review: DeductionReview, player: int, action: ClueAction) -> None:
         made = (review.player, review.round, review.turn)
         if made != (player, self.round, self.turn):
-            raise IllegalActionError(
+            raise IllegalAction(
                 f"review of player {review.player} at round {review.round}, turn {review.turn} "
                 f"comes with an action of player {player} at round {self.round}, turn {self.turn}"
             )
         if review.acted_on != action.deductions:
-            raise IllegalActionError("review: acted_on differs from the action's deductions")
+            raise IllegalAction("review: acted_on differs from the action's deductions")
         if review.withheld and not isinstance(action, Suggest):
-            raise IllegalActionError("review: a withheld accusation comes with a suggestion")
+            raise IllegalAction("review: a withheld accusation comes with a suggestion")
         for deduction in review.mentioned():
             if deduction.card not in self.deck:
-                raise IllegalActionError(f"review: deduction about unknown card {deduction.card!r}")
+                raise IllegalAction(f"review: deduction about unknown card {deduction.card!r}")
             if deduction.player is not None:
                 self._check_seat(deduction.player, "review: deduction about player")
 
@@ -459,9 +459,9 @@ class ClueState:
         return self.game.legal_actions() if seat == self.game.current_player else []
 
     def apply(self, actions: Mapping[int, ClueAction | ClueMove]) -> None:
-        """Play the current player's action (or move); IllegalActionError otherwise."""
+        """Play the current player's action (or move); IllegalAction otherwise."""
         if list(actions) != self.current_players():
-            raise IllegalActionError(
+            raise IllegalAction(
                 f"seats {sorted(actions)} acted; the game waits for {self.current_players()}"
             )
         (move,) = actions.values()
@@ -507,12 +507,12 @@ class ClueSeat:
         return self.agent.name
 
     def act(self, obs: ClueObservation) -> ClueMove:
-        """The agent's action and its new review (IllegalActionError for more than one)."""
+        """The agent's action and its new review (IllegalAction for more than one)."""
         before = len(self._reviews())
         action = self.agent.act(obs)
         new = self._reviews()[before:]
         if len(new) > 1:
-            raise IllegalActionError(
+            raise IllegalAction(
                 f"agent {self.name!r}: {len(new)} deduction reviews for one decision"
             )
         return ClueMove(action, new[0] if new else None)

@@ -16,7 +16,7 @@ from games.clue.agent import Accuse, ClueAction, Show
 from games.clue.agent import Suggest as SuggestAction
 from games.clue.agents import AGENTS
 from games.clue.cards import ClueConfig
-from games.clue.engine import INFO, ClueGame, ClueMove, ClueSeat, ClueState, IllegalActionError
+from games.clue.engine import INFO, ClueGame, ClueMove, ClueSeat, ClueState, IllegalAction
 from games.clue.events import (
     CLUE_EVENT,
     AccusationEvent,
@@ -132,7 +132,7 @@ class ClueEntry(GameEntry[ClueEvent]):
     config_type = ClueConfig
     event_adapter = CLUE_EVENT
     agents = AGENTS
-    illegal_error = IllegalActionError
+    illegal_error = IllegalAction
 
     def default_config(self, players: int) -> ClueConfig:
         """The standard deck and round limit for ``players`` seats."""

@@ -86,7 +86,7 @@ class DetectiveEntry(GameEntry[DetectiveEvent]):
 
     def config_players(self, config: BaseModel) -> int:
         """One: the detective plays alone."""
-        return 1
+        return DetectiveConfig.model_validate(config).players
 
     def new_state(self, config: BaseModel, seed: int, seats: Sequence[SeatInfo]) -> DetectiveState:
         """A fresh game of the case ``config`` names (``game_case``)."""

@@ -15,15 +15,15 @@ if TYPE_CHECKING:
     from games.hanabi.agents import RandomAgent as RandomAgent
     from games.hanabi.agents import make_agent as make_agent
     from games.hanabi.config import HANABI_INFO as HANABI_INFO
-    from games.hanabi.config import HanabiConfig as HanabiConfig
     from games.hanabi.config import Scoring as Scoring
     from games.hanabi.engine import HanabiGame as HanabiGame
     from games.hanabi.engine import HanabiObservation as HanabiObservation
-    from games.hanabi.engine import IllegalMoveError as IllegalMoveError
+    from games.hanabi.engine import IllegalAction as IllegalAction
     from games.hanabi.engine import Turn as Turn
     from games.hanabi.events import HANABI_EVENT as HANABI_EVENT
     from games.hanabi.events import DealEvent as DealEvent
     from games.hanabi.events import DiscardEvent as DiscardEvent
+    from games.hanabi.events import HanabiConfig as HanabiConfig
     from games.hanabi.events import HanabiEvent as HanabiEvent
     from games.hanabi.events import HintEvent as HintEvent
     from games.hanabi.events import PlayEvent as PlayEvent
@@ -48,12 +48,12 @@ _HOMES = {
     "HANABI_INFO": "games.hanabi.config",
     "HanabiAgent": "games.hanabi.agents",
     "HanabiAgentSettings": "games.hanabi.agents",
-    "HanabiConfig": "games.hanabi.config",
+    "HanabiConfig": "games.hanabi.events",
     "HanabiEvent": "games.hanabi.events",
     "HanabiGame": "games.hanabi.engine",
     "HanabiObservation": "games.hanabi.engine",
     "HintEvent": "games.hanabi.events",
-    "IllegalMoveError": "games.hanabi.engine",
+    "IllegalAction": "games.hanabi.engine",
     "KnowledgeView": "games.hanabi.knowledge",
     "Move": "games.hanabi.moves",
     "PlayEvent": "games.hanabi.events",

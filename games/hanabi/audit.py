@@ -19,10 +19,9 @@ from pydantic import BaseModel, ConfigDict
 from formalize.hanabi.deck import COLORS, NUM_IDENTITIES, NUM_RANKS, card_name, product_mask
 from games.core.log import GameLog
 from games.core.replay import replay
-from games.hanabi.config import HanabiConfig
 from games.hanabi.engine import HanabiGame
 from games.hanabi.entry import ENTRY, hanabi_actions
-from games.hanabi.events import HanabiEvent, HanabiMove, SlotClaim
+from games.hanabi.events import HanabiConfig, HanabiEvent, HanabiMove, SlotClaim
 from games.hanabi.knowledge import seat_knowledge
 from reasoning.verifier import ClaimStatus, Correctness, Judgement, judge
 

@@ -27,10 +27,10 @@ from games.core.runlog import EventLog, EventSink, write_atomic
 from games.hanabi.agents import AGENTS, HanabiAgentSettings
 from games.hanabi.annotate import correlation, decision_records
 from games.hanabi.audit import audit_log, tally
-from games.hanabi.config import HanabiConfig, Scoring
+from games.hanabi.config import Scoring
 from games.hanabi.engine import HanabiObservation
 from games.hanabi.entry import ENTRY
-from games.hanabi.events import HANABI_EVENT_TYPES
+from games.hanabi.events import HANABI_EVENT_TYPES, HanabiConfig
 from games.hanabi.knowledge import KnowledgeView, seat_knowledge
 from games.hanabi.render import event_text, knowledge_text, table_text
 
