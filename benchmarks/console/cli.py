@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import typer
 
-from benchmarks.console.command_group import Group, Lazy, RootGroup
+from benchmarks.console.command_group import Generated, Group, Lazy, RootGroup
 
-COMMANDS: dict[str, Lazy | Group] = {
+COMMANDS: dict[str, Lazy | Group | Generated] = {
     "prove": Lazy("Prove a theory file's goal, or check its consistency.", "provers.cli:prove"),
     "audit": Group(
         "Audit stated deductions against what was known.",
@@ -26,19 +26,8 @@ COMMANDS: dict[str, Lazy | Group] = {
             ),
         },
     ),
-    "play": Group(
-        "Play a game and print what happens.",
-        {
-            "clue": Lazy("Play one Clue game.", "games.clue.cli:play_clue"),
-            "undercover": Lazy(
-                "Play one Undercover-V game.", "games.undercover.cli:play_undercover"
-            ),
-            "detective": Lazy("Play one detective case.", "games.detective.cli:play_detective"),
-            "mystery": Lazy(
-                "Play one murder-mystery interrogation game.", "games.mystery.cli:play_mystery"
-            ),
-            "hanabi": Lazy("Play one Hanabi game.", "games.hanabi.cli:play_hanabi"),
-        },
+    "play": Generated(
+        "Play a game and print what happens.", "benchmarks.console.play:play_rows"
     ),
     "bench": Group(
         "Benchmarks: print a table and write JSON.",

@@ -33,11 +33,28 @@ _PATH_KEY = "gumshoe.path"
 @dataclass(frozen=True)
 class Lazy:
     """A subcommand imported on first use: ``target`` is ``module:attribute``, a typer app or a
-    command function; ``resumable`` runs continue in their run directory when started again."""
+    command function (or, with ``argument``, a function of it returning one); ``resumable`` runs
+    continue in their run directory when started again."""
 
     summary: str
     target: str
     resumable: bool = False
+    argument: str | None = None
+
+
+@dataclass(frozen=True)
+class Generated:
+    """A group whose entries ``source`` (``module:function``) lists when the group is first used
+    (the ``play`` rows, one per registered game)."""
+
+    summary: str
+    source: str
+
+    def entries(self) -> Mapping[str, Lazy | Group]:
+        """The group's entries, listed now."""
+        module, attribute = self.source.split(":")
+        listed: Mapping[str, Lazy | Group] = getattr(import_module(module), attribute)()
+        return listed
 
 
 @dataclass(frozen=True)
@@ -45,19 +62,22 @@ class Group:
     """A group of lazy subcommands under one name."""
 
     summary: str
-    entries: Mapping[str, Lazy | Group] = field(default_factory=dict)
+    entries: Mapping[str, Lazy | Group | Generated] = field(default_factory=dict)
 
 
 class _Listed(TyperCommand):
     """A subcommand known by name and summary only, so listing it imports nothing."""
 
 
-def _build(name: str, entry: Lazy | Group) -> click.Command:
+def _build(name: str, entry: Lazy | Group | Generated) -> click.Command:
     """The click command for ``entry``, importing its module now."""
-    if isinstance(entry, Group):
-        return LazyGroup(name=name, help=entry.summary, no_args_is_help=True, entries=entry.entries)
+    if isinstance(entry, Group | Generated):
+        entries = entry.entries if isinstance(entry, Group) else entry.entries()
+        return LazyGroup(name=name, help=entry.summary, no_args_is_help=True, entries=entries)
     module, attribute = entry.target.split(":")
     target = getattr(import_module(module), attribute)
+    if entry.argument is not None:
+        target = target(entry.argument)
     if not isinstance(target, typer.Typer):
         single = typer.Typer()
         single.command(name)(target)
@@ -70,9 +90,11 @@ def _build(name: str, entry: Lazy | Group) -> click.Command:
 class LazyGroup(TyperGroup):
     """A typer group whose subcommands, given as ``entries``, are built when first resolved."""
 
-    entries: ClassVar[Mapping[str, Lazy | Group]] = {}
+    entries: ClassVar[Mapping[str, Lazy | Group | Generated]] = {}
 
-    def __init__(self, *, entries: Mapping[str, Lazy | Group] | None = None, **kwargs: Any) -> None:
+    def __init__(
+        self, *, entries: Mapping[str, Lazy | Group | Generated] | None = None, **kwargs: Any
+    ) -> None:
         """The group with ``entries`` (default: the class's) listed by their summaries."""
         super().__init__(**kwargs)
         self.lazy_entries = self.entries if entries is None else entries
@@ -93,7 +115,7 @@ class LazyGroup(TyperGroup):
 
     def resumable(self, path: list[str]) -> bool:
         """Whether the subcommand at ``path`` (names below this group) resumes its runs."""
-        entry: Lazy | Group = Group("", self.lazy_entries)
+        entry: Lazy | Group | Generated = Group("", self.lazy_entries)
         for name in path:
             if not isinstance(entry, Group) or name not in entry.entries:
                 return False

@@ -10,6 +10,8 @@ agent, each turn with the acting seat's exact knowledge.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import typer
 
 from games.clue.audit import audit_events, render_audit
@@ -17,6 +19,7 @@ from games.clue.engine import ClueState
 from games.clue.entry import ENTRY as CLUE
 from games.clue.transcript import transcript
 from games.core.play import play_agents, play_game
+from games.core.registry import game_names, get_game
 from games.detective.case import CaseKnobs
 from games.detective.engine import DetectiveState
 from games.detective.entry import ENTRY as DETECTIVE
@@ -217,12 +220,34 @@ def hanabi_section() -> None:
     typer.echo(f"score (fireworks): {score:g}")
 
 
+GAME_SECTIONS: dict[str, Callable[[], None]] = {
+    "clue": clue_section,
+    "undercover": undercover_section,
+    "detective": detective_section,
+    "mystery": mystery_section,
+    "hanabi": hanabi_section,
+}
+"""The games whose demo section shows more than a played game's result."""
+
+
+def default_section(name: str) -> None:
+    """Play registered game ``name`` with its first offline agent in every seat of the smallest
+    table, seed 0, and print the result (the section of a game with none of its own)."""
+    entry = get_game(name)
+    offline = next(n for n, t in entry.agents.types.items() if not t.needs_llm)
+    specs = (offline,) * entry.info.min_players
+    _section(f"{name}: {', '.join(specs)}, seed 0")
+    result = play_game(entry, specs, 0).result
+    typer.echo(f"result: {result.reason}; returns {list(result.returns)}")
+
+
 def run_demo() -> None:
-    """Run every section of the demo in order."""
+    """Run the prover and audit sections, then one section per registered game."""
     tea_section()
     audit_section()
-    clue_section()
-    undercover_section()
-    detective_section()
-    mystery_section()
-    hanabi_section()
+    for name in game_names():
+        section = GAME_SECTIONS.get(name)
+        if section is None:
+            default_section(name)
+        else:
+            section()

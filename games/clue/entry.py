@@ -129,6 +129,7 @@ class ClueEntry(GameEntry[ClueEvent]):
     """Clue in the registry of games."""
 
     info = INFO
+    play_command = "games.clue.cli:play_clue"
     config_type = ClueConfig
     event_adapter = CLUE_EVENT
     agents = AGENTS

@@ -51,6 +51,11 @@ class GameEntry(ABC, Generic[E]):
     """What ``apply`` raises for an action the rules forbid."""
     terminal_type: str = "game_end"
     """The ``type`` of the game's own last event."""
+    play_command: str | None = None
+    """``module:function`` of the game's own ``gumshoe play`` command; None: the console's
+    generic one (agents, seed, --out, --record, --replay)."""
+    audit: str | None = None
+    """``module:function`` of the game's ``gumshoe audit`` command (None: the game has none)."""
 
     @abstractmethod
     def default_config(self, players: int) -> BaseModel:

@@ -74,6 +74,7 @@ class DetectiveEntry(GameEntry[DetectiveEvent]):
     """The detective game in the registry of games."""
 
     info = INFO
+    play_command = "games.detective.cli:play_detective"
     config_type = DetectiveConfig
     event_adapter = DETECTIVE_EVENT
     agents = AGENTS

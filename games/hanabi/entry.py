@@ -139,6 +139,7 @@ class HanabiEntry(GameEntry[HanabiEvent]):
     """Hanabi in the registry of games; the header's config is a ``HanabiConfig``."""
 
     info = HANABI_INFO
+    play_command = "games.hanabi.cli:play_hanabi"
     config_type = HanabiConfig
     event_adapter = HANABI_EVENT
     agents = AGENTS

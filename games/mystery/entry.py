@@ -58,6 +58,7 @@ class MysteryEntry(GameEntry[MysteryEvent]):
     """The interrogation game in the registry; the header's config is a ``MysteryConfig``."""
 
     info = INFO
+    play_command = "games.mystery.cli:play_mystery"
     config_type = MysteryConfig
     event_adapter = MYSTERY_EVENT
     agents = AGENTS

@@ -60,6 +60,7 @@ class UndercoverEntry(GameEntry[UndercoverEvent]):
     """Undercover-V in the registry of games; the header's config is an ``UndercoverSetup``."""
 
     info = INFO
+    play_command = "games.undercover.cli:play_undercover"
     config_type = UndercoverSetup
     event_adapter = UNDERCOVER_EVENT
     agents = AGENTS
