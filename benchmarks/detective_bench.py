@@ -28,7 +28,7 @@ from benchmarks.console.options import AsJson, Concurrency, Quiet, Scheduler, Wo
 from benchmarks.llm_usage import game_usage, played_usage, usage_lines
 from benchmarks.report import format_table, pyplot
 from benchmarks.runner import GameOutcome, MemoryLog, RunOptions, check_replayable, run_games
-from games.core.cli import BaseUrl, Model, Record, RecordedRun, fail, llm_settings
+from games.core.cli import BaseUrl, Model, Record, RecordedRun, fail, llm_settings, record_or_replay
 from games.core.errors import GAME_ERRORS
 from games.core.llm_player import seat_client
 from games.core.play import play_game
@@ -358,12 +358,11 @@ def bench_detective(
     """Detective cases per agent: P, F, O next to the best achievable, a plot of the grade
     against locations visited, and the autograder's agreement with exact grades."""
     try:
-        if record and replay is not None:
-            raise ValueError("--record and --replay cannot be used together")
+        record_in = record_or_replay(record, out, replay)
         names = AGENTS.parse(agents)
         modes = _modes(autograde_modes)
         needs_llm = AGENTS.needs_llm(names) or (bool(modes) and not scripted_grader)
-        llm = llm_settings(model, base_url, out if record else None, replay)
+        llm = llm_settings(model, base_url, record_in, replay)
         config = DetectiveBenchConfig(
             agents=names,
             cases=cases,

@@ -26,7 +26,16 @@ from benchmarks.hanabi_options import player_counts
 from benchmarks.llm_usage import game_usage, played_usage, usage_lines
 from benchmarks.report import format_table
 from benchmarks.runner import MemoryLog, RunOptions, check_replayable, run_games
-from games.core.cli import BaseUrl, Model, Record, RecordedRun, fail, llm_settings, prepare_out
+from games.core.cli import (
+    BaseUrl,
+    Model,
+    Record,
+    RecordedRun,
+    fail,
+    llm_settings,
+    prepare_out,
+    record_or_replay,
+)
 from games.core.errors import GAME_ERRORS
 from games.core.play import play_game
 from games.core.recordings import game_llm_settings
@@ -275,8 +284,7 @@ def bench_hanabi(
     bomb-outs, turns, fallbacks and tracking accuracy per player count; write JSON and a PNG."""
     try:
         counts = counts_in(player_counts(players))
-        if record and replay is not None:
-            raise ValueError("--record and --replay cannot be used together")
+        record_in = record_or_replay(record, out, replay)
         config = HanabiRunConfig.model_validate(
             {
                 "players": counts,
@@ -295,7 +303,7 @@ def bench_hanabi(
         names = AGENTS.parse(agents)
         llm = None
         if AGENTS.needs_llm(names):
-            llm = llm_settings(model, base_url, out if record else None, replay)
+            llm = llm_settings(model, base_url, record_in, replay)
             if replay is None and not llm.configured:
                 raise ValueError(
                     f"agents {agents!r} need an LLM endpoint: give --base-url (and --model), or "

@@ -15,7 +15,6 @@ from games.core.conformance import RULES, ConformanceError, check_game, offline_
 from games.core.registry import game_names, get_game
 from games.core.runlog import RunDir
 
-
 PENDING: dict[str, tuple[str, ...]] = {
     "clue": ("vocabulary-seat", "vocabulary-players", "vocabulary-config"),
 }

@@ -23,7 +23,7 @@ from games.core.cli import (
     record_or_replay,
     usage_footer,
 )
-from games.core.errors import GAME_ERRORS
+from games.core.errors import PLAY_ERRORS
 from games.core.play import play_game
 from games.core.recordings import game_llm_settings
 from games.core.registry import GameEntry, game_names, get_game
@@ -90,7 +90,7 @@ def generic_play(entry: GameEntry[Any]) -> Callable[..., None]:
             else:
                 with EventLog(path) as log:
                     played = play_game(entry, specs, seed, settings, log=log)
-        except (*GAME_ERRORS, ValueError) as err:
+        except PLAY_ERRORS as err:
             fail(err, 1)
         result = played.result
         typer.echo(f"{game}, seed {seed}: {', '.join(specs)}")

@@ -22,15 +22,13 @@ from games.core.cli import (
     fail,
     llm_settings,
     prepare_out,
+    record_or_replay,
     usage_footer,
 )
-from games.core.errors import GAME_ERRORS
+from games.core.errors import PLAY_ERRORS
 from games.core.play import play_game
 from games.core.recordings import recorded_seat_calls
 from games.core.runlog import EventLog, LogError
-
-PLAY_ERRORS: tuple[type[Exception], ...] = (*GAME_ERRORS, ValueError)
-"""What stops a played game (exit status 1): a game error, or an agent that cannot be built."""
 
 DEFAULT_CLUE_AGENTS = "prover,prover,random,prover,prover,prover"
 """The seats of `gumshoe play clue` and `gumshoe bench clue` when none are given."""
@@ -117,13 +115,10 @@ def play_clue(
         specs = AGENTS.parse(DEFAULT_CLUE_AGENTS if agents is None else agents)
         ENTRY.info.check_players(len(specs), "agents")
         config = ClueConfig(n_players=len(specs), max_rounds=rounds)
-        if record and out is None:
-            raise ValueError("--record needs --out: the calls are recorded in OUT/llm/")
-        if record and replay is not None:
-            raise ValueError("--record and --replay cannot be combined")
+        record_in = record_or_replay(record, out, replay)
         if out is not None:
             prepare_out(out)
-        settings = llm_agent_settings(model, base_url, out if record else None, replay)
+        settings = llm_agent_settings(model, base_url, record_in, replay)
         settings = settings.for_game(game_id, len(specs))
         if replay is not None:
             for seat, spec in enumerate(specs):

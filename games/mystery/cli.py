@@ -12,9 +12,12 @@ from games.core.cli import (
     BaseUrl,
     LogFolder,
     Model,
+    Record,
+    RecordedRun,
     fail,
     llm_settings,
     prepare_out,
+    record_or_replay,
     usage_footer,
 )
 from games.core.play import play_game
@@ -89,6 +92,8 @@ def play_mystery(
     ] = "prover",
     seed: Annotated[int, typer.Option(help="Seed of the scripts and the agents.")] = 0,
     out: LogFolder = None,
+    record: Record = False,
+    replay: RecordedRun = None,
     model: Model = None,
     base_url: BaseUrl = None,
 ) -> None:
@@ -98,16 +103,18 @@ def play_mystery(
         if len(specs) == 1:
             specs = specs * 5
         ENTRY.info.check_players(len(specs), "agents")
-        llm = llm_settings(model, base_url)
-        if AGENTS.needs_llm(specs) and not llm.configured:
+        record_in = record_or_replay(record, out, replay)
+        llm = llm_settings(model, base_url, record_in, replay)
+        if AGENTS.needs_llm(specs) and not llm.configured and replay is None:
             raise ValueError("--agents: an LLM agent needs --base-url")
         if out is not None:
             prepare_out(out)
-        settings = AgentSettings(llm=llm)
+        game_id = f"mystery-seed{seed}"
+        settings = AgentSettings(llm=llm).for_game(game_id, len(specs))
         if out is None:
             played = play_game(ENTRY, specs, seed, settings)
         else:
-            with EventLog(out / f"mystery-seed{seed}.jsonl") as log:
+            with EventLog(out / f"{game_id}.jsonl") as log:
                 played = play_game(ENTRY, specs, seed, settings, log=log)
     except (ValueError, ValidationError) as err:
         fail(err)

@@ -19,6 +19,7 @@ from games.core.cli import (
     fail,
     llm_settings,
     prepare_out,
+    record_or_replay,
     usage_footer,
 )
 from games.core.errors import GAME_ERRORS
@@ -229,10 +230,7 @@ def play_undercover(
     """Play one seeded Undercover-V game and print each round's descriptions, their card
     checks (the verification record) and the vote."""
     try:
-        if record and out is None:
-            raise ValueError("--record keeps the LLM calls next to the game's log: give --out")
-        if record and replay is not None:
-            raise ValueError("--record and --replay cannot be used together")
+        record_or_replay(record, out, replay)
         specs = UNDERCOVER_AGENTS.parse(agents)
         INFO.check_players(len(specs), "agents")
         GameSettings(prover_timeout_s=timeout)
