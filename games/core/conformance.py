@@ -3,9 +3,10 @@
 ``check_game(entry)`` plays a few seeded games of ``entry`` with its offline agents and checks the
 rules below; each failure is a ``ConformanceError`` naming the rule it breaks::
 
-    >>> from games.core.conformance import check_game
-    >>> from games.core.registry import get_game
-    >>> check_game(get_game("detective"), seeds=(0,))
+    from games.core.conformance import check_game
+    from games.core.registry import get_game
+
+    check_game(get_game("detective"), seeds=(0,))
 
 The rules (``RULES``) cover determinism, the log (it reads back and replays event for event),
 legality (agents play only legal actions, illegal ones are refused with the game's error and leave
@@ -16,7 +17,7 @@ from __future__ import annotations
 
 import json
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -43,6 +44,10 @@ RULES: dict[str, str] = {
 
 SEAT_WORDS = ("player", "refuter", "suggester", "suggesting_player")
 """Field names that say ``seat`` in another word."""
+
+
+Require = Callable[[str, bool, str], None]
+"""Raises ConformanceError for a checked rule whose condition is false."""
 
 
 class ConformanceError(AssertionError):
@@ -92,7 +97,7 @@ def check_game(
             _check_legality(entry, seed, specs, require)
 
 
-def _check_play(entry: GameEntry[Any], seed: int, specs: tuple[str, ...], require: Any) -> None:
+def _check_play(entry: GameEntry[Any], seed: int, specs: tuple[str, ...], require: Require) -> None:
     """Determinism, and the log reading back and replaying."""
     first, again = _Lines(), _Lines()
     played = play_game(entry, specs, seed, log=first)
@@ -133,14 +138,9 @@ def _check_play(entry: GameEntry[Any], seed: int, specs: tuple[str, ...], requir
 class _Checked:
     """A seat that checks each action its agent takes against the legal ones and counts them."""
 
-    def __init__(self, entry: GameEntry[Any], state: Any, agent: Any, seat: int, require: Any):
-        self.entry, self.state, self.agent, self.seat, self.require = (
-            entry,
-            state,
-            agent,
-            seat,
-            require,
-        )
+    def __init__(self, entry: GameEntry[Any], state: Any, agent: Any, seat: int, require: Require):
+        self.entry, self.state, self.agent, self.seat = entry, state, agent, seat
+        self.require = require
         self.name = agent.name
         self.decisions = 0
 
@@ -154,7 +154,9 @@ class _Checked:
         return action
 
 
-def _check_legality(entry: GameEntry[Any], seed: int, specs: tuple[str, ...], require: Any) -> None:
+def _check_legality(
+    entry: GameEntry[Any], seed: int, specs: tuple[str, ...], require: Require
+) -> None:
     """Illegal actions refused, agents legal, the game within its bound."""
     settings = entry.default_settings()
     agents = [entry.make_agent(spec, seat, seed, settings) for seat, spec in enumerate(specs)]
@@ -189,7 +191,7 @@ def _check_legality(entry: GameEntry[Any], seed: int, specs: tuple[str, ...], re
     require("illegal-refused", refused, "an action after the end was accepted")
 
 
-def _check_vocabulary(entry: GameEntry[Any], require: Any) -> None:
+def _check_vocabulary(entry: GameEntry[Any], require: Require) -> None:
     """The names every game shares."""
     config = entry.config_type
     require(
