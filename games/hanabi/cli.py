@@ -218,8 +218,16 @@ def audit_hanabi(
     typer.echo("kind:   " + ", ".join(f"{k} {v}" for k, v in sorted(counts.kinds.items())))
     if counts.claims:
         typer.echo(f"tracking accuracy (TRUE share): {counts.true / counts.claims:.3f}")
-    if counts.recall is not None:
-        typer.echo(f"recall (complete and true over tracked slots): {counts.recall:.3f}")
+    for name, part in (("own-hand", counts.own), ("teammate", counts.teammate)):
+        if part.recall is not None:
+            typer.echo(
+                f"{name} recall (complete and true over tracked slots, against what the speaker "
+                f"can know): {part.recall:.3f}"
+            )
+    if counts.hle_agreement is not None:
+        typer.echo(
+            f"HLE-hint agreement (claims equal to the hint masks): {counts.hle_agreement:.3f}"
+        )
     for judged in audit.claims:
         if show == "all" or (show == "wrong" and judged.kind == "wrong"):
             claim = judged.claim
