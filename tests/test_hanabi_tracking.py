@@ -16,7 +16,14 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from benchmarks.hanabi_bench import COLUMNS, HanabiRunConfig, game_id, summarise_count, table_rows
+from benchmarks.hanabi_bench import (
+    COLUMNS,
+    HanabiRunConfig,
+    HanabiSummary,
+    game_id,
+    summarise_count,
+    table_rows,
+)
 from benchmarks.runner import MemoryLog
 from formalize.hanabi.deck import COLORS, COPIES, NUM_IDENTITIES, NUM_RANKS
 from formalize.hanabi.knowledge import hand_knowledge, hint_masks, played_cards, unseen_counts
@@ -109,6 +116,8 @@ class StatingAgent:
     """Symbolic moves; every decision states one claim per slot of every hand, the hull of
     ``masks(obs, seat)`` for that seat's slot."""
 
+    name = "tracker"
+
     def __init__(self, seat: int, masks: Callable[[HanabiObservation, int], Sequence[int]]):
         self.inner = SymbolicAgent(seat)
         self.masks = masks
@@ -138,16 +147,13 @@ class StatingAgent:
 MaskFn = Callable[[HanabiObservation, int], Sequence[int]]
 
 
-def _played(
-    path: Path, players: int, seed: int, masks: MaskFn | Callable[[HanabiGame], MaskFn]
-) -> Path:
-    """A game of ``StatingAgent`` seats written to ``path``; ``masks`` may instead be given the
-    real game, to state what no seat could know."""
+def _played(path: Path, players: int, seed: int, masks: Callable[[HanabiGame], MaskFn]) -> Path:
+    """A game of ``StatingAgent`` seats written to ``path``; ``masks`` is given the real game
+    (only a tracker of what no seat could know reads it)."""
     seats = [SeatInfo(name=f"P{i}", agent="tracker") for i in range(players)]
     config = HanabiConfig(players=players)
     state = ENTRY.new_state(config, seed, seats)
-    chosen = masks(state.game) if masks is _teammates_view else masks
-    agents = [StatingAgent(s, chosen) for s in range(players)]  # type: ignore[arg-type]
+    agents = [StatingAgent(s, masks(state.game)) for s in range(players)]
     log = MemoryLog()
     play(state, agents, ENTRY.header(config, seed, seats), log, max_decisions=200)
     path.write_text("".join(line + "\n" for line in log.lines))
@@ -155,7 +161,9 @@ def _played(
 
 
 def test_a_perfect_tracker_gets_recall_one_on_own_and_teammate_slots(tmp_path: Path) -> None:
-    counts = tally(audit_log(ENTRY.read_log(_played(tmp_path / "g.jsonl", 3, 5, _standard_from))))
+    counts = tally(
+        audit_log(ENTRY.read_log(_played(tmp_path / "g.jsonl", 3, 5, lambda _: _standard_from)))
+    )
     assert counts.own.claims and counts.teammate.claims and counts.unstated == 0
     assert counts.own.recall == counts.teammate.recall == 1.0
     assert counts.statuses == {"ENTAILED": counts.claims} and counts.true == counts.claims
@@ -182,7 +190,9 @@ def test_stating_the_teammates_own_knowledge_is_not_what_the_speaker_can_know(
 
 
 def test_a_tracker_stating_the_hint_masks_agrees_with_the_hints_fully(tmp_path: Path) -> None:
-    counts = tally(audit_log(ENTRY.read_log(_played(tmp_path / "g.jsonl", 2, 3, _hints_from))))
+    counts = tally(
+        audit_log(ENTRY.read_log(_played(tmp_path / "g.jsonl", 2, 3, lambda _: _hints_from)))
+    )
     assert counts.hle_agreement == 1.0 and counts.hinted == counts.claims
     assert counts.statuses == {"ENTAILED": counts.claims}
     assert counts.own.recall is not None and counts.own.recall < 1.0
@@ -192,18 +202,11 @@ def test_bench_row_reports_own_teammate_recall_and_hint_agreement(tmp_path: Path
     config = HanabiRunConfig(players=(2,), seeds=(0, 1), agents="tracker")
     rundir = RunDir(tmp_path / "run", config)
     for seed in config.seeds:
-        _played(rundir.log_path(game_id(2, seed)), 2, seed, _standard_from)
+        _played(rundir.log_path(game_id(2, seed)), 2, seed, lambda _: _standard_from)
     row = summarise_count(rundir, 2)
     assert row.own_recall == row.teammate_recall == 1.0
     assert row.hle_agreement is not None and 0.0 < row.hle_agreement < 1.0
-    cells = table_rows_of(row, config)
+    summary = HanabiSummary(config=config, rows=(row,), wall_s=0.0, cpu_s=0.0)
+    cells = table_rows(summary)[0]
     assert {"own_recall", "teammate_recall", "hle_agreement"} <= set(COLUMNS)
     assert cells["own_recall"] == cells["teammate_recall"] == "1.000"
-
-
-def table_rows_of(row: object, config: HanabiRunConfig) -> dict[str, object]:
-    from benchmarks.hanabi_bench import HanabiSummary, PlayerCountRow
-
-    assert isinstance(row, PlayerCountRow)
-    summary = HanabiSummary(config=config, rows=(row,), wall_s=0.0, cpu_s=0.0)
-    return table_rows(summary)[0]
