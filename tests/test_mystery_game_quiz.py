@@ -8,10 +8,10 @@ from dataclasses import dataclass
 
 import pytest
 
-from formalize.mystery.facts import fact_formula
-from formalize.mystery.quiz import POINTS, Category, accuracy, bound, category_points, quiz
-from formalize.mystery.script_generate import ScriptConfig
-from formalize.mystery.theory import background_theory
+from formalize.interrogation.quiz import POINTS, Category, accuracy, bound, category_points, quiz
+from formalize.interrogation.script_generate import ScriptConfig
+from formalize.world.facts import fact_formula
+from formalize.world.theory import background_theory
 from games.mystery.entry import scripts_for
 from provers.sat_prover import SatProver
 from reasoning.formula import conj

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from formalize.davidsonian.autoformalize import Autoformalizer
-from formalize.mystery.script_generate import ScriptConfig
-from formalize.mystery.theory import background_theory
+from formalize.interrogation.script_generate import ScriptConfig
+from formalize.world.theory import background_theory
 from games.mystery.engine import MysteryState
 from games.mystery.entry import scripts_for
 from games.mystery.events import MysteryConfig
