@@ -15,7 +15,9 @@ from pathlib import Path
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from typer.testing import CliRunner
 
+from benchmarks.console.cli import app
 from benchmarks.hanabi_bench import (
     COLUMNS,
     HanabiRunConfig,
@@ -168,6 +170,10 @@ def test_a_perfect_tracker_gets_recall_one_on_own_and_teammate_slots(tmp_path: P
     assert counts.own.recall == counts.teammate.recall == 1.0
     assert counts.statuses == {"ENTAILED": counts.claims} and counts.true == counts.claims
     assert counts.hle_agreement is not None and counts.hle_agreement < 1.0
+    printed = CliRunner().invoke(app, ["audit", "hanabi", str(tmp_path / "g.jsonl")])
+    assert printed.exit_code == 0, printed.output
+    assert "own-hand recall" in printed.output and "teammate recall" in printed.output
+    assert printed.output.count(": 1.000") >= 2 and "HLE-hint agreement" in printed.output
 
 
 def _teammates_view(game: HanabiGame) -> MaskFn:
