@@ -160,11 +160,14 @@ def test_the_summary_counts_the_rows_that_are_not_repeats(logs: dict[str, Path])
 def test_the_committed_clue_log_audits_as_before() -> None:
     record = AuditRecord.model_validate(audit_json("clue", CLUE_FIXTURE))
     p0, *others = record.seats
-    # The counts `gumshoe audit clue` printed before the record (commit 3bf9946). Two of the
-    # three claims that are neither entailed nor contradicted were UNKNOWN to the grid oracle
-    # there, which that version's table left out; their sum is what it stated.
-    assert (p0.stated, p0.entailed, p0.contradicted) == (12, 7, 2)
-    assert p0.undetermined + p0.unknown == 3
+    # The counts `gumshoe audit clue --json` gave before the record (main at 399c4f6).
+    assert (p0.stated, p0.entailed, p0.contradicted, p0.undetermined, p0.unknown) == (
+        12,
+        7,
+        2,
+        3,
+        0,
+    )
     assert (p0.true, p0.false, p0.sound, p0.lucky, p0.wrong) == (9, 3, 7, 2, 3)
     assert len(record.rows) == 25 and sum(r.repeat for r in record.rows) == 13
     assert all(s.stated == 0 for s in others)
