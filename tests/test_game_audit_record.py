@@ -14,12 +14,14 @@ import pytest
 from pydantic import BaseModel
 from typer.testing import CliRunner
 
-from benchmarks.console.cli import app
+from benchmarks.console import cli
+from benchmarks.console.cli import app, audit_rows
+from benchmarks.console.command_group import Generated, Group
 from benchmarks.runner import MemoryLog
 from games.core.audit import AuditRecord, Show, render_record
 from games.core.log import SeatInfo
 from games.core.loop import Agent, play
-from games.core.registry import game_names, get_game
+from games.core.registry import GAME_MODULES, game_names, get_game
 from games.detective.case import CaseKnobs
 from games.detective.events import DetectiveConfig
 from games.hanabi.engine import HanabiObservation
@@ -132,6 +134,15 @@ def test_every_game_audit_json_has_one_schema(logs: dict[str, Path]) -> None:
     for game, shape in shapes.items():
         assert shape == first, game
         assert len(shape[1]) == len(shape[2]) == len(shape[3]) == 1, game
+
+
+def test_a_registered_game_gets_the_audit_command(
+    logs: dict[str, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(GAME_MODULES, "clue-again", "games.clue.entry")
+    audit = Group("audit", Generated(audit_rows))
+    monkeypatch.setitem(cli.COMMANDS, "audit", audit)
+    assert audit_json("clue-again", logs["clue"]) == audit_json("clue", logs["clue"])
 
 
 def test_seat_and_show_options(logs: dict[str, Path]) -> None:
