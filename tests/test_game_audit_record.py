@@ -11,14 +11,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from pydantic import BaseModel
+from pydantic import BaseModel, ValidationError
 from typer.testing import CliRunner
 
 from benchmarks.console import cli
 from benchmarks.console.cli import app, audit_rows
 from benchmarks.console.command_group import Generated, Group
 from benchmarks.runner import MemoryLog
-from games.core.audit import AuditRecord, Show, render_record
+from games.core.audit import AuditRecord, AuditRow, Show, Where, audit_row, render_record, summarise
 from games.core.log import SeatInfo
 from games.core.loop import Agent, play
 from games.core.registry import GAME_MODULES, game_names, get_game
@@ -27,6 +27,7 @@ from games.detective.events import DetectiveConfig
 from games.hanabi.engine import HanabiObservation
 from games.hanabi.events import DecisionEvent, HanabiMove, SlotClaim
 from games.hanabi.symbolic import SymbolicAgent
+from reasoning.verifier import ClaimStatus, Correctness
 
 runner = CliRunner()
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -226,3 +227,16 @@ def test_bad_paths_and_logs_exit_2_in_one_line(
     broken = [*lines[:3], '{"type": "nonsense"}\n', *lines[4:]]
     bad.write_text("".join(broken))
     assert "bad.jsonl:4" in one_line_error(game, bad)
+
+
+def test_a_row_judgement_follows_from_its_status_and_correctness() -> None:
+    row = audit_row(0, Where(line=3), "x", ClaimStatus.UNDETERMINED, Correctness.TRUE)
+    assert row.judgement == "lucky"
+    with pytest.raises(ValidationError, match="judgement"):
+        AuditRow.model_validate(row.model_dump() | {"judgement": "sound"})
+    summary = summarise(
+        0, "P0", "a", [row, row.model_copy(update={"repeat": True})], has_truth=True
+    )
+    assert (summary.stated, summary.undetermined, summary.lucky, summary.recall) == (1, 1, 1, None)
+    blind = summarise(0, "P0", "a", [row], has_truth=False, recall=(0, 0))
+    assert (blind.true, blind.sound, blind.recall_entailed, blind.recall) == (None, None, 0, None)
