@@ -24,41 +24,13 @@ from games.core.loop import Agent, play
 from games.core.registry import GAME_MODULES, game_names, get_game
 from games.detective.case import CaseKnobs
 from games.detective.events import DetectiveConfig
-from games.hanabi.engine import HanabiObservation
-from games.hanabi.events import DecisionEvent, HanabiMove, SlotClaim
-from games.hanabi.symbolic import SymbolicAgent
 from reasoning.verifier import ClaimStatus, Correctness
+from tests.test_hanabi_llm import TrackingAgent
 
 runner = CliRunner()
 FIXTURES = Path(__file__).parent / "fixtures"
 CLUE_FIXTURE = FIXTURES / "llm" / "clue-live-30r" / "clue-seed0.jsonl"
 UNDERCOVER_FIXTURE = FIXTURES / "undercover" / "legacy_syntax_errors.jsonl"
-
-
-class ClaimingAgent:
-    """Hanabi's symbolic moves, stating each turn that its own slot 0 holds some card (a claim
-    its knowledge entails and the deal makes true)."""
-
-    name = "claiming"
-
-    def __init__(self, seat: int) -> None:
-        self.inner = SymbolicAgent(seat)
-
-    def act(self, obs: HanabiObservation) -> HanabiMove:
-        action = self.inner.act(obs)
-        decision = DecisionEvent(
-            turn=len(obs.history) + 1,
-            seat=obs.seat,
-            agent=self.name,
-            prompt="",
-            response="",
-            legal=obs.legal_actions,
-            ratings=(),
-            chosen=action,
-            fallback=False,
-            claims=(SlotClaim(seat=obs.seat, slot=0, colors="RYGWB", ranks="12345"),),
-        )
-        return HanabiMove(action, decision)
 
 
 def played(name: str, agents: Sequence[Agent], seed: int, config: BaseModel | None = None) -> str:
@@ -93,7 +65,7 @@ def logs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
         "detective": played(
             "detective", registry_agents("detective", ["prover"], 7), 7, SMALL_CASE
         ),
-        "hanabi": played("hanabi", [ClaimingAgent(0), ClaimingAgent(1)], 3),
+        "hanabi": played("hanabi", [TrackingAgent(0), TrackingAgent(1)], 3),
         "undercover": played("undercover", registry_agents("undercover", ["prover"] * 4, 1), 1),
         "mystery": played("mystery", registry_agents("mystery", ["prover"] * 5, 0), 0),
     }
