@@ -29,6 +29,7 @@ from pydantic import BaseModel, ConfigDict
 from formalize.hanabi.deck import COLORS, NUM_IDENTITIES, NUM_RANKS, card_name, product_mask
 from formalize.hanabi.knowledge import hint_masks, played_cards
 from formalize.hanabi.tracking import reachable_knowledge
+from games.core.audit import AuditRecord, Where, audit_row, judged_record
 from games.core.log import GameLog
 from games.core.replay import replay
 from games.hanabi.config import HanabiConfig
@@ -245,3 +246,41 @@ def tally(audit: LogAudit) -> ClaimCounts:
         statuses=dict(Counter(str(a.status) for a in judged)),
         kinds=dict(Counter(str(a.kind) for a in judged)),
     )
+
+
+def audit_record(log: GameLog[HanabiEvent]) -> AuditRecord:
+    """The audit of a Hanabi log as the record every game yields: a row per stated claim (a
+    claim about a seat or slot that does not exist is UNKNOWN, marked invalid), the seat whose
+    card it is, the card, and whether the claim is as tight as the knowledge allows as extra
+    columns; the tracked slots left unstated, own-hand and teammate recall and the agreement
+    with the hint knowledge as the game's figures."""
+    if log.header is None:
+        raise ValueError("a Hanabi log needs its header to be audited")
+    audit = audit_log(log)
+    counts = tally(audit)
+    rows = [
+        audit_row(
+            a.speaker,
+            Where(turn=a.turn),
+            f"P{a.claim.seat} slot {a.claim.slot} is [{a.claim.colors}][{a.claim.ranks}]",
+            a.status or ClaimStatus.UNKNOWN,
+            a.correctness,
+            detail={
+                "about": a.claim.seat,
+                "own": a.own,
+                "card": a.card,
+                "complete": a.complete,
+                "hinted": a.hinted,
+                "invalid": a.status is None,
+            },
+        )
+        for a in audit.claims
+    ]
+    figures = {
+        "invalid": counts.invalid,
+        "unstated": counts.unstated,
+        "own_recall": counts.own.recall,
+        "teammate_recall": counts.teammate.recall,
+        "hle_agreement": counts.hle_agreement,
+    }
+    return judged_record("hanabi", log, log.header.seed, log.header.seats, rows, figures)

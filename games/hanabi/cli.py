@@ -1,6 +1,5 @@
 """``gumshoe play hanabi``: play a seeded game, printing each turn with the acting seat's
-knowledge; ``gumshoe audit hanabi``: score a log's stated deductions exactly; ``gumshoe hanabi
-annotate``: a run's decisions as a dataset with rollout values."""
+knowledge; ``gumshoe hanabi annotate``: a run's decisions as a dataset with rollout values."""
 
 from __future__ import annotations
 
@@ -26,7 +25,6 @@ from games.core.loop import Agent, play
 from games.core.runlog import EventLog, EventSink, write_atomic
 from games.hanabi.agents import AGENTS, HanabiAgentSettings, usage_meters
 from games.hanabi.annotate import correlation, decision_records
-from games.hanabi.audit import audit_log, tally
 from games.hanabi.config import HanabiConfig, Scoring
 from games.hanabi.engine import HanabiObservation
 from games.hanabi.entry import ENTRY
@@ -196,47 +194,6 @@ def play_hanabi(
     except GAME_ERRORS as err:
         fail(err)
     typer.echo(f"score ({mode}): {score:g}")
-
-
-def audit_hanabi(
-    log: Annotated[Path, typer.Argument(help="A Hanabi game log (JSONL, our format).")],
-    show: Annotated[str, typer.Option(help="Claims to list: wrong, all or none.")] = "wrong",
-) -> None:
-    """Score every stated deduction in a Hanabi log exactly against the exact card knowledge:
-    ENTAILED / CONTRADICTED / UNDETERMINED, TRUE / FALSE, sound / lucky / wrong."""
-    try:
-        if show not in ("wrong", "all", "none"):
-            raise ValueError(f"--show: must be wrong, all or none, got {show!r}")
-        audit = audit_log(ENTRY.read_log(log))
-    except (ValueError, ValidationError, OSError) as err:
-        fail(err)
-    counts = tally(audit)
-    typer.echo(
-        f"{log}: {counts.claims} claims judged, {counts.invalid} invalid, "
-        f"{counts.unstated} tracked slots unstated"
-    )
-    typer.echo("status: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.statuses.items())))
-    typer.echo("kind:   " + ", ".join(f"{k} {v}" for k, v in sorted(counts.kinds.items())))
-    if counts.claims:
-        typer.echo(f"tracking accuracy (TRUE share): {counts.true / counts.claims:.3f}")
-    for name, part in (("own-hand", counts.own), ("teammate", counts.teammate)):
-        if part.recall is not None:
-            typer.echo(
-                f"{name} recall (complete and true over tracked slots, against what the speaker "
-                f"can know): {part.recall:.3f}"
-            )
-    if counts.hle_agreement is not None:
-        typer.echo(
-            f"HLE-hint agreement (claims equal to the hint masks): {counts.hle_agreement:.3f}"
-        )
-    for judged in audit.claims:
-        if show == "all" or (show == "wrong" and judged.kind == "wrong"):
-            claim = judged.claim
-            typer.echo(
-                f"  turn {judged.turn} P{judged.speaker}: P{claim.seat} slot {claim.slot} is "
-                f"[{claim.colors}][{claim.ranks}] -> {judged.status} {judged.correctness} "
-                f"{judged.kind} (card {judged.card})"
-            )
 
 
 hanabi_app = typer.Typer(help="Hanabi logs as datasets.", no_args_is_help=True)
