@@ -19,7 +19,7 @@ from typer.testing import CliRunner
 
 from benchmarks import clue_bench
 from benchmarks.console.cli import COMMANDS, app
-from benchmarks.console.command_group import Generated, Group, Lazy
+from benchmarks.console.command_group import Group, Lazy
 
 ROOT = Path(__file__).resolve().parent.parent
 HEAVY = ("openai", "dask", "matplotlib", "torch", "sentence_transformers", "numpy", "rich")
@@ -81,14 +81,11 @@ def test_prove_loads_only_the_prover_it_uses() -> None:
     assert not loaded & {*HEAVY, *NOT_FOR_PROVE}
 
 
-def _leaves(
-    entries: dict[str, Lazy | Group | Generated], path: tuple[str, ...] = ()
-) -> list[tuple[str, ...]]:
+def _leaves(entries: dict[str, Lazy | Group], path: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
     found: list[tuple[str, ...]] = []
     for name, entry in entries.items():
-        if isinstance(entry, Group | Generated):
-            listed = entry.entries if isinstance(entry, Group) else entry.entries()
-            found += _leaves(dict(listed), (*path, name))
+        if isinstance(entry, Group):
+            found += _leaves(dict(entry.entries), (*path, name))
         else:
             found.append((*path, name))
     return found

@@ -11,7 +11,7 @@ from __future__ import annotations
 import shlex
 import signal
 import threading
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from importlib import import_module
@@ -43,37 +43,44 @@ class Lazy:
 
 
 @dataclass(frozen=True)
-class Generated:
-    """A group whose entries ``source`` (``module:function``) lists when the group is first used
-    (the ``play`` rows, one per registered game)."""
-
-    summary: str
-    source: str
-
-    def entries(self) -> Mapping[str, Lazy | Group]:
-        """The group's entries, listed now."""
-        module, attribute = self.source.split(":")
-        listed: Mapping[str, Lazy | Group] = getattr(import_module(module), attribute)()
-        return listed
-
-
-@dataclass(frozen=True)
 class Group:
     """A group of lazy subcommands under one name."""
 
     summary: str
-    entries: Mapping[str, Lazy | Group | Generated] = field(default_factory=dict)
+    entries: Mapping[str, Lazy | Group] = field(default_factory=dict)
+
+
+class Generated(Mapping[str, "Lazy | Group"]):
+    """Subcommands built by ``make`` when their group is first opened (not when the console
+    starts), such as one row per registered game."""
+
+    def __init__(self, make: Callable[[], Mapping[str, Lazy | Group]]) -> None:
+        self._make = make
+        self._entries: Mapping[str, Lazy | Group] | None = None
+
+    def _built(self) -> Mapping[str, Lazy | Group]:
+        if self._entries is None:
+            self._entries = self._make()
+        return self._entries
+
+    def __getitem__(self, name: str) -> Lazy | Group:
+        return self._built()[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._built())
+
+    def __len__(self) -> int:
+        return len(self._built())
 
 
 class _Listed(TyperCommand):
     """A subcommand known by name and summary only, so listing it imports nothing."""
 
 
-def _build(name: str, entry: Lazy | Group | Generated) -> click.Command:
+def _build(name: str, entry: Lazy | Group) -> click.Command:
     """The click command for ``entry``, importing its module now."""
-    if isinstance(entry, Group | Generated):
-        entries = entry.entries if isinstance(entry, Group) else entry.entries()
-        return LazyGroup(name=name, help=entry.summary, no_args_is_help=True, entries=entries)
+    if isinstance(entry, Group):
+        return LazyGroup(name=name, help=entry.summary, no_args_is_help=True, entries=entry.entries)
     module, attribute = entry.target.split(":")
     target = getattr(import_module(module), attribute)
     if entry.argument is not None:
@@ -90,11 +97,9 @@ def _build(name: str, entry: Lazy | Group | Generated) -> click.Command:
 class LazyGroup(TyperGroup):
     """A typer group whose subcommands, given as ``entries``, are built when first resolved."""
 
-    entries: ClassVar[Mapping[str, Lazy | Group | Generated]] = {}
+    entries: ClassVar[Mapping[str, Lazy | Group]] = {}
 
-    def __init__(
-        self, *, entries: Mapping[str, Lazy | Group | Generated] | None = None, **kwargs: Any
-    ) -> None:
+    def __init__(self, *, entries: Mapping[str, Lazy | Group] | None = None, **kwargs: Any) -> None:
         """The group with ``entries`` (default: the class's) listed by their summaries."""
         super().__init__(**kwargs)
         self.lazy_entries = self.entries if entries is None else entries
@@ -115,7 +120,7 @@ class LazyGroup(TyperGroup):
 
     def resumable(self, path: list[str]) -> bool:
         """Whether the subcommand at ``path`` (names below this group) resumes its runs."""
-        entry: Lazy | Group | Generated = Group("", self.lazy_entries)
+        entry: Lazy | Group = Group("", self.lazy_entries)
         for name in path:
             if not isinstance(entry, Group) or name not in entry.entries:
                 return False

@@ -20,12 +20,12 @@ from games.clue.entry import ENTRY as CLUE
 from games.clue.transcript import transcript
 from games.core.play import play_agents, play_game
 from games.core.registry import game_names, get_game
+from games.detective.audit import audit_stages
 from games.detective.case import CaseKnobs
 from games.detective.engine import DetectiveState
 from games.detective.entry import ENTRY as DETECTIVE
 from games.detective.events import AnswersEvent, DetectiveConfig
 from games.detective.planner import best_achievable
-from games.detective.play import audit_stages
 from games.hanabi.agents import HanabiAgentSettings
 from games.hanabi.cli import play_narrated
 from games.hanabi.events import HanabiConfig
@@ -187,8 +187,8 @@ def detective_section() -> None:
     for event, audit in zip(stages, audits, strict=True):
         where = case.location(event.read[-1]).title if event.read else "the introduction"
         typer.echo(
-            f"  after {where:32s} grades {event.grades}  elements: {audit.justified} justified, "
-            f"{audit.lucky} lucky, {audit.unsupported} unsupported"
+            f"  after {where:32s} grades {event.grades}  elements: {audit.sound} sound, "
+            f"{audit.lucky} lucky, {audit.wrong} wrong"
         )
     best = best_achievable(case).score
     if state.score is not None:

@@ -1,5 +1,5 @@
-"""``gumshoe play <game>`` for every registered game: the rows of the command table, and the
-generic command for a game that names no play command of its own."""
+"""``gumshoe play <game>`` for every registered game: the game's own command, or the generic one
+for a game that names none."""
 
 # No ``from __future__ import annotations``: typer reads the generic command's option help, built
 # from the game's entry, from annotations evaluated when the command is made.
@@ -10,7 +10,6 @@ from typing import Annotated, Any
 
 import typer
 
-from benchmarks.console.command_group import Group, Lazy
 from games.core.cli import (
     BaseUrl,
     LogFolder,
@@ -26,16 +25,8 @@ from games.core.cli import (
 from games.core.errors import PLAY_ERRORS
 from games.core.play import play_game
 from games.core.recordings import game_llm_settings
-from games.core.registry import GameEntry, game_names, get_game
+from games.core.registry import GameEntry, get_game
 from games.core.runlog import EventLog
-
-
-def play_rows() -> dict[str, Lazy | Group]:
-    """One ``play`` row per registered game, built when the game is chosen."""
-    return {
-        name: Lazy(f"Play one {name} game.", "benchmarks.console.play:play_command", argument=name)
-        for name in game_names()
-    }
 
 
 def play_command(name: str) -> Callable[..., None]:

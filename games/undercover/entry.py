@@ -61,6 +61,7 @@ class UndercoverEntry(GameEntry[UndercoverEvent]):
 
     info = INFO
     play_command = "games.undercover.cli:play_undercover"
+    auditor = "games.undercover.audit:audit_record"
     config_type = UndercoverSetup
     event_adapter = UNDERCOVER_EVENT
     agents = AGENTS
