@@ -31,6 +31,9 @@ class NimEntry(GameEntry[NimEvent]):
     event_adapter = NIM_EVENT
     agents = AGENTS
     illegal_error = IllegalAction
+    auditor = None
+    """The place for Nim-21's audit hook: ``"tests.tiny_game.audit:audit_record"`` once the game
+    has an audit (a read log to an ``AuditRecord``); ``gumshoe audit nim`` then takes it up."""
 
     def default_config(self, players: int) -> NimConfig:
         """A pile of 21 for two."""
