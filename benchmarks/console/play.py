@@ -93,4 +93,3 @@ def generic_play(entry: GameEntry[Any]) -> Callable[..., None]:
 
     play.__doc__ = f"Play one {game} game with registry agents and print its result."
     return play
-

@@ -167,5 +167,3 @@ def seat_agents(
         for seat, spec in enumerate(specs)
     ]
     return [make_agent(name, seat, game.seed, settings) for seat, name in enumerate(names)]
-
-
