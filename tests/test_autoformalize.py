@@ -8,7 +8,7 @@ from contextlib import contextmanager
 import pytest
 from hypothesis import given, settings
 
-from benchmarks.chat_server import Fail, ScriptedChatServer
+from reasoning.llm.scripted_server import Fail, ScriptedChatServer
 from formalize.davidsonian.autoformalize import (
     PROVER_AXIOM,
     Autoformalizer,

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from benchmarks.chat_server import ChatRequest, Fail, ScriptedChatServer, Step
+from reasoning.llm.scripted_server import ChatRequest, Fail, ScriptedChatServer, Step
 from games.clue import (
     Accuse,
     Card,

@@ -8,7 +8,7 @@ import json
 import pytest
 from pydantic import ValidationError
 
-from benchmarks.chat_server import ChatRequest, ScriptedChatServer, Step
+from reasoning.llm.scripted_server import ChatRequest, ScriptedChatServer, Step
 from games.clue import ClueConfig, ClueGame, play_game
 from games.clue.agent import Agent, Phase, Suggest
 from games.clue.llm_agent import LLMClueAgent

@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from benchmarks.chat_server import ChatRequest, ScriptedChatServer, Step
-from benchmarks.cli import app
+from reasoning.llm.scripted_server import ChatRequest, ScriptedChatServer, Step
+from benchmarks.console.cli import app
 from games.clue.agents import AgentSettings
 from games.clue.llm_agent import make_llm_agent
 from games.core.llm_player import seat_client

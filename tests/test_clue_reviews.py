@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
-from benchmarks.chat_server import ChatRequest, ScriptedChatServer, Step
+from reasoning.llm.scripted_server import ChatRequest, ScriptedChatServer, Step
 from games.clue import (
     AccusationEvent,
     Accuse,

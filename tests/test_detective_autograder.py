@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from benchmarks.chat_server import ChatRequest, ScriptedChatServer, Step
-from benchmarks.cli import app
+from reasoning.llm.scripted_server import ChatRequest, ScriptedChatServer, Step
+from benchmarks.console.cli import app
 from games.detective import Case, CaseKnobs
 from games.detective.autograder import (
     AutoGrader,

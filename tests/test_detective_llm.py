@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from benchmarks.chat_server import ChatRequest, ScriptedChatServer, Step
-from benchmarks.cli import app
+from reasoning.llm.scripted_server import ChatRequest, ScriptedChatServer, Step
+from benchmarks.console.cli import app
 from games.core.recordings import seat_calls
 from games.detective import Case, CaseKnobs
 from games.detective.agents import AgentSettings, LLMAgent

@@ -8,8 +8,8 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from benchmarks.chat_server import ScriptedChatServer
-from benchmarks.cli import app
+from reasoning.llm.scripted_server import ScriptedChatServer
+from benchmarks.console.cli import app
 from games.core.cli import USAGE_HEADING
 from games.detective.case import CaseKnobs
 from games.detective.entry import game_case

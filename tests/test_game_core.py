@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from pydantic import BaseModel, ValidationError
 
-from benchmarks.chat_server import ScriptedChatServer
+from reasoning.llm.scripted_server import ScriptedChatServer
 from games.clue import ENTRY as CLUE
 from games.clue import ClueConfig, ClueGame, RandomAgent, play_game
 from games.core import (

@@ -10,8 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from benchmarks.chat_server import ScriptedChatServer
-from benchmarks.cli import app
+from reasoning.llm.scripted_server import ScriptedChatServer
+from benchmarks.console.cli import app
 from games.hanabi.annotate import DecisionRecord, correlation, move_values, rank, sample_hand
 from games.hanabi.config import HanabiConfig
 from games.hanabi.engine import HanabiGame

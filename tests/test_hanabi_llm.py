@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from benchmarks.chat_server import ChatRequest, ScriptedChatServer
-from benchmarks.cli import app
+from reasoning.llm.scripted_server import ChatRequest, ScriptedChatServer
+from benchmarks.console.cli import app
 from benchmarks.runner import MemoryLog
 from formalize.hanabi.deck import COLORS, NUM_RANKS
 from games.core import get_game, replay

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 
-from benchmarks.chat_server import ChatRequest, ScriptedChatServer
+from reasoning.llm.scripted_server import ChatRequest, ScriptedChatServer
 from benchmarks.runner import MemoryLog
 from games.core.log import SeatInfo
 from games.core.loop import play

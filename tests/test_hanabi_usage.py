@@ -9,8 +9,8 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from benchmarks.chat_server import ScriptedChatServer
-from benchmarks.cli import app
+from reasoning.llm.scripted_server import ScriptedChatServer
+from benchmarks.console.cli import app
 from benchmarks.llm_usage import SeatUsage
 from games.core.cli import USAGE_HEADING
 from games.hanabi.agents import AGENTS, HanabiAgentSettings, usage_meters

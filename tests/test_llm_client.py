@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic import SecretStr, ValidationError
 
-from benchmarks.chat_server import ChatRequest, Delay, Fail, Reply, ScriptedChatServer, Step
+from reasoning.llm.scripted_server import ChatRequest, Delay, Fail, Reply, ScriptedChatServer, Step
 from reasoning.llm import (
     LLMEndpointError,
     LLMSettings,

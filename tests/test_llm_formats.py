@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 from pydantic import BaseModel, ConfigDict
 
-from benchmarks.chat_server import ScriptedChatServer
+from reasoning.llm.scripted_server import ScriptedChatServer
 from reasoning.llm import (
     ChatMessage,
     ChatReply,

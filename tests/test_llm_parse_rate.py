@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks.chat_server import ChatRequest, ScriptedChatServer, Step
+from reasoning.llm.scripted_server import ChatRequest, ScriptedChatServer, Step
 from benchmarks.llm_parse_rate import (
     Choices,
     LabelledJSONClient,

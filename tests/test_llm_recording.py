@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pydantic import BaseModel
 
-from benchmarks.chat_server import Fail, Reply, ScriptedChatServer
+from reasoning.llm.scripted_server import Fail, Reply, ScriptedChatServer
 from reasoning.llm import (
     ChatClient,
     ChatMessage,

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from benchmarks.chat_server import Fail, ScriptedChatServer
+from reasoning.llm.scripted_server import Fail, ScriptedChatServer
 from reasoning.llm import (
     FallbackCounter,
     LLMEndpointError,

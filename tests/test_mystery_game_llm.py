@@ -9,8 +9,8 @@ from typing import Any
 
 from typer.testing import CliRunner
 
-from benchmarks.chat_server import ChatRequest, ScriptedChatServer
-from benchmarks.cli import app
+from reasoning.llm.scripted_server import ChatRequest, ScriptedChatServer
+from benchmarks.console.cli import app
 from formalize.davidsonian.autoformalize import Autoformalizer
 from formalize.mystery.questions import Where
 from formalize.mystery.script_generate import ScriptConfig

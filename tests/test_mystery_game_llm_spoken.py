@@ -6,7 +6,7 @@ import json
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
-from benchmarks.chat_server import ChatRequest, ScriptedChatServer
+from reasoning.llm.scripted_server import ChatRequest, ScriptedChatServer
 from formalize.davidsonian.autoformalize import Autoformalizer
 from formalize.mystery import atoms
 from formalize.mystery.script_generate import ScriptConfig

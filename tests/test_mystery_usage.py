@@ -8,8 +8,8 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from benchmarks.chat_server import ScriptedChatServer
-from benchmarks.cli import app
+from reasoning.llm.scripted_server import ScriptedChatServer
+from benchmarks.console.cli import app
 from games.core.cli import USAGE_HEADING
 from tests.test_hanabi_usage import usage_rows
 from tests.test_mystery_game_llm import answer

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 import pytest
 from pydantic import ValidationError
 
-from benchmarks.chat_server import ChatRequest, ScriptedChatServer
+from reasoning.llm.scripted_server import ChatRequest, ScriptedChatServer
 from games.undercover import prompts
 from games.undercover.agent import Description
 from games.undercover.checker import ConsistencyTest, ProverChecker

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from benchmarks.chat_server import ChatRequest, ScriptedChatServer
+from reasoning.llm.scripted_server import ChatRequest, ScriptedChatServer
 from games.undercover.agent import Agent, Description, Observation
 from games.undercover.agents import AgentSettings, make_agent
 from games.undercover.checker import ProverChecker

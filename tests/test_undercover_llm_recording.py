@@ -14,8 +14,8 @@ import pytest
 from typer.testing import CliRunner
 
 from benchmarks import undercover_bench
-from benchmarks.chat_server import ChatRequest, Fail, ScriptedChatServer, Step
-from benchmarks.cli import app
+from reasoning.llm.scripted_server import ChatRequest, Fail, ScriptedChatServer, Step
+from benchmarks.console.cli import app
 from benchmarks.undercover_bench import UndercoverBenchConfig
 from games.core.recordings import CALLS_DIR, seat_calls
 from games.undercover import UndercoverConfig, UndercoverGame, pair_catalogue

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic import ValidationError
 
-from benchmarks.chat_server import ChatRequest, ScriptedChatServer
+from reasoning.llm.scripted_server import ChatRequest, ScriptedChatServer
 from games.undercover.agent import Observation, RoundVote, SpokenDescription
 from games.undercover.events import Ballot
 from games.undercover.pipeline import (
