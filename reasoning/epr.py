@@ -261,11 +261,12 @@ class GroundedSession(Closing):
             used[sort] += 1
         negation: list[Formula] = []
         matrix = _substitute(clausal.matrix, env)
-        self._assert(Clausal(clausal.variables, matrix, ()), negation)
+        rule = self._assert(Clausal(clausal.variables, matrix, ()), negation)
         self._drain()
-        self._rules = [r for r in self._rules if r.collected is None]
-        for pred, watchers in self._watch.items():
-            self._watch[pred] = [w for w in watchers if w[0].collected is None]
+        if rule is not None:
+            self._rules.remove(rule)
+            for pred in {pred for pred, _ in rule.guards}:
+                self._watch[pred] = [w for w in self._watch[pred] if w[0] is not rule]
         result = self._session.prove(Not(conj(negation)), timeout)
         return ProofResult.timed(result.verdict, self.name, start, message=result.message)
 
@@ -286,9 +287,10 @@ class GroundedSession(Closing):
             self._constant(name, sort)
         return pool[index]
 
-    def _assert(self, clausal: Clausal, collect: list[Formula] | None) -> None:
+    def _assert(self, clausal: Clausal, collect: list[Formula] | None) -> _Rule | None:
         """Ground ``clausal`` now and as the facts grow; instances go to the session, or to
-        ``collect`` for a question's negation."""
+        ``collect`` for a question's negation. Returns the rule that grounds it (None when it
+        is ground)."""
         for f in walk(clausal.matrix):
             if isinstance(f, Atom | Eq):
                 args = f.args if isinstance(f, Atom) else (f.left, f.right)
@@ -297,7 +299,7 @@ class GroundedSession(Closing):
                         self._constant(a.name, a.sort or "entity")
         if not clausal.variables:
             self._instance(clausal.matrix, {}, collect)
-            return
+            return None
         for v in clausal.variables:
             if not self._domain[v.sort or "entity"]:
                 self._pooled(v.sort or "entity", 0)
@@ -315,6 +317,7 @@ class GroundedSession(Closing):
             self._watch[pred].append((rule, i))
         for binding in self._join(rule.guards, {}):
             self._emit(rule, binding, None)
+        return rule
 
     def _constant(self, name: str, sort: str) -> None:
         if name not in self._sort_of:
@@ -444,31 +447,32 @@ class GroundedSession(Closing):
 
     @staticmethod
     def _pick(guards: Sequence[Guard], binding: dict[str, str]) -> int:
-        def bound(guard: Guard) -> tuple[bool, int]:
-            pred, pattern = guard
-            known = sum(1 for t in pattern if isinstance(t, Const) or t.name in binding)
-            return (pred != EQUALITY or known > 0, known)
-
-        return max(range(len(guards)), key=lambda i: bound(guards[i]))
+        """The guard to match next: one fully bound, else the most bound (an equality only
+        once one side is bound)."""
+        best, best_score = 0, (False, False, -1)
+        for i, (pred, pattern) in enumerate(guards):
+            known = 0
+            for t in pattern:
+                if isinstance(t, Const) or t.name in binding:
+                    known += 1
+            score = (pred != EQUALITY or known > 0, known == len(pattern), known)
+            if score > best_score:
+                best, best_score = i, score
+        return best
 
     def _candidates(
         self, pred: str, pattern: tuple[Term, ...], binding: dict[str, str]
-    ) -> list[tuple[str, ...]]:
+    ) -> Sequence[tuple[str, ...]]:
+        """The facts ``pred`` may match under ``binding`` (for equality, also ``c = c``)."""
         values = [t.name if isinstance(t, Const) else binding.get(t.name) for t in pattern]
         if pred == EQUALITY:
             left, right = values
-            if left is not None or right is not None:
-                known = left if left is not None else right
-                assert known is not None
-                others = [known, *self._adjacent.get(known, ())]
-                return (
-                    [(known, o) for o in others]
-                    if left is not None
-                    else [(o, known) for o in others]
-                )
-            var = pattern[0]
-            sort = var.sort if isinstance(var, Var) else None
-            pairs = [(c, c) for c in self._domain[sort or "entity"]]
+            if left is not None:
+                return [(left, o) for o in (left, *self._adjacent.get(left, ()))]
+            if right is not None:
+                return [(o, right) for o in (right, *self._adjacent.get(right, ()))]
+            sort = pattern[0].sort or "entity"
+            pairs = [(c, c) for c in self._domain[sort]]
             facts = self._facts.get(EQUALITY, set())
             return pairs + [p for a, b in facts for p in ((a, b), (b, a))]
         best: list[tuple[str, ...]] | None = None

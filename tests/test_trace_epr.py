@@ -38,7 +38,7 @@ from reasoning.syntax import format_formula, parse_formula
 from reasoning.trace import TraceAudit, audit_trace, audit_trace_incremental, parse_sorted_trace
 from reasoning.verifier import ClaimStatus, Verifier
 
-CONSTANTS = {ENTITY: ("a", "b", "c"), EVENT: ("e1", "e2")}
+CONSTANTS = {ENTITY: ("a", "b", "c", "d"), EVENT: ("e1", "e2", "e3")}
 PREDICATES: dict[str, tuple[str, ...]] = {
     "P": (ENTITY,),
     "Q": (ENTITY,),
@@ -53,9 +53,10 @@ def _matrix(draw: st.DrawFn, scope: tuple[Var, ...], depth: int = 2) -> Formula:
     """A quantifier-free formula over the constants and the variables in ``scope``."""
 
     def term(sort: str) -> Term:
-        pool: list[Term] = [v for v in scope if v.sort == sort]
-        pool += [Const(c, sort) for c in CONSTANTS[sort]]
-        return draw(st.sampled_from(pool))
+        bound = [v for v in scope if v.sort == sort]
+        if bound and draw(st.booleans()):
+            return draw(st.sampled_from(bound))
+        return Const(draw(st.sampled_from(CONSTANTS[sort])), sort)
 
     if depth == 0 or draw(st.integers(0, 2)) == 0:
         if draw(st.integers(0, 3)) == 0:
@@ -82,11 +83,19 @@ def _variables(draw: st.DrawFn, prefix: str, most: int) -> tuple[Var, ...]:
 
 
 @st.composite
+def _rule(draw: st.DrawFn, scope: tuple[Var, ...]) -> Formula:
+    """``A & B -> C``: conditions on the variables, and a conclusion."""
+    condition = And((draw(_matrix(scope, 0)), draw(_matrix(scope, 0))))
+    return Implies(condition, draw(_matrix(scope, 1)))
+
+
+@st.composite
 def knowledge(draw: st.DrawFn) -> Formula:
     """``exists* forall*`` over a matrix: a description, a rule, or a ground fact."""
     outer = _variables(draw, "y", 1)
     inner = _variables(draw, "x", 2)
-    body = draw(_matrix(outer + inner))
+    shape = _rule if draw(st.booleans()) else _matrix
+    body = draw(shape(outer + inner))
     if inner:
         body = Forall(inner, body)
     return Exists(outer, body) if outer else body
@@ -117,9 +126,9 @@ def _text(truth: list[Formula], steps: list[tuple[list[Formula], list[Formula]]]
 
 def epr_traces() -> st.SearchStrategy[str]:
     """JSONL traces whose every formula lies in the EPR fragment."""
-    step = st.tuples(st.lists(knowledge(), max_size=3), st.lists(claims(), min_size=1, max_size=3))
+    step = st.tuples(st.lists(knowledge(), max_size=2), st.lists(claims(), min_size=1, max_size=3))
     return st.builds(
-        _text, st.lists(knowledge(), max_size=2), st.lists(step, min_size=1, max_size=3)
+        _text, st.lists(knowledge(), max_size=1), st.lists(step, min_size=1, max_size=4)
     )
 
 
