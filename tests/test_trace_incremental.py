@@ -76,7 +76,7 @@ def _same(text: str, prover: Prover, expect: str, *others: EntailmentSessionFact
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(_traces(propositional_formulas(max_leaves=5)))
 def test_propositional_incremental_equals_from_scratch(text: str) -> None:
-    _same(text, SatProver(), "sat")
+    _same(text, SatProver(), "sat", grounded_session, z3_session)
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
