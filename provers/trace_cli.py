@@ -168,7 +168,7 @@ def audit_trace(
         str,
         typer.Option(
             help=f"Backend: {', '.join(PROVER_NAMES)}. z3 and sat audit incrementally, "
-            "traces without quantifiers and equality on the SAT session."
+            "effectively propositional traces on the SAT session (grounded), others on Z3."
         ),
     ] = DEFAULT_PROVER,
     timeout: Annotated[float, typer.Option(help="Seconds per prover call.")] = 10.0,
