@@ -18,11 +18,11 @@ from typing import Annotated, Any
 import typer
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from benchmarks.console.options import AsJson, Concurrency, Quiet, Scheduler, Workers, run_options
 from benchmarks.llm_usage import game_usage, played_usage, usage_lines
 from benchmarks.report import format_table, pyplot, write_json
-from benchmarks.console.options import AsJson, Concurrency, Quiet, Scheduler, Workers, run_options
 from benchmarks.runner import MemoryLog, check_replayable, run_games
-from formalize.mystery.quiz import Needs, accuracy, bound, quiz
+from formalize.interrogation.quiz import Needs, accuracy, bound, quiz
 from games.core.cli import BaseUrl, Model, Record, RecordedRun, fail, llm_settings
 from games.core.log import SeatInfo
 from games.core.loop import play
@@ -224,7 +224,7 @@ def bench_mystery(
         typer.echo("\nLLM ratings against the exact expected IG of asking that character")
         typer.echo(format_table(rated, ["rating", "n", "mean_exact_eig"]))
     if with_quiz:
-        metrics = ["objective", "reasoning", "relation", "points", "overall"]
+        metrics = ["objective", "reasoning", "relation", "overall"]
         rows = [{"knowledge": k, **summary["quiz"][k]} for k in ("own", "said", "all")]
         typer.echo("\nWellPlay-style questions, exact reasoners")
         typer.echo(format_table(rows, ["knowledge", *metrics]))
@@ -266,7 +266,7 @@ def bench_wellplay(
     if as_json:
         typer.echo(write_json_text(metrics))
         return
-    columns = ["objective", "reasoning", "relation", "points", "overall", "questions", "fallbacks"]
+    columns = ["objective", "reasoning", "relation", "overall", "questions", "fallbacks"]
     typer.echo(format_table([metrics], columns))
 
 

@@ -8,7 +8,6 @@ from contextlib import contextmanager
 import pytest
 from hypothesis import given, settings
 
-from reasoning.llm.scripted_server import Fail, ScriptedChatServer
 from formalize.davidsonian.autoformalize import (
     PROVER_AXIOM,
     Autoformalizer,
@@ -19,11 +18,12 @@ from formalize.davidsonian.autoformalize import (
 )
 from reasoning.formula import TOP, Formula
 from reasoning.llm import LLMEndpointError, LLMSettings, MalformedAnswer, OpenAIChatClient
+from reasoning.llm.scripted_server import Fail, ScriptedChatServer
 from reasoning.prover import Axiom
 from reasoning.sorts import Signature, erase_sorts, infer_sorts
+from reasoning.strategies import SMALL_SIGNATURE, fol_formulas
 from reasoning.syntax import format_formula, parse_formula
 from reasoning.verdict import ProofResult, Verdict
-from tests.strategies import SMALL_SIGNATURE, fol_formulas
 
 SENTENCE = "It is flavoured with oil of bergamot."
 GOOD = "exists e y. Flavour(e) & Patient(e, item) & BergamotOil(y) & Instrument(e, y)"
