@@ -119,9 +119,31 @@ class Question(BaseModel):
         return slots
 
 
+class Sentence(BaseModel):
+    """One sentence of a generated text and the facts (formulas) it states; none for narration."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    text: str = Field(min_length=1)
+    facts: list[FormulaText] = []
+
+
+def _mapped(sentences: list[Sentence], facts: list[str], text: str, field: str) -> None:
+    """ValueError unless the sentences are in ``text`` and state exactly ``facts``."""
+    if not sentences:
+        return
+    stated = [f for s in sentences for f in s.facts]
+    if sorted(stated) != sorted(facts):
+        raise ValueError(f"{field}: the sentences' facts must be the facts, each once")
+    missing = next((s.text for s in sentences if s.text not in text), None)
+    if missing is not None:
+        raise ValueError(f"{field}: sentence not in the text: {missing[:60]!r}")
+
+
 class Location(BaseModel):
     """A place to visit: its visible ``title`` and the ``text`` read there; ``facts`` are the
-    formulas the text states, ``red_herring`` marks a location no answer needs."""
+    formulas the text states (``sentences`` says which sentence states which), ``red_herring``
+    marks a location no answer needs."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -129,7 +151,13 @@ class Location(BaseModel):
     title: str = Field(min_length=1)
     text: str = Field(min_length=1)
     facts: list[FormulaText] = []
+    sentences: list[Sentence] = []
     red_herring: bool = False
+
+    @model_validator(mode="after")
+    def _sentences_state_the_facts(self) -> Location:
+        _mapped(self.sentences, self.facts, self.text, "sentences")
+        return self
 
 
 class CaseKnobs(BaseModel):
@@ -177,6 +205,7 @@ class Case(BaseModel):
     knobs: CaseKnobs | None = None
     introduction: str = Field(min_length=1)
     intro_facts: list[FormulaText] = []
+    intro_sentences: list[Sentence] = []
     questions: list[Question] = Field(min_length=1)
     locations: list[Location] = Field(min_length=1)
     solution: str = Field(min_length=1)
@@ -186,6 +215,7 @@ class Case(BaseModel):
     def _references(self) -> Case:
         if self.schema_version != SCHEMA_VERSION:
             raise ValueError(f"schema_version: this reader knows version {SCHEMA_VERSION}")
+        _mapped(self.intro_sentences, self.intro_facts, self.introduction, "intro_sentences")
         ids = [loc.id for loc in self.locations]
         if len(set(ids)) != len(ids):
             raise ValueError("locations: ids must be unique")
