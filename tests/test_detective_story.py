@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from formalize.world.clauses import CLAUSES, fill, parse_clause
 from formalize.world import facts as F
+from formalize.world.clauses import CLAUSES, fill, parse_clause
 from formalize.world.facts import Fact, Seen, fact_formula, holds_in
 from formalize.world.world import World
 from games.detective import Case, dump_case, parse_case
@@ -124,7 +124,9 @@ def test_a_sentence_changed_to_an_untrue_fact_is_caught() -> None:
     changed = sentence.text.replace(world.setting.slots[fact.slot], other)
     wrong = parse_sentence(changed, world.setting)
     assert len(wrong) == 1 and not holds_in(wrong[0], world)
-    assert parse_sentence("The library feels colder than the rest of the house.", world.setting) == []
+    assert (
+        parse_sentence("The library feels colder than the rest of the house.", world.setting) == []
+    )
 
 
 def test_negative_facts_are_recognised() -> None:

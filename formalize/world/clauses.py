@@ -211,9 +211,7 @@ def _vocabulary(setting: Setting) -> _Vocabulary:
         keys={k.name: k.id for k in setting.keys},
         motives={m.name: m.id for m in setting.motives},
         methods={m.name: m.id for m in setting.methods},
-        victims={
-            setting.person(c.victim).name: index for index, c in enumerate(setting.crimes, 1)
-        },
+        victims={setting.person(c.victim).name: index for index, c in enumerate(setting.crimes, 1)},
     )
 
 
@@ -288,7 +286,9 @@ def _build(kind: str, g: dict[str, str], setting: Setting) -> Fact | None:
             "apart": lambda: Met(
                 who, _lookup(voc.people, g["other"]), hour[g["when"].casefold()], False
             ),
-            "held": lambda: Held(who, _lookup(voc.weapons, g["weapon"]), hour[g["when"].casefold()]),
+            "held": lambda: Held(
+                who, _lookup(voc.weapons, g["weapon"]), hour[g["when"].casefold()]
+            ),
             "unheld": lambda: Held(
                 who, _lookup(voc.weapons, g["weapon"]), hour[g["when"].casefold()], False
             ),
@@ -315,7 +315,9 @@ def _build(kind: str, g: dict[str, str], setting: Setting) -> Fact | None:
                     )
                 ),
             ),
-            "method": lambda: MethodWas(voc.victims[g["victim"]], _lookup(voc.methods, g["method"])),
+            "method": lambda: MethodWas(
+                voc.victims[g["victim"]], _lookup(voc.methods, g["method"])
+            ),
             "weapon_not": lambda: WeaponNot(
                 voc.victims[g["victim"]], _lookup(voc.weapons, g["weapon"])
             ),

@@ -98,15 +98,27 @@ class AnswerSlot(BaseModel):
         return next(c for c in self.choices if c.value == value)
 
 
+class MarkingExample(BaseModel):
+    """A sample answer to a question and the grade (0-3) a marker gives it."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    answer: str = Field(min_length=1)
+    grade: int = Field(ge=0, le=3)
+
+
 class Question(BaseModel):
-    """A case question whose answer is made of typed slots; ``model_answer`` is its prose."""
+    """A case question; ``model_answer`` is its prose. Its answer is made of typed ``slots``
+    (its logic form, graded exactly), or, with none, answered and graded in free text only.
+    ``marking_examples`` are a marker's graded sample answers for the autograder."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     id: str = Field(min_length=1)
     text: str = Field(min_length=1)
-    slots: list[AnswerSlot] = Field(min_length=1)
+    slots: list[AnswerSlot] = []
     model_answer: str = Field(min_length=1)
+    marking_examples: list[MarkingExample] = []
     unlock_sets: list[list[str]] = []
     inference_steps: int | None = None
 
@@ -166,7 +178,8 @@ class CaseKnobs(BaseModel):
     ``locations`` cards in all, of which at least ``red_herrings`` help no answer;
     ``questions`` (2-5); ``inference_steps``, the least number of clue facts in a minimal set
     that entails each answer; ``distractors``, true facts no answer needs, spread over the
-    cards; ``words_per_card``, the length each card's text is padded to; ``intro_clues``, how
+    cards; ``words_per_card``, the length narration may pad a card's text to while its fact
+    sentences stay the majority; ``intro_clues``, how
     many needed facts the introduction states; ``long_chains``, whether answers should rest on
     chains of indirect clues (sightings, holdings, motives) rather than on direct clues about the
     crime (time windows, possible rooms, the method), which makes them need more locations.
@@ -232,9 +245,13 @@ class Case(BaseModel):
 
     @property
     def checkable(self) -> bool:
-        """Whether the case carries the logic exact grading needs (setting and formulas)."""
-        return self.setting is not None and all(
-            c.formula is not None for q in self.questions for s in q.slots for c in s.choices
+        """Whether the case carries the logic exact grading needs (setting, slots, formulas)."""
+        return (
+            self.setting is not None
+            and all(q.slots for q in self.questions)
+            and all(
+                c.formula is not None for q in self.questions for s in q.slots for c in s.choices
+            )
         )
 
     def location(self, lid: str) -> Location:

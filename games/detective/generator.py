@@ -32,9 +32,9 @@ from formalize.world.facts import (
     fact_formula,
 )
 from formalize.world.generate import WorldConfig, generate_world
+from formalize.world.setting import Setting
 from formalize.world.theory import background_theory
 from formalize.world.world import World
-from formalize.world.setting import Setting
 from games.detective.case import AnswerSlot, Case, CaseKnobs, Location, Question, Sentence
 from games.detective.knowledge import CaseKnowledge
 from games.detective.narrative import (
@@ -271,7 +271,9 @@ def _slug(text: str) -> str:
 
 def _sentences(lines: Sequence[Line], setting: Setting) -> list[Sentence]:
     return [
-        Sentence(text=line.text, facts=[format_formula(fact_formula(f, setting)) for f in line.facts])
+        Sentence(
+            text=line.text, facts=[format_formula(fact_formula(f, setting)) for f in line.facts]
+        )
         for line in lines
     ]
 

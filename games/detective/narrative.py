@@ -138,11 +138,20 @@ class Line:
 
 
 def _fact_line(
-    frame: str, fact: Fact, setting: Setting, spec: CardSpec, rng: random.Random
+    frame: str,
+    fact: Fact,
+    setting: Setting,
+    spec: CardSpec,
+    rng: random.Random,
+    after_opening: bool = False,
 ) -> Line:
+    """The sentence stating ``fact`` in ``frame``; ``after_opening``: to follow a narration
+    opening and ``, and`` (the frame's own first word then starts in lower case)."""
     clause = fill(rng.choice(clause_templates(fact)), fact, setting)
+    if after_opening and not frame.startswith("{"):
+        frame = frame[0].lower() + frame[1:]
     text = frame.format(speaker=spec.speaker, place=spec.place, clause=clause)
-    return Line(capitalised(text), (fact,))
+    return Line(text if after_opening else capitalised(text), (fact,))
 
 
 def card_lines(
@@ -156,14 +165,14 @@ def card_lines(
         Line(capitalised(s.format(speaker=spec.speaker, place=spec.place)))
         for s in rng.sample(SCENERY[spec.kind], len(SCENERY[spec.kind]))
     ]
-    lines = [
-        _fact_line(frames[i % len(frames)], f, setting, spec, rng) for i, f in enumerate(facts)
-    ]
     opening = scenery.pop()
-    if not lines:
+    if not facts:
         return [opening]
-    first = lines[0]
-    lines[0] = Line(f"{opening.text[:-1]}, and {first.text[0].lower()}{first.text[1:]}", first.facts)
+    lines = [
+        _fact_line(frames[i % len(frames)], f, setting, spec, rng, after_opening=i == 0)
+        for i, f in enumerate(facts)
+    ]
+    lines[0] = Line(f"{opening.text[:-1]}, and {lines[0].text}", lines[0].facts)
     while scenery and len(lines) < 2 * len(facts) - 1 and _words(lines) < words:
         lines.insert(rng.randrange(1, len(lines) + 1), scenery.pop())
     return lines
@@ -314,7 +323,7 @@ def _consequence(fact: Fact, world: World) -> str:
     s, crime = world.setting, world.crimes[0]
     victim, scene, hour = s.person(crime.victim).name, s.place(crime.place).name, crime.slot
     match fact:
-        case Seen(person, place, t, True) if t == hour and person != crime.victim:
+        case Seen(person, _, t, True) if t == hour and person != crime.victim:
             name = s.person(person).name
             if person in crime.killers:
                 return f"so {name} was in the {scene} at the very hour {victim} died"
@@ -332,7 +341,7 @@ def _consequence(fact: Fact, world: World) -> str:
             return f"and nobody else held the {s.item(item).name} in that hour"
         case KeyHolders(key, _):
             return f"so nobody else could have been inside the room the {s.item(key).name} opens"
-        case MotiveHolders(motive, people):
+        case MotiveHolders(motive, _):
             return f"so {s.motive(motive).name} can only point at those named"
         case HasMotive(person, motive, True):
             return f"so {s.person(person).name} could have acted on it"
@@ -359,7 +368,8 @@ def solution_text(
     """The solution: per question (its text and answer), the facts its answer rests on that no
     earlier question used, each with what follows from it, then the whole crime in a sentence."""
     s, crime = world.setting, world.crimes[0]
-    paras, used = [], set()
+    paras: list[str] = []
+    used: set[Fact] = set()
     for number, ((text, answer), facts) in enumerate(zip(questions, steps, strict=True), 1):
         new = [f for f in facts if f not in used]
         chain = []

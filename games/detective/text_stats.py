@@ -61,8 +61,8 @@ def text_stats(case: Case) -> TextStats:
         location_sentences=len(mapped),
         fact_sentence_share=carrying / len(mapped) if mapped else 0.0,
         repeated_sentences=repeated,
-        negative_fact_share=(
-            sum(map(is_negative_formula, facts)) / len(facts) if facts else 0.0
-        ),
-        locations_needed=[min(map(len, q.unlock_sets)) if q.unlock_sets else 0 for q in case.questions],
+        negative_fact_share=(sum(map(is_negative_formula, facts)) / len(facts) if facts else 0.0),
+        locations_needed=[
+            min(map(len, q.unlock_sets)) if q.unlock_sets else 0 for q in case.questions
+        ],
     )
