@@ -16,8 +16,11 @@ from typer.testing import CliRunner
 from benchmarks.console.cli import app
 from games.detective.analysis import bootstrap_ci, order_correlation, pairwise_correlation, rate_ida
 from games.detective.autograder import RUBRIC_TASK, STOCK_RUBRIC, AutoGrader, RubricReply
-from games.detective.case import Case, parse_case
+from games.detective.case import Case, CaseKnobs, parse_case
+from games.detective.entry import game_case
+from games.detective.events import DetectiveConfig
 from games.detective.freetext import grade_play, play_free_text, read_elements
+from games.detective.grading import grade_answer
 from games.detective.human_grades import (
     StudyError,
     agreement_table,
@@ -278,3 +281,12 @@ def test_a_bad_study_file_is_one_line(tmp_path: Path) -> None:
     )  # fmt: skip
     assert result.exit_code == 2 and f"{grades}:2:" in result.output
     assert len(result.output.strip().splitlines()) == 1
+
+
+def test_a_generated_cases_model_answers_read_back_as_full_marks() -> None:
+    """A generated question's logic form grades its own model answer, written in words, 3."""
+    for seed in (1, 2):
+        generated = game_case(DetectiveConfig(knobs=CaseKnobs(questions=5)), seed)
+        for q in generated.questions:
+            given = read_elements(q, q.model_answer)
+            assert grade_answer(q, given).score == 3, (q.model_answer, given)
