@@ -19,7 +19,12 @@ from benchmarks.report import format_table, measure, write_json
 from games.core.cli import BaseUrl, Model, fail, llm_settings
 from games.core.errors import GAME_ERRORS
 from games.core.llm_player import seat_client
-from games.detective.analysis import bootstrap_ci, pairwise_correlation, rate_ida
+from games.detective.analysis import (
+    bootstrap_ci,
+    cross_correlation,
+    pairwise_correlation,
+    rate_ida,
+)
 from games.detective.autograder import MODES, AutoGrader
 from games.detective.case import Case, CaseError, load_case
 from games.detective.entry import game_case
@@ -32,6 +37,7 @@ from games.detective.human_grades import (
     agreement_table,
     load_answers,
     load_human_grades,
+    load_orders,
 )
 
 
@@ -60,6 +66,10 @@ def bench_detective_free(
     runs: Annotated[int, typer.Option(min=1, help="Repeat runs of the case.")] = 3,
     mode: Annotated[int, typer.Option(help="Autograder mode (1-5).")] = 5,
     ida: Annotated[bool, typer.Option("--ida", help="Also rate each question's IDA.")] = False,
+    orders: Annotated[
+        Path | None,
+        typer.Option(help="Other solvers' visiting orders (JSON lines: solver, order) to compare."),
+    ] = None,
     out: Annotated[Path, typer.Option(help="Folder for detective_free.json.")] = Path("runs/bench"),
     model: Model = None,
     base_url: BaseUrl = None,
@@ -68,18 +78,19 @@ def bench_detective_free(
     try:
         _modes(str(mode))
         case = _case(case_file, seed)
+        others = load_orders(orders, case) if orders is not None else []
         client = seat_client(llm_settings(model, base_url), 0)
-    except (CaseError, GenerationError, ValueError) as err:
+    except (CaseError, GenerationError, StudyError, ValueError) as err:
         fail(err)
     rows: list[dict[str, Any]] = []
     per_question: list[list[float]] = []
-    orders: list[list[str]] = []
+    orders_played: list[list[str]] = []
     try:
         with measure() as timing:
             for run in range(runs):
                 play = play_free_text(case, client, seed=run)
                 graded = grade_play(case, play, AutoGrader(client, mode, seed=run))
-                orders.append(play.order)
+                orders_played.append(play.order)
                 per_question.append([q.overall for q in graded.auto_score.questions])
                 exact = graded.exact_score
                 rows.append(
@@ -100,13 +111,19 @@ def bench_detective_free(
     except GAME_ERRORS as err:
         fail(err, 1)
     ci = bootstrap_ci(per_question)
-    corr, corr_sd = pairwise_correlation(orders)
+    corr, corr_sd = pairwise_correlation(orders_played)
     typer.echo(format_table(rows, ["run", "P", "F", "O", "exact_O", "fallbacks"]))
     typer.echo(
         f"overall score (autograder mode {mode}): mean {ci.mean:.2f}, 95% bootstrap CI "
         f"[{ci.low:.2f}, {ci.high:.2f}] over {runs} runs x {len(case.questions)} questions"
     )
     typer.echo(f"location-order correlation between runs: mean {corr:.2f} (sd {corr_sd:.2f})")
+    compared: dict[str, tuple[float, float]] = {}
+    if others:
+        compared["Other-Other"] = pairwise_correlation(others)
+        compared["Model-Other"] = cross_correlation(orders_played, others)
+    for name, (mean, sd) in compared.items():
+        typer.echo(f"location-order correlation {name}: mean {mean:.2f} (sd {sd:.2f})")
     for kind, found in ratings.items():
         for r in found:
             if r is not None:
@@ -120,8 +137,9 @@ def bench_detective_free(
         "mode": mode,
         "runs": rows,
         "overall": ci.model_dump(),
-        "orders": orders,
+        "orders": orders_played,
         "order_correlation": {"mean": corr, "sd": corr_sd},
+        "order_comparison": {k: {"mean": m, "sd": sd} for k, (m, sd) in compared.items()},
         "ida": {k: [r.model_dump() if r else None for r in v] for k, v in ratings.items()},
         "cpu_s": timing.cpu,
         "wall_s": timing.wall,

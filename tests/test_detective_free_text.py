@@ -249,15 +249,26 @@ def test_the_bench_commands_play_and_grade(tmp_path: Path, scripted_chat) -> Non
     case_file, answers, grades = _study(tmp_path, CASE)
     server = scripted_chat(script)
     llm = ["--base-url", server.base_url, "--model", "scripted"]
+    orders = tmp_path / "orders.jsonl"
+    orders.write_text(
+        json.dumps({"solver": "h1", "order": ["kitchen", "study", "church"]})
+        + "\n"
+        + json.dumps({"solver": "h2", "order": ["church", "study", "kitchen"]})
+        + "\n"
+    )
     played = runner.invoke(
         app,
         ["bench", "detective-free", "--case", str(case_file), "--runs", "2", "--ida",
-         "--out", str(tmp_path / "free"), *llm],
+         "--orders", str(orders), "--out", str(tmp_path / "free"), *llm],
     )  # fmt: skip
     assert played.exit_code == 0, played.output
     result = json.loads((tmp_path / "free" / "detective_free.json").read_text())
     assert [r["F"] for r in result["runs"]] == [3.0, 3.0]
     assert result["order_correlation"]["mean"] == pytest.approx(1.0)
+    compared = result["order_comparison"]
+    assert compared["Other-Other"]["mean"] == pytest.approx(-1.0)
+    assert compared["Model-Other"]["mean"] == pytest.approx(0.0)
+    assert compared["Model-Other"]["sd"] == pytest.approx(1.0)
     assert "95% bootstrap CI" in played.output and "IDA (intro) how" in played.output
     graded = runner.invoke(
         app,

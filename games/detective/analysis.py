@@ -146,3 +146,15 @@ def rate_ida(
             )
         )
     return out
+
+
+def cross_correlation(
+    ones: Sequence[Sequence[str]], others: Sequence[Sequence[str]]
+) -> tuple[float, float]:
+    """Mean and standard deviation of ``order_correlation`` over every pair of one order from
+    each group (a model's runs against humans, as Table 7 compares them)."""
+    values = [order_correlation(a, b) for a in ones for b in others]
+    values = [v for v in values if not math.isnan(v)]
+    if not values:
+        return math.nan, math.nan
+    return fmean(values), pstdev(values)

@@ -47,6 +47,15 @@ class HumanGrade(BaseModel):
     grade: int = Field(ge=0, le=3)
 
 
+class SolverOrder(BaseModel):
+    """The order in which one solver visited a case's locations."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    solver: str = Field(min_length=1)
+    order: list[str]
+
+
 class AgreementRow(BaseModel):
     """One comparison of Table 2."""
 
@@ -86,6 +95,28 @@ def load_answers(path: Path, case: Case) -> list[GradedAnswer]:
         out.append(answer)
     if not out:
         raise StudyError(f"{path}:1: no answers")
+    return out
+
+
+def load_orders(path: Path, case: Case) -> list[list[str]]:
+    """Other solvers' visiting orders (JSON lines ``{"solver", "order"}``), each naming only
+    locations of ``case``, each once."""
+    known = {loc.id for loc in case.locations}
+    out: list[list[str]] = []
+    for number, line in enumerate(_read(path).splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            found = SolverOrder.model_validate(json.loads(line))
+        except json.JSONDecodeError as err:
+            raise StudyError(f"{path}:{number}: not valid JSON: {err.msg}") from None
+        except ValidationError as err:
+            raise StudyError(f"{path}:{number}: {field_errors(err)}") from None
+        if not set(found.order) <= known or len(set(found.order)) != len(found.order):
+            raise StudyError(f"{path}:{number}: order must name locations of the case, each once")
+        out.append(found.order)
+    if not out:
+        raise StudyError(f"{path}:1: no orders")
     return out
 
 
