@@ -1,10 +1,13 @@
 """The case generator: a seeded world, a prover-checked set of clues, and the case around them.
 
 From a world it draws a pool of true facts, keeps a minimal subset that still entails every
-answer (by default trying the most direct kinds of fact for removal first, so answers come from
-chains of sightings, holdings and motives), puts a few of those in the introduction and spreads
-the rest over the clue locations, adds true but useless facts as distractors (some locations
-get nothing else: the red herrings), and computes every answer's minimal unlock sets. A draw
+answer (trying negative facts for removal first, so the case says mostly what was so, then by
+default the most direct kinds of fact, so answers come from chains of sightings, holdings and
+motives), opens the introduction at the body (where it lay at the last hour, which names the
+room of the crime) and puts a few kept facts beside it, spreads the rest over the clue
+locations, adds true but useless facts as distractors, positive where there are enough (some
+locations get nothing else: the red herrings), tells each location's facts as a scene
+(``narrative``), and computes every answer's minimal unlock sets. A draw
 that breaks a rule (the introduction or one location settling an answer, too few inference
 steps, too few red herrings) is dropped and the next draw tried. The accepted case is checked
 once more with the prover given (``verify_case``) before it is returned.
