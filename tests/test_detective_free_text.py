@@ -191,6 +191,15 @@ def test_human_grades_give_table_2(case: Case, tmp_path: Path, scripted_chat) ->
     assert mode1.pairs == 2 and math.isclose(mode1.percent_exact, (75.0 + 100.0) / 2)
 
 
+def test_a_quoted_line_break_stays_in_its_cell(case: Case, tmp_path: Path) -> None:
+    answers = tmp_path / "answers.jsonl"
+    answers.write_text(json.dumps({"id": "a0", "question": "how", "answer": "x"}) + "\n")
+    grades = tmp_path / "grades.csv"
+    grades.write_text('answer_id,grader,grade\na0,"Dr\nOrme",1\na0,h1,3\n')
+    found = load_human_grades(grades, load_answers(answers, case))
+    assert [(g.grader, g.grade) for g in found] == [("Dr\nOrme", 1), ("h1", 3)]
+
+
 @pytest.mark.parametrize(
     ("content", "needle"),
     [
@@ -199,6 +208,8 @@ def test_human_grades_give_table_2(case: Case, tmp_path: Path, scripted_chat) ->
         ("answer_id,grader,grade\nzz,h1,1\n", "unknown answer id"),
         ("answer_id,grader,grade\na0,h1,x\n", "not a number"),
         ("answer_id,grader,grade\na0,h1,1\na0,h1,2\n", "twice"),
+        ('answer_id,grader,grade\na0,"Dr\nOrme",1\na0,h1,5\n', ":4: field 'grade'"),
+        ('answer_id,grader,grade\na0,"h1,1\n', "not valid CSV"),
     ],
 )
 def test_bad_grade_files_name_the_line(
@@ -208,7 +219,7 @@ def test_bad_grade_files_name_the_line(
     answers.write_text(json.dumps({"id": "a0", "question": "how", "answer": "x"}) + "\n")
     grades = tmp_path / "grades.csv"
     grades.write_text(content)
-    with pytest.raises(StudyError, match=needle) as err:
+    with pytest.raises(StudyError, match=re.escape(needle)) as err:
         load_human_grades(grades, load_answers(answers, case))
     assert str(err.value).startswith(f"{grades}:")
 

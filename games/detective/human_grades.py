@@ -10,6 +10,7 @@ over markers. Bad files stop with one line naming the file and line.
 from __future__ import annotations
 
 import csv
+import io
 import json
 from collections.abc import Mapping, Sequence
 from itertools import combinations
@@ -121,15 +122,20 @@ def load_orders(path: Path, case: Case) -> list[list[str]]:
 
 
 def load_human_grades(path: Path, answers: Sequence[GradedAnswer]) -> list[HumanGrade]:
-    """The human grades of a study; each names a known answer, once per marker."""
+    """The human grades of a study; each names a known answer, once per marker (a quoted cell
+    may hold a line break; a problem is reported at the last line of its row)."""
     text = _read(path)
-    rows = list(csv.reader(text.splitlines()))
-    if not rows or [c.strip() for c in rows[0]] != ["answer_id", "grader", "grade"]:
+    reader = csv.reader(io.StringIO(text, newline=""), strict=True)
+    try:
+        rows = [(reader.line_num, row) for row in reader]
+    except csv.Error as err:
+        raise StudyError(f"{path}:{reader.line_num}: not valid CSV: {err}") from None
+    if not rows or [c.strip() for c in rows[0][1]] != ["answer_id", "grader", "grade"]:
         raise StudyError(f"{path}:1: the header must be answer_id,grader,grade")
     ids = {a.id for a in answers}
     out: list[HumanGrade] = []
     seen: set[tuple[str, str]] = set()
-    for number, row in enumerate(rows[1:], 2):
+    for number, row in rows[1:]:
         if not row:
             continue
         if len(row) != 3:
