@@ -15,24 +15,10 @@ from games.core.conformance import RULES, ConformanceError, check_game, offline_
 from games.core.registry import game_names, get_game
 from games.core.runlog import RunDir
 
-PENDING: dict[str, tuple[str, ...]] = {
-    "clue": ("vocabulary-seat", "vocabulary-players", "vocabulary-config"),
-}
-"""Vocabulary rules a game does not meet yet: Clue's events still say ``player``, its config
-``n_players`` (in ``cards``), until its logs move to schema 2 with a migration of older ones."""
-
 
 @pytest.mark.parametrize("name", game_names())
 def test_every_registered_game_conforms(name: str) -> None:
-    pending = PENDING.get(name, ())
-    check_game(get_game(name), rules=[rule for rule in RULES if rule not in pending])
-
-
-@pytest.mark.parametrize(("name", "rule"), [(n, r) for n, rules in PENDING.items() for r in rules])
-def test_pending_rules_still_fail(name: str, rule: str) -> None:
-    with pytest.raises(ConformanceError) as err:
-        check_game(get_game(name), seeds=(0,), rules=[rule])
-    assert err.value.rule == rule
+    check_game(get_game(name))
 
 
 def test_a_broken_rule_is_named() -> None:

@@ -25,7 +25,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError,
 
 from games.core.runlog import END_TYPE, LogError, TextFileError, field_errors, iter_lines
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 """The version of the log format this code writes."""
 HEADER_TYPE = "header"
 """The ``type`` of the common header event."""
@@ -34,6 +34,9 @@ E = TypeVar("E", bound=BaseModel)
 
 EventCheck = Callable[[Sequence[Any]], "tuple[int, str] | None"]
 """A game's consistency check over a log's events: (index of the bad event, why) or None."""
+Migration = Callable[[dict[str, Any], int], dict[str, Any]]
+"""A game's migration of one record (its header or one of its events) of a log written at an
+older schema version to the current one."""
 
 
 class SeatInfo(BaseModel):
@@ -51,7 +54,7 @@ class LogHeader(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
 
     type: Literal["header"] = "header"
-    schema_version: Literal[1] = 1
+    schema_version: Literal[2] = 2
     game: str
     seed: int
     config: dict[str, Any]
@@ -125,8 +128,8 @@ class GameLog(Generic[E]):
         return self.lines[min(index, len(self.lines) - 1)]
 
 
-def _record_type(path: Path, lineno: int, line: str) -> str | None:
-    """The ``type`` of a line that is a JSON object; LogError for anything else."""
+def _record(path: Path, lineno: int, line: str) -> dict[str, Any]:
+    """The JSON object on a line; LogError for anything else."""
     try:
         record = json.loads(line)
     except json.JSONDecodeError as err:
@@ -135,8 +138,15 @@ def _record_type(path: Path, lineno: int, line: str) -> str | None:
         raise LogError(path, lineno, "JSON nested too deeply") from None
     if not isinstance(record, dict):
         raise LogError(path, lineno, "expected a JSON object")
-    kind = record.get("type")
-    return kind if isinstance(kind, str) else None
+    return record
+
+
+def _written_version(first: dict[str, Any]) -> int:
+    """The schema version a log was written at, from its first record: 0 without a header."""
+    if first.get("type") != HEADER_TYPE:
+        return 0
+    version = first.get("schema_version")
+    return version if isinstance(version, int) and 0 < version < SCHEMA_VERSION else SCHEMA_VERSION
 
 
 def read_game_log(
@@ -146,11 +156,14 @@ def read_game_log(
     game: str,
     terminal_type: str = "game_end",
     check: EventCheck | None = None,
+    migrate: Migration | None = None,
 ) -> GameLog[E]:
     """Read and validate a log of ``game`` whose own events ``adapter`` validates.
 
     The header may only be the first line and the end only the last; nothing may follow the
     game's ``terminal_type`` event but the end. ``check`` adds the game's own consistency rules.
+    A log written at an older schema version is migrated as it is read: ``migrate`` brings each
+    of its records (header and game events) to the current version.
     Raises LogError (file and line) for every problem, an empty or blank-only file included.
     """
     path = Path(path)
@@ -165,10 +178,20 @@ def read_game_log(
     events: list[E] = []
     lines: list[int] = []
     over_at: int | None = None
+    version = SCHEMA_VERSION
     for position, (lineno, line) in enumerate(numbered):
-        kind = _record_type(path, lineno, line)
+        record = _record(path, lineno, line)
+        if position == 0:
+            version = _written_version(record)
+        kind = record.get("type")
         if end is not None:
             raise LogError(path, lineno, "an event after the log's end event")
+        if version < SCHEMA_VERSION and kind != END_TYPE:
+            if migrate is not None:
+                record = migrate(record, version)
+            if kind == HEADER_TYPE:
+                record = {**record, "schema_version": SCHEMA_VERSION}
+            line = json.dumps(record)
         try:
             if kind == HEADER_TYPE:
                 if position != 0:
