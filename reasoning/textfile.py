@@ -253,9 +253,10 @@ def read_user_json_object(
 
 def parse_user_jsonl(text: str, path: str | os.PathLike[str]) -> list[tuple[int, dict[str, Any]]]:
     """Every non-blank line of ``text`` (JSONL from ``path``) as (line number, JSON object);
-    UserFileError names the line of the first that is not one."""
+    UserFileError names the line of the first that is not one. Lines end at ``\n`` only (a
+    JSON string may hold other line separators such as U+0085 or U+2028 unescaped)."""
     records: list[tuple[int, dict[str, Any]]] = []
-    for lineno, line in enumerate(text.splitlines(), start=1):
+    for lineno, line in enumerate(text.split("\n"), start=1):
         if not line.strip():
             continue
         record = parse_user_json(line, path, lineno)
@@ -272,11 +273,16 @@ def read_user_jsonl(
     return parse_user_jsonl(read_user_text(path, allow_bom=allow_bom), path)
 
 
-def read_user_csv(path: str | os.PathLike[str]) -> list[list[str]]:
-    """The rows of a user's CSV file (UTF-8, a byte-order mark allowed); a malformed row or a
-    field past the csv module's limit (128 KiB) names its line."""
+def read_user_csv(path: str | os.PathLike[str]) -> list[tuple[int, list[str]]]:
+    """The rows of a user's CSV file (UTF-8, a byte-order mark allowed), each with the line it
+    starts on; a malformed row or a field past the csv module's limit (128 KiB) names its line."""
     reader = csv.reader(io.StringIO(read_user_text(path), newline=""))
+    rows: list[tuple[int, list[str]]] = []
+    start = 1
     try:
-        return list(reader)
+        for row in reader:
+            rows.append((start, row))
+            start = reader.line_num + 1
     except csv.Error as err:
         raise UserFileError(path, f"not valid CSV: {err}", reader.line_num) from None
+    return rows

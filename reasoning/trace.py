@@ -27,7 +27,7 @@ from reasoning.prover import Axiom, check_consistency
 from reasoning.session import EntailmentSession, EntailmentSessionFactory, is_ground
 from reasoning.sorts import SortError, infer_sorts
 from reasoning.syntax import FormulaSyntaxError, format_formula, parse_formula
-from reasoning.textfile import NotUtf8Error, read_utf8
+from reasoning.textfile import UserFileError, read_user_text
 from reasoning.verdict import ProofResult, Verdict
 from reasoning.verifier import (
     ClaimCheck,
@@ -217,9 +217,9 @@ def sort_trace(trace: ReasoningTrace) -> SortedTrace:
 def read_trace(path: Path) -> tuple[ReasoningTrace, SortedTrace]:
     """Read a trace file once: the trace and its formulas sorted (TraceError names the line)."""
     try:
-        text = read_utf8(path)
-    except NotUtf8Error as err:
-        raise TraceError(str(path), err.line, str(err)) from None
+        text = read_user_text(path)
+    except UserFileError as err:
+        raise TraceError(str(path), err.line, err.reason) from None
     return parse_sorted_trace(text, str(path))
 
 

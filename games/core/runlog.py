@@ -125,7 +125,7 @@ def read_text(path: str | Path) -> str:
 
 def iter_lines(path: str | Path) -> Iterator[tuple[int, str]]:
     """Yield (1-based line number, line) for every non-blank line of a UTF-8 text file."""
-    for lineno, line in enumerate(read_text(path).splitlines(), start=1):
+    for lineno, line in enumerate(read_text(path).split("\n"), start=1):
         if line.strip():
             yield lineno, line
 
@@ -150,7 +150,7 @@ def _last_complete_record(path: Path) -> dict[str, Any] | None:
     text = read_text(path)
     if not text.endswith("\n"):
         return None
-    lines = [line for line in text.splitlines() if line.strip()]
+    lines = [line for line in text.split("\n") if line.strip()]
     if not lines:
         return None
     try:
