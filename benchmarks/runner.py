@@ -19,6 +19,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor, as_completed
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
@@ -45,6 +46,11 @@ class RunOptions(BaseModel):
     concurrency: int = Field(default=1, ge=1, le=MAX_CONCURRENCY)
     scheduler: str | None = None
     quiet: bool = False
+
+
+class RunStopped(RuntimeError):
+    """A run that cannot go on here (a worker process died): finished games are kept, and the
+    same command resumes it."""
 
 
 class MemoryLog:
@@ -121,7 +127,10 @@ def map_ordered(
         return [fn(item) for item in items], 0.0
     chunk = max(1, len(items) // (4 * options.workers))
     with ProcessPoolExecutor(max_workers=options.workers) as pool:
-        timed = list(pool.map(_timed, [fn] * len(items), items, chunksize=chunk))
+        try:
+            timed = list(pool.map(_timed, [fn] * len(items), items, chunksize=chunk))
+        except BrokenProcessPool:
+            raise RunStopped("a worker process died (killed, or out of memory)") from None
     return [result for result, _ in timed], sum(cpu for _, cpu in timed)
 
 
@@ -187,8 +196,13 @@ def _local(player: GamePlayer, ids: Sequence[str], options: RunOptions) -> Itera
             pool.submit(play_batch, player, batch, options.concurrency)
             for batch in _batches(ids, options.concurrency)
         ]
-        for future in as_completed(batches):
-            yield from future.result()
+        try:
+            for future in as_completed(batches):
+                yield from future.result()
+        except BrokenProcessPool:
+            for future in batches:
+                future.cancel()
+            raise RunStopped("a worker process died (killed, or out of memory)") from None
 
 
 def _distributed(

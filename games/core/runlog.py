@@ -132,16 +132,22 @@ def iter_lines(path: str | Path) -> Iterator[tuple[int, str]]:
 
 def write_atomic(path: Path, text: str) -> None:
     """Write ``text`` to ``path`` so readers see the old file or the whole new one, never part:
-    a uniquely named temporary file in the same folder, flushed to disk, then renamed."""
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    a uniquely named temporary file in the same folder, flushed to disk, then renamed. An
+    OSError (a full disk) names ``path``."""
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    except OSError as err:
+        raise OSError(err.errno, err.strerror, str(path)) from None
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as file:
             file.write(text)
             file.flush()
             os.fsync(file.fileno())
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as err:
         Path(tmp).unlink(missing_ok=True)
+        if isinstance(err, OSError):
+            raise OSError(err.errno, err.strerror, str(path)) from None
         raise
 
 
