@@ -24,7 +24,15 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from benchmarks.hanabi_options import player_counts
 from benchmarks.llm_usage import game_usage, played_usage, usage_lines
 from benchmarks.report import format_table
-from benchmarks.console.options import AsJson, Concurrency, Quiet, Scheduler, Workers, run_options
+from benchmarks.console.options import (
+    AsJson,
+    Concurrency,
+    Quiet,
+    Scheduler,
+    Workers,
+    run_options,
+    seed_range,
+)
 from benchmarks.runner import MemoryLog, RunOptions, check_replayable, run_games
 from games.core.cli import BaseUrl, Model, Record, RecordedRun, fail, llm_settings, prepare_out
 from games.core.errors import GAME_ERRORS
@@ -35,7 +43,7 @@ from games.core.runlog import RunDir
 from games.hanabi.agents import AGENTS, HanabiAgentSettings, usage_meters
 from games.hanabi.audit import audit_log, tally
 from games.hanabi.cli import BestOf, Mixture, SherlockView, seat_specs
-from games.hanabi.config import HanabiConfig, Scoring
+from games.hanabi.config import MAX_SEED, HanabiConfig, Scoring
 from games.hanabi.entry import ENTRY
 from games.hanabi.events import DecisionEvent, GameEndEvent
 from games.hanabi.knowledge import KnowledgeView
@@ -236,8 +244,8 @@ def summary_json(summary: HanabiSummary) -> str:
 
 
 def parse_seeds(seeds: int, first: int) -> tuple[int, ...]:
-    """Seeds ``first`` .. ``first + seeds - 1``."""
-    return tuple(range(first, first + seeds))
+    """Seeds ``first`` .. ``first + seeds - 1``, each a valid Hanabi seed (ValueError else)."""
+    return seed_range(seeds, first, MAX_SEED)
 
 
 def counts_in(players: Sequence[int]) -> tuple[int, ...]:

@@ -9,8 +9,8 @@ import typer
 from pydantic import ValidationError
 
 from benchmarks import backbone_bench, provers_bench, undercover_bench
-from benchmarks.report import format_table, write_json
 from benchmarks.console.options import (
+    MAX_GAMES,
     AsJson,
     Concurrency,
     Quiet,
@@ -19,6 +19,7 @@ from benchmarks.console.options import (
     exit_when_all_errored,
     run_options,
 )
+from benchmarks.report import format_table, write_json
 from games.core.cli import BaseUrl, Model, Record, RecordedRun, fail, prepare_out
 from games.core.runlog import RunDir, RunDirError
 from games.core.settings import GameSettings
@@ -57,7 +58,9 @@ def bench_provers(
 
 
 def bench_undercover(
-    seeds: Annotated[int, typer.Option(min=1, help="Seeds per matchup and word pair.")] = 20,
+    seeds: Annotated[
+        int, typer.Option(min=1, max=MAX_GAMES, help="Seeds per matchup and word pair.")
+    ] = 20,
     first_seed: Annotated[
         int | None,
         typer.Option(

@@ -10,9 +10,8 @@ import typer
 from pydantic import ValidationError
 
 from benchmarks import clue_bench, clue_perf
-from benchmarks.llm_usage import usage_lines
-from benchmarks.report import format_table, write_json
 from benchmarks.console.options import (
+    MAX_GAMES,
     AsJson,
     Concurrency,
     Quiet,
@@ -21,6 +20,8 @@ from benchmarks.console.options import (
     exit_when_all_errored,
     run_options,
 )
+from benchmarks.llm_usage import usage_lines
+from benchmarks.report import format_table, write_json
 from games.clue.agents import AGENTS
 from games.clue.cards import MAX_ROUNDS
 from games.clue.cli import DEFAULT_CLUE_AGENTS, llm_agent_settings
@@ -31,7 +32,7 @@ from reasoning.llm import ReplayError as LLMReplayError
 
 
 def bench_clue(
-    games: Annotated[int, typer.Option(min=1, help="Number of games.")] = 20,
+    games: Annotated[int, typer.Option(min=1, max=MAX_GAMES, help="Number of games.")] = 20,
     agents: Annotated[
         str | None,
         typer.Option(

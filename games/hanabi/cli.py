@@ -27,7 +27,7 @@ from games.core.runlog import EventLog, EventSink, write_atomic
 from games.hanabi.agents import AGENTS, HanabiAgentSettings, usage_meters
 from games.hanabi.annotate import correlation, decision_records
 from games.hanabi.audit import audit_log, tally
-from games.hanabi.config import HanabiConfig, Scoring
+from games.hanabi.config import MAX_SEED, HanabiConfig, Scoring
 from games.hanabi.engine import HanabiObservation
 from games.hanabi.entry import ENTRY
 from games.hanabi.events import HANABI_EVENT_TYPES, HanabiMove
@@ -132,7 +132,7 @@ def seat_specs(agents: str, players: int) -> tuple[str, ...]:
 def play_hanabi(
     players: Annotated[int, typer.Option(help="Players, 2 to 5.")] = 3,
     seed: Annotated[
-        int, typer.Option(min=0, help="Seed of the deal (the reference engine's).")
+        int, typer.Option(min=0, max=MAX_SEED, help="Seed of the deal (the reference engine's).")
     ] = 0,
     agents: Annotated[
         str,

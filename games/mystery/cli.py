@@ -19,6 +19,7 @@ from games.core.cli import (
     prepare_out,
     usage_footer,
 )
+from games.core.errors import GAME_ERRORS
 from games.core.log import SeatInfo
 from games.core.loop import play
 from games.core.runlog import EventLog
@@ -128,7 +129,7 @@ def play_mystery(
         if out is not None:
             prepare_out(out)
         state, meters = play_game(specs, seed, AgentSettings(llm=llm), out)
-    except (ValueError, ValidationError) as err:
+    except (ValueError, ValidationError, *GAME_ERRORS) as err:
         fail(err)
     for line in [*transcript(state), *usage_footer(meters)]:
         typer.echo(line)
