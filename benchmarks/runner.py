@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from games.core.errors import GAME_ERRORS
 from games.core.loop import errored_end
@@ -46,6 +46,19 @@ class RunOptions(BaseModel):
     concurrency: int = Field(default=1, ge=1, le=MAX_CONCURRENCY)
     scheduler: str | None = None
     quiet: bool = False
+
+    @field_validator("scheduler")
+    @classmethod
+    def _scheduler_address(cls, value: str | None) -> str | None:
+        if value is None:
+            return None
+        scheme, _, rest = value.rpartition("://")
+        host, _, port = rest.rpartition(":")
+        if scheme == "inproc" and rest:
+            return value
+        if scheme not in ("", "tcp", "tls", "ws", "wss") or not host or not port.isdigit():
+            raise ValueError(f"not a scheduler address such as tcp://host:8786: {value!r}")
+        return value
 
 
 class RunStopped(RuntimeError):
@@ -205,6 +218,41 @@ def _local(player: GamePlayer, ids: Sequence[str], options: RunOptions) -> Itera
             raise RunStopped("a worker process died (killed, or out of memory)") from None
 
 
+SCHEDULER_TIMEOUT_S = 10.0
+"""How long a scheduler has to answer before ``--scheduler`` is refused."""
+
+
+def probe_scheduler(address: str, timeout_s: float = SCHEDULER_TIMEOUT_S) -> None:
+    """ValueError in one line unless a Dask scheduler at ``address`` answers its identity
+    request within ``timeout_s``: a port that is closed, silent or another server is refused
+    before the run starts, never waited on."""
+    import asyncio
+
+    from distributed.comm.core import connect
+
+    async def identity() -> object:
+        comm = await connect(address, timeout=timeout_s)  # type: ignore[no-untyped-call]
+        try:
+            await comm.write({"op": "identity"})
+            return await comm.read()
+        finally:
+            comm.abort()
+
+    try:
+        reply = asyncio.run(asyncio.wait_for(identity(), timeout_s))
+    except TimeoutError:
+        reason = f"no Dask scheduler answered within {timeout_s:g} s"
+    except OSError as err:
+        reason = f"cannot reach it ({err})"
+    except (Exception, MemoryError) as err:
+        reason = f"not a Dask scheduler ({type(err).__name__}: {err})"
+    else:
+        if isinstance(reply, dict) and reply.get("type") == "Scheduler":
+            return
+        reason = "the server there is not a Dask scheduler"
+    raise ValueError(f"--scheduler {address}: {' '.join(reason.split())}")
+
+
 def _distributed(
     player: GamePlayer, ids: Sequence[str], options: RunOptions
 ) -> Iterator[GameOutcome]:
@@ -212,10 +260,12 @@ def _distributed(
     from dask.distributed import Client
     from dask.distributed import as_completed as dask_completed
 
+    address = options.scheduler or ""
+    probe_scheduler(address)
     try:
-        client = Client(options.scheduler, timeout=10)  # type: ignore[no-untyped-call]
+        client = Client(address, timeout=SCHEDULER_TIMEOUT_S)  # type: ignore[no-untyped-call]
     except OSError as err:
-        raise ValueError(f"--scheduler {options.scheduler}: cannot reach it ({err})") from None
+        raise ValueError(f"--scheduler {address}: cannot reach it ({err})") from None
     with client:
         futures = [
             client.submit(play_batch, player, batch, options.concurrency, pure=False)
