@@ -169,7 +169,7 @@ def audit_events(
     where = Path(source or "<events>")
 
     def line_of(index: int) -> int:
-        return lines[index] if lines is not None else index + 1
+        return lines[min(index, len(lines) - 1)] if lines else index + 1
 
     if not events or not isinstance(events[0], GameStart):
         raise LogError(where, line_of(0), "the log must open with a game_start event")
