@@ -81,24 +81,33 @@ class EventSink(Protocol):
 class EventLog(Closing):
     """A JSONL event log open for writing: one event a line, each line flushed as it is written.
 
-    Use it as a context manager; opening it truncates whatever the file held before.
+    Use it as a context manager. The file is opened (truncating whatever it held) at the first
+    event, so a command refused before its game starts leaves an existing log as it was. An
+    OSError while writing (a full disk) names the file.
     """
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
-        self._file: IO[str] | None = self.path.open("w", encoding="utf-8", newline="\n")
+        self._file: IO[str] | None = None
+        self._closed = False
         self.count = 0
 
     def write(self, event: BaseModel) -> None:
         """Append ``event`` as one JSON line and flush it to the operating system."""
-        if self._file is None:
+        if self._closed:
             raise RunDirError(f"{self.path}: event log is closed")
-        self._file.write(event.model_dump_json() + "\n")
-        self._file.flush()
+        try:
+            if self._file is None:
+                self._file = self.path.open("w", encoding="utf-8", newline="\n")
+            self._file.write(event.model_dump_json() + "\n")
+            self._file.flush()
+        except OSError as err:
+            raise OSError(err.errno, err.strerror, str(self.path)) from None
         self.count += 1
 
     def close(self) -> None:
         """Close the file; later writes raise RunDirError."""
+        self._closed = True
         if self._file is not None:
             self._file.close()
             self._file = None
