@@ -24,10 +24,17 @@ from typing import Annotated, Any
 import typer
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from reasoning.llm.scripted_server import ChatRequest, ScriptedChatServer, Step
+from benchmarks.console.options import (
+    AsJson,
+    Concurrency,
+    Quiet,
+    Scheduler,
+    Workers,
+    exit_when_all_errored,
+    run_options,
+)
 from benchmarks.llm_usage import game_usage, played_usage, usage_lines
 from benchmarks.report import format_table, pyplot
-from benchmarks.console.options import AsJson, Concurrency, Quiet, Scheduler, Workers, run_options
 from benchmarks.runner import GameOutcome, MemoryLog, RunOptions, check_replayable, run_games
 from games.core.cli import BaseUrl, Model, Record, RecordedRun, fail, llm_settings
 from games.core.errors import GAME_ERRORS
@@ -44,6 +51,7 @@ from games.detective.generator import GenerationError
 from games.detective.grading import grade_answer
 from games.detective.play import play_game, usage_meters
 from reasoning.llm import LLMSettings, UsageReport
+from reasoning.llm.scripted_server import ChatRequest, ScriptedChatServer, Step
 
 
 class DetectiveBenchConfig(BaseModel):
@@ -383,9 +391,12 @@ def bench_detective(
             summary = run(config, out, settings, options)
     except BENCH_ERRORS as err:
         fail(err)
+    errored = sum(row.errored for row in summary.agents)
+    played = sum(row.cases for row in summary.agents)
     if as_json:
         typer.echo(summary.model_dump_json())
-        return
-    for line in report_lines(summary):
-        typer.echo(line)
-    typer.echo(f"\nwrote {out / RunDir.SUMMARY_FILE} and {summary.plot}")
+    else:
+        for line in report_lines(summary):
+            typer.echo(line)
+        typer.echo(f"\nwrote {out / RunDir.SUMMARY_FILE} and {summary.plot}")
+    exit_when_all_errored(errored, played)

@@ -21,18 +21,19 @@ from typing import Annotated, Any
 import typer
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from benchmarks.hanabi_options import player_counts
-from benchmarks.llm_usage import game_usage, played_usage, usage_lines
-from benchmarks.report import format_table
 from benchmarks.console.options import (
     AsJson,
     Concurrency,
     Quiet,
     Scheduler,
     Workers,
+    exit_when_all_errored,
     run_options,
     seed_range,
 )
+from benchmarks.hanabi_options import player_counts
+from benchmarks.llm_usage import game_usage, played_usage, usage_lines
+from benchmarks.report import format_table
 from benchmarks.runner import MemoryLog, RunOptions, check_replayable, run_games
 from games.core.cli import BaseUrl, Model, Record, RecordedRun, fail, llm_settings, prepare_out
 from games.core.errors import GAME_ERRORS
@@ -147,8 +148,9 @@ class HanabiSummary(BaseModel):
     cpu_s: float
 
 
-def summarise_count(rundir: RunDir[HanabiRunConfig], players: int) -> PlayerCountRow:
-    """The row of ``players`` from the finished logs of the run."""
+def summarise_count(rundir: RunDir[HanabiRunConfig], players: int) -> PlayerCountRow | None:
+    """The row of ``players`` from the finished logs of the run (None when every game at
+    ``players`` seats errored: there is nothing to measure)."""
     config = rundir.config
     records: list[GameRecord] = []
     decisions = fallbacks = claims = true_claims = complete = tracked = errored = 0
@@ -170,6 +172,8 @@ def summarise_count(rundir: RunDir[HanabiRunConfig], players: int) -> PlayerCoun
         tracked += counts.claims + counts.unstated
         perfect = sum(end.fireworks) == 25
         records.append(GameRecord(end.score, perfect, end.lives == 0, end.turn - 1))
+    if not records:
+        return None
     stats = record_stats(players, config.scoring, records)
     return PlayerCountRow(
         **stats.model_dump(),
@@ -190,7 +194,7 @@ def run(
     config = rundir.config
     ids = [game_id(p, s) for p in config.players for s in config.seeds]
     report = run_games(rundir, ids, HanabiGamePlayer(config, llm), options)
-    rows = tuple(summarise_count(rundir, p) for p in config.players)
+    rows = tuple(row for p in config.players if (row := summarise_count(rundir, p)) is not None)
     summary = HanabiSummary(
         config=config,
         rows=rows,
@@ -321,9 +325,14 @@ def bench_hanabi(
         fail(err)
     except GAME_ERRORS as err:
         fail(err)
+    finished = sum(row.games for row in summary.rows)
+    errored = len(summary.config.seeds) * len(counts) - finished
+    if not summary.rows:
+        exit_when_all_errored(errored, finished)
     plot = plot_scores(summary, out / "scores.png")
     if as_json:
         typer.echo(summary_json(summary))
+        exit_when_all_errored(errored, finished)
         return
     typer.echo(f"Hanabi, agents {agents}, scoring {summary.config.scoring}")
     typer.echo(format_table(table_rows(summary), COLUMNS))

@@ -9,7 +9,6 @@ its speaker's script.
 
 from __future__ import annotations
 
-import math
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,9 +17,17 @@ from typing import Annotated, Any
 import typer
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from benchmarks.console.options import (
+    AsJson,
+    Concurrency,
+    Quiet,
+    Scheduler,
+    Workers,
+    exit_when_all_errored,
+    run_options,
+)
 from benchmarks.llm_usage import game_usage, played_usage, usage_lines
 from benchmarks.report import format_table, pyplot, write_json
-from benchmarks.console.options import AsJson, Concurrency, Quiet, Scheduler, Workers, run_options
 from benchmarks.runner import MemoryLog, check_replayable, run_games
 from formalize.interrogation.quiz import Needs, accuracy, bound, quiz
 from games.core.cli import BaseUrl, Model, Record, RecordedRun, fail, llm_settings
@@ -119,16 +126,16 @@ def summarise(run_dir: RunDir[MysteryBenchConfig], game_ids: list[str]) -> dict[
         "games": len(game_ids),
         "finished": finished,
         "errored": errored,
-        "win_rate": wins / finished if finished else math.nan,
-        "solved_share": sum(solved) / len(solved) if solved else math.nan,
-        "mean_h0": sum(start) / len(start) if start else math.nan,
+        "win_rate": wins / finished if finished else None,
+        "solved_share": sum(solved) / len(solved) if solved else None,
+        "mean_h0": sum(start) / len(start) if start else None,
         "ig_per_round": per_round,
         "pruning": dict(sorted(pruning.items())),
         "facts": dict(sorted(facts.items())),
         "lies": lies,
         "lies_contradicting_own_script": caught,
         "calibration": {
-            level: {"n": len(v), "mean_exact_eig": sum(v) / len(v) if v else math.nan}
+            level: {"n": len(v), "mean_exact_eig": sum(v) / len(v) if v else None}
             for level, v in rated.items()
         },
     }
@@ -211,6 +218,7 @@ def bench_mystery(
     path = write_json(out / "mystery_summary.json", summary)
     if as_json:
         typer.echo(write_json_text(summary))
+        exit_when_all_errored(summary["errored"], summary["finished"])
         return
     columns = ["agents", "games", "finished", "win_rate", "solved_share", "mean_h0", "lies"]
     typer.echo(format_table([summary], [*columns, "wall_s", "cpu_s"]))
@@ -229,6 +237,7 @@ def bench_mystery(
         typer.echo("\nWellPlay-style questions, exact reasoners")
         typer.echo(format_table(rows, ["knowledge", *metrics]))
     typer.echo(f"\nwrote {path} and {plot}")
+    exit_when_all_errored(summary["errored"], summary["finished"])
 
 
 KNOWLEDGE: dict[str, Knowledge] = {"own": "own", "all": "all", "played": "played"}
@@ -274,4 +283,4 @@ def write_json_text(payload: dict[str, Any]) -> str:
     """The summary as one JSON document."""
     import json
 
-    return json.dumps(payload, indent=2, default=str)
+    return json.dumps(payload, indent=2, default=str, allow_nan=False)

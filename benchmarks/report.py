@@ -25,6 +25,8 @@ def percentile(values: Sequence[float], q: float) -> float:
 
 
 def _cell(value: Any) -> str:
+    if value is None:
+        return "-"
     if isinstance(value, float):
         return "nan" if math.isnan(value) else f"{value:.3f}"
     return str(value)
