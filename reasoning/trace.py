@@ -13,7 +13,6 @@ from scratch (``audit_trace``) or in one growing session (``audit_trace_incremen
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack, closing
 from dataclasses import dataclass
@@ -27,7 +26,7 @@ from reasoning.prover import Axiom, check_consistency
 from reasoning.session import EntailmentSession, EntailmentSessionFactory, is_ground
 from reasoning.sorts import SortError, infer_sorts
 from reasoning.syntax import FormulaSyntaxError, format_formula, parse_formula
-from reasoning.textfile import UserFileError, read_user_text
+from reasoning.textfile import UserFileError, parse_user_json, read_user_text
 from reasoning.verdict import ProofResult, Verdict
 from reasoning.verifier import (
     ClaimCheck,
@@ -153,11 +152,10 @@ def _parse_formulas(
 
 def _read_line(source: str, number: int, raw: str) -> TruthLine | StepLine:
     try:
-        return _LINE.validate_python(json.loads(raw))
-    except json.JSONDecodeError as err:
-        raise TraceError(source, number, f"not JSON: {err.msg} at column {err.colno}") from None
-    except RecursionError:
-        raise TraceError(source, number, "JSON nested too deeply") from None
+        return _LINE.validate_python(parse_user_json(raw, source, number))
+    except UserFileError as err:
+        where = f" at column {err.column}" if err.column else ""
+        raise TraceError(source, number, f"{err.reason}{where}") from None
     except ValidationError as err:
         first = err.errors()[0]
         where = ".".join(str(p) for p in first["loc"]) or "line"
