@@ -197,7 +197,8 @@ def run(
     settings = settings or AgentSettings()
     replay_from = settings.llm_settings().replay_path
     if replay_from is not None:
-        check_replayable(config, replay_from, ClueBenchConfig.model_fields)
+        ids = [game_id(i) for i in range(games)]
+        check_replayable(config, replay_from, ClueBenchConfig.model_fields, ids)
     say = progress or (lambda _message: None)
     rundir = RunDir(out, config)
     seats_path = rundir.path / SEATS_FILE

@@ -380,7 +380,8 @@ def bench_detective(
             llm_model=llm.model if needs_llm else None,
         )
         if replay is not None:
-            check_replayable(config, replay, ["agents", "cases", "first_seed", "knobs"])
+            fields = ["agents", "cases", "first_seed", "knobs"]
+            check_replayable(config, replay, fields, game_ids(config))
         options = run_options(workers, concurrency, scheduler, quiet)
         settings = AgentSettings(llm=llm)
         if scripted_grader:

@@ -288,23 +288,31 @@ def bench_hanabi(
     quiet: Quiet = False,
 ) -> None:
     """Play Hanabi games on the shared runner; print mean, std, IQM with 95% CIs, perfect games,
-    bomb-outs, turns, fallbacks and tracking accuracy per player count; write JSON and a PNG."""
+    bomb-outs, turns, fallbacks and tracking accuracy per player count; write JSON and a PNG.
+    With --replay every setting (player counts, seeds, agents, scoring, view, model) is the
+    recorded run's."""
     try:
-        counts = counts_in(player_counts(players))
         if record and replay is not None:
             raise ValueError("--record and --replay cannot be used together")
-        config = HanabiRunConfig.model_validate(
-            {
-                "players": counts,
-                "seeds": parse_seeds(seeds, first_seed),
-                "agents": agents,
-                "scoring": scoring,
-                "view": view,
-                "best_of": best_of,
-                "mixture": mixture,
-                "model": model,
-            }
-        )
+        if replay is not None:
+            config = RunDir.resume(replay, HanabiRunConfig).config
+            counts, agents, model = config.players, config.agents, config.model
+            if not AGENTS.needs_llm(AGENTS.parse(agents)):
+                raise ValueError(f"--replay: {replay} played agents {agents!r}, which ask no LLM")
+        else:
+            counts = counts_in(player_counts(players))
+            config = HanabiRunConfig.model_validate(
+                {
+                    "players": counts,
+                    "seeds": parse_seeds(seeds, first_seed),
+                    "agents": agents,
+                    "scoring": scoring,
+                    "view": view,
+                    "best_of": best_of,
+                    "mixture": mixture,
+                    "model": model,
+                }
+            )
         for count in counts:
             seat_specs(agents, count)
         options = run_options(workers, concurrency, scheduler, quiet)
@@ -318,7 +326,8 @@ def bench_hanabi(
                     "set GUMSHOE_LLM_BASE_URL / OPENAI_API_KEY"
                 )
             if replay is not None:
-                check_replayable(config, replay, ("players", "seeds", "agents", "view"))
+                ids = [game_id(p, s) for p in config.players for s in config.seeds]
+                check_replayable(config, replay, ("players", "seeds", "agents", "view"), ids)
         rundir = RunDir(prepare_out(out), config)
         summary = run(rundir, options, llm)
     except (ValueError, ValidationError) as err:

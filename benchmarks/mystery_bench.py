@@ -196,11 +196,11 @@ def bench_mystery(
         config = MysteryBenchConfig(
             agents=specs, first_seed=first_seed, llm_model=llm.model if needs_llm else None
         )
+        ids = [f"seed-{first_seed + k}" for k in range(games)]
         if replay is not None:
-            check_replayable(config, replay, ["agents", "first_seed", "llm_model"])
+            check_replayable(config, replay, ["agents", "first_seed", "llm_model"], ids)
         options = run_options(workers, concurrency, scheduler, quiet)
         rundir = RunDir(out, config)
-        ids = [f"seed-{first_seed + k}" for k in range(games)]
         player = MysteryPlayer(specs, AgentSettings(llm=llm if needs_llm else None))
         report = run_games(rundir, ids, player, options)
         summary = summarise(rundir, ids)

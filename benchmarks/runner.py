@@ -28,6 +28,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from games.core.errors import GAME_ERRORS
 from games.core.loop import errored_end
+from games.core.recordings import check_run_recordings
 from games.core.runlog import RunDir, write_atomic
 
 T = TypeVar("T")
@@ -147,10 +148,13 @@ def map_ordered(
     return [result for result, _ in timed], sum(cpu for _, cpu in timed)
 
 
-def check_replayable(config: BaseModel, run_dir: Path, fields: Iterable[str]) -> None:
+def check_replayable(
+    config: BaseModel, run_dir: Path, fields: Iterable[str], game_ids: Iterable[str] = ()
+) -> None:
     """ValueError naming each of ``fields`` in which the run recorded in ``run_dir`` differs
     from ``config``: its recordings would not fit the calls this run makes (RunDirError when
-    ``run_dir`` is not a run directory)."""
+    ``run_dir`` is not a run directory; RecordingMissing naming the first of ``game_ids``
+    without recorded calls)."""
     recorded = RunDir.resume(run_dir, type(config)).config
     differing = [
         f"{name} {getattr(recorded, name)!r} (this run: {getattr(config, name)!r})"
@@ -159,6 +163,7 @@ def check_replayable(config: BaseModel, run_dir: Path, fields: Iterable[str]) ->
     ]
     if differing:
         raise ValueError(f"replay: {run_dir} was recorded with " + ", ".join(differing))
+    check_run_recordings(run_dir, game_ids)
 
 
 class GameError(BaseModel):

@@ -270,3 +270,32 @@ def test_a_header_only_clue_log_is_one_line(tmp_path: Path) -> None:
     result = runner.invoke(app, ["audit", "clue", str(header)])
     assert result.exit_code == 2
     assert f"{header}:1:" in _one_line(result.stderr)
+
+
+def test_a_replay_without_recordings_or_of_no_run_is_refused_at_the_start(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("GUMSHOE_LLM_MAX_RETRIES", "0")
+    recorded = tmp_path / "recorded"
+    llm = ["--agents", "llm-cot", "--model", "m", "--games", "1", "--no-quiz", "--quiet"]
+    args = ["bench", "mystery", *llm, "--base-url", "http://127.0.0.1:9/v1"]
+    assert runner.invoke(app, [*args, "--out", str(recorded)]).exit_code == 1
+    replayed = [*llm, "--replay", str(recorded), "--out", str(tmp_path / "again")]
+    result = runner.invoke(app, ["bench", "mystery", *replayed])
+    assert result.exit_code == 2, result.output
+    line = _one_line(result.stderr)
+    assert f"no recording of this game's LLM calls at {recorded}/llm/seed-0.seat<k>.jsonl" in line
+    assert not (tmp_path / "again").exists()
+    for command in (["bench", "hanabi"], ["bench", "mystery"], ["bench", "clue"]):
+        result = runner.invoke(app, [*command, "--replay", str(tmp_path), "--out", "x"])
+        assert result.exit_code == 2, (command, result.output)
+        assert "not a run directory" in _one_line(result.stderr)
+
+
+def test_a_hanabi_replay_takes_its_settings_from_the_run(tmp_path: Path) -> None:
+    symbolic = tmp_path / "symbolic"
+    args = ["bench", "hanabi", "--players", "2", "--seeds", "1", "--quiet"]
+    assert runner.invoke(app, [*args, "--out", str(symbolic)]).exit_code == 0
+    result = runner.invoke(app, ["bench", "hanabi", "--replay", str(symbolic), "--out", "x"])
+    assert result.exit_code == 2
+    assert "played agents 'symbolic', which ask no LLM" in _one_line(result.stderr)
