@@ -42,6 +42,7 @@ from games.mystery.wellplay import load_wellplay
 from games.mystery.wellplay_answer import Knowledge, answer_all
 from provers.sat_prover import SatProver
 from reasoning.llm import LLMEndpointError, make_client
+from reasoning.progress import progress_bar
 from reasoning.verifier import ClaimStatus, Correctness
 
 
@@ -78,7 +79,11 @@ def quiz_bounds(seeds: list[int], config: MysteryConfig) -> dict[str, dict[str, 
     """The WellPlay-style metrics of exact reasoners over the games' scripts, by knowledge:
     own script only, that plus the planned answers, all scripts."""
     prover = SatProver()
-    questions = [q for seed in seeds for q in quiz(scripts_for(seed, config.scripts), prover, seed)]
+    questions = [
+        q
+        for seed in progress_bar(seeds, len(seeds), "quiz scripts")
+        for q in quiz(scripts_for(seed, config.scripts), prover, seed)
+    ]
     levels: tuple[Needs, ...] = ("own", "said", "all")
     out: dict[str, dict[str, float]] = {
         level: accuracy(questions, bound(questions, level)) for level in levels

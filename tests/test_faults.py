@@ -299,3 +299,10 @@ def test_a_hanabi_replay_takes_its_settings_from_the_run(tmp_path: Path) -> None
     result = runner.invoke(app, ["bench", "hanabi", "--replay", str(symbolic), "--out", "x"])
     assert result.exit_code == 2
     assert "played agents 'symbolic', which ask no LLM" in _one_line(result.stderr)
+
+
+def test_the_progress_bar_passes_every_item_through() -> None:
+    from reasoning.progress import progress_bar
+
+    assert list(progress_bar(iter(range(5)), 5, "items")) == [0, 1, 2, 3, 4]
+    assert list(progress_bar(range(3), None, "items", quiet=True)) == [0, 1, 2]

@@ -30,9 +30,10 @@ from games.hanabi.audit import audit_log, tally
 from games.hanabi.config import MAX_SEED, HanabiConfig, Scoring
 from games.hanabi.engine import HanabiObservation
 from games.hanabi.entry import ENTRY
-from games.hanabi.events import HANABI_EVENT_TYPES, HanabiMove
+from games.hanabi.events import HANABI_EVENT_TYPES, DecisionEvent, HanabiMove
 from games.hanabi.knowledge import KnowledgeView, seat_knowledge
 from games.hanabi.render import event_text, knowledge_text, table_text
+from reasoning.progress import progress_bar
 
 
 class Narrated:
@@ -265,11 +266,10 @@ def annotate_run(
     try:
         logs = run_logs(run)
         target = out or (run.parent if run.is_file() else run) / "decisions.jsonl"
-        records = [
-            record
-            for path in logs
-            for record in decision_records(ENTRY.read_log(path), path.stem, samples, seed)
-        ]
+        read = [(path.stem, ENTRY.read_log(path)) for path in logs]
+        decisions = sum(isinstance(e, DecisionEvent) for _, log in read for e in log.events)
+        found = (r for name, log in read for r in decision_records(log, name, samples, seed))
+        records = list(progress_bar(found, decisions, "valuing decisions"))
         write_atomic(target, "".join(r.model_dump_json() + "\n" for r in records))
     except (ValueError, ValidationError, OSError) as err:
         fail(err)
