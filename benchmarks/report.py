@@ -12,16 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from games.core.runlog import write_atomic
-
-
-def percentile(values: Sequence[float], q: float) -> float:
-    """The q-th percentile (0-100) by linear interpolation; NaN for no values."""
-    if not values:
-        return math.nan
-    ordered = sorted(values)
-    pos = (len(ordered) - 1) * q / 100.0
-    lo, hi = math.floor(pos), math.ceil(pos)
-    return ordered[lo] + (ordered[hi] - ordered[lo]) * (pos - lo)
+from reasoning.percentiles import percentile
 
 
 def _cell(value: Any) -> str:

@@ -129,7 +129,9 @@ def play_mystery(
         if out is not None:
             prepare_out(out)
         state, meters = play_game(specs, seed, AgentSettings(llm=llm), out)
-    except (ValueError, ValidationError, *GAME_ERRORS) as err:
+    except (ValueError, ValidationError) as err:
+        fail(err)
+    except GAME_ERRORS as err:
         fail(err)
     for line in [*transcript(state), *usage_footer(meters)]:
         typer.echo(line)
