@@ -233,7 +233,8 @@ def load_recording(path: Path) -> list[RecordedCall]:
         text = read_user_gzip_text(found) if found.suffix == ".gz" else read_user_text(found)
         lines = parse_user_jsonl(text, found)
     except UserFileError as err:
-        raise ValueError(f"{err.path}: not a readable recording ({err})") from None
+        where = f"line {err.line}: " if err.line else ""
+        raise ValueError(f"{err.path}: not a readable recording: {where}{err.reason}") from None
     calls: list[RecordedCall] = []
     for number, record in lines:
         try:
