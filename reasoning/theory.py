@@ -231,10 +231,13 @@ def parse_theory(text: str, source: str = "<string>", deadline: float | None = N
 
 def load_theory(path: str | os.PathLike[str], deadline: float | None = None) -> Theory:
     """Read the theory file at ``path`` (UTF-8, a byte-order mark allowed); errors name the file
-    (TheoryError, or OSError when it cannot be read); TheoryTimeout past ``deadline``."""
+    (TheoryError, or UserFileError when it is not a readable regular file); TheoryTimeout past
+    ``deadline``."""
     try:
         text = read_user_text(path)
     except UserFileError as err:
+        if not err.line:
+            raise
         raise TheoryError(err.reason, str(path), err.line, err.column, "") from None
     return parse_theory(text, source=str(path), deadline=deadline)
 

@@ -217,6 +217,8 @@ def read_trace(path: Path) -> tuple[ReasoningTrace, SortedTrace]:
     try:
         text = read_user_text(path)
     except UserFileError as err:
+        if not err.line:
+            raise
         raise TraceError(str(path), err.line, err.reason) from None
     return parse_sorted_trace(text, str(path))
 
