@@ -232,7 +232,7 @@ def test_an_llm_seat_whose_endpoint_refuses_is_one_line(
     url = f"http://127.0.0.1:{port}/v1"
     args = ["play", "mystery", "--agents", "llm-cot", "--base-url", url, "--model", "m"]
     result = runner.invoke(app, args)
-    assert result.exit_code == 2, result.output
+    assert result.exit_code == 1, result.output
     assert "Connection refused" in _one_line(result.stderr)
 
 
