@@ -253,9 +253,9 @@ def test_every_game_errored_exits_1_and_json_has_no_nan(
 def test_a_refused_play_leaves_the_log_it_names_as_it_was(tmp_path: Path) -> None:
     case = tmp_path / "case.json"
     case.write_text('{"title": 3}\n')
-    log = tmp_path / "game.jsonl"
+    log = tmp_path / "detective-seed0.jsonl"
     log.write_text('{"kept": true}\n')
-    result = runner.invoke(app, ["play", "detective", "--case", str(case), "--log", str(log)])
+    result = runner.invoke(app, ["play", "detective", "--case", str(case), "--out", str(tmp_path)])
     assert result.exit_code == 2
     assert str(case) in _one_line(result.stderr)
     assert log.read_text() == '{"kept": true}\n'
