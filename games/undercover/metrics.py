@@ -61,7 +61,7 @@ def _hub_offline() -> Iterator[None]:
     restored afterwards, so loading the model changes no process-wide setting."""
     saved_env = {name: os.environ.get(name) for name in _OFFLINE}
     os.environ.update(_OFFLINE)
-    constants = sys.modules.get("huggingface_hub.constants")
+    constants: Any = sys.modules.get("huggingface_hub.constants")
     saved_flag = getattr(constants, "HF_HUB_OFFLINE", None)
     if constants is not None:
         constants.HF_HUB_OFFLINE = True
