@@ -130,6 +130,7 @@ class ClueEntry(GameEntry[ClueEvent]):
 
     info = INFO
     auditor = "games.clue.audit:audit_record"
+    viewer = "games.clue.view:clue_view"
     config_type = ClueConfig
     event_adapter = CLUE_EVENT
     agents = AGENTS
