@@ -11,53 +11,26 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from pydantic import BaseModel
+from pydantic import BaseModel, ValidationError
 from typer.testing import CliRunner
 
 from benchmarks.console import cli
 from benchmarks.console.cli import app, audit_rows
 from benchmarks.console.command_group import Generated, Group
 from benchmarks.runner import MemoryLog
-from games.core.audit import AuditRecord, Show, render_record
+from games.core.audit import AuditRecord, AuditRow, Show, Where, audit_row, render_record, summarise
 from games.core.log import SeatInfo
 from games.core.loop import Agent, play
 from games.core.registry import GAME_MODULES, game_names, get_game
 from games.detective.case import CaseKnobs
 from games.detective.events import DetectiveConfig
-from games.hanabi.engine import HanabiObservation
-from games.hanabi.events import DecisionEvent, HanabiMove, SlotClaim
-from games.hanabi.symbolic import SymbolicAgent
+from reasoning.verifier import ClaimStatus, Correctness
+from tests.test_hanabi_llm import TrackingAgent
 
 runner = CliRunner()
 FIXTURES = Path(__file__).parent / "fixtures"
 CLUE_FIXTURE = FIXTURES / "llm" / "clue-live-30r" / "clue-seed0.jsonl"
 UNDERCOVER_FIXTURE = FIXTURES / "undercover" / "legacy_syntax_errors.jsonl"
-
-
-class ClaimingAgent:
-    """Hanabi's symbolic moves, stating each turn that its own slot 0 holds some card (a claim
-    its knowledge entails and the deal makes true)."""
-
-    name = "claiming"
-
-    def __init__(self, seat: int) -> None:
-        self.inner = SymbolicAgent(seat)
-
-    def act(self, obs: HanabiObservation) -> HanabiMove:
-        action = self.inner.act(obs)
-        decision = DecisionEvent(
-            turn=len(obs.history) + 1,
-            seat=obs.seat,
-            agent=self.name,
-            prompt="",
-            response="",
-            legal=obs.legal_actions,
-            ratings=(),
-            chosen=action,
-            fallback=False,
-            claims=(SlotClaim(seat=obs.seat, slot=0, colors="RYGWB", ranks="12345"),),
-        )
-        return HanabiMove(action, decision)
 
 
 def played(name: str, agents: Sequence[Agent], seed: int, config: BaseModel | None = None) -> str:
@@ -92,7 +65,7 @@ def logs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
         "detective": played(
             "detective", registry_agents("detective", ["prover"], 7), 7, SMALL_CASE
         ),
-        "hanabi": played("hanabi", [ClaimingAgent(0), ClaimingAgent(1)], 3),
+        "hanabi": played("hanabi", [TrackingAgent(0), TrackingAgent(1)], 3),
         "undercover": played("undercover", registry_agents("undercover", ["prover"] * 4, 1), 1),
         "mystery": played("mystery", registry_agents("mystery", ["prover"] * 5, 0), 0),
     }
@@ -226,3 +199,16 @@ def test_bad_paths_and_logs_exit_2_in_one_line(
     broken = [*lines[:3], '{"type": "nonsense"}\n', *lines[4:]]
     bad.write_text("".join(broken))
     assert "bad.jsonl:4" in one_line_error(game, bad)
+
+
+def test_a_row_judgement_follows_from_its_status_and_correctness() -> None:
+    row = audit_row(0, Where(line=3), "x", ClaimStatus.UNDETERMINED, Correctness.TRUE)
+    assert row.judgement == "lucky"
+    with pytest.raises(ValidationError, match="judgement"):
+        AuditRow.model_validate(row.model_dump() | {"judgement": "sound"})
+    summary = summarise(
+        0, "P0", "a", [row, row.model_copy(update={"repeat": True})], has_truth=True
+    )
+    assert (summary.stated, summary.undetermined, summary.lucky, summary.recall) == (1, 1, 1, None)
+    blind = summarise(0, "P0", "a", [row], has_truth=False, recall=(0, 0))
+    assert (blind.true, blind.sound, blind.recall_entailed, blind.recall) == (None, None, 0, None)

@@ -157,7 +157,8 @@ def test_planted_tracking_errors_are_audited_with_the_right_counts(tmp_path: Pat
     assert counts.kinds == {"sound": stated - 3 - planted, "wrong": planted}
     assert counts.true == counts.complete == stated - 3 - planted
     assert counts.unstated == sum(t.unstated for t in trackers)
-    assert counts.recall == counts.complete / (counts.claims + counts.unstated)
+    assert counts.own.recall == counts.complete / counts.own.claims and counts.own.unstated == 0
+    assert counts.teammate.recall == 0.0 and counts.teammate.unstated == counts.unstated
     result = runner.invoke(app, ["audit", "hanabi", str(path), "--json"])
     assert result.exit_code == 0, result.output
     record = json.loads(result.output)
@@ -166,6 +167,8 @@ def test_planted_tracking_errors_are_audited_with_the_right_counts(tmp_path: Pat
     assert sum(s["contradicted"] for s in record["seats"]) == planted
     assert sum(s["wrong"] for s in record["seats"]) == planted
     assert record["figures"]["unstated"] == counts.unstated
+    assert record["figures"]["own_recall"] == counts.own.recall
+    assert record["figures"]["teammate_recall"] == 0.0
 
 
 def test_audit_of_a_bad_log_exits_2_naming_the_line(tmp_path: Path) -> None:

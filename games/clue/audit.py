@@ -429,9 +429,10 @@ def audit_record(log: GameLog[ClueEvent]) -> AuditRecord:
 
 
 def as_record(audit: GameAudit) -> AuditRecord:
-    """``audit`` as the record every game's audit yields: a row per statement (its deduction
-    kind as an extra column), a summary per player with its recall of other players' cards,
-    the cards known per round (seed 000, Fig. 5) and the result as the game's figures."""
+    """``audit`` as the record every game's audit yields: a row per statement (its deduction's
+    kind, card and the player it is about as extra columns), a summary per player with its
+    recall of other players' cards, the cards known per round (seed 000, Fig. 5) and the result
+    as the game's figures."""
     rows = [
         audit_row(
             p.player,
@@ -440,7 +441,11 @@ def as_record(audit: GameAudit) -> AuditRecord:
             c.status,
             c.truth,
             repeat=c.repeat,
-            detail={"deduction": c.deduction.kind},
+            detail={
+                "deduction": c.deduction.kind,
+                "card": c.deduction.card.name,
+                "about": c.deduction.player,
+            },
         )
         for p in audit.players
         for c in p.checks

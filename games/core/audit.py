@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from enum import StrEnum
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from games.core.log import GameLog, SeatInfo
 from reasoning.verifier import ClaimStatus, Correctness, Judgement, judge
@@ -57,6 +57,15 @@ class AuditRow(BaseModel):
     judgement: Judgement
     repeat: bool = False
     detail: dict[str, Cell] = Field(default_factory=dict)
+
+    @model_validator(mode="after")
+    def _judged(self) -> AuditRow:
+        if self.judgement != judge(self.status, self.correctness):
+            raise ValueError(
+                f"judgement: {self.status.value} and {self.correctness} make "
+                f"{judge(self.status, self.correctness)}, not {self.judgement}"
+            )
+        return self
 
 
 def audit_row(

@@ -218,8 +218,16 @@ def run_logs(run: Path) -> list[Path]:
 def annotate_run(
     run: Annotated[Path, typer.Argument(help="A run directory of `bench hanabi`, or one log.")],
     samples: Annotated[
-        int, typer.Option(min=1, max=1000, help="Hidden hands sampled per decision.")
-    ] = 4,
+        int, typer.Option(min=2, max=1000, help="Hidden hands sampled per decision, at least.")
+    ] = 8,
+    max_samples: Annotated[
+        int,
+        typer.Option(
+            min=2,
+            max=1000,
+            help="Sample more, up to this, until the best move's 95% interval separates.",
+        ),
+    ] = 64,
     seed: Annotated[int, typer.Option(min=0, help="Seed of the sampled hands.")] = 0,
     out: Annotated[
         Path | None, typer.Option(help="Dataset file (default: RUN/decisions.jsonl).")
@@ -227,20 +235,31 @@ def annotate_run(
 ) -> None:
     """Write one JSONL line per logged decision (state, prompt, response, ratings, chosen move)
     with each legal move valued by symbolic rollouts over hands sampled from the deciding seat's
-    exact knowledge; print how the model's ratings correlate with those values."""
+    exact knowledge, each with its 95% interval, sampled until the best move's interval separates
+    from the runner-up's or the cap; print how the model's ratings correlate with the values."""
     try:
+        if max_samples < samples:
+            raise ValueError(f"--max-samples: {max_samples} is below --samples {samples}")
         logs = run_logs(run)
         target = out or (run.parent if run.is_file() else run) / "decisions.jsonl"
         records = [
             record
             for path in logs
-            for record in decision_records(ENTRY.read_log(path), path.stem, samples, seed)
+            for record in decision_records(
+                ENTRY.read_log(path), path.stem, samples, seed, max_samples
+            )
         ]
         write_atomic(target, "".join(r.model_dump_json() + "\n" for r in records))
     except (ValueError, ValidationError, OSError) as err:
         fail(err)
     agreement = correlation(records)
-    typer.echo(f"{len(records)} decisions from {len(logs)} logs, {samples} samples each")
+    drawn = sum(r.samples for r in records)
+    apart = sum(r.separated for r in records)
+    typer.echo(
+        f"{len(records)} decisions from {len(logs)} logs, {drawn} samples in all "
+        f"({samples} to {max_samples} each); the best move's 95% interval separated from the "
+        f"runner-up's in {apart} of {len(records)}"
+    )
     typer.echo(f"wrote {target}")
 
     def shown(value: float | None) -> str:
