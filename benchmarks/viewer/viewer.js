@@ -127,7 +127,7 @@
       for (const panel of view.panels) {
         if (panel.step <= index) latest.set(panel.seat + "/" + panel.title, panel);
       }
-      const shown = Array.from(latest.values());
+      const shown = Array.from(latest.values()).sort((a, b) => a.seat - b.seat);
       const withGrid = shown.find((panel) => panel.grid);
       panels.replaceChildren(...shown.map((panel) =>
         el("div", { class: "panel", "data-seat": panel.seat },

@@ -140,6 +140,7 @@ class HanabiEntry(GameEntry[HanabiEvent]):
 
     info = HANABI_INFO
     auditor = "games.hanabi.audit:audit_record"
+    viewer = "games.hanabi.view:hanabi_view"
     config_type = HanabiConfig
     event_adapter = HANABI_EVENT
     agents = AGENTS

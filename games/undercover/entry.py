@@ -60,6 +60,7 @@ class UndercoverEntry(GameEntry[UndercoverEvent]):
 
     info = INFO
     auditor = "games.undercover.audit:audit_record"
+    viewer = "games.undercover.view:undercover_view"
     config_type = UndercoverSetup
     event_adapter = UNDERCOVER_EVENT
     agents = AGENTS
