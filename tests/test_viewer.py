@@ -182,6 +182,9 @@ def test_a_run_page_lists_its_games_and_opens_one(browser: Any, tmp_path: Path) 
     code, out, err = view(run)
     assert code == 0, err
     open_page(browser, Path(out.strip()))
+    agents = browser.find_elements("css selector", "table.agents tbody tr")
+    assert [row.find_element("css selector", "td").text for row in agents] == ["prover"]
+    assert browser.find_elements("css selector", "svg.curve path.ideal")
     links = browser.find_elements("css selector", ".game-link")
     assert [link.text.split()[0] for link in links] == ["game-00001", "game-00002"]
     links[1].click()

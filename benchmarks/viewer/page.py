@@ -34,14 +34,30 @@ class RunGame(BaseModel):
     packed: str
 
 
+class Curve(BaseModel):
+    """A per-round figure over a run's games: the mean, a 95% band (normal approximation of the
+    mean's interval) and, where the game has one, the ideal reasoner's mean."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    name: str
+    mean: list[float]
+    low: list[float]
+    high: list[float]
+    ideal: list[float] | None = None
+
+
 class RunView(BaseModel):
-    """A run: the bench's summary rows, distributions of per-game figures, and its games."""
+    """A run: the bench's summary rows, per-agent totals of the audit, distributions of per-game
+    figures, per-round curves, and its games."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     title: str
     summary: list[dict[str, Any]]
+    agents: list[dict[str, Any]]
     distributions: dict[str, list[float]]
+    curves: list[Curve]
     games: list[RunGame]
 
 
@@ -146,6 +162,9 @@ def view_run(folder: Path) -> RunView:
             summary = [{k: v for k, v in loaded.items() if not isinstance(v, dict | list)}]
     games: list[RunGame] = []
     distributions: dict[str, list[float]] = {"claims stated per game": [], "sound share": []}
+    agents: dict[str, dict[str, Any]] = {}
+    known: dict[str, list[list[float]]] = {}
+    ideal: dict[str, list[list[float]]] = {}
     for path in logs:
         view = view_log(path)
         record = view.record
@@ -155,8 +174,61 @@ def view_run(folder: Path) -> RunView:
             distributions["claims stated per game"].append(float(stated))
             if stated:
                 distributions["sound share"].append(sound / stated)
+            for seat in record.seats:
+                totals = agents.setdefault(seat.agent, {"agent": seat.agent, "seats": 0})
+                totals["seats"] += 1
+                for key in AGENT_COUNTS:
+                    totals[key] = totals.get(key, 0) + (getattr(seat, key) or 0)
+            by_name = {seat.name: seat.agent for seat in record.seats}
+            _per_round(record.figures, by_name, known, ideal)
         games.append(RunGame(id=path.stem, title=f"{path.stem} ({view.game})", packed=_pack(view)))
-    return RunView(title=str(folder), summary=summary, distributions=distributions, games=games)
+    curves = [
+        _curve(f"cards known per round: {agent}", rows, ideal.get(agent))
+        for agent, rows in known.items()
+    ]
+    return RunView(
+        title=str(folder),
+        summary=summary,
+        agents=list(agents.values()),
+        distributions=distributions,
+        curves=curves,
+        games=games,
+    )
+
+
+AGENT_COUNTS = ("stated", "entailed", "contradicted", "undetermined", "sound", "lucky", "wrong")
+"""The audit counts summed per agent over a run's seats."""
+
+
+def _per_round(
+    figures: dict[str, Any],
+    agents: dict[str, str],
+    known: dict[str, list[list[float]]],
+    ideal: dict[str, list[list[float]]],
+) -> None:
+    """Collect a game's per-round figures (``known_per_round`` and ``ideal_known_per_round``,
+    per seat name) under the seat's agent."""
+    for key, target in (("known_per_round", known), ("ideal_known_per_round", ideal)):
+        for name, series in (figures.get(key) or {}).items():
+            target.setdefault(agents.get(name, name), []).append([float(v) for v in series])
+
+
+def _curve(name: str, rows: list[list[float]], ideal: list[list[float]] | None) -> Curve:
+    length = max(len(r) for r in rows)
+    padded = [r + [r[-1]] * (length - len(r)) if r else [0.0] * length for r in rows]
+    mean, low, high = [], [], []
+    for column in zip(*padded, strict=True):
+        m = sum(column) / len(column)
+        sd = (sum((v - m) ** 2 for v in column) / max(len(column) - 1, 1)) ** 0.5
+        half = 1.96 * sd / len(column) ** 0.5
+        mean.append(m)
+        low.append(m - half)
+        high.append(m + half)
+    ideal_mean = None
+    if ideal:
+        ideal_padded = [r + [r[-1]] * (length - len(r)) if r else [0.0] * length for r in ideal]
+        ideal_mean = [sum(c) / len(c) for c in zip(*ideal_padded, strict=True)]
+    return Curve(name=name, mean=mean, low=low, high=high, ideal=ideal_mean)
 
 
 def write_view(path: Path, out: Path | None = None) -> Path:

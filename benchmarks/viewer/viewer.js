@@ -181,6 +181,32 @@
     return svg;
   }
 
+  function curveSvg(curve) {
+    const ns = "http://www.w3.org/2000/svg", width = 360, height = 120;
+    const all = [...curve.high, ...curve.low, ...(curve.ideal || [])];
+    const top = Math.max(1, ...all), n = Math.max(curve.mean.length - 1, 1);
+    const x = (i) => (i / n) * width, y = (v) => height - (v / top) * height;
+    const path = (values) => values.map((v, i) => `${i ? "L" : "M"}${x(i)},${y(v)}`).join(" ");
+    const svg = document.createElementNS(ns, "svg");
+    svg.setAttribute("width", width); svg.setAttribute("height", height + 4);
+    svg.setAttribute("class", "curve");
+    const band = document.createElementNS(ns, "path");
+    band.setAttribute("d", path(curve.high) + " " +
+      curve.low.map((v, i) => `L${x(i)},${y(v)}`).reverse().join(" ") + " Z");
+    band.setAttribute("fill", "#c9d6f5");
+    svg.append(band);
+    for (const [values, colour, cls] of [[curve.mean, "#2f4fb0", "mean"],
+      [curve.ideal, "#3a9a52", "ideal"]]) {
+      if (!values) continue;
+      const line = document.createElementNS(ns, "path");
+      line.setAttribute("d", path(values)); line.setAttribute("fill", "none");
+      line.setAttribute("stroke", colour); line.setAttribute("class", cls);
+      svg.append(line);
+    }
+    return el("div", {}, svg, el("div", { class: "muted" },
+      "blue: mean with a 95% band; green: the ideal reasoner's mean"));
+  }
+
   function renderRun(run, host) {
     host.append(el("h2", {}, run.title));
     if (run.summary.length) {
@@ -188,6 +214,12 @@
       host.append(table(columns, run.summary.map((row) =>
         el("tr", {}, columns.map((c) => el("td", {}, row[c] ?? "-")))), { class: "run-summary" }));
     }
+    if (run.agents.length) {
+      const columns = Object.keys(run.agents[0]);
+      host.append(el("h3", {}, "Per agent"), table(columns, run.agents.map((row) =>
+        el("tr", {}, columns.map((c) => el("td", {}, row[c] ?? "-")))), { class: "agents" }));
+    }
+    for (const curve of run.curves) host.append(el("h3", {}, curve.name), curveSvg(curve));
     for (const [name, values] of Object.entries(run.distributions)) {
       host.append(el("h3", {}, name), histogram(values, 12));
     }
