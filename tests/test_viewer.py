@@ -14,8 +14,8 @@ import pytest
 from typer.testing import CliRunner
 
 from benchmarks.console.cli import app
-from games.core import SeatInfo, game_names, get_game
-from games.core.loop import play
+from games.core import game_names, get_game
+from games.core.play import play_game
 from games.core.runlog import EventLog
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -28,23 +28,14 @@ SYMBOLIC = {"clue": "prover", "detective": "prover", "hanabi": "symbolic", "unde
 
 
 def played_log(game: str, folder: Path, seed: int = 1) -> Path:
-    """A finished log of ``game`` between its default agents."""
+    """A finished log of ``game`` between symbolic agents."""
     entry = get_game(game)
     players = max(
         entry.info.min_players, min(entry.info.max_players, 5 if game == "mystery" else 3)
     )
-    config = entry.default_config(players)
-    specs = [SYMBOLIC.get(game, "prover")] * players
-    seats = [SeatInfo(name=f"P{i}", agent=spec) for i, spec in enumerate(specs)]
     path = folder / f"{game}.jsonl"
     with EventLog(path) as log:
-        play(
-            entry.new_state(config, seed, seats),
-            entry.seat_agents(specs, seed),
-            entry.header(config, seed, seats),
-            log,
-            max_decisions=entry.info.max_decisions,
-        )
+        play_game(entry, [SYMBOLIC.get(game, "prover")] * players, seed, log=log)
     return path
 
 

@@ -13,10 +13,9 @@ from typing import Any
 from formalize.hanabi.deck import COLORS, NUM_IDENTITIES, card_name
 from games.core.log import GameLog
 from games.core.view import KnowledgePanel, ViewParts
-from games.hanabi.config import HanabiConfig
 from games.hanabi.engine import HanabiGame
 from games.hanabi.entry import ENTRY, hanabi_actions
-from games.hanabi.events import HanabiMove
+from games.hanabi.events import HanabiConfig, HanabiMove
 from games.hanabi.knowledge import seat_knowledge
 from games.hanabi.render import event_text, table_text
 
