@@ -502,7 +502,7 @@ def test_extra_pair_clashing_with_a_shipped_id_and_bad_json(tmp_path: Path) -> N
     path.write_text('{"pairs": [\n  {"id": }\n]}')
     with pytest.raises(WordPairError, match=r"pairs.json:2:10: not valid JSON"):
         load_pairs(path)
-    with pytest.raises(WordPairError, match="missing.json: no such file"):
+    with pytest.raises(WordPairError, match=r"missing\.json: no such file"):
         load_pairs(tmp_path / "missing.json")
 
 
