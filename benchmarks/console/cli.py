@@ -102,6 +102,10 @@ COMMANDS: dict[str, Lazy | Group] = {
                 "benchmarks.hanabi_bench:bench_hanabi",
                 resumable=True,
             ),
+            "viewer": Lazy(
+                "Viewer page sizes, generation cost and first paint.",
+                "benchmarks.viewer_bench:bench_viewer",
+            ),
             "hanabi-engine": Lazy(
                 "Hanabi engine speed next to the reference engines.",
                 "benchmarks.hanabi_engine_bench:main",
@@ -111,6 +115,9 @@ COMMANDS: dict[str, Lazy | Group] = {
                 "benchmarks.console.bench_cli:bench_llm_concurrency",
             ),
         },
+    ),
+    "view": Lazy(
+        "One self-contained HTML page of a game log or a run.", "benchmarks.viewer.cli:view"
     ),
     "export": Group(
         "Write a game or run in another tool's format.",

@@ -9,7 +9,6 @@ leave the logic out; it can then only be graded by a model, not exactly.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Annotated
 
@@ -27,6 +26,7 @@ from pydantic import (
 from formalize.world.setting import Setting
 from games.detective.jsonpos import line_of, value_lines
 from reasoning.syntax import FormulaSyntaxError, parse_formula
+from reasoning.textfile import UserFileError, parse_user_json, read_user_text
 
 SCHEMA_VERSION = 1
 
@@ -262,9 +262,9 @@ class Case(BaseModel):
 def parse_case(text: str, source: str = "<string>") -> Case:
     """Read a case from JSON text; a CaseError says ``source:line: what is wrong``."""
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as err:
-        raise CaseError(f"{source}:{err.lineno}: not valid JSON: {err.msg}") from None
+        data = parse_user_json(text, source)
+    except UserFileError as err:
+        raise CaseError(str(err)) from None
     try:
         return Case.model_validate(data)
     except ValidationError as err:
@@ -282,9 +282,9 @@ def load_case(path: str | Path) -> Case:
     """Read a case file; a CaseError names the file and line of the first problem."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as err:
-        raise CaseError(f"{path}:1: cannot read: {err}") from None
+        text = read_user_text(path)
+    except UserFileError as err:
+        raise CaseError(str(err)) from None
     return parse_case(text, str(path))
 
 

@@ -60,6 +60,7 @@ class MysteryEntry(GameEntry[MysteryEvent]):
     info = INFO
     play_command = "games.mystery.cli:play_mystery"
     auditor = "games.mystery.audit:audit_record"
+    viewer = "games.mystery.view:mystery_view"
     config_type = MysteryConfig
     event_adapter = MYSTERY_EVENT
     agents = AGENTS

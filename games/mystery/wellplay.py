@@ -12,14 +12,14 @@ a ``WellPlayError`` naming the file and line or field.
 
 from __future__ import annotations
 
-import csv
-import json
 import random
 import re
 from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
+
+from reasoning.textfile import UserFileError, read_user_csv, read_user_json_object
 
 LETTERS = ("a", "b", "c", "d", "e")
 VALUES = {"a": 10, "b": 5, "c": 2}
@@ -79,14 +79,9 @@ class WellPlayScript(BaseModel):
 
 def _json(path: Path) -> dict[str, Any]:
     try:
-        data = json.loads(path.read_text(encoding="utf-8-sig"))
-    except FileNotFoundError:
-        raise WellPlayError(f"{path}: missing") from None
-    except (UnicodeDecodeError, json.JSONDecodeError) as err:
-        raise WellPlayError(f"{path}: not JSON ({err})") from None
-    if not isinstance(data, dict):
-        raise WellPlayError(f"{path}: expected a JSON object")
-    return data
+        return read_user_json_object(path)
+    except UserFileError as err:
+        raise WellPlayError(str(err)) from None
 
 
 def _field(data: dict[str, Any], name: str, path: Path) -> Any:
@@ -159,22 +154,19 @@ def _question(
 def read_questions(path: Path, seed: int) -> tuple[WellPlayQuestion, ...]:
     """The questions of one ``final_result/<name>.csv``, options shuffled by ``seed``."""
     try:
-        text = path.read_text(encoding="utf-8-sig")
-    except FileNotFoundError:
-        raise WellPlayError(f"{path}: missing") from None
-    except UnicodeDecodeError as err:
-        raise WellPlayError(f"{path}: not UTF-8 ({err.reason})") from None
-    rows = list(csv.reader(text.splitlines()))
+        rows = read_user_csv(path)
+    except UserFileError as err:
+        raise WellPlayError(str(err)) from None
     if not rows:
         raise WellPlayError(f"{path}: empty")
-    header = [h.strip().lower() for h in rows[0]]
+    header = [h.strip().lower() for h in rows[0][1]]
     for needed in ("value", "type", "question", "truth", "a"):
         if needed not in header:
             raise WellPlayError(f"{path}:1: column {needed!r} is missing")
     rng = random.Random(f"wellplay:{seed}:{path.name}")
     return tuple(
         _question(row, header, f"{path}:{line}", rng)
-        for line, row in enumerate(rows[1:], start=2)
+        for line, row in rows[1:]
         if any(c.strip() for c in row)
     )
 
