@@ -14,11 +14,34 @@ from benchmarks.runner import RegisteredGamePlayer, RunOptions, run_games
 from games.core.conformance import RULES, ConformanceError, check_game, offline_mixes
 from games.core.registry import game_names, get_game
 from games.core.runlog import RunDir
+from tests.tiny_game.entry import ENTRY as NIM
+from tests.tiny_game.entry import NimEntry
 
 
 @pytest.mark.parametrize("name", game_names())
 def test_every_registered_game_conforms(name: str) -> None:
     check_game(get_game(name))
+
+
+class OldNimConfig(BaseModel):
+    """Nim-21's settings in another dialect: the seats counted in ``n_players``, the type
+    outside the game's events module."""
+
+    n_players: int = 2
+
+
+class OldNimEntry(NimEntry):
+    """Nim-21 with its config in the old dialect."""
+
+    config_type = OldNimConfig
+
+
+@pytest.mark.parametrize("rule", ["vocabulary-players", "vocabulary-config"])
+def test_a_config_in_another_dialect_breaks_the_vocabulary(rule: str) -> None:
+    with pytest.raises(ConformanceError) as err:
+        check_game(OldNimEntry(), seeds=(0,), rules=[rule])
+    assert err.value.rule == rule
+    check_game(NIM, seeds=(0,), rules=[rule])
 
 
 def test_a_broken_rule_is_named() -> None:
