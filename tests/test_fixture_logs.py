@@ -12,26 +12,13 @@ import pytest
 from typer.testing import CliRunner
 
 from benchmarks.console.cli import app
+from games.core.audit import COLUMNS
 from games.core.registry import get_game
 from games.core.replay import replay
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
-COUNTS = (
-    "stated",
-    "entailed",
-    "contradicted",
-    "undetermined",
-    "unknown",
-    "true",
-    "false",
-    "sound",
-    "lucky",
-    "wrong",
-    "unjudged",
-    "recall_stated",
-    "recall_entailed",
-)
+COUNTS = (*COLUMNS, "unjudged", "recall_stated", "recall_entailed")
 """The per-seat counts of an audit record compared below, in this order."""
 
 CLUE_JUDGEMENTS = [
