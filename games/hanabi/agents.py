@@ -1,4 +1,5 @@
-"""Hanabi agents by name (``AGENTS``): ``random`` and ``symbolic``, and the LLM agents.
+"""Hanabi agents by name (``AGENTS``): ``random``, ``symbolic``, ``hat`` and ``strong``, and the
+LLM agents.
 
 A factory takes the seat, a seed of its own and the shared ``HanabiAgentSettings`` and returns a
 fresh agent for one game; ``AGENTS.parse`` reads seat lists such as ``symbolic*3`` or
@@ -16,6 +17,8 @@ from games.core.agents import AgentRegistry, AgentType, seat_seed
 from games.core.llm_player import seat_client
 from games.hanabi.config import Scoring
 from games.hanabi.engine import HanabiObservation
+from games.hanabi.events import HanabiMove
+from games.hanabi.hat import HatAgent
 from games.hanabi.knowledge import KnowledgeView
 from games.hanabi.llm_agents import HanabiLLMAgent, Role
 from games.hanabi.play import HanabiAgent
@@ -60,6 +63,32 @@ def _symbolic(seat: int, seed: int, settings: HanabiAgentSettings) -> HanabiAgen
     return SymbolicAgent(seat, settings.scoring)
 
 
+def _hat(seat: int, seed: int, settings: HanabiAgentSettings) -> HanabiAgent:
+    return HatAgent(seat, scoring=settings.scoring)
+
+
+class StrongAgent:
+    """The strongest in-house agent for the table's player count, chosen at the first move
+    (``bench hanabi`` over 1,000 seeds, games/hanabi/README.md): ``hat`` at every count."""
+
+    name = "strong"
+
+    def __init__(self, seat: int, settings: HanabiAgentSettings) -> None:
+        self._seat = seat
+        self._settings = settings
+        self._agent: HanabiAgent | None = None
+
+    def act(self, obs: HanabiObservation) -> int | HanabiMove:
+        """The chosen agent's move."""
+        if self._agent is None:
+            self._agent = HatAgent(self._seat, scoring=self._settings.scoring)
+        return self._agent.act(obs)
+
+
+def _strong(seat: int, seed: int, settings: HanabiAgentSettings) -> HanabiAgent:
+    return StrongAgent(seat, settings)
+
+
 def _llm(role: Role) -> Callable[[int, int, HanabiAgentSettings], HanabiAgent]:
     def factory(seat: int, seed: int, settings: HanabiAgentSettings) -> HanabiAgent:
         llm = settings.llm if settings.llm is not None else LLMSettings()
@@ -85,6 +114,18 @@ AGENTS: AgentRegistry[HanabiAgentSettings, HanabiAgent] = AgentRegistry(
             "exact card knowledge and shared conventions (games/hanabi/README.md)",
             False,
             _symbolic,
+        ),
+        AgentType(
+            "hat",
+            "the information (hat) strategy: hints as sums of answers about every hand",
+            False,
+            _hat,
+        ),
+        AgentType(
+            "strong",
+            "the strongest in-house agent for the table's player count",
+            False,
+            _strong,
         ),
         AgentType(
             "watson",

@@ -21,12 +21,12 @@ from formalize.hanabi.deck import NUM_IDENTITIES
 from formalize.hanabi.knowledge import hand_knowledge, hint_masks, unseen_counts
 from games.core.log import GameLog
 from games.core.replay import replay
+from games.hanabi.agents import make_agent
 from games.hanabi.config import HanabiConfig
 from games.hanabi.engine import HanabiGame, HanabiObservation
 from games.hanabi.entry import ENTRY, hanabi_actions
 from games.hanabi.events import HanabiEvent, HanabiMove
 from games.hanabi.knowledge import visible_cards
-from games.hanabi.symbolic import SymbolicAgent
 
 
 class DecisionRecord(BaseModel):
@@ -74,17 +74,22 @@ def sample_hand(obs: HanabiObservation, rng: random.Random) -> list[int]:
     return [mask.bit_length() - 1 for mask in masks]
 
 
-def rollout(game: HanabiGame, action: int) -> int:
-    """The final score when ``action`` is made now and the symbolic agent plays on."""
+def rollout(game: HanabiGame, action: int, policy: str = "symbolic") -> int:
+    """The final score when ``action`` is made now and the agent named ``policy`` (a registry
+    name that needs no LLM) plays every seat on."""
     game.apply({game.current: action})
-    agents = [SymbolicAgent(seat, game.config.scoring) for seat in range(game.players)]
+    agents = [
+        make_agent(policy, seat, game.seed, game.config.scoring) for seat in range(game.players)
+    ]
     while not game.is_terminal():
         seat = game.current
         game.apply({seat: agents[seat].act(game.observation(seat))})
     return game.score()
 
 
-def move_values(game: HanabiGame, samples: int, seed: int) -> tuple[float, ...]:
+def move_values(
+    game: HanabiGame, samples: int, seed: int, policy: str = "symbolic"
+) -> tuple[float, ...]:
     """The mean rollout score of every legal move of the seat to move, over ``samples`` hands
     sampled from its knowledge (the same hands and deck orders for every move)."""
     seat = game.current
@@ -93,14 +98,19 @@ def move_values(game: HanabiGame, samples: int, seed: int) -> tuple[float, ...]:
     deals = [(sample_hand(obs, rng), rng.getrandbits(32)) for _ in range(samples)]
     return tuple(
         statistics.fmean(
-            rollout(game.determinized(seat, hand, deck_seed), action) for hand, deck_seed in deals
+            rollout(game.determinized(seat, hand, deck_seed), action, policy)
+            for hand, deck_seed in deals
         )
         for action in obs.legal_actions
     )
 
 
 def decision_records(
-    log: GameLog[HanabiEvent], game_id: str, samples: int = 0, seed: int = 0
+    log: GameLog[HanabiEvent],
+    game_id: str,
+    samples: int = 0,
+    seed: int = 0,
+    policy: str = "symbolic",
 ) -> Iterator[DecisionRecord]:
     """Every decision of ``log`` as a record; with ``samples`` > 0, each legal move valued by
     that many rollouts. The log must replay (ReplayError names the line where it parts)."""
@@ -114,7 +124,9 @@ def decision_records(
         if isinstance(move, HanabiMove):
             decision = move.decision
             values = (
-                move_values(state.game, samples, seed * 1000 + decision.turn) if samples else ()
+                move_values(state.game, samples, seed * 1000 + decision.turn, policy)
+                if samples
+                else ()
             )
             yield DecisionRecord(
                 game=game_id,

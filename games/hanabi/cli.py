@@ -255,6 +255,9 @@ def annotate_run(
         int, typer.Option(min=1, max=1000, help="Hidden hands sampled per decision.")
     ] = 4,
     seed: Annotated[int, typer.Option(min=0, help="Seed of the sampled hands.")] = 0,
+    policy: Annotated[
+        str, typer.Option(help="The agent playing every seat in the rollouts (no LLM agent).")
+    ] = "symbolic",
     out: Annotated[
         Path | None, typer.Option(help="Dataset file (default: RUN/decisions.jsonl).")
     ] = None,
@@ -263,12 +266,14 @@ def annotate_run(
     with each legal move valued by symbolic rollouts over hands sampled from the deciding seat's
     exact knowledge; print how the model's ratings correlate with those values."""
     try:
+        if AGENTS.needs_llm([policy]):
+            raise ValueError(f"--policy: {policy!r} needs an LLM; name an in-house agent")
         logs = run_logs(run)
         target = out or (run.parent if run.is_file() else run) / "decisions.jsonl"
         records = [
             record
             for path in logs
-            for record in decision_records(ENTRY.read_log(path), path.stem, samples, seed)
+            for record in decision_records(ENTRY.read_log(path), path.stem, samples, seed, policy)
         ]
         write_atomic(target, "".join(r.model_dump_json() + "\n" for r in records))
     except (ValueError, ValidationError, OSError) as err:

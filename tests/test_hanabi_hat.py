@@ -1,0 +1,72 @@
+"""The hat (information-strategy) agent and the ``strong`` name."""
+
+from __future__ import annotations
+
+import statistics
+
+import pytest
+
+from games.hanabi.agents import AGENTS, make_agent
+from games.hanabi.annotate import move_values
+from games.hanabi.config import HanabiConfig
+from games.hanabi.engine import HanabiGame
+from games.hanabi.hat import HatAgent
+from games.hanabi.play import play_game
+
+
+def _play(players: int, seed: int, names: list[str]) -> HanabiGame:
+    agents = [make_agent(name, seat, seed) for seat, name in enumerate(names)]
+    return play_game(HanabiConfig(players=players), seed, agents)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_public_tables_agree_and_hold_the_true_cards(players: int) -> None:
+    """After every move every seat's public tables are the same, and every table holds the card
+    actually in that slot: hat sums are read back exactly as they were meant."""
+    game = HanabiGame(HanabiConfig(players=players), 7 + players)
+    agents = [HatAgent(seat) for seat in range(players)]
+    while not game.is_terminal():
+        seat = game.current
+        game.apply({seat: agents[seat].act(game.observation(seat))})
+        infos = [agent.tables(game.observation(agent.seat)) for agent in agents]
+        assert all(hands == infos[0] for hands in infos)
+        for hand, tables in zip(game.hands, infos[0], strict=True):
+            assert all(card in table for card, table in zip(hand, tables, strict=True))
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_hat_scores_near_perfect_at_three_to_five_players(players: int) -> None:
+    scores = [_play(players, seed, ["hat"] * players).score() for seed in range(6)]
+    assert statistics.fmean(scores) >= 23.5
+
+
+def test_hat_is_repeatable_and_strong_plays_it() -> None:
+    first = _play(2, 4, ["hat", "hat"])
+    assert [t.action for t in _play(2, 4, ["hat", "hat"]).history] == [
+        t.action for t in first.history
+    ]
+    assert [t.action for t in _play(2, 4, ["strong", "strong"]).history] == [
+        t.action for t in first.history
+    ]
+    assert not AGENTS.needs_llm(["hat", "strong"])
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_hat_survives_partners_that_ignore_the_protocol(players: int) -> None:
+    """Beside agents that do not follow it, the hat agent still makes only legal moves."""
+    for seed in range(3):
+        names = ["hat", "symbolic", "random", "hat", "symbolic"][:players]
+        game = _play(players, seed, names)
+        assert game.is_terminal()
+
+
+def test_hat_is_a_rollout_policy() -> None:
+    game = HanabiGame(HanabiConfig(players=3), 2)
+    agents = [HatAgent(seat) for seat in range(3)]
+    for _ in range(9):
+        seat = game.current
+        game.apply({seat: agents[seat].act(game.observation(seat))})
+    values = move_values(game, 2, 0, "hat")
+    assert len(values) == len(game.legal_actions(game.current))
+    assert values == move_values(game, 2, 0, "hat")
+    assert all(0 <= v <= 25 for v in values)
