@@ -24,10 +24,10 @@ from typing import Annotated, Any
 import typer
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from benchmarks.chat_server import ChatRequest, ScriptedChatServer, Step
+from reasoning.llm.scripted_server import ChatRequest, ScriptedChatServer, Step
 from benchmarks.llm_usage import game_usage, played_usage, usage_lines
 from benchmarks.report import format_table, pyplot
-from benchmarks.run_options import AsJson, Concurrency, Quiet, Scheduler, Workers, run_options
+from benchmarks.console.options import AsJson, Concurrency, Quiet, Scheduler, Workers, run_options
 from benchmarks.runner import GameOutcome, MemoryLog, RunOptions, check_replayable, run_games
 from games.core.cli import BaseUrl, Model, Record, RecordedRun, fail, llm_settings
 from games.core.errors import GAME_ERRORS

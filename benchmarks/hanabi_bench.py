@@ -24,7 +24,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from benchmarks.hanabi_options import player_counts
 from benchmarks.llm_usage import game_usage, played_usage, usage_lines
 from benchmarks.report import format_table
-from benchmarks.run_options import AsJson, Concurrency, Quiet, Scheduler, Workers, run_options
+from benchmarks.console.options import AsJson, Concurrency, Quiet, Scheduler, Workers, run_options
 from benchmarks.runner import MemoryLog, RunOptions, check_replayable, run_games
 from games.core.cli import BaseUrl, Model, Record, RecordedRun, fail, llm_settings, prepare_out
 from games.core.errors import GAME_ERRORS

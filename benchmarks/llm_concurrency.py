@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks import clue_bench
-from benchmarks.chat_server import ChatRequest, Delay, ScriptedChatServer, Step
+from reasoning.llm.scripted_server import ChatRequest, Delay, ScriptedChatServer, Step
 from benchmarks.runner import RunOptions
 from games.clue.agents import AgentSettings
 from reasoning.llm import LLMSettings

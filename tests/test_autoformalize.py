@@ -8,7 +8,6 @@ from contextlib import contextmanager
 import pytest
 from hypothesis import given, settings
 
-from benchmarks.chat_server import Fail, ScriptedChatServer
 from formalize.davidsonian.autoformalize import (
     PROVER_AXIOM,
     Autoformalizer,
@@ -19,6 +18,7 @@ from formalize.davidsonian.autoformalize import (
 )
 from reasoning.formula import TOP, Formula
 from reasoning.llm import LLMEndpointError, LLMSettings, MalformedAnswer, OpenAIChatClient
+from reasoning.llm.scripted_server import Fail, ScriptedChatServer
 from reasoning.prover import Axiom
 from reasoning.sorts import Signature, erase_sorts, infer_sorts
 from reasoning.syntax import format_formula, parse_formula

@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from benchmarks.cli import app
+from benchmarks.console.cli import app
 from games.clue import ClueConfig, ClueGame, RandomAgent, play_game
 from games.core.runlog import EventLog
 

@@ -19,8 +19,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from benchmarks.cli import COMMANDS, app
-from benchmarks.command_group import Group, Lazy
+from benchmarks.console.cli import COMMANDS, app
+from benchmarks.console.command_group import Group, Lazy
 from reasoning.syntax import MAX_NESTING
 
 runner = CliRunner()

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from benchmarks.cli import app
+from benchmarks.console.cli import app
 from provers.eprover import eprover_available
 from provers.model_eval import evaluate
 from reasoning.sorts import infer_sorts

@@ -18,8 +18,8 @@ import pytest
 from typer.testing import CliRunner
 
 from benchmarks import clue_bench
-from benchmarks.cli import COMMANDS, app
-from benchmarks.command_group import Group, Lazy
+from benchmarks.console.cli import COMMANDS, app
+from benchmarks.console.command_group import Group, Lazy
 
 ROOT = Path(__file__).resolve().parent.parent
 HEAVY = ("openai", "dask", "matplotlib", "torch", "sentence_transformers", "numpy", "rich")
@@ -41,13 +41,13 @@ def imported_after(code: str) -> set[str]:
 def run_cli(*args: str) -> str:
     """Code that runs the gumshoe app on ``args`` and swallows its exit."""
     return (
-        "from benchmarks.cli import app\n"
+        "from benchmarks.console.cli import app\n"
         f"try:\n    app({list(args)!r}, prog_name='gumshoe')\nexcept SystemExit:\n    pass"
     )
 
 
 def test_importing_the_app_loads_no_heavy_library() -> None:
-    loaded = imported_after("import benchmarks.cli")
+    loaded = imported_after("import benchmarks.console.cli")
     assert not loaded & {*HEAVY, "games", "provers", "z3"}
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from benchmarks.cli import app
+from benchmarks.console.cli import app
 
 runner = CliRunner()
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from benchmarks.cli import app
+from benchmarks.console.cli import app
 from games.clue import AccusationEvent, DeductionReviewEvent, GameEnd, TurnStart, read_clue_log
 
 RECORDED = Path(__file__).parent / "fixtures" / "llm" / "clue-live-30r"

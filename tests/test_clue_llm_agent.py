@@ -12,7 +12,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from benchmarks.chat_server import ChatRequest, Fail, ScriptedChatServer, Step
 from games.clue import (
     Accuse,
     Card,
@@ -45,6 +44,7 @@ from games.clue.verified_agent import (
 )
 from games.core.recordings import seat_settings
 from reasoning.llm import LLMEndpointError, LLMSettings, MalformedAnswer, OpenAIChatClient
+from reasoning.llm.scripted_server import ChatRequest, Fail, ScriptedChatServer, Step
 from reasoning.verifier import ClaimStatus
 
 SMALL = ClueConfig(

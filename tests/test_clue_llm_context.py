@@ -8,7 +8,6 @@ import json
 import pytest
 from pydantic import ValidationError
 
-from benchmarks.chat_server import ChatRequest, ScriptedChatServer, Step
 from games.clue import ClueConfig, ClueGame, play_game
 from games.clue.agent import Agent, Phase, Suggest
 from games.clue.llm_agent import LLMClueAgent
@@ -21,6 +20,7 @@ from games.clue.llm_prompts import (
 )
 from games.clue.llm_schemas import deduction_answer_model, move_answer_model, show_answer_model
 from games.clue.random_agent import RandomAgent
+from reasoning.llm.scripted_server import ChatRequest, ScriptedChatServer, Step
 from tests.test_clue_llm_agent import client_for, phase_prompt, phase_script
 
 CONTEXT = 4096

@@ -13,13 +13,13 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from benchmarks.chat_server import ChatRequest, ScriptedChatServer, Step
-from benchmarks.cli import app
+from benchmarks.console.cli import app
 from games.clue.agents import AgentSettings
 from games.clue.llm_agent import make_llm_agent
 from games.core.llm_player import seat_client
 from games.core.recordings import CALLS_DIR, seat_calls
 from reasoning.llm import LLMSettings, load_recording
+from reasoning.llm.scripted_server import ChatRequest, ScriptedChatServer, Step
 from tests.test_clue_llm_agent import phase_script
 
 runner = CliRunner()

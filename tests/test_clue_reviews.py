@@ -9,7 +9,6 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
-from benchmarks.chat_server import ChatRequest, ScriptedChatServer, Step
 from games.clue import (
     AccusationEvent,
     Accuse,
@@ -39,6 +38,7 @@ from games.clue.transcript import transcript
 from games.clue.verified_agent import VerifiedLLMClueAgent
 from games.core.runlog import EventLog
 from reasoning.llm import LLMSettings
+from reasoning.llm.scripted_server import ChatRequest, ScriptedChatServer, Step
 from reasoning.verifier import ClaimStatus
 from tests.test_clue_llm_agent import SMALL, client_for, move, phase_prompt, phase_script
 

@@ -11,8 +11,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from benchmarks.chat_server import ChatRequest, ScriptedChatServer, Step
-from benchmarks.cli import app
+from benchmarks.console.cli import app
 from games.detective import Case, CaseKnobs
 from games.detective.autograder import (
     AutoGrader,
@@ -24,6 +23,7 @@ from games.detective.entry import game_case
 from games.detective.events import DetectiveConfig
 from games.detective.grading import grade_answer
 from reasoning.llm import LLMSettings, make_client
+from reasoning.llm.scripted_server import ChatRequest, ScriptedChatServer, Step
 
 runner = CliRunner()
 KNOBS = CaseKnobs(locations=6, questions=2, red_herrings=1, distractors=3, words_per_card=30)

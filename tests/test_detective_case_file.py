@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from benchmarks.cli import app
+from benchmarks.console.cli import app
 from games.detective import Case, CaseError, CaseKnobs, dump_case, generate_case, load_case
 from provers import SatProver, SatSession
 

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from formalize.mystery import background_theory
+from formalize.world import background_theory
 from games.detective import (
     Case,
     CaseKnobs,

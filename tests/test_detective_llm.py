@@ -13,8 +13,7 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from benchmarks.chat_server import ChatRequest, ScriptedChatServer, Step
-from benchmarks.cli import app
+from benchmarks.console.cli import app
 from games.core.recordings import seat_calls
 from games.detective import Case, CaseKnobs
 from games.detective.agents import AgentSettings, LLMAgent
@@ -22,6 +21,7 @@ from games.detective.entry import game_case
 from games.detective.events import AnswersEvent, DetectiveConfig, VisitEvent
 from games.detective.play import play_game
 from reasoning.llm import LLMSettings
+from reasoning.llm.scripted_server import ChatRequest, ScriptedChatServer, Step
 
 runner = CliRunner()
 QUESTION = re.compile(r"most likely answer to question (\d+):")

@@ -12,12 +12,12 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from benchmarks.chat_server import ChatRequest, ScriptedChatServer, Step
-from benchmarks.cli import app
-from benchmarks.demo import detective_section
+from benchmarks.console.cli import app
+from benchmarks.console.demo import detective_section
 from games.detective import CaseKnobs, dump_case
 from games.detective.entry import game_case
 from games.detective.events import DetectiveConfig
+from reasoning.llm.scripted_server import ChatRequest, ScriptedChatServer, Step
 
 runner = CliRunner()
 SMALL = ["--questions", "2", "--locations", "6"]

@@ -8,12 +8,12 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from benchmarks.chat_server import ScriptedChatServer
-from benchmarks.cli import app
+from benchmarks.console.cli import app
 from games.core.cli import USAGE_HEADING
 from games.detective.case import CaseKnobs
 from games.detective.entry import game_case
 from games.detective.events import DetectiveConfig
+from reasoning.llm.scripted_server import ScriptedChatServer
 from tests.test_detective_llm import solver
 from tests.test_hanabi_usage import usage_rows
 

@@ -9,7 +9,6 @@ from pathlib import Path
 import pytest
 from pydantic import BaseModel, ValidationError
 
-from benchmarks.chat_server import ScriptedChatServer
 from games.clue import ENTRY as CLUE
 from games.clue import ClueConfig, ClueGame, RandomAgent, play_game
 from games.core import (
@@ -25,6 +24,7 @@ from games.core import (
 from games.core.llm_player import LLMPlayer
 from games.core.runlog import EventLog
 from reasoning.llm import LLMSettings, OpenAIChatClient
+from reasoning.llm.scripted_server import ScriptedChatServer
 
 SMALL = ClueConfig(
     n_players=3,

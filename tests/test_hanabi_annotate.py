@@ -10,13 +10,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from benchmarks.chat_server import ScriptedChatServer
-from benchmarks.cli import app
+from benchmarks.console.cli import app
 from games.hanabi.annotate import DecisionRecord, correlation, move_values, rank, sample_hand
 from games.hanabi.config import HanabiConfig
 from games.hanabi.engine import HanabiGame
 from games.hanabi.knowledge import seat_knowledge
 from games.hanabi.symbolic import SymbolicAgent
+from reasoning.llm.scripted_server import ScriptedChatServer
 from tests.test_hanabi_llm import scripted
 
 runner = CliRunner()

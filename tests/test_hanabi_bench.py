@@ -56,7 +56,7 @@ def test_engine_bench_times_every_engine(tmp_path: Path) -> None:
 
 
 def test_bench_hanabi_on_the_runner_reports_every_player_count(tmp_path: Path) -> None:
-    from benchmarks.cli import app
+    from benchmarks.console.cli import app
 
     out = tmp_path / "run"
     args = ["bench", "hanabi", "--players", "2,3", "--seeds", "2", "--out", str(out), "--quiet"]
@@ -88,7 +88,7 @@ def test_bench_hanabi_on_the_runner_reports_every_player_count(tmp_path: Path) -
 def test_bench_hanabi_bad_options_exit_2(
     args: list[str], message: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from benchmarks.cli import app
+    from benchmarks.console.cli import app
 
     for name in ("GUMSHOE_LLM_BASE_URL", "OPENAI_API_KEY", "OPENAI_BASE_URL"):
         monkeypatch.delenv(name, raising=False)

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from benchmarks.cli import app
+from benchmarks.console.cli import app
 from benchmarks.runner import MemoryLog
 from formalize.hanabi.deck import mask_of, parse_card
 from games.core import get_game, replay

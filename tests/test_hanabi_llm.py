@@ -10,8 +10,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from benchmarks.chat_server import ChatRequest, ScriptedChatServer
-from benchmarks.cli import app
+from benchmarks.console.cli import app
 from benchmarks.runner import MemoryLog
 from formalize.hanabi.deck import COLORS, NUM_RANKS
 from games.core import get_game, replay
@@ -26,6 +25,7 @@ from games.hanabi.events import DecisionEvent, HanabiMove, SlotClaim
 from games.hanabi.knowledge import seat_knowledge
 from games.hanabi.symbolic import SymbolicAgent
 from reasoning.llm import LLMSettings
+from reasoning.llm.scripted_server import ChatRequest, ScriptedChatServer
 
 runner = CliRunner()
 LEGAL = re.compile(r"^  (\d+): ", re.MULTILINE)

@@ -11,7 +11,6 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 
-from benchmarks.chat_server import ChatRequest, ScriptedChatServer
 from benchmarks.runner import MemoryLog
 from games.core.log import SeatInfo
 from games.core.loop import play
@@ -24,6 +23,7 @@ from games.hanabi.llm_agents import RolePrompter
 from games.hanabi.llm_prompts import Memory, MycroftAnswer, RatedAnswer
 from games.hanabi.llm_schemas import MAX_TEXT, RATINGS, mycroft_answer_model, rated_answer_model
 from reasoning.llm import LLMSettings, MalformedAnswer, parse_answer
+from reasoning.llm.scripted_server import ChatRequest, ScriptedChatServer
 
 
 def observation(players: int = 3, seed: int = 5) -> HanabiObservation:

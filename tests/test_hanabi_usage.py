@@ -9,14 +9,14 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from benchmarks.chat_server import ScriptedChatServer
-from benchmarks.cli import app
+from benchmarks.console.cli import app
 from benchmarks.llm_usage import SeatUsage
 from games.core.cli import USAGE_HEADING
 from games.hanabi.agents import AGENTS, HanabiAgentSettings, usage_meters
 from games.hanabi.config import HanabiConfig
 from games.hanabi.engine import HanabiGame
 from reasoning.llm import LLMSettings
+from reasoning.llm.scripted_server import ScriptedChatServer
 from tests.test_hanabi_llm import scripted
 
 runner = CliRunner()

@@ -37,3 +37,13 @@ def test_package_imports_only_layers_below(package: str) -> None:
         if (bad := _imported_packages(path) - ALLOWED[package] - {package})
     }
     assert offending == {}
+
+
+def test_world_model_does_not_import_the_interrogation_scripts() -> None:
+    """Detective cases build on formalize.world alone; interrogation scripts sit above it."""
+    offending = [
+        str(path.relative_to(ROOT))
+        for path in sorted((ROOT / "formalize" / "world").rglob("*.py"))
+        if "formalize.interrogation" in path.read_text(encoding="utf-8")
+    ]
+    assert offending == []

@@ -10,7 +10,6 @@ from hypothesis import given
 from hypothesis import strategies as st
 from pydantic import BaseModel
 
-from benchmarks.chat_server import ChatRequest, Reply, ScriptedChatServer, Step
 from games.clue.cards import ClueConfig
 from games.clue.engine import ClueGame, play_game
 from games.clue.llm_agent import LLMClueAgent
@@ -33,6 +32,7 @@ from reasoning.llm import (
     system,
     user,
 )
+from reasoning.llm.scripted_server import ChatRequest, Reply, ScriptedChatServer, Step
 
 
 class Pick(BaseModel):

@@ -11,7 +11,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic import SecretStr, ValidationError
 
-from benchmarks.chat_server import ChatRequest, Delay, Fail, Reply, ScriptedChatServer, Step
 from reasoning.llm import (
     LLMEndpointError,
     LLMSettings,
@@ -22,6 +21,7 @@ from reasoning.llm import (
     system,
     user,
 )
+from reasoning.llm.scripted_server import ChatRequest, Delay, Fail, Reply, ScriptedChatServer, Step
 from reasoning.llm.settings import DEFAULT_MAX_TOKENS
 
 PROMPT = [system("You play Clue."), user("Which room?")]

@@ -8,7 +8,6 @@ from collections.abc import Sequence
 
 from pydantic import BaseModel, ConfigDict
 
-from benchmarks.chat_server import ScriptedChatServer
 from reasoning.llm import (
     ChatMessage,
     ChatReply,
@@ -24,6 +23,7 @@ from reasoning.llm import (
     system,
     user,
 )
+from reasoning.llm.scripted_server import ScriptedChatServer
 
 PROMPT = [system("You play Clue."), user("Suggest. Answer REASONING: and SUGGESTION: lines.")]
 ROOMS = ("Hall", "Kitchen", "Study")

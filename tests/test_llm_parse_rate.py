@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks.chat_server import ChatRequest, ScriptedChatServer, Step
 from benchmarks.llm_parse_rate import (
     Choices,
     LabelledJSONClient,
@@ -23,6 +22,7 @@ from games.clue.cards import ClueConfig
 from games.clue.llm_prompts import DEDUCTION_FORMAT, MOVE_FORMAT, SHOW_FORMAT
 from games.undercover.prompts import NLI_DESCRIBE_TASK, NLI_VOTE_TASK
 from reasoning.llm import LLMSettings
+from reasoning.llm.scripted_server import ChatRequest, ScriptedChatServer, Step
 
 JSON_ANSWERS = {
     ("ANALYSIS", "DEDUCTIONS"): {"analysis": "Nothing is known yet.", "deductions": []},

@@ -12,7 +12,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pydantic import BaseModel
 
-from benchmarks.chat_server import Fail, Reply, ScriptedChatServer
 from reasoning.llm import (
     ChatClient,
     ChatMessage,
@@ -31,6 +30,7 @@ from reasoning.llm import (
     system,
     user,
 )
+from reasoning.llm.scripted_server import Fail, Reply, ScriptedChatServer
 
 
 class Move(BaseModel):

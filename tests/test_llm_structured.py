@@ -11,7 +11,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from benchmarks.chat_server import Fail, ScriptedChatServer
 from reasoning.llm import (
     FallbackCounter,
     LLMEndpointError,
@@ -28,6 +27,7 @@ from reasoning.llm import (
     user,
 )
 from reasoning.llm.answer_models import answer_model, keyed_model, text_field
+from reasoning.llm.scripted_server import Fail, ScriptedChatServer
 
 Room = Literal["Hall", "Kitchen", "Library"]
 

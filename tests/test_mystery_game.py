@@ -9,11 +9,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from benchmarks.runner import MemoryLog
-from formalize.mystery import atoms
-from formalize.mystery.facts import fact_formula, holds_in
-from formalize.mystery.questions import Related, Where
-from formalize.mystery.testimony import as_heard
-from formalize.mystery.theory import background_theory
+from formalize.interrogation.questions import Related, Where
+from formalize.interrogation.testimony import as_heard
+from formalize.world import atoms
+from formalize.world.facts import fact_formula, holds_in
+from formalize.world.theory import background_theory
 from games.core import SeatInfo, get_game
 from games.core.loop import play
 from games.mystery.agents import ProverAgent, RandomAgent

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from benchmarks.cli import app
+from benchmarks.console.cli import app
 from games.mystery.entry import ENTRY
 
 
@@ -60,7 +60,7 @@ def test_bad_options_are_one_line_exit_2(tmp_path: Path) -> None:
 def test_the_demo_section_shows_a_short_game_and_its_pruning_audit(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    from benchmarks.demo import mystery_section
+    from benchmarks.console.demo import mystery_section
 
     mystery_section()
     out = capsys.readouterr().out

@@ -9,11 +9,10 @@ from typing import Any
 
 from typer.testing import CliRunner
 
-from benchmarks.chat_server import ChatRequest, ScriptedChatServer
-from benchmarks.cli import app
+from benchmarks.console.cli import app
 from formalize.davidsonian.autoformalize import Autoformalizer
-from formalize.mystery.questions import Where
-from formalize.mystery.script_generate import ScriptConfig
+from formalize.interrogation.questions import Where
+from formalize.interrogation.script_generate import ScriptConfig
 from games.core.llm_player import LLMPlayer
 from games.mystery.agents import RandomAgent
 from games.mystery.engine import MysteryState
@@ -31,6 +30,7 @@ from games.mystery.llm_agents import (
 from games.mystery.spoken import AnswerReader
 from provers.sat_prover import SatProver
 from reasoning.llm import LLMSettings, OpenAIChatClient
+from reasoning.llm.scripted_server import ChatRequest, ScriptedChatServer
 
 
 def answer(request: ChatRequest) -> str:
@@ -138,7 +138,7 @@ def test_questum_score_weights_recent_credit_more_and_expected_gain_most() -> No
 
 
 def test_typed_questions_parse_from_names_and_times() -> None:
-    from formalize.mystery.generate import generate_world
+    from formalize.world.generate import generate_world
 
     setting = generate_world(1).setting
     who = setting.people[0]

@@ -6,10 +6,9 @@ import json
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
-from benchmarks.chat_server import ChatRequest, ScriptedChatServer
 from formalize.davidsonian.autoformalize import Autoformalizer
-from formalize.mystery import atoms
-from formalize.mystery.script_generate import ScriptConfig
+from formalize.interrogation.script_generate import ScriptConfig
+from formalize.world import atoms
 from games.core.llm_player import LLMPlayer
 from games.mystery.agents import RandomAgent
 from games.mystery.engine import Action, MysteryState, MysteryView, Reply
@@ -20,6 +19,7 @@ from games.mystery.spoken import AnswerReader, equivalent, facts_formula
 from provers.sat_prover import SatProver
 from reasoning.formula import Not
 from reasoning.llm import LLMSettings, OpenAIChatClient
+from reasoning.llm.scripted_server import ChatRequest, ScriptedChatServer
 from reasoning.syntax import format_formula
 
 SAID = "At six o'clock I was in the hall with the cook, and no one else was there."

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from formalize.mystery.facts import fact_formula
-from formalize.mystery.quiz import SEED_TOTALS, accuracy, bound, quiz
-from formalize.mystery.script_generate import ScriptConfig
-from formalize.mystery.theory import background_theory
+from formalize.interrogation.quiz import SEED_TOTALS, accuracy, bound, quiz
+from formalize.interrogation.script_generate import ScriptConfig
+from formalize.world.facts import fact_formula
+from formalize.world.theory import background_theory
 from games.mystery.entry import scripts_for
 from provers.sat_prover import SatProver
 from reasoning.formula import conj

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from formalize.mystery.acceptance import check_scripts, plan
-from formalize.mystery.facts import Seen, holds_in
-from formalize.mystery.script import Scripts
-from formalize.mystery.script_generate import ScriptConfig, draw_scripts, generate_scripts
+from formalize.interrogation.acceptance import check_scripts, plan
+from formalize.interrogation.script import Scripts
+from formalize.interrogation.script_generate import ScriptConfig, draw_scripts, generate_scripts
+from formalize.world.facts import Seen, holds_in
 from provers.sat_prover import SatProver
 
 

@@ -8,9 +8,9 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from benchmarks.chat_server import ScriptedChatServer
-from benchmarks.cli import app
+from benchmarks.console.cli import app
 from games.core.cli import USAGE_HEADING
+from reasoning.llm.scripted_server import ScriptedChatServer
 from tests.test_hanabi_usage import usage_rows
 from tests.test_mystery_game_llm import answer
 

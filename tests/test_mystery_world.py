@@ -7,7 +7,7 @@ import random
 import pytest
 from pydantic import ValidationError
 
-from formalize.mystery import (
+from formalize.world import (
     HasMotive,
     Held,
     KeyHolders,
@@ -28,7 +28,7 @@ from formalize.mystery import (
     holds_in,
     render_fact,
 )
-from formalize.mystery.facts import Fact
+from formalize.world.facts import Fact
 from provers import SatSession
 
 

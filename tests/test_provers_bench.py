@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from typer.testing import CliRunner
 
-from benchmarks.cli import app
+from benchmarks.console.cli import app
 from benchmarks.problems import build_problem, chain_spec, neo_davidsonian_problem
 from benchmarks.provers_bench import COLUMNS, DIRECT, backend_names, direct_z3, run
 from provers.z3_prover import Z3Prover

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from benchmarks.cli import app
+from benchmarks.console.cli import app
 from reasoning.theory import TheoryTimeout, parse_theory
 
 

@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from benchmarks.cli import app
+from benchmarks.console.cli import app
 from provers.sat_prover import SatProver
 from provers.trace_cli import session_factory, warnings
 from provers.z3_prover import Z3Prover

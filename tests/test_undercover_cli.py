@@ -11,12 +11,12 @@ import pytest
 from typer.testing import CliRunner
 
 from benchmarks import undercover_bench
-from benchmarks.chat_server import ChatRequest, ScriptedChatServer
-from benchmarks.cli import app
-from benchmarks.demo import undercover_section
+from benchmarks.console.cli import app
+from benchmarks.console.demo import undercover_section
 from games.undercover import builtin_pairs, read_undercover_log, replay
 from games.undercover.cli import find_pair
 from games.undercover.events import DescriptionEvent, GameEnd
+from reasoning.llm.scripted_server import ChatRequest, ScriptedChatServer
 
 runner = CliRunner()
 TEA_ID = "earl-grey-tea-ceylon-tea"

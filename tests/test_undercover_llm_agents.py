@@ -10,7 +10,6 @@ from collections.abc import Sequence
 import pytest
 from pydantic import ValidationError
 
-from benchmarks.chat_server import ChatRequest, ScriptedChatServer
 from games.undercover import prompts
 from games.undercover.agent import Description
 from games.undercover.checker import ConsistencyTest, ProverChecker
@@ -33,6 +32,7 @@ from games.undercover.pipeline import Validity
 from games.undercover.words import WordPair
 from provers.z3_prover import Z3Prover
 from reasoning.llm import FallbackCounter, LLMSettings, MalformedAnswer, OpenAIChatClient
+from reasoning.llm.scripted_server import ChatRequest, ScriptedChatServer
 from reasoning.syntax import parse_formula
 from tests.test_undercover_pipeline import (
     BERGAMOT,

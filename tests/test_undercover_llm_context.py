@@ -6,7 +6,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from benchmarks.chat_server import ChatRequest, ScriptedChatServer
 from games.undercover.agent import Agent, Description, Observation
 from games.undercover.agents import AgentSettings, make_agent
 from games.undercover.checker import ProverChecker
@@ -15,6 +14,7 @@ from games.undercover.events import EndReason, UndercoverConfig
 from games.undercover.prompts import RECENT_ROUNDS, conversation, describe_prompt, history_messages
 from games.undercover.words import builtin_pairs
 from reasoning.llm import LLMSettings, OpenAIChatClient
+from reasoning.llm.scripted_server import ChatRequest, ScriptedChatServer
 
 CONTEXT = 1300
 PLAYERS = 10

@@ -14,13 +14,13 @@ import pytest
 from typer.testing import CliRunner
 
 from benchmarks import undercover_bench
-from benchmarks.chat_server import ChatRequest, Fail, ScriptedChatServer, Step
-from benchmarks.cli import app
+from benchmarks.console.cli import app
 from benchmarks.undercover_bench import UndercoverBenchConfig
 from games.core.recordings import CALLS_DIR, seat_calls
 from games.undercover import UndercoverConfig, UndercoverGame, pair_catalogue
 from games.undercover.agents import AgentSettings
 from reasoning.llm import ChatClient, LLMSettings, load_recording, make_client
+from reasoning.llm.scripted_server import ChatRequest, Fail, ScriptedChatServer, Step
 from tests.test_undercover_cli import _scripted
 
 runner = CliRunner()

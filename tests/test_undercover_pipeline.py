@@ -10,7 +10,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic import ValidationError
 
-from benchmarks.chat_server import ChatRequest, ScriptedChatServer
 from games.undercover.agent import Observation, RoundVote, SpokenDescription
 from games.undercover.events import Ballot
 from games.undercover.pipeline import (
@@ -29,6 +28,7 @@ from provers.isabelle.server import IsabelleServer
 from provers.z3_prover import Z3Prover
 from reasoning.formula import Formula
 from reasoning.llm import FallbackCounter, LLMSettings, OpenAIChatClient
+from reasoning.llm.scripted_server import ChatRequest, ScriptedChatServer
 from reasoning.prover import Axiom
 from reasoning.sorts import erase_sorts
 from reasoning.syntax import format_formula, parse_formula

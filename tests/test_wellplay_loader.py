@@ -105,8 +105,8 @@ def test_an_llm_answers_the_questions_graded_by_the_key(tmp_path: Path) -> None:
 
     from typer.testing import CliRunner
 
-    from benchmarks.chat_server import ScriptedChatServer
-    from benchmarks.cli import app
+    from benchmarks.console.cli import app
+    from reasoning.llm.scripted_server import ScriptedChatServer
 
     write_script(tmp_path, rows=[r for r in ROWS if "noon" not in r])
     scripts = load_wellplay(tmp_path, 0)
@@ -140,9 +140,9 @@ def test_an_llm_answers_the_questions_graded_by_the_key(tmp_path: Path) -> None:
 
 
 def test_llm_characters_play_three_rounds_then_answer_with_the_transcript(tmp_path: Path) -> None:
-    from benchmarks.chat_server import ChatRequest, ScriptedChatServer
     from games.mystery.wellplay_answer import answer_all
     from reasoning.llm import LLMSettings, make_client
+    from reasoning.llm.scripted_server import ChatRequest, ScriptedChatServer
 
     def reply(request: ChatRequest) -> str:
         text = request.last_user

@@ -24,7 +24,7 @@ from pydantic import (
     model_validator,
 )
 
-from formalize.mystery.setting import Setting
+from formalize.world.setting import Setting
 from games.detective.jsonpos import line_of, value_lines
 from reasoning.syntax import FormulaSyntaxError, parse_formula
 

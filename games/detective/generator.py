@@ -16,7 +16,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from formalize.mystery.facts import (
+from formalize.world.facts import (
     Fact,
     HasMotive,
     Held,
@@ -31,10 +31,10 @@ from formalize.mystery.facts import (
     WeaponNot,
     fact_formula,
 )
-from formalize.mystery.generate import WorldConfig, generate_world
-from formalize.mystery.render import render_fact
-from formalize.mystery.theory import background_theory
-from formalize.mystery.world import World
+from formalize.world.generate import WorldConfig, generate_world
+from formalize.world.render import render_fact
+from formalize.world.theory import background_theory
+from formalize.world.world import World
 from games.detective.case import AnswerSlot, Case, CaseKnobs, Location, Question
 from games.detective.knowledge import CaseKnowledge
 from games.detective.narrative import card_text, introduction

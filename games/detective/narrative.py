@@ -5,8 +5,8 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from formalize.mystery.render import listing
-from formalize.mystery.setting import Setting
+from formalize.world.render import listing
+from formalize.world.setting import Setting
 
 _FLAVOUR: tuple[str, ...] = (
     "A clock ticked somewhere behind the panelling.",

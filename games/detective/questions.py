@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from formalize.mystery import atoms
-from formalize.mystery.setting import Setting
-from formalize.mystery.world import World
+from formalize.world import atoms
+from formalize.world.setting import Setting
+from formalize.world.world import World
 from games.detective.case import AnswerSlot, Choice
 from reasoning.formula import Atom
 from reasoning.syntax import format_formula

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from formalize.mystery.theory import background_theory
-from formalize.mystery.world import World
+from formalize.world.theory import background_theory
+from formalize.world.world import World
 from games.detective.case import AnswerSlot, Case, Question
 from games.detective.knowledge import CaseKnowledge
 from reasoning.constraints import ConstraintSessionFactory

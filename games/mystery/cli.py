@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 from pydantic import ValidationError
 
-from formalize.mystery.questions import render_question
+from formalize.interrogation.questions import render_question
 from games.core.cli import (
     BaseUrl,
     LogFolder,

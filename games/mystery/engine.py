@@ -15,8 +15,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from formalize.mystery.facts import Fact, holds_in
-from formalize.mystery.questions import (
+from formalize.world.facts import Fact, holds_in
+from formalize.interrogation.questions import (
     Question,
     Related,
     all_questions,
@@ -24,8 +24,8 @@ from formalize.mystery.questions import (
     relation_answer,
     render_question,
 )
-from formalize.mystery.script import Scripts
-from formalize.mystery.setting import Setting
+from formalize.interrogation.script import Scripts
+from formalize.world.setting import Setting
 from games.core.protocol import GameInfo, SeatResult
 from games.mystery.events import (
     Answered,

@@ -8,8 +8,8 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from formalize.mystery.script import Scripts
-from formalize.mystery.script_generate import ScriptConfig, generate_scripts
+from formalize.interrogation.script import Scripts
+from formalize.interrogation.script_generate import ScriptConfig, generate_scripts
 from games.core.log import SeatInfo
 from games.core.loop import Agent
 from games.core.registry import GameEntry, LoggedActionError

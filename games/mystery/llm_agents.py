@@ -24,10 +24,10 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, PrivateAttr, model_validator
 
-from formalize.mystery.facts import Fact, Seen
-from formalize.mystery.questions import HeldItem, Question, Related, Saw, Where, render_question
-from formalize.mystery.render import listing, render_fact
-from formalize.mystery.setting import Setting
+from formalize.world.facts import Fact, Seen
+from formalize.interrogation.questions import HeldItem, Question, Related, Saw, Where, render_question
+from formalize.world.render import listing, render_fact
+from formalize.world.setting import Setting
 from games.mystery.engine import Action, Ask, MysteryView, Reply, Vote
 from games.mystery.llm_schemas import decision_answer_model
 from games.mystery.spoken import AnswerReader

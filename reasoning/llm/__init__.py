@@ -1,120 +1,128 @@
 """LLM machinery shared by every game: settings, chat clients, record/replay, structured
-answers with re-prompting, usage metering and counted fallbacks."""
+answers with re-prompting, usage metering and counted fallbacks.
 
-from reasoning.llm.budget import (
-    ContextOverflow,
-    context_from_error,
-    conversation_tokens,
-    estimate_tokens,
-    fit_messages,
-    is_context_error,
-)
-from reasoning.llm.client import (
-    ChatClient,
-    ChatOptions,
-    ContextLengthError,
-    LLMEndpointError,
-    OpenAIChatClient,
-    accepts_options,
-    backoff_delay,
-    complete_with,
-)
-from reasoning.llm.endpoint import EndpointProbe, StructuredMode
-from reasoning.llm.extract import MalformedAnswer, json_objects, labelled_fields, labelled_text
-from reasoning.llm.factory import make_client
-from reasoning.llm.fallback import (
-    FallbackCounter,
-    FallbackReason,
-    FallbackSnapshot,
-    choose_with_fallback,
-)
-from reasoning.llm.messages import (
-    ChatMessage,
-    ChatReply,
-    Role,
-    assistant,
-    history,
-    system,
-    user,
-)
-from reasoning.llm.prices import ModelPrice, PriceTable
-from reasoning.llm.recording import (
-    RecordedCall,
-    RecordedFailure,
-    RecordingClient,
-    ReplayClient,
-    ReplayError,
-    ReplayExhausted,
-    ReplayMismatch,
-    load_recording,
-    recording_file,
-)
-from reasoning.llm.settings import LLMSettings
-from reasoning.llm.structured import (
-    StructuredOutcome,
-    ask_structured,
-    attempt_seed,
-    describe_validation_error,
-    parse_answer,
-    parse_reply,
-    reprompt_text,
-)
-from reasoning.llm.usage import UsageMeter, UsageReport, UsageSnapshot, combined
+Each name is imported from its module on first use, so importing one submodule (the scripted
+test server, say) loads no LLM client.
+"""
 
-__all__ = [
-    "ChatClient",
-    "ChatMessage",
-    "ChatOptions",
-    "ChatReply",
-    "ContextLengthError",
-    "ContextOverflow",
-    "EndpointProbe",
-    "FallbackCounter",
-    "FallbackReason",
-    "FallbackSnapshot",
-    "LLMEndpointError",
-    "LLMSettings",
-    "MalformedAnswer",
-    "ModelPrice",
-    "OpenAIChatClient",
-    "PriceTable",
-    "RecordedCall",
-    "RecordedFailure",
-    "RecordingClient",
-    "ReplayClient",
-    "ReplayError",
-    "ReplayExhausted",
-    "ReplayMismatch",
-    "Role",
-    "StructuredMode",
-    "StructuredOutcome",
-    "UsageMeter",
-    "UsageReport",
-    "UsageSnapshot",
-    "accepts_options",
-    "ask_structured",
-    "assistant",
-    "attempt_seed",
-    "backoff_delay",
-    "choose_with_fallback",
-    "combined",
-    "complete_with",
-    "context_from_error",
-    "conversation_tokens",
-    "describe_validation_error",
-    "estimate_tokens",
-    "fit_messages",
-    "history",
-    "is_context_error",
-    "json_objects",
-    "labelled_fields",
-    "labelled_text",
-    "load_recording",
-    "make_client",
-    "parse_answer",
-    "parse_reply",
-    "recording_file",
-    "reprompt_text",
-    "system",
-    "user",
-]
+from typing import TYPE_CHECKING
+
+from reasoning.lazy import lazy_exports
+
+if TYPE_CHECKING:
+    from reasoning.llm.budget import ContextOverflow as ContextOverflow
+    from reasoning.llm.budget import context_from_error as context_from_error
+    from reasoning.llm.budget import conversation_tokens as conversation_tokens
+    from reasoning.llm.budget import estimate_tokens as estimate_tokens
+    from reasoning.llm.budget import fit_messages as fit_messages
+    from reasoning.llm.budget import is_context_error as is_context_error
+    from reasoning.llm.client import ChatClient as ChatClient
+    from reasoning.llm.client import ChatOptions as ChatOptions
+    from reasoning.llm.client import ContextLengthError as ContextLengthError
+    from reasoning.llm.client import LLMEndpointError as LLMEndpointError
+    from reasoning.llm.client import OpenAIChatClient as OpenAIChatClient
+    from reasoning.llm.client import accepts_options as accepts_options
+    from reasoning.llm.client import backoff_delay as backoff_delay
+    from reasoning.llm.client import complete_with as complete_with
+    from reasoning.llm.endpoint import EndpointProbe as EndpointProbe
+    from reasoning.llm.endpoint import StructuredMode as StructuredMode
+    from reasoning.llm.extract import MalformedAnswer as MalformedAnswer
+    from reasoning.llm.extract import json_objects as json_objects
+    from reasoning.llm.extract import labelled_fields as labelled_fields
+    from reasoning.llm.extract import labelled_text as labelled_text
+    from reasoning.llm.factory import make_client as make_client
+    from reasoning.llm.fallback import FallbackCounter as FallbackCounter
+    from reasoning.llm.fallback import FallbackReason as FallbackReason
+    from reasoning.llm.fallback import FallbackSnapshot as FallbackSnapshot
+    from reasoning.llm.fallback import choose_with_fallback as choose_with_fallback
+    from reasoning.llm.messages import ChatMessage as ChatMessage
+    from reasoning.llm.messages import ChatReply as ChatReply
+    from reasoning.llm.messages import Role as Role
+    from reasoning.llm.messages import assistant as assistant
+    from reasoning.llm.messages import history as history
+    from reasoning.llm.messages import system as system
+    from reasoning.llm.messages import user as user
+    from reasoning.llm.prices import ModelPrice as ModelPrice
+    from reasoning.llm.prices import PriceTable as PriceTable
+    from reasoning.llm.recording import RecordedCall as RecordedCall
+    from reasoning.llm.recording import RecordedFailure as RecordedFailure
+    from reasoning.llm.recording import RecordingClient as RecordingClient
+    from reasoning.llm.recording import ReplayClient as ReplayClient
+    from reasoning.llm.recording import ReplayError as ReplayError
+    from reasoning.llm.recording import ReplayExhausted as ReplayExhausted
+    from reasoning.llm.recording import ReplayMismatch as ReplayMismatch
+    from reasoning.llm.recording import load_recording as load_recording
+    from reasoning.llm.recording import recording_file as recording_file
+    from reasoning.llm.settings import LLMSettings as LLMSettings
+    from reasoning.llm.structured import StructuredOutcome as StructuredOutcome
+    from reasoning.llm.structured import ask_structured as ask_structured
+    from reasoning.llm.structured import attempt_seed as attempt_seed
+    from reasoning.llm.structured import describe_validation_error as describe_validation_error
+    from reasoning.llm.structured import parse_answer as parse_answer
+    from reasoning.llm.structured import parse_reply as parse_reply
+    from reasoning.llm.structured import reprompt_text as reprompt_text
+    from reasoning.llm.usage import UsageMeter as UsageMeter
+    from reasoning.llm.usage import UsageReport as UsageReport
+    from reasoning.llm.usage import UsageSnapshot as UsageSnapshot
+    from reasoning.llm.usage import combined as combined
+
+_HOMES = {
+    "ChatClient": "reasoning.llm.client",
+    "ChatMessage": "reasoning.llm.messages",
+    "ChatOptions": "reasoning.llm.client",
+    "ChatReply": "reasoning.llm.messages",
+    "ContextLengthError": "reasoning.llm.client",
+    "ContextOverflow": "reasoning.llm.budget",
+    "EndpointProbe": "reasoning.llm.endpoint",
+    "FallbackCounter": "reasoning.llm.fallback",
+    "FallbackReason": "reasoning.llm.fallback",
+    "FallbackSnapshot": "reasoning.llm.fallback",
+    "LLMEndpointError": "reasoning.llm.client",
+    "LLMSettings": "reasoning.llm.settings",
+    "MalformedAnswer": "reasoning.llm.extract",
+    "ModelPrice": "reasoning.llm.prices",
+    "OpenAIChatClient": "reasoning.llm.client",
+    "PriceTable": "reasoning.llm.prices",
+    "RecordedCall": "reasoning.llm.recording",
+    "RecordedFailure": "reasoning.llm.recording",
+    "RecordingClient": "reasoning.llm.recording",
+    "ReplayClient": "reasoning.llm.recording",
+    "ReplayError": "reasoning.llm.recording",
+    "ReplayExhausted": "reasoning.llm.recording",
+    "ReplayMismatch": "reasoning.llm.recording",
+    "Role": "reasoning.llm.messages",
+    "StructuredMode": "reasoning.llm.endpoint",
+    "StructuredOutcome": "reasoning.llm.structured",
+    "UsageMeter": "reasoning.llm.usage",
+    "UsageReport": "reasoning.llm.usage",
+    "UsageSnapshot": "reasoning.llm.usage",
+    "accepts_options": "reasoning.llm.client",
+    "ask_structured": "reasoning.llm.structured",
+    "assistant": "reasoning.llm.messages",
+    "attempt_seed": "reasoning.llm.structured",
+    "backoff_delay": "reasoning.llm.client",
+    "choose_with_fallback": "reasoning.llm.fallback",
+    "combined": "reasoning.llm.usage",
+    "complete_with": "reasoning.llm.client",
+    "context_from_error": "reasoning.llm.budget",
+    "conversation_tokens": "reasoning.llm.budget",
+    "describe_validation_error": "reasoning.llm.structured",
+    "estimate_tokens": "reasoning.llm.budget",
+    "fit_messages": "reasoning.llm.budget",
+    "history": "reasoning.llm.messages",
+    "is_context_error": "reasoning.llm.budget",
+    "json_objects": "reasoning.llm.extract",
+    "labelled_fields": "reasoning.llm.extract",
+    "labelled_text": "reasoning.llm.extract",
+    "load_recording": "reasoning.llm.recording",
+    "make_client": "reasoning.llm.factory",
+    "parse_answer": "reasoning.llm.structured",
+    "parse_reply": "reasoning.llm.structured",
+    "recording_file": "reasoning.llm.recording",
+    "reprompt_text": "reasoning.llm.structured",
+    "system": "reasoning.llm.messages",
+    "user": "reasoning.llm.messages",
+}
+
+__getattr__ = lazy_exports(__name__, _HOMES)
+__all__ = sorted(_HOMES)

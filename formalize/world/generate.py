@@ -13,9 +13,9 @@ import random
 from collections import deque
 from dataclasses import dataclass
 
-from formalize.mystery import vocabulary as vocab
-from formalize.mystery.setting import CrimeSpec, Item, Named, Person, Place, Relation, Setting
-from formalize.mystery.world import Crime, World
+from formalize.world import vocabulary as vocab
+from formalize.world.setting import CrimeSpec, Item, Named, Person, Place, Relation, Setting
+from formalize.world.world import Crime, World
 
 
 class WorldGenerationError(RuntimeError):

@@ -10,16 +10,16 @@ import random
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from formalize.mystery.acceptance import check_scripts
-from formalize.mystery.cover import cover_stories
-from formalize.mystery.generate import WorldConfig, WorldGenerationError, generate_world
-from formalize.mystery.script import (
+from formalize.interrogation.acceptance import check_scripts
+from formalize.interrogation.cover import cover_stories
+from formalize.interrogation.script import (
     Scripts,
     introduction,
     objectives,
     secrets_of,
     true_scripts,
 )
+from formalize.world.generate import WorldConfig, WorldGenerationError, generate_world
 from reasoning.prover import Prover
 
 

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from formalize.mystery import atoms
-from formalize.mystery.setting import Setting
+from formalize.world import atoms
+from formalize.world.setting import Setting
 from reasoning.formula import And, Card, Formula, Implies, Not, conj, disj
 from reasoning.prover import Axiom
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from formalize.mystery import atoms
-from formalize.mystery.setting import Setting
-from formalize.mystery.world import World
+from formalize.world import atoms
+from formalize.world.setting import Setting
+from formalize.world.world import World
 from reasoning.formula import And, Formula, Not, conj, disj
 
 

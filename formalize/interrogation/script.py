@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from formalize.mystery.facts import (
+from formalize.world.facts import (
     Fact,
     HasMotive,
     Held,
@@ -21,8 +21,8 @@ from formalize.mystery.facts import (
     TimeAmong,
     holds_in,
 )
-from formalize.mystery.setting import Setting
-from formalize.mystery.world import World
+from formalize.world.setting import Setting
+from formalize.world.world import World
 
 
 @dataclass(frozen=True, slots=True)

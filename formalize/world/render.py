@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from formalize.mystery.facts import (
+from formalize.world.facts import (
     Fact,
     HasMotive,
     Held,
@@ -19,7 +19,7 @@ from formalize.mystery.facts import (
     TimeAmong,
     WeaponNot,
 )
-from formalize.mystery.setting import Setting
+from formalize.world.setting import Setting
 
 
 def listing(words: Sequence[str], last: str = "and") -> str:

@@ -10,7 +10,7 @@ from pydantic import ValidationError
 
 from benchmarks import backbone_bench, provers_bench, undercover_bench
 from benchmarks.report import format_table, write_json
-from benchmarks.run_options import (
+from benchmarks.console.options import (
     AsJson,
     Concurrency,
     Quiet,

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from formalize.mystery import atoms
-from formalize.mystery.setting import Setting
+from formalize.world import atoms
+from formalize.world.setting import Setting
 from reasoning.formula import Atom, Formula, Not
 
 

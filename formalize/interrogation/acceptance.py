@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 
-from formalize.mystery.facts import Fact, fact_formula
-from formalize.mystery.questions import Question, Where, answer_from
-from formalize.mystery.script import Scripts
-from formalize.mystery.testimony import as_heard, solution
-from formalize.mystery.theory import background_theory
+from formalize.interrogation.questions import Question, Where, answer_from
+from formalize.interrogation.script import Scripts
+from formalize.interrogation.testimony import as_heard, solution
+from formalize.world.facts import Fact, fact_formula
+from formalize.world.theory import background_theory
 from reasoning.formula import Formula, Not, conj
 from reasoning.prover import Axiom, Prover, check_consistency
 from reasoning.verdict import Verdict

@@ -4,7 +4,7 @@ Tests point the real ``openai`` client (through ``reasoning.llm``) at it, so the
 path runs without a model. Usage::
 
     from reasoning.llm import LLMSettings, OpenAIChatClient
-    from benchmarks.chat_server import Delay, Fail, Reply, ScriptedChatServer
+    from reasoning.llm.scripted_server import Delay, Fail, Reply, ScriptedChatServer
 
     with ScriptedChatServer(["first answer", Fail(429), Reply("second", prompt_tokens=7)]) as srv:
         settings = LLMSettings(base_url=srv.base_url, model="scripted")

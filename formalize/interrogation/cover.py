@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from formalize.mystery.facts import Fact, Held
-from formalize.mystery.script import view
-from formalize.mystery.world import World
+from formalize.interrogation.script import view
+from formalize.world.facts import Fact, Held
+from formalize.world.world import World
 
 
 def _cover_walk(world: World, person: str, civilians: Sequence[str]) -> tuple[str, ...] | None:

@@ -12,7 +12,7 @@ from pydantic import ValidationError
 from benchmarks import clue_bench, clue_perf
 from benchmarks.llm_usage import usage_lines
 from benchmarks.report import format_table, write_json
-from benchmarks.run_options import (
+from benchmarks.console.options import (
     AsJson,
     Concurrency,
     Quiet,

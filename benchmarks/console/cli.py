@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import typer
 
-from benchmarks.command_group import Group, Lazy, RootGroup
+from benchmarks.console.command_group import Group, Lazy, RootGroup
 
 COMMANDS: dict[str, Lazy | Group] = {
     "prove": Lazy("Prove a theory file's goal, or check its consistency.", "provers.cli:prove"),
@@ -44,26 +44,28 @@ COMMANDS: dict[str, Lazy | Group] = {
         "Benchmarks: print a table and write JSON.",
         {
             "provers": Lazy(
-                "Prover backends on 5-80 axiom problems.", "benchmarks.bench_cli:bench_provers"
+                "Prover backends on 5-80 axiom problems.",
+                "benchmarks.console.bench_cli:bench_provers",
             ),
             "clue": Lazy(
                 "Clue games between agent types (resumable run).",
-                "benchmarks.clue_cli:bench_clue",
+                "benchmarks.console.clue_cli:bench_clue",
                 resumable=True,
             ),
             "clue-perf": Lazy(
-                "Clue knowledge-grid update time.", "benchmarks.clue_cli:bench_clue_perf"
+                "Clue knowledge-grid update time.", "benchmarks.console.clue_cli:bench_clue_perf"
             ),
             "trace": Lazy(
                 "Trace audit cost by trace length.", "benchmarks.trace_bench:bench_trace"
             ),
             "undercover": Lazy(
                 "Undercover-V contests (resumable run).",
-                "benchmarks.bench_cli:bench_undercover",
+                "benchmarks.console.bench_cli:bench_undercover",
                 resumable=True,
             ),
             "undercover-similarity": Lazy(
-                "Word-pair similarity table.", "benchmarks.bench_cli:bench_undercover_similarity"
+                "Word-pair similarity table.",
+                "benchmarks.console.bench_cli:bench_undercover_similarity",
             ),
             "detective": Lazy(
                 "Detective cases played by each agent (resumable run).",
@@ -90,7 +92,7 @@ COMMANDS: dict[str, Lazy | Group] = {
             ),
             "llm-concurrency": Lazy(
                 "LLM-bound Clue games with 1 and K in flight.",
-                "benchmarks.bench_cli:bench_llm_concurrency",
+                "benchmarks.console.bench_cli:bench_llm_concurrency",
             ),
         },
     ),
@@ -98,7 +100,7 @@ COMMANDS: dict[str, Lazy | Group] = {
     "hanabi": Lazy("Hanabi datasets: annotate logged decisions.", "games.hanabi.cli:hanabi_app"),
     "demo": Lazy(
         "Run the offline demo: provers, an audit, Clue, Undercover-V, detective, mystery, Hanabi.",
-        "benchmarks.demo:run_demo",
+        "benchmarks.console.demo:run_demo",
     ),
 }
 """Every command: its summary and where it lives."""

@@ -17,12 +17,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal, Protocol
 
-from formalize.mystery import atoms
-from formalize.mystery.acceptance import answer, plan
-from formalize.mystery.facts import fact_formula
-from formalize.mystery.script import Scripts
-from formalize.mystery.testimony import as_heard
-from formalize.mystery.theory import background_theory
+from formalize.interrogation.acceptance import answer, plan
+from formalize.interrogation.script import Scripts
+from formalize.interrogation.testimony import as_heard
+from formalize.world import atoms
+from formalize.world.facts import fact_formula
+from formalize.world.theory import background_theory
 from reasoning.formula import Formula, Not, conj
 from reasoning.prover import Axiom, Prover
 from reasoning.verdict import Verdict

@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from formalize.mystery.facts import Fact, Held, Met, Seen
-from formalize.mystery.setting import Setting
+from formalize.world.facts import Fact, Held, Met, Seen
+from formalize.world.setting import Setting
 
 
 @dataclass(frozen=True, slots=True)

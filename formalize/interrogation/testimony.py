@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from formalize.mystery import atoms
-from formalize.mystery.facts import Fact, fact_formula
-from formalize.mystery.setting import Setting
+from formalize.world import atoms
+from formalize.world.facts import Fact, fact_formula
+from formalize.world.setting import Setting
 from reasoning.formula import Formula, Or, conj, disj
 
 

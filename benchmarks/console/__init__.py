@@ -1,0 +1,1 @@
+"""The ``gumshoe`` console: the command table, shared options, the demo."""
