@@ -22,6 +22,7 @@ import typer
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from benchmarks.hanabi_options import player_counts
+from benchmarks.hanabi_published import PUBLISHED, published_rows
 from benchmarks.llm_usage import game_usage, played_usage, usage_lines
 from benchmarks.report import format_table
 from benchmarks.console.options import AsJson, Concurrency, Quiet, Scheduler, Workers, run_options
@@ -35,7 +36,7 @@ from games.core.runlog import RunDir
 from games.hanabi.agents import AGENTS, HanabiAgentSettings, usage_meters
 from games.hanabi.audit import audit_log, tally
 from games.hanabi.cli import BestOf, Mixture, SherlockView, seat_specs
-from games.hanabi.config import HanabiConfig, Scoring
+from games.hanabi.config import MAX_SEED, HanabiConfig, Scoring
 from games.hanabi.entry import ENTRY
 from games.hanabi.events import DecisionEvent, GameEndEvent
 from games.hanabi.knowledge import KnowledgeView
@@ -235,9 +236,20 @@ def summary_json(summary: HanabiSummary) -> str:
     return json.dumps(summary.model_dump(mode="json"), indent=2)
 
 
-def parse_seeds(seeds: int, first: int) -> tuple[int, ...]:
-    """Seeds ``first`` .. ``first + seeds - 1``."""
-    return tuple(range(first, first + seeds))
+def parse_seeds(seeds: str, first: int) -> tuple[int, ...]:
+    """A count N (seeds ``first`` .. ``first + N - 1``) or a comma-separated list of seeds
+    (``2,3,5,7,11``, in that order, without repeats); ValueError naming ``--seeds`` otherwise."""
+    items = [item.strip() for item in seeds.split(",")]
+    if not all(item.isdigit() for item in items):
+        raise ValueError(f"--seeds: {seeds!r} is neither a count nor a list of seeds like 2,3,5")
+    numbers = [int(item) for item in items]
+    if len(numbers) == 1:
+        if numbers[0] < 1:
+            raise ValueError("--seeds: the count must be at least 1")
+        return tuple(range(first, first + numbers[0]))
+    if max(numbers) > MAX_SEED:
+        raise ValueError(f"--seeds: a seed is at most {MAX_SEED}")
+    return tuple(dict.fromkeys(numbers))
 
 
 def counts_in(players: Sequence[int]) -> tuple[int, ...]:
@@ -247,7 +259,10 @@ def counts_in(players: Sequence[int]) -> tuple[int, ...]:
 
 def bench_hanabi(
     players: Annotated[str, typer.Option(help="Player counts, comma-separated (2-5).")] = "2,3,4,5",
-    seeds: Annotated[int, typer.Option(min=1, help="Seeds per player count.")] = 10,
+    seeds: Annotated[
+        str,
+        typer.Option(help="Seeds per player count: a count, or a list such as 2,3,5,7,11."),
+    ] = "10",
     first_seed: Annotated[int, typer.Option(min=0, help="The first seed; then first+1, ...")] = 0,
     agents: Annotated[
         str,
@@ -319,6 +334,11 @@ def bench_hanabi(
         return
     typer.echo(f"Hanabi, agents {agents}, scoring {summary.config.scoring}")
     typer.echo(format_table(table_rows(summary), COLUMNS))
+    if not AGENTS.needs_llm(names) and summary.config.scoring == "fireworks":
+        typer.echo("beside published self-play means (gap: this run minus published):")
+        typer.echo(
+            format_table(published_rows(summary.rows), ["players", "mean", "mean_ci", *PUBLISHED])
+        )
     for line in usage_lines(summary.llm_usage):
         typer.echo(line)
     typer.echo(f"wall {summary.wall_s:.2f} s, CPU {summary.cpu_s:.2f} s")

@@ -129,7 +129,7 @@ AGENTS: AgentRegistry[HanabiAgentSettings, HanabiAgent] = AgentRegistry(
         ),
         AgentType(
             "watson",
-            "LLM: the table, teammates' cards and hint-only knowledge, priorities",
+            "LLM: the table, teammates' cards, the clued colours and ranks only, priorities",
             True,
             _llm("watson"),
         ),

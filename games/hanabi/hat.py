@@ -41,6 +41,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from formalize.hanabi.deck import COPIES, NUM_COLORS, NUM_IDENTITIES, NUM_RANKS
 from games.hanabi.config import Scoring
@@ -79,29 +80,29 @@ def make_board(
     fireworks: Sequence[int], discarded: Sequence[int], tokens: int, lives: int, deck: int
 ) -> Board:
     """A board with its per-identity predicates computed once."""
-    playable = tuple(
-        card % NUM_RANKS == fireworks[card // NUM_RANKS] for card in range(NUM_IDENTITIES)
-    )
-    dead = []
-    for card in range(NUM_IDENTITIES):
-        color, rank = divmod(card, NUM_RANKS)
+    played, lost = tuple(fireworks), tuple(discarded)
+    playable, dead, dispensable = _predicates(played, lost)
+    return Board(played, lost, sum(lost), tokens, lives, deck, playable, dead, dispensable)
+
+
+@lru_cache(maxsize=4096)
+def _predicates(
+    fireworks: tuple[int, ...], discarded: tuple[int, ...]
+) -> tuple[tuple[bool, ...], tuple[bool, ...], tuple[bool, ...]]:
+    playable: list[bool] = []
+    dead: list[bool] = []
+    for color in range(NUM_COLORS):
         base = color * NUM_RANKS
-        lost = any(discarded[base + r] >= COPIES[base + r] for r in range(fireworks[color], rank))
-        dead.append(rank < fireworks[color] or lost)
+        height = fireworks[color]
+        reach = height
+        while reach < NUM_RANKS and discarded[base + reach] < COPIES[base + reach]:
+            reach += 1
+        playable += [rank == height for rank in range(NUM_RANKS)]
+        dead += [rank < height or rank > reach for rank in range(NUM_RANKS)]
     dispensable = tuple(
         dead[card] or discarded[card] < COPIES[card] - 1 for card in range(NUM_IDENTITIES)
     )
-    return Board(
-        tuple(fireworks),
-        tuple(discarded),
-        sum(discarded),
-        tokens,
-        lives,
-        deck,
-        playable,
-        tuple(dead),
-        dispensable,
-    )
+    return tuple(playable), tuple(dead), dispensable
 
 
 def _odds(table: Table, flags: tuple[bool, ...]) -> float:
@@ -132,7 +133,7 @@ class _Question:
     def answer(self, hand: Sequence[int], board: Board) -> int:
         """This question's answer for the hand's actual cards."""
         if self.blocks:
-            return dict(self.blocks)[hand[self.index]]
+            return dict(self.blocks).get(hand[self.index], 0)
         for position, (slot, dead) in enumerate(self.chain):
             flags = board.dead if dead else board.playable
             if flags[hand[slot]]:
@@ -373,6 +374,7 @@ class HatAgent:
         self.scoring = scoring
         self.risk = risk
         self._info: PublicInfo | None = None
+        self.last: Decision | None = None
         self._seen = 0
         self._fireworks: list[int] = []
         self._discarded: list[int] = []
@@ -383,7 +385,8 @@ class HatAgent:
         info = self._follow(obs)
         board = make_board(obs.fireworks, self._discarded, obs.tokens, obs.lives, obs.deck_size)
         moves = move_table(obs.players, obs.hand_size)
-        return _Decision(obs, info, board, moves, self.risk, self.scoring).choose()
+        self.last = Decision(obs, info, board, moves, self.risk, self.scoring)
+        return self.last.choose()
 
     def tables(self, obs: HanabiObservation) -> list[list[Table]]:
         """The public tables of every hand once the observed history is read."""
@@ -394,6 +397,16 @@ class HatAgent:
             self._info = self._reset(obs)
         self._catch_up(obs, move_table(obs.players, obs.hand_size))
         return self._info
+
+    def clone(self, seat: int) -> HatAgent:
+        """An agent for ``seat`` that has read the same history (public state is shared)."""
+        other = HatAgent(seat, self.risk, self.scoring)
+        other._info = None if self._info is None else self._info.copy()
+        other._seen = self._seen
+        other._fireworks = list(self._fireworks)
+        other._discarded = list(self._discarded)
+        other._tokens, other._lives, other._deck = self._tokens, self._lives, self._deck
+        return other
 
     def _reset(self, obs: HanabiObservation) -> PublicInfo:
         self._seen = 0
@@ -475,7 +488,7 @@ def _hint_number(
     return sum(ways), (sum(ways[:offset]) + kind) % sum(ways)
 
 
-class _Decision:
+class Decision:
     """One decision of the hat agent."""
 
     def __init__(
@@ -495,6 +508,10 @@ class _Decision:
         self.moves = moves
         self.me = obs.seat
         self.others = [s for s in range(obs.players) if s != obs.seat]
+        self.private: list[Table] = []
+        self.unsure = False
+        """Whether the move was a judgement call (a risk, a discard of a card that may be
+        needed, a hint for want of a better move) rather than forced by what is known."""
 
     def choose(self) -> int:
         obs, board, info = self.obs, self.board, self.info
@@ -510,6 +527,7 @@ class _Decision:
                         else:
                             del table[card]
         private = [t if t else dict(info.hands[self.me][i]) for i, t in enumerate(private)]
+        self.private = private
         sure = [i for i, t in enumerate(private) if _odds(t, board.playable) == 1.0]
         if sure:
             return size + min(sure, key=lambda i: (-self._play_score(private[i]), i))
@@ -524,6 +542,7 @@ class _Decision:
             if risky:
                 odds, slot = max(risky, key=lambda r: (r[0], -r[1]))
                 if odds > RISKY_PLAY_ODDS:
+                    self.unsure = True
                     return size + slot
         public_useless = useless(info.hands[self.me], board)
         private_useless = useless(private, board)
@@ -532,13 +551,15 @@ class _Decision:
         elif board.discards <= budget and private_useless:
             hint = False
         else:
+            self.unsure = True
             hint = obs.tokens > 0 and (
                 self._can_play()
                 or obs.tokens > MAX_TOKENS // 2
                 or self._discard_risk(private) > self.risk
             )
         if hint or obs.tokens == MAX_TOKENS:
-            return self._hint()
+            return self.hint()
+        self.unsure = True
         if obs.turns_left is not None:
             gamble = self._gamble(private)
             if gamble is not None:
@@ -550,12 +571,16 @@ class _Decision:
             value = after.hat_sum(len(public_useless), obs.hands, self.me, board)
             return public_useless[value]
         if private_useless:
+            self.unsure = False
             return private_useless[0]
         return self._safest(private)
 
     def _safest(self, private: list[Table]) -> int:
-        """The slot to discard when no card is known useless: the card most likely seen in a
-        teammate's hand, then dispensable, then of high rank."""
+        return self.discard_order(private)[0]
+
+    def discard_order(self, private: list[Table]) -> list[int]:
+        """Slots from the safest to discard when no card is known useless: the card most likely
+        seen in a teammate's hand, then dispensable, then of high rank."""
         seen = [False] * NUM_IDENTITIES
         for seat in self.others:
             for card in self.obs.hands[seat]:
@@ -571,7 +596,7 @@ class _Decision:
             )
             return (-value, slot)
 
-        return min(range(len(private)), key=keep_value)
+        return sorted(range(len(private)), key=keep_value)
 
     def _gamble(self, private: list[Table]) -> int | None:
         """In the last round a discard draws nothing: play the likeliest card instead while a
@@ -606,7 +631,8 @@ class _Decision:
             for seat in self.others
         )
 
-    def _hint(self) -> int:
+    def hint(self) -> int:
+        """The hint the protocol gives now (the hat sum picks its target and kind)."""
         obs, board = self.obs, self.board
         after = self.info.copy()
         others = _others(after, self.me)
