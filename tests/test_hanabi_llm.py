@@ -279,3 +279,39 @@ def test_audit_and_annotate_refuse_a_log_the_engine_does_not_replay(tmp_path: Pa
         assert result.exit_code == 2 and "forged.jsonl:2: logged" in result.output
     missing = runner.invoke(app, ["audit", "hanabi", str(tmp_path / "none.jsonl")])
     assert missing.exit_code == 2 and "No such file" in missing.output
+
+
+def test_two_models_at_one_table_record_each_seats_model(tmp_path: Path) -> None:
+    """Seed 003's cross-play: ``sherlock@A,watson@B`` asks each seat's own model, and the log's
+    seats say which model sat where."""
+    agents = "sherlock@model-a,watson@model-b,hat"
+    with ScriptedChatServer(scripted) as server:
+        result = runner.invoke(
+            app,
+            [
+                "bench",
+                "hanabi",
+                "--players",
+                "3",
+                "--seeds",
+                "1",
+                "--agents",
+                agents,
+                "--base-url",
+                server.base_url,
+                "--out",
+                str(tmp_path),
+                "--quiet",
+            ],
+        )
+        assert result.exit_code == 0, result.output
+        seen = {(SEAT.search(r.last_user)[1], r.model) for r in server.requests}  # type: ignore[index]
+    assert seen == {("0", "model-a"), ("1", "model-b")}
+    log = ENTRY.read_log(tmp_path / "games" / "p3-seed0.jsonl")
+    assert log.header is not None
+    assert [s.agent for s in log.header.seats] == ["sherlock@model-a", "watson@model-b", "hat"]
+
+
+def test_a_model_on_an_agent_without_an_llm_is_refused() -> None:
+    with pytest.raises(ValueError, match="only LLM agents take @MODEL"):
+        AGENTS.parse("hat@model-a,sherlock")

@@ -106,6 +106,11 @@ def _llm(role: Role) -> Callable[[int, int, HanabiAgentSettings], HanabiAgent]:
     return factory
 
 
+def _with_model(settings: HanabiAgentSettings, model: str) -> HanabiAgentSettings:
+    llm = settings.llm if settings.llm is not None else LLMSettings()
+    return settings.model_copy(update={"llm": llm.model_copy(update={"model": model})})
+
+
 AGENTS: AgentRegistry[HanabiAgentSettings, HanabiAgent] = AgentRegistry(
     [
         AgentType("random", "a uniformly random legal move", False, _random),
@@ -145,9 +150,10 @@ AGENTS: AgentRegistry[HanabiAgentSettings, HanabiAgent] = AgentRegistry(
             True,
             _llm("mycroft"),
         ),
-    ]
+    ],
+    with_model=_with_model,
 )
-"""Every Hanabi agent by name."""
+"""Every Hanabi agent by name; LLM seats may name a model each (``sherlock@MODEL``)."""
 
 AGENT_NAMES = AGENTS.names
 """The agents :func:`make_agent` knows."""
