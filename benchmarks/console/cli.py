@@ -86,6 +86,10 @@ COMMANDS: dict[str, Lazy | Group] = {
                 "benchmarks.hanabi_bench:bench_hanabi",
                 resumable=True,
             ),
+            "hanabi-table": Lazy(
+                "Hanabi runs merged into one table per seats and player count.",
+                "benchmarks.hanabi_table:bench_hanabi_table",
+            ),
             "hanabi-engine": Lazy(
                 "Hanabi engine speed next to the reference engines.",
                 "benchmarks.hanabi_engine_bench:main",
