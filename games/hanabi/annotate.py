@@ -1,12 +1,12 @@
-"""Logs as datasets: every logged decision, each legal move valued by symbolic rollouts.
+"""Logs as datasets: every logged decision, each legal move valued by rollouts of an agent.
 
 ``decision_records`` turns a game log into one record per LLM decision (the seat's state, the
 prompt, the response, the move ratings and the chosen move). ``annotate`` adds what the model's
 own ratings cannot give: the value of every legal move, the mean final score when the move is
-made and the symbolic agent plays every seat afterwards, over hidden hands of the deciding seat
-sampled from its exact knowledge (slot by slot, each from its share of the consistent deals
-given the slots already drawn, so the hands are drawn jointly and exactly) with the rest of the
-deck in a random order.
+made and an in-house agent (``symbolic`` unless another is named) plays every seat afterwards,
+over hidden hands of the deciding seat sampled from its exact knowledge (slot by slot, each
+from its share of the consistent deals given the slots already drawn, so the hands are drawn
+jointly and exactly) with the rest of the deck in a random order.
 """
 
 from __future__ import annotations
