@@ -12,6 +12,7 @@ from games.hanabi.config import HanabiConfig
 from games.hanabi.engine import HanabiGame
 from games.hanabi.hat import HatAgent
 from games.hanabi.play import play_game
+from games.hanabi.search import SearchAgent
 
 
 def _play(players: int, seed: int, names: list[str]) -> HanabiGame:
@@ -70,3 +71,40 @@ def test_hat_is_a_rollout_policy() -> None:
     assert len(values) == len(game.legal_actions(game.current))
     assert values == move_values(game, 2, 0, "hat")
     assert all(0 <= v <= 25 for v in values)
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_a_game_rebuilt_from_an_observation_goes_on_the_same(players: int) -> None:
+    """With the seat's true hand, the rebuilt game matches the real one in every public field
+    and accepts the same moves; a hand the seat cannot hold is refused."""
+    game = HanabiGame(HanabiConfig(players=players), 3)
+    agents = [HatAgent(seat) for seat in range(players)]
+    for _ in range(20):
+        seat = game.current
+        game.apply({seat: agents[seat].act(game.observation(seat))})
+    seat = game.current
+    obs = game.observation(seat)
+    rebuilt = HanabiGame.from_observation(obs, game.hands[seat], 11)
+    for other in range(players):
+        assert rebuilt.observation(other) == game.observation(other)
+    assert rebuilt.deck == game.deck
+    with pytest.raises(ValueError, match="hand"):
+        HanabiGame.from_observation(obs, [game.hands[seat][0]] * 4 + [0], 11)
+
+
+def test_search_makes_legal_moves_and_keeps_certain_ones() -> None:
+    """The searching seat only ever deviates at a judgement call of its blueprint."""
+    game = HanabiGame(HanabiConfig(players=2), 6)
+    agents = [SearchAgent(seat, seat, rollouts=2) for seat in range(2)]
+    while not game.is_terminal():
+        seat = game.current
+        obs = game.observation(seat)
+        blueprint = agents[seat].blueprint.clone(seat).act(obs)
+        move = agents[seat].act(obs)
+        decision = agents[seat].blueprint.last
+        assert decision is not None
+        assert move in game.legal_actions(seat)
+        if not decision.unsure:
+            assert move == blueprint
+        game.apply({seat: move})
+    assert game.score() > 10

@@ -22,6 +22,7 @@ from games.hanabi.hat import HatAgent
 from games.hanabi.knowledge import KnowledgeView
 from games.hanabi.llm_agents import HanabiLLMAgent, Role
 from games.hanabi.play import HanabiAgent
+from games.hanabi.search import SearchAgent
 from games.hanabi.symbolic import SymbolicAgent
 from reasoning.llm import LLMSettings, UsageMeter
 from reasoning.llm.structured import DEFAULT_MAX_REPROMPTS
@@ -65,6 +66,10 @@ def _symbolic(seat: int, seed: int, settings: HanabiAgentSettings) -> HanabiAgen
 
 def _hat(seat: int, seed: int, settings: HanabiAgentSettings) -> HanabiAgent:
     return HatAgent(seat, scoring=settings.scoring)
+
+
+def _hat_search(seat: int, seed: int, settings: HanabiAgentSettings) -> HanabiAgent:
+    return SearchAgent(seat, seat_seed("hanabi", seed, seat), settings.scoring)
 
 
 class StrongAgent:
@@ -125,6 +130,12 @@ AGENTS: AgentRegistry[HanabiAgentSettings, HanabiAgent] = AgentRegistry(
             "the information (hat) strategy: hints as sums of answers about every hand",
             False,
             _hat,
+        ),
+        AgentType(
+            "hat-search",
+            "hat, with rollouts of its own play where it is unsure (slow: seconds a game)",
+            False,
+            _hat_search,
         ),
         AgentType(
             "strong",

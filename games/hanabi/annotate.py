@@ -83,7 +83,8 @@ def rollout(game: HanabiGame, action: int, policy: str = "symbolic") -> int:
     ]
     while not game.is_terminal():
         seat = game.current
-        game.apply({seat: agents[seat].act(game.observation(seat))})
+        move = agents[seat].act(game.observation(seat))
+        game.apply({seat: move.action if isinstance(move, HanabiMove) else move})
     return game.score()
 
 
