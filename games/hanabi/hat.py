@@ -115,6 +115,16 @@ def _odds(table: Table, flags: tuple[bool, ...]) -> float:
     return hits / total if total else 0.0
 
 
+def _take(table: Table, card: int) -> None:
+    """One copy of ``card`` is accounted for elsewhere: its weight drops by one."""
+    weight = table.get(card)
+    if weight is not None:
+        if weight > 1:
+            table[card] = weight - 1
+        else:
+            del table[card]
+
+
 def _keep(table: Table, flags: tuple[bool, ...], value: bool) -> None:
     for card in [c for c in table if flags[c] != value]:
         del table[card]
@@ -325,12 +335,7 @@ class PublicInfo:
             self.hands[seat].append(self.fresh())
         for hand in self.hands:
             for table in hand:
-                weight = table.get(card)
-                if weight is not None:
-                    if weight > 1:
-                        table[card] = weight - 1
-                    else:
-                        del table[card]
+                _take(table, card)
         self.unseen[card] -= 1
 
     def hinted(self, seat: int, move: Move, touched: int) -> None:
@@ -520,12 +525,7 @@ class Decision:
         for seat in self.others:
             for card in obs.hands[seat]:
                 for table in private:
-                    weight = table.get(card)
-                    if weight is not None:
-                        if weight > 1:
-                            table[card] = weight - 1
-                        else:
-                            del table[card]
+                    _take(table, card)
         private = [t if t else dict(info.hands[self.me][i]) for i, t in enumerate(private)]
         self.private = private
         sure = [i for i, t in enumerate(private) if _odds(t, board.playable) == 1.0]
