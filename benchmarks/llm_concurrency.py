@@ -10,10 +10,10 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks import clue_bench
-from reasoning.llm.scripted_server import ChatRequest, Delay, ScriptedChatServer, Step
 from benchmarks.runner import RunOptions
 from games.clue.agents import AgentSettings
 from reasoning.llm import LLMSettings
+from reasoning.llm.scripted_server import ChatRequest, Delay, ScriptedChatServer, Step
 
 AGENTS = ("llm", "random", "random")
 _SHOW = re.compile(r"exactly one: (.+)")

@@ -9,7 +9,6 @@ import typer
 from pydantic import ValidationError
 
 from benchmarks import backbone_bench, provers_bench, undercover_bench
-from benchmarks.report import format_table, write_json
 from benchmarks.console.options import (
     AsJson,
     Concurrency,
@@ -19,6 +18,7 @@ from benchmarks.console.options import (
     exit_when_all_errored,
     run_options,
 )
+from benchmarks.report import format_table, write_json
 from games.core.cli import BaseUrl, Model, Record, RecordedRun, fail, prepare_out
 from games.core.runlog import RunDir, RunDirError
 from games.core.settings import GameSettings

@@ -11,9 +11,9 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
-from formalize.world.facts import Fact, Held, Met, Seen
 from formalize.interrogation.questions import HeldItem, Question, Related, Saw, Where
 from formalize.interrogation.script_generate import ScriptConfig
+from formalize.world.facts import Fact, Held, Met, Seen
 
 ROUNDS = 3
 """Questioning rounds; each seat asks one question a round."""
