@@ -25,7 +25,7 @@ from games.hanabi.events import DecisionEvent, HanabiMove, SlotClaim
 from games.hanabi.knowledge import seat_knowledge
 from games.hanabi.symbolic import SymbolicAgent
 from reasoning.llm import LLMSettings
-from reasoning.llm.scripted_server import ChatRequest, ScriptedChatServer
+from reasoning.llm.scripted_server import ChatRequest, Reply, ScriptedChatServer
 
 runner = CliRunner()
 LEGAL = re.compile(r"^  (\d+): ", re.MULTILINE)
@@ -315,3 +315,30 @@ def test_two_models_at_one_table_record_each_seats_model(tmp_path: Path) -> None
 def test_a_model_on_an_agent_without_an_llm_is_refused() -> None:
     with pytest.raises(ValueError, match="only LLM agents take @MODEL"):
         AGENTS.parse("hat@model-a,sherlock")
+
+
+def test_reasoning_effort_is_sent_and_reasoning_content_is_logged() -> None:
+    """A reasoning-effort setting reaches the request; the server's separate reasoning text is
+    kept in the decision it led to."""
+
+    def thinking(request: ChatRequest) -> Reply:
+        return Reply(scripted(request), reasoning=f"thought {len(request.last_user)}")
+
+    with ScriptedChatServer(thinking) as server:
+        llm = LLMSettings(
+            base_url=server.base_url, model="scripted", max_retries=0, reasoning_effort="high"
+        )
+        agent = AGENTS.make("watson", 0, 1, HanabiAgentSettings(llm=llm))
+        game = HanabiGame(HanabiConfig(players=2), 1)
+        move = agent.act(game.observation(0))
+        (request,) = server.requests
+    assert request.body["reasoning_effort"] == "high"
+    assert isinstance(move, HanabiMove)
+    assert move.decision.reasoning_content == f"thought {len(request.last_user)}"
+    with ScriptedChatServer(scripted) as server:
+        plain = HanabiAgentSettings(
+            llm=LLMSettings(base_url=server.base_url, model="scripted", max_retries=0)
+        )
+        move = AGENTS.make("watson", 0, 1, plain).act(game.observation(0))
+        assert "reasoning_effort" not in server.requests[0].body
+    assert isinstance(move, HanabiMove) and move.decision.reasoning_content is None

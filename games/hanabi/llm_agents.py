@@ -160,6 +160,7 @@ class HanabiLLMAgent:
         self.final.proposals = proposals
         self.final.last_prompt, self.final.last_answer = "", None
         before = self.fallbacks
+        self.player.meter.last_reasoning = None
         action = self.player.act(obs)
         answer = self.final.last_answer
         fell_back = self.fallbacks > before
@@ -180,5 +181,6 @@ class HanabiLLMAgent:
             chosen=action,
             fallback=fell_back,
             claims=claims,
+            reasoning_content=self.player.meter.last_reasoning if answer is not None else None,
         )
         return HanabiMove(action, decision)
