@@ -40,6 +40,7 @@ from games.hanabi.config import MAX_SEED, HanabiConfig, Scoring
 from games.hanabi.entry import ENTRY
 from games.hanabi.events import DecisionEvent, GameEndEvent
 from games.hanabi.knowledge import KnowledgeView
+from games.hanabi.llm_agents import InvalidPolicy
 from games.hanabi.stats import GameRecord, ScoreStats, record_stats
 from reasoning.llm import LLMSettings, UsageReport
 
@@ -77,6 +78,7 @@ class HanabiRunConfig(BaseModel):
     best_of: int = Field(default=1, ge=1)
     mixture: bool = False
     model: str | None = None
+    invalid: InvalidPolicy = "fallback"
 
 
 def game_id(players: int, seed: int) -> str:
@@ -102,6 +104,7 @@ class HanabiGamePlayer:
             view=self.config.view,
             best_of=self.config.best_of,
             mixture=self.config.mixture,
+            invalid=self.config.invalid,
             llm=llm,
         )
         agents = [AGENTS.make(spec, seat, seed, settings) for seat, spec in enumerate(specs)]
@@ -277,6 +280,13 @@ def bench_hanabi(
     view: SherlockView = "hints",
     best_of: BestOf = 1,
     mixture: Mixture = False,
+    invalid: Annotated[
+        str,
+        typer.Option(
+            help="LLM answers still invalid after the re-prompts: fallback (a counted random "
+            "legal move) or reprompt (up to 10 re-prompts, then the game errors)."
+        ),
+    ] = "fallback",
     out: Annotated[Path, typer.Option(help="Run directory (resumed when it exists).")] = Path(
         "runs/hanabi"
     ),
@@ -306,6 +316,7 @@ def bench_hanabi(
                 "best_of": best_of,
                 "mixture": mixture,
                 "model": model,
+                "invalid": invalid,
             }
         )
         for count in counts:

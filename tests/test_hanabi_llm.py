@@ -23,8 +23,9 @@ from games.hanabi.engine import HanabiGame, HanabiObservation
 from games.hanabi.entry import ENTRY
 from games.hanabi.events import DecisionEvent, HanabiMove, SlotClaim
 from games.hanabi.knowledge import seat_knowledge
+from games.hanabi.llm_agents import REPROMPT_BOUND
 from games.hanabi.symbolic import SymbolicAgent
-from reasoning.llm import LLMSettings
+from reasoning.llm import LLMEndpointError, LLMSettings
 from reasoning.llm.scripted_server import ChatRequest, Reply, ScriptedChatServer
 
 runner = CliRunner()
@@ -342,3 +343,22 @@ def test_reasoning_effort_is_sent_and_reasoning_content_is_logged() -> None:
         move = AGENTS.make("watson", 0, 1, plain).act(game.observation(0))
         assert "reasoning_effort" not in server.requests[0].body
     assert isinstance(move, HanabiMove) and move.decision.reasoning_content is None
+
+
+def test_the_reprompt_policy_asks_again_and_never_plays_a_random_move(tmp_path: Path) -> None:
+    """``--invalid reprompt``: an answer that stays invalid is asked again up to the bound, then
+    the game errors (counted in the run), where ``fallback`` would have moved at random."""
+    with ScriptedChatServer(lambda request: "no JSON here") as server:
+        llm = LLMSettings(base_url=server.base_url, model="scripted", max_retries=0)
+        agent = AGENTS.make("watson", 0, 1, HanabiAgentSettings(llm=llm, invalid="reprompt"))
+        with pytest.raises(LLMEndpointError, match="no valid answer in 11 asks"):
+            agent.act(HanabiGame(HanabiConfig(players=2), 1).observation(0))
+        assert len(server.requests) == 1 + REPROMPT_BOUND
+        out = tmp_path / "r"
+        args = ["--players", "2", "--seeds", "1", "--agents", "watson,hat", "--model", "scripted"]
+        args += ["--base-url", server.base_url, "--invalid", "reprompt", "--out", str(out)]
+        result = runner.invoke(app, ["bench", "hanabi", *args, "--quiet"])
+    assert result.exit_code == 2 and "at least one finished game" in result.output
+    log = ENTRY.read_log(out / "games" / "p2-seed0.jsonl")
+    assert log.end is not None and log.end.status == "errored"
+    assert not [e for e in log.events if isinstance(e, DecisionEvent)]

@@ -20,7 +20,7 @@ from games.hanabi.engine import HanabiObservation
 from games.hanabi.events import HanabiMove
 from games.hanabi.hat import HatAgent
 from games.hanabi.knowledge import KnowledgeView
-from games.hanabi.llm_agents import HanabiLLMAgent, Role
+from games.hanabi.llm_agents import REPROMPT_BOUND, HanabiLLMAgent, InvalidPolicy, Role
 from games.hanabi.play import HanabiAgent
 from games.hanabi.search import SearchAgent
 from games.hanabi.symbolic import SymbolicAgent
@@ -31,7 +31,9 @@ from reasoning.llm.structured import DEFAULT_MAX_REPROMPTS
 class HanabiAgentSettings(BaseModel):
     """What the factories read: the scoring mode the symbolic agent plays for; for LLM agents
     the endpoint (None: from the environment), Sherlock's knowledge view, best-of-K, the
-    mixture of agents and the re-prompts."""
+    mixture of agents, the re-prompts and what an answer that stays invalid leads to
+    (``fallback``: a counted random legal move; ``reprompt``: re-prompt up to
+    ``REPROMPT_BOUND`` times, then the game errors; never a random move)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -41,6 +43,7 @@ class HanabiAgentSettings(BaseModel):
     best_of: int = Field(default=1, ge=1, le=16)
     mixture: bool = False
     max_reprompts: int = Field(default=DEFAULT_MAX_REPROMPTS, ge=0, le=10)
+    invalid: InvalidPolicy = "fallback"
 
 
 class RandomAgent:
@@ -105,7 +108,10 @@ def _llm(role: Role) -> Callable[[int, int, HanabiAgentSettings], HanabiAgent]:
             view=settings.view,
             best_of=settings.best_of,
             mixture=settings.mixture,
-            max_reprompts=settings.max_reprompts,
+            max_reprompts=REPROMPT_BOUND
+            if settings.invalid == "reprompt"
+            else settings.max_reprompts,
+            invalid=settings.invalid,
         )
 
     return factory

@@ -34,9 +34,14 @@ from games.hanabi.llm_prompts import (
     watson_prompt,
 )
 from games.hanabi.llm_schemas import mycroft_answer_model, rated_answer_model
-from reasoning.llm import ChatClient
+from reasoning.llm import ChatClient, LLMEndpointError
 
 Role = Literal["watson", "sherlock", "mycroft"]
+InvalidPolicy = Literal["fallback", "reprompt"]
+"""What an answer still invalid after the re-prompts leads to: a counted random legal move
+(``fallback``), or, as seed 003's authors play, no move at all: the game errors (``reprompt``)."""
+REPROMPT_BOUND = 10
+"""Re-prompts under ``reprompt``: the seed's environment asks until a legal move; we bound it."""
 """The three LLM settings of seed 003."""
 Player = LLMPlayer[HanabiObservation, RatedAnswer, int]
 PROPOSAL_SEED_STEP = 1009
@@ -118,8 +123,11 @@ class HanabiLLMAgent:
         best_of: int = 1,
         mixture: bool = False,
         max_reprompts: int = 3,
+        invalid: InvalidPolicy = "fallback",
     ) -> None:
         self.name = role
+        self.invalid = invalid
+        self.max_reprompts = max_reprompts
         self.seat = seat
         self.memory = Memory()
 
@@ -164,6 +172,13 @@ class HanabiLLMAgent:
         action = self.player.act(obs)
         answer = self.final.last_answer
         fell_back = self.fallbacks > before
+        if fell_back and self.invalid == "reprompt":
+            asks = 1 + self.max_reprompts
+            raise LLMEndpointError(
+                f"seat P{self.seat} ({self.name})",
+                asks,
+                f"no valid answer in {asks} asks (--invalid reprompt plays no random move)",
+            )
         claims = tuple(answer.deductions) if isinstance(answer, MycroftAnswer) else ()
         response = "" if answer is None else answer.model_dump_json()
         if self.name == "mycroft":
