@@ -4,11 +4,11 @@
 prompt, the response, the move ratings and the chosen move). ``annotate`` adds what the model's
 own ratings cannot give: the value of every legal move, the mean final score when the move is
 made and an in-house agent (``symbolic`` unless another is named) plays every seat afterwards,
-over hidden hands of the deciding seat sampled from its exact knowledge (slot by slot, each
-from its share of the consistent deals given the slots already drawn, so the hands are drawn
-jointly and exactly) with the rest of the deck in a random order. Sampling goes on, one sampled hand at a time and the same hands for every
-move, until the best move's 95% confidence interval lies above the runner-up's (or a cap), and
-every value is written with its interval.
+over hidden hands of the deciding seat sampled from its exact knowledge (slot by slot, each from
+its share of the consistent deals given the slots already drawn, so the hands are drawn jointly
+and exactly) with the rest of the deck in a random order. Sampling goes on, one sampled hand at
+a time and the same hands for every move, until the best move's 95% confidence interval lies
+above the runner-up's (or a cap), and every value is written with its interval.
 """
 
 from __future__ import annotations

@@ -238,8 +238,9 @@ def annotate_run(
 ) -> None:
     """Write one JSONL line per logged decision (state, prompt, response, ratings, chosen move)
     with each legal move valued by rollouts of ``--policy`` over hands sampled from the deciding
-    seat's exact knowledge, each with its 95% interval, sampled until the best move's interval separates
-    from the runner-up's or the cap; print how the model's ratings correlate with the values."""
+    seat's exact knowledge, each with its 95% interval, sampled until the best move's interval
+    separates from the runner-up's or the cap; print how the model's ratings correlate with the
+    values."""
     try:
         if AGENTS.needs_llm([policy]):
             raise ValueError(f"--policy: {policy!r} needs an LLM; name an in-house agent")
