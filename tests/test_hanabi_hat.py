@@ -67,10 +67,10 @@ def test_hat_is_a_rollout_policy() -> None:
     for _ in range(9):
         seat = game.current
         game.apply({seat: agents[seat].act(game.observation(seat))})
-    values = move_values(game, 2, 0, "hat")
-    assert len(values) == len(game.legal_actions(game.current))
-    assert values == move_values(game, 2, 0, "hat")
-    assert all(0 <= v <= 25 for v in values)
+    valued = move_values(game, 2, 2, 0, "hat")
+    assert len(valued.values) == len(game.legal_actions(game.current))
+    assert valued == move_values(game, 2, 2, 0, "hat")
+    assert all(0 <= v <= 25 for v in valued.values)
 
 
 @pytest.mark.parametrize("players", [2, 4])
