@@ -203,34 +203,28 @@ def run_careful(games: int, players: list[int]) -> list[dict[str, Any]]:
             moves = sum(replay(count, record) for record in records)
             wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
             ours = cpu if engine == "gumshoe" else ours
-            rows.append(
-                {
-                    "players": count,
-                    "engine": engine,
-                    "status": "ok",
-                    "games": games,
-                    "moves_per_game": moves / games,
-                    "us_per_move_cpu": 1e6 * cpu / moves,
-                    "us_per_move_wall": 1e6 * wall / moves,
-                    "ours_over_engine_speed": (cpu / ours) if ours else None,
-                }
-            )
+            row = _per_move(count, engine, games, moves, cpu, wall)
+            rows.append(row | {"ours_over_engine_speed": (cpu / ours) if ours else None})
         wall, cpu = time.perf_counter(), time.process_time()
         done, moves = _rollouts(count, records)
         wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
-        rows.append(
-            {
-                "players": count,
-                "engine": "gumshoe+hat rollout",
-                "status": "ok",
-                "games": done,
-                "moves_per_game": moves / done,
-                "us_per_move_cpu": 1e6 * cpu / moves,
-                "us_per_move_wall": 1e6 * wall / moves,
-                "ms_per_rollout_cpu": 1e3 * cpu / done,
-            }
-        )
+        row = _per_move(count, "gumshoe+hat rollout", done, moves, cpu, wall)
+        rows.append(row | {"ms_per_rollout_cpu": 1e3 * cpu / done})
     return rows
+
+
+def _per_move(
+    players: int, engine: str, games: int, moves: int, cpu: float, wall: float
+) -> dict[str, Any]:
+    return {
+        "players": players,
+        "engine": engine,
+        "status": "ok",
+        "games": games,
+        "moves_per_game": moves / games,
+        "us_per_move_cpu": 1e6 * cpu / moves,
+        "us_per_move_wall": 1e6 * wall / moves,
+    }
 
 
 def run(games: int, players: list[int]) -> dict[str, Any]:
