@@ -30,9 +30,9 @@ from games.hanabi.config import Scoring
 from games.hanabi.engine import HanabiGame, HanabiObservation
 from games.hanabi.hat import Decision, HatAgent, Table
 
-ROLLOUTS = 24
+ROLLOUTS = 8
 """Sampled hands (and deck orders) per searched decision; every candidate uses the same ones."""
-MARGIN = 0.15
+MARGIN = 0.1
 """A candidate replaces the blueprint's move only if its mean is higher by at least this."""
 DISCARDS = 2
 """Candidates include this many of the safest discards by the blueprint's order."""
