@@ -6,7 +6,7 @@ import statistics
 
 import pytest
 
-from games.hanabi.agents import AGENTS, make_agent
+from games.hanabi.agents import AGENTS, StrongAgent, make_agent
 from games.hanabi.annotate import move_values
 from games.hanabi.config import HanabiConfig
 from games.hanabi.engine import HanabiGame
@@ -41,15 +41,20 @@ def test_hat_scores_near_perfect_at_three_to_five_players(players: int) -> None:
     assert statistics.fmean(scores) >= 23.5
 
 
-def test_hat_is_repeatable_and_strong_plays_it() -> None:
-    first = _play(2, 4, ["hat", "hat"])
-    assert [t.action for t in _play(2, 4, ["hat", "hat"]).history] == [
+def test_hat_is_repeatable_and_strong_plays_it_from_three_players() -> None:
+    first = _play(3, 4, ["hat"] * 3)
+    assert [t.action for t in _play(3, 4, ["hat"] * 3).history] == [t.action for t in first.history]
+    assert [t.action for t in _play(3, 4, ["strong"] * 3).history] == [
         t.action for t in first.history
     ]
-    assert [t.action for t in _play(2, 4, ["strong", "strong"]).history] == [
-        t.action for t in first.history
-    ]
-    assert not AGENTS.needs_llm(["hat", "strong"])
+    assert not AGENTS.needs_llm(["hat", "strong", "hat-search"])
+
+
+def test_strong_searches_at_two_players() -> None:
+    agent = make_agent("strong", 0, 4)
+    assert isinstance(agent, StrongAgent) and agent.chosen is None
+    agent.act(HanabiGame(HanabiConfig(players=2), 4).observation(0))
+    assert isinstance(agent.chosen, SearchAgent)
 
 
 @pytest.mark.parametrize("players", [2, 4])

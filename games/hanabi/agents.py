@@ -77,24 +77,36 @@ def _hat_search(seat: int, seed: int, settings: HanabiAgentSettings) -> HanabiAg
 
 class StrongAgent:
     """The strongest in-house agent for the table's player count, chosen at the first move
-    (``bench hanabi`` over 1,000 seeds, games/hanabi/README.md): ``hat`` at every count."""
+    (``bench hanabi``, games/hanabi/README.md): ``hat-search`` at 2 players, where the hat
+    protocol alone carries too little per hint, ``hat`` at 3-5."""
 
     name = "strong"
 
-    def __init__(self, seat: int, settings: HanabiAgentSettings) -> None:
+    def __init__(self, seat: int, seed: int, settings: HanabiAgentSettings) -> None:
         self._seat = seat
+        self._seed = seed
         self._settings = settings
         self._agent: HanabiAgent | None = None
+
+    @property
+    def chosen(self) -> HanabiAgent | None:
+        """The agent chosen for the table (None before the first move)."""
+        return self._agent
 
     def act(self, obs: HanabiObservation) -> int | HanabiMove:
         """The chosen agent's move."""
         if self._agent is None:
-            self._agent = HatAgent(self._seat, scoring=self._settings.scoring)
+            scoring = self._settings.scoring
+            self._agent = (
+                SearchAgent(self._seat, self._seed, scoring)
+                if obs.players == 2
+                else HatAgent(self._seat, scoring=scoring)
+            )
         return self._agent.act(obs)
 
 
 def _strong(seat: int, seed: int, settings: HanabiAgentSettings) -> HanabiAgent:
-    return StrongAgent(seat, settings)
+    return StrongAgent(seat, seat_seed("hanabi", seed, seat), settings)
 
 
 def _llm(role: Role) -> Callable[[int, int, HanabiAgentSettings], HanabiAgent]:
