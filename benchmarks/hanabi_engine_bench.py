@@ -29,10 +29,9 @@ import typer
 
 from benchmarks.hanabi_options import player_counts
 from benchmarks.report import format_table, write_json
-from games.hanabi.config import HanabiConfig
 from games.hanabi.engine import HanabiGame
+from games.hanabi.events import HanabiConfig
 from games.hanabi.hat import HatAgent
-from games.hanabi.play import play_game
 
 TARGET_RATIO = 0.25
 """Target: at least a quarter of the reference engine's games per second."""
@@ -103,7 +102,10 @@ def careful_games(players: int, games: int) -> list[Recorded]:
     """The ``hat`` agent's games on seeds 0..games-1: moves and the cards dealt in order."""
     recorded: list[Recorded] = []
     for seed in range(games):
-        game = play_game(HanabiConfig(players=players), seed, [HatAgent(s) for s in range(players)])
+        game = HanabiGame(HanabiConfig(players=players), seed)
+        agents = [HatAgent(s) for s in range(players)]
+        while not game.is_terminal():
+            game.apply({game.current: agents[game.current].act(game.observation(game.current))})
         start = HanabiGame(HanabiConfig(players=players), seed)
         dealt = [card for hand in start.hands for card in hand]
         hands = [list(hand) for hand in start.hands]

@@ -23,7 +23,7 @@ from games.core.cli import fail
 from games.core.errors import GAME_ERRORS
 from games.hanabi.config import Scoring
 from games.hanabi.entry import ENTRY
-from games.hanabi.events import GameEndEvent
+from games.hanabi.events import GameEnd
 from games.hanabi.stats import GameRecord, record_stats
 
 COLUMNS = ["seats", "players", "scoring", "games", "mean", "std", "mean_ci", "perfect"]
@@ -69,7 +69,7 @@ def merged_rows(runs: Sequence[Path]) -> list[dict[str, Any]]:
                     unfinished[key] = unfinished.get(key, 0) + 1
                     continue
                 end = log.events[-1]
-                assert isinstance(end, GameEndEvent)
+                assert isinstance(end, GameEnd)
                 perfect = sum(end.fireworks) == 25
                 pooled[seed] = GameRecord(end.score, perfect, end.lives == 0, end.turn - 1)
     rows = []

@@ -24,10 +24,9 @@ from benchmarks.report import format_table, pyplot, write_json
 from benchmarks.runner import MemoryLog, check_replayable, run_games
 from formalize.interrogation.quiz import Needs, accuracy, bound, quiz
 from games.core.cli import BaseUrl, Model, Record, RecordedRun, fail, llm_settings
-from games.core.log import SeatInfo
-from games.core.loop import play
+from games.core.play import play_game
 from games.core.runlog import LogError, RunDir, RunDirError
-from games.mystery.agents import AGENTS, AgentSettings, make_agents, usage_meters
+from games.mystery.agents import AGENTS, AgentSettings
 from games.mystery.audit import audit_game
 from games.mystery.entry import ENTRY, scripts_for
 from games.mystery.events import GameEnd, MysteryConfig
@@ -59,12 +58,12 @@ class MysteryPlayer:
         """Play the game ``game_id`` names into ``log``; its LLM seats' usage by agent name."""
         seed = int(game_id.removeprefix("seed-"))
         settings = self.settings.for_game(game_id, len(self.specs))
-        agents = make_agents(self.specs, seed, settings)
-        seats = [SeatInfo(name=f"P{i}", agent=a.name) for i, a in enumerate(agents)]
-        config = ENTRY.default_config(len(self.specs))
-        state = ENTRY.new_state(config, seed, seats)
-        play(state, agents, ENTRY.header(config, seed, seats), log, max_decisions=200)
-        return {"usage": game_usage((a.name, usage_meters(a)) for a in agents)}
+        played = play_game(ENTRY, self.specs, seed, settings, log=log)
+        return {
+            "usage": game_usage(
+                (s.agent, played.meters.get(i, ())) for i, s in enumerate(played.seats)
+            )
+        }
 
 
 def quiz_bounds(seeds: list[int], config: MysteryConfig) -> dict[str, dict[str, float]]:

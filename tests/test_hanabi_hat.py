@@ -6,18 +6,20 @@ import statistics
 
 import pytest
 
+from games.core.play import play_game
 from games.hanabi.agents import AGENTS, StrongAgent, make_agent
 from games.hanabi.annotate import move_values
-from games.hanabi.config import HanabiConfig
 from games.hanabi.engine import HanabiGame
+from games.hanabi.entry import ENTRY, HanabiState
+from games.hanabi.events import HanabiConfig
 from games.hanabi.hat import HatAgent
-from games.hanabi.play import play_game
 from games.hanabi.search import SearchAgent
 
 
 def _play(players: int, seed: int, names: list[str]) -> HanabiGame:
-    agents = [make_agent(name, seat, seed) for seat, name in enumerate(names)]
-    return play_game(HanabiConfig(players=players), seed, agents)
+    state = play_game(ENTRY, names, seed).state
+    assert isinstance(state, HanabiState)
+    return state.game
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])

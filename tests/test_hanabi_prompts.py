@@ -3,8 +3,8 @@ unseen copies and the final-round flag, Mycroft the clued facts of its own cards
 
 from __future__ import annotations
 
-from games.hanabi.config import HanabiConfig
 from games.hanabi.engine import HanabiGame
+from games.hanabi.events import HanabiConfig
 from games.hanabi.llm_prompts import (
     Memory,
     clued_facts,

@@ -9,6 +9,7 @@ HLE-hint agreement, in the audit and in ``bench hanabi``'s row.
 from __future__ import annotations
 
 import itertools
+import json
 import random
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -34,10 +35,9 @@ from games.core.log import SeatInfo
 from games.core.loop import play
 from games.core.runlog import RunDir
 from games.hanabi.audit import audit_log, tally, tightest
-from games.hanabi.config import HanabiConfig
 from games.hanabi.engine import HanabiGame, HanabiObservation
 from games.hanabi.entry import ENTRY
-from games.hanabi.events import DecisionEvent, HanabiMove, SlotClaim
+from games.hanabi.events import DecisionEvent, HanabiConfig, HanabiMove, SlotClaim
 from games.hanabi.knowledge import seat_knowledge
 from games.hanabi.symbolic import SymbolicAgent
 
@@ -170,10 +170,11 @@ def test_a_perfect_tracker_gets_recall_one_on_own_and_teammate_slots(tmp_path: P
     assert counts.own.recall == counts.teammate.recall == 1.0
     assert counts.statuses == {"ENTAILED": counts.claims} and counts.true == counts.claims
     assert counts.hle_agreement is not None and counts.hle_agreement < 1.0
-    printed = CliRunner().invoke(app, ["audit", "hanabi", str(tmp_path / "g.jsonl")])
+    printed = CliRunner().invoke(app, ["audit", "hanabi", str(tmp_path / "g.jsonl"), "--json"])
     assert printed.exit_code == 0, printed.output
-    assert "own-hand recall" in printed.output and "teammate recall" in printed.output
-    assert printed.output.count(": 1.000") >= 2 and "HLE-hint agreement" in printed.output
+    figures = json.loads(printed.output)["figures"]
+    assert figures["own_recall"] == figures["teammate_recall"] == 1.0
+    assert figures["hle_agreement"] == counts.hle_agreement
 
 
 def _teammates_view(game: HanabiGame) -> MaskFn:

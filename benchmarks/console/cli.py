@@ -26,26 +26,24 @@ def audit_rows() -> dict[str, Lazy | Group]:
     return rows
 
 
+def play_rows() -> dict[str, Lazy | Group]:
+    """The ``play`` commands, one per registered game (its own, or the console's generic one),
+    read from the registry when ``play`` is opened."""
+    from games.core.registry import game_names
+
+    return {
+        name: Lazy(f"Play one {name} game.", "benchmarks.console.play:play_command", argument=name)
+        for name in game_names()
+    }
+
+
 COMMANDS: dict[str, Lazy | Group] = {
     "prove": Lazy("Prove a theory file's goal, or check its consistency.", "provers.cli:prove"),
     "audit": Group(
         "Audit stated deductions against what was known.",
         Generated(audit_rows),
     ),
-    "play": Group(
-        "Play a game and print what happens.",
-        {
-            "clue": Lazy("Play one Clue game.", "games.clue.cli:play_clue"),
-            "undercover": Lazy(
-                "Play one Undercover-V game.", "games.undercover.cli:play_undercover"
-            ),
-            "detective": Lazy("Play one detective case.", "games.detective.cli:play_detective"),
-            "mystery": Lazy(
-                "Play one murder-mystery interrogation game.", "games.mystery.cli:play_mystery"
-            ),
-            "hanabi": Lazy("Play one Hanabi game.", "games.hanabi.cli:play_hanabi"),
-        },
-    ),
+    "play": Group("Play a game and print what happens.", Generated(play_rows)),
     "bench": Group(
         "Benchmarks: print a table and write JSON.",
         {
@@ -77,6 +75,18 @@ COMMANDS: dict[str, Lazy | Group] = {
                 "Detective cases played by each agent (resumable run).",
                 "benchmarks.detective_bench:bench_detective",
                 resumable=True,
+            ),
+            "detective-text": Lazy(
+                "How generated detective cases read (words, fact sentences, repetition).",
+                "benchmarks.detective_text_bench:bench_detective_text",
+            ),
+            "detective-free": Lazy(
+                "A case answered in free text, autograded, over repeat runs.",
+                "benchmarks.detective_free_bench:bench_detective_free",
+            ),
+            "detective-agreement": Lazy(
+                "Autograder modes against human grades (seed 001's Table 2).",
+                "benchmarks.detective_free_bench:bench_detective_agreement",
             ),
             "mystery": Lazy(
                 "Murder-mystery games played by each agent (resumable run).",

@@ -24,11 +24,10 @@ from formalize.hanabi.deck import NUM_IDENTITIES
 from formalize.hanabi.knowledge import hand_knowledge, hint_masks, unseen_counts
 from games.core.log import GameLog
 from games.core.replay import replay
-from games.hanabi.agents import make_agent
-from games.hanabi.config import HanabiConfig
+from games.hanabi.agents import HanabiAgentSettings, make_agent
 from games.hanabi.engine import HanabiGame, HanabiObservation
 from games.hanabi.entry import ENTRY, hanabi_actions
-from games.hanabi.events import HanabiEvent, HanabiMove
+from games.hanabi.events import HanabiConfig, HanabiEvent, HanabiMove
 from games.hanabi.knowledge import visible_cards
 
 
@@ -88,7 +87,8 @@ def rollout(game: HanabiGame, action: int, policy: str = "symbolic") -> int:
     name that needs no LLM) plays every seat on."""
     game.apply({game.current: action})
     agents = [
-        make_agent(policy, seat, game.seed, game.config.scoring) for seat in range(game.players)
+        make_agent(policy, seat, game.seed, HanabiAgentSettings(scoring=game.config.scoring))
+        for seat in range(game.players)
     ]
     while not game.is_terminal():
         seat = game.current

@@ -34,15 +34,15 @@ from games.hanabi.llm_prompts import (
     watson_prompt,
 )
 from games.hanabi.llm_schemas import mycroft_answer_model, rated_answer_model
-from reasoning.llm import ChatClient, LLMEndpointError
+from reasoning.llm import ChatClient, FallbackSnapshot, LLMEndpointError, UsageMeter
 
 Role = Literal["watson", "sherlock", "mycroft"]
+"""The three LLM settings of seed 003."""
 InvalidPolicy = Literal["fallback", "reprompt"]
 """What an answer still invalid after the re-prompts leads to: a counted random legal move
 (``fallback``), or, as seed 003's authors play, no move at all: the game errors (``reprompt``)."""
 REPROMPT_BOUND = 10
 """Re-prompts under ``reprompt``: the seed's environment asks until a legal move; we bound it."""
-"""The three LLM settings of seed 003."""
 Player = LLMPlayer[HanabiObservation, RatedAnswer, int]
 PROPOSAL_SEED_STEP = 1009
 """Proposal k of a decision samples with the seat's seed plus k times this."""
@@ -153,9 +153,14 @@ class HanabiLLMAgent:
         self.final, self.player = make("", len(self.proposers))
 
     @property
-    def fallbacks(self) -> int:
+    def fallbacks(self) -> FallbackSnapshot:
         """Final choices that fell back to a random legal move."""
-        return self.player.fallbacks.total
+        return self.player.fallbacks
+
+    @property
+    def meters(self) -> tuple[UsageMeter, ...]:
+        """The meters of the agent's players: its proposers', then its final choice's."""
+        return (*(player.meter for _, player in self.proposers), self.player.meter)
 
     def act(self, obs: HanabiObservation) -> HanabiMove:
         """Ask for proposals (if any), then the final choice; the move with its decision."""
@@ -167,11 +172,11 @@ class HanabiLLMAgent:
                 proposals.append((label, prompter.last_answer))
         self.final.proposals = proposals
         self.final.last_prompt, self.final.last_answer = "", None
-        before = self.fallbacks
+        before = self.fallbacks.total
         self.player.meter.last_reasoning = None
         action = self.player.act(obs)
         answer = self.final.last_answer
-        fell_back = self.fallbacks > before
+        fell_back = self.fallbacks.total > before
         if fell_back and self.invalid == "reprompt":
             asks = 1 + self.max_reprompts
             raise LLMEndpointError(

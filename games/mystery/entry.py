@@ -11,9 +11,8 @@ from pydantic import BaseModel
 from formalize.interrogation.script import Scripts
 from formalize.interrogation.script_generate import ScriptConfig, generate_scripts
 from games.core.log import SeatInfo
-from games.core.loop import Agent
 from games.core.registry import GameEntry, LoggedActionError
-from games.mystery.agents import AGENTS, AgentSettings, make_agents
+from games.mystery.agents import AGENTS
 from games.mystery.engine import INFO, Ask, IllegalAction, Introduce, MysteryState, Reply, Vote
 from games.mystery.events import (
     MYSTERY_EVENT,
@@ -59,6 +58,7 @@ class MysteryEntry(GameEntry[MysteryEvent]):
     """The interrogation game in the registry; the header's config is a ``MysteryConfig``."""
 
     info = INFO
+    play_command = "games.mystery.cli:play_mystery"
     auditor = "games.mystery.audit:audit_record"
     config_type = MysteryConfig
     event_adapter = MYSTERY_EVENT
@@ -70,19 +70,14 @@ class MysteryEntry(GameEntry[MysteryEvent]):
         self.info.check_players(players)
         return MysteryConfig(scripts=ScriptConfig(players=players))
 
-    def seat_agents(self, specs: Sequence[str], seed: int) -> list[Agent]:
-        """Registry agents, each with its own seed, LLM agents under the environment's
-        endpoint."""
-        return list(make_agents(specs, seed, AgentSettings()))
+    def config_players(self, config: BaseModel) -> int:
+        """The characters the scripts are for."""
+        return MysteryConfig.model_validate(config).scripts.players
 
     def new_state(self, config: BaseModel, seed: int, seats: Sequence[SeatInfo]) -> MysteryState:
         """A fresh game over the scripts generated for ``seed``."""
         if not isinstance(config, MysteryConfig):
             raise TypeError(f"an interrogation game needs a MysteryConfig, not {config!r}")
-        if config.scripts.players != len(seats):
-            raise ValueError(
-                f"scripts.players: {config.scripts.players} characters for {len(seats)} seats"
-            )
         return MysteryState(scripts_for(seed, config.scripts), config, seed)
 
     def logged_actions(
