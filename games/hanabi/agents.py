@@ -58,6 +58,8 @@ class HanabiAgentSettings(BaseModel):
     mixture: bool = False
     max_reprompts: int = Field(default=DEFAULT_MAX_REPROMPTS, ge=0, le=10)
     invalid: InvalidPolicy = "fallback"
+    seat_model: str | None = None
+    """The model a seat spec named (``sherlock@MODEL``): the seat's name in the log keeps it."""
 
 
 class RandomAgent:
@@ -138,6 +140,7 @@ def _llm(role: Role) -> Callable[[int, int, HanabiAgentSettings], HanabiAgent]:
             if settings.invalid == "reprompt"
             else settings.max_reprompts,
             invalid=settings.invalid,
+            label=None if settings.seat_model is None else f"{role}@{settings.seat_model}",
         )
 
     return factory
@@ -145,7 +148,8 @@ def _llm(role: Role) -> Callable[[int, int, HanabiAgentSettings], HanabiAgent]:
 
 def _with_model(settings: HanabiAgentSettings, model: str) -> HanabiAgentSettings:
     llm = settings.llm if settings.llm is not None else LLMSettings()
-    return settings.model_copy(update={"llm": llm.model_copy(update={"model": model})})
+    update = {"llm": llm.model_copy(update={"model": model}), "seat_model": model}
+    return settings.model_copy(update=update)
 
 
 AGENTS: AgentRegistry[HanabiAgentSettings, HanabiAgent] = AgentRegistry(

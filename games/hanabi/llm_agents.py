@@ -124,8 +124,10 @@ class HanabiLLMAgent:
         mixture: bool = False,
         max_reprompts: int = 3,
         invalid: InvalidPolicy = "fallback",
+        label: str | None = None,
     ) -> None:
-        self.name = role
+        self.role = role
+        self.name = label or role
         self.invalid = invalid
         self.max_reprompts = max_reprompts
         self.seat = seat
@@ -186,14 +188,14 @@ class HanabiLLMAgent:
             )
         claims = tuple(answer.deductions) if isinstance(answer, MycroftAnswer) else ()
         response = "" if answer is None else answer.model_dump_json()
-        if self.name == "mycroft":
+        if self.role == "mycroft":
             self.memory.observation = mycroft_observation(obs)
             self.memory.reply = response
             self.memory.last_turn = len(obs.history) + 1
         decision = DecisionEvent(
             turn=len(obs.history) + 1,
             seat=self.seat,
-            agent=self.name,
+            agent=self.role,
             prompt=self.final.last_prompt,
             response=response,
             legal=obs.legal_actions,
