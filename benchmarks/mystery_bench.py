@@ -31,6 +31,7 @@ from games.mystery.agents import AGENTS, AgentSettings, make_agents, usage_meter
 from games.mystery.audit import audit_game
 from games.mystery.entry import ENTRY, scripts_for
 from games.mystery.events import GameEnd, MysteryConfig
+from games.mystery.logs import read_checked_log
 from games.mystery.wellplay import load_wellplay
 from games.mystery.wellplay_answer import Knowledge, answer_all
 from provers.sat_prover import SatProver
@@ -90,7 +91,7 @@ def summarise(run_dir: RunDir[MysteryBenchConfig], game_ids: list[str]) -> dict[
     facts: Counter[str] = Counter()
     rated: dict[str, list[float]] = {"high": [], "medium": [], "low": []}
     for gid in game_ids:
-        log = ENTRY.read_log(run_dir.log_path(gid))
+        log = read_checked_log(run_dir.log_path(gid))
         if log.end is None or log.end.status != "finished" or log.header is None:
             errored += 1
             continue

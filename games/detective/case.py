@@ -30,6 +30,9 @@ from reasoning.syntax import FormulaSyntaxError, parse_formula
 
 SCHEMA_VERSION = 1
 
+MAX_CASE_BYTES = 64 * 1024 * 1024
+"""The largest case file read (a generated case of 20 locations is about 100 kB)."""
+
 MAX_CLUE_LOCATIONS = 16
 """The most locations a generated case spreads clues over (the planner searches their subsets)."""
 
@@ -218,12 +221,21 @@ def parse_case(text: str, source: str = "<string>") -> Case:
         data = json.loads(text)
     except json.JSONDecodeError as err:
         raise CaseError(f"{source}:{err.lineno}: not valid JSON: {err.msg}") from None
+    except RecursionError:
+        raise CaseError(f"{source}:1: not a case: JSON nested too deeply") from None
+    if not isinstance(data, dict):
+        raise CaseError(f"{source}:1: not a case: expected a JSON object")
     try:
         return Case.model_validate(data)
+    except RecursionError:
+        raise CaseError(f"{source}:1: not a case: JSON nested too deeply") from None
     except ValidationError as err:
         first = err.errors(include_url=False)[0]
         loc = tuple(first["loc"])
-        line = line_of(value_lines(text), loc)
+        try:
+            line = line_of(value_lines(text), loc)
+        except RecursionError:
+            line = 1
         where = ".".join(str(part) for part in loc)
         message = first["msg"].removeprefix("Value error, ")
         field = f"field '{where}': " if where else ""
@@ -235,6 +247,14 @@ def load_case(path: str | Path) -> Case:
     """Read a case file; a CaseError names the file and line of the first problem."""
     path = Path(path)
     try:
+        if not path.is_file():
+            raise CaseError(
+                f"{path}:1: cannot read: not a file"
+                if path.exists()
+                else f"{path}:1: cannot read: no such file"
+            )
+        if path.stat().st_size > MAX_CASE_BYTES:
+            raise CaseError(f"{path}:1: cannot read: larger than {MAX_CASE_BYTES} bytes")
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as err:
         raise CaseError(f"{path}:1: cannot read: {err}") from None

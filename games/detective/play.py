@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict
 
@@ -67,7 +68,10 @@ class StageAudit(BaseModel):
 def logged_case(path: str) -> tuple[Case, list[AnswersEvent]]:
     """The case a detective log played (rebuilt from its header, checked against its digest,
     the log replayed) and its answer events; LogError or ValueError saying what is wrong."""
-    log = ENTRY.read_log(path)
+    try:
+        log = ENTRY.read_log(path)
+    except OSError as err:
+        raise LogError(Path(path), 1, f"cannot read: {err.strerror or err}") from None
     if log.header is None:
         raise LogError(log.path, 1, "a detective log needs its header")
     config = DetectiveConfig.model_validate(log.header.config)
