@@ -18,9 +18,9 @@ from typing import Annotated, Any
 import typer
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from benchmarks.console.options import AsJson, Concurrency, Quiet, Scheduler, Workers, run_options
 from benchmarks.llm_usage import game_usage, played_usage, usage_lines
 from benchmarks.report import format_table, pyplot, write_json
-from benchmarks.console.options import AsJson, Concurrency, Quiet, Scheduler, Workers, run_options
 from benchmarks.runner import MemoryLog, check_replayable, run_games
 from formalize.interrogation.quiz import Needs, accuracy, bound, quiz
 from games.core.cli import BaseUrl, Model, Record, RecordedRun, fail, llm_settings
@@ -29,7 +29,8 @@ from games.core.loop import play
 from games.core.runlog import LogError, RunDir, RunDirError
 from games.mystery.agents import AGENTS, AgentSettings, make_agents, usage_meters
 from games.mystery.audit import audit_game
-from games.mystery.entry import ENTRY, scripts_for
+from games.mystery.cli import checked_scripts, game_config
+from games.mystery.entry import ENTRY, game_scripts
 from games.mystery.events import GameEnd, MysteryConfig
 from games.mystery.logs import read_checked_log
 from games.mystery.wellplay import load_wellplay
@@ -47,6 +48,7 @@ class MysteryBenchConfig(BaseModel):
     agents: tuple[str, ...]
     first_seed: int = 0
     llm_model: str | None = None
+    script_file: str | None = None
 
 
 @dataclass(frozen=True)
@@ -55,6 +57,7 @@ class MysteryPlayer:
 
     specs: tuple[str, ...]
     settings: AgentSettings
+    script_file: Path | None = None
 
     def __call__(self, game_id: str, log: MemoryLog) -> dict[str, Any]:
         """Play the game ``game_id`` names into ``log``; its LLM seats' usage by agent name."""
@@ -62,7 +65,7 @@ class MysteryPlayer:
         settings = self.settings.for_game(game_id, len(self.specs))
         agents = make_agents(self.specs, seed, settings)
         seats = [SeatInfo(name=f"P{i}", agent=a.name) for i, a in enumerate(agents)]
-        config = ENTRY.default_config(len(self.specs))
+        config = game_config(len(self.specs), self.script_file)
         state = ENTRY.new_state(config, seed, seats)
         play(state, agents, ENTRY.header(config, seed, seats), log, max_decisions=200)
         return {"usage": game_usage((a.name, usage_meters(a)) for a in agents)}
@@ -72,7 +75,7 @@ def quiz_bounds(seeds: list[int], config: MysteryConfig) -> dict[str, dict[str, 
     """The WellPlay-style metrics of exact reasoners over the games' scripts, by knowledge:
     own script only, that plus the planned answers, all scripts."""
     prover = SatProver()
-    questions = [q for seed in seeds for q in quiz(scripts_for(seed, config.scripts), prover, seed)]
+    questions = [q for seed in seeds for q in quiz(game_scripts(config, seed), prover, seed)]
     levels: tuple[Needs, ...] = ("own", "said", "all")
     out: dict[str, dict[str, float]] = {
         level: accuracy(questions, bound(questions, level)) for level in levels
@@ -101,7 +104,7 @@ def summarise(run_dir: RunDir[MysteryBenchConfig], game_ids: list[str]) -> dict[
         assert isinstance(end, GameEnd)
         wins += end.winner == "civilians"
         solved.append(sum(end.solved) / len(end.solved))
-        audit = audit_game(scripts_for(log.header.seed, config.scripts), log.events, config.rounds)
+        audit = audit_game(game_scripts(config, log.header.seed), log.events, config.rounds)
         gains.append(audit.gains)
         start += [h[0] for h in audit.entropy.values()]
         pruning.update(audit.pruning)
@@ -175,6 +178,10 @@ def bench_mystery(
             help="Also generate WellPlay-style questions per script and report exact bounds.",
         ),
     ] = True,
+    script: Annotated[
+        Path | None,
+        typer.Option(help="Play every game on this script file (JSON) instead of generated ones."),
+    ] = None,
 ) -> None:
     """Interrogation games on generated scripts: win rate, exact IG per round, pruning audit,
     WellPlay-style question bounds."""
@@ -188,21 +195,26 @@ def bench_mystery(
         if needs_llm and replay is None and not llm.configured:
             raise ValueError("--agents: an LLM agent needs --base-url (or --replay)")
         config = MysteryBenchConfig(
-            agents=specs, first_seed=first_seed, llm_model=llm.model if needs_llm else None
+            agents=specs,
+            first_seed=first_seed,
+            llm_model=llm.model if needs_llm else None,
+            script_file=None if script is None else str(script.resolve()),
         )
         if replay is not None:
             check_replayable(config, replay, ["agents", "first_seed", "llm_model"])
+        if script is not None:
+            checked_scripts(script, len(specs))
         options = run_options(workers, concurrency, scheduler, quiet)
         rundir = RunDir(out, config)
         ids = [f"seed-{first_seed + k}" for k in range(games)]
-        player = MysteryPlayer(specs, AgentSettings(llm=llm if needs_llm else None))
+        player = MysteryPlayer(specs, AgentSettings(llm=llm if needs_llm else None), script)
         report = run_games(rundir, ids, player, options)
         summary = summarise(rundir, ids)
         usage = played_usage(report.played)
         summary["llm_usage"] = None if usage is None else usage.model_dump(mode="json")
         if with_quiz:
             seeds = [first_seed + k for k in range(games)]
-            summary["quiz"] = quiz_bounds(seeds, ENTRY.default_config(len(specs)))
+            summary["quiz"] = quiz_bounds(seeds, game_config(len(specs), script))
     except (ValueError, ValidationError, RunDirError, LogError) as err:
         fail(err)
     summary.update(

@@ -25,7 +25,7 @@ from pydantic import (
 )
 
 from formalize.world.setting import Setting
-from games.detective.jsonpos import line_of, value_lines
+from reasoning.jsonpos import line_of, value_lines
 from reasoning.syntax import FormulaSyntaxError, parse_formula
 
 SCHEMA_VERSION = 1

@@ -11,21 +11,23 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
-from formalize.world.facts import Fact, Held, Met, Seen
 from formalize.interrogation.questions import HeldItem, Question, Related, Saw, Where
 from formalize.interrogation.script_generate import ScriptConfig
+from formalize.world.facts import Fact, Held, Met, Seen
 
 ROUNDS = 3
 """Questioning rounds; each seat asks one question a round."""
 
 
 class MysteryConfig(BaseModel):
-    """A game's settings: the shape of its scripts and the number of questioning rounds."""
+    """A game's settings: the shape of its scripts (or the script file played instead of
+    generated scripts) and the number of questioning rounds."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     scripts: ScriptConfig = ScriptConfig()
     rounds: int = Field(default=ROUNDS, ge=1, le=6)
+    script_file: str | None = None
 
 
 class _Event(BaseModel):

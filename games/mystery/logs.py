@@ -27,5 +27,7 @@ def read_checked_log(path: str | Path) -> GameLog[MysteryEvent]:
     try:
         replay(ENTRY, log)
     except (KeyError, IndexError, StopIteration) as err:
-        raise ReplayError(path, 1, f"the log names something its game does not have: {err}")
+        raise ReplayError(
+            path, 1, f"the log names something its game does not have: {err}"
+        ) from None
     return log
