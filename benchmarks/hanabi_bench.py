@@ -21,10 +21,10 @@ from typing import Annotated, Any
 import typer
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from benchmarks.console.options import AsJson, Concurrency, Quiet, Scheduler, Workers, run_options
 from benchmarks.hanabi_options import player_counts
 from benchmarks.llm_usage import game_usage, played_usage, usage_lines
 from benchmarks.report import format_table
-from benchmarks.console.options import AsJson, Concurrency, Quiet, Scheduler, Workers, run_options
 from benchmarks.runner import MemoryLog, RunOptions, check_replayable, run_games
 from games.core.cli import BaseUrl, Model, Record, RecordedRun, fail, llm_settings, prepare_out
 from games.core.errors import GAME_ERRORS
@@ -135,8 +135,8 @@ class HanabiSummary(BaseModel):
     config: HanabiRunConfig
     rows: tuple[PlayerCountRow, ...]
     llm_usage: UsageReport | None = None
-    wall_s: float
-    cpu_s: float
+    play_wall_s: float
+    play_cpu_s: float
 
 
 def summarise_count(rundir: RunDir[HanabiRunConfig], players: int) -> PlayerCountRow:
@@ -187,8 +187,8 @@ def run(
         config=config,
         rows=rows,
         llm_usage=played_usage(report.played),
-        wall_s=report.wall_s,
-        cpu_s=report.cpu_s,
+        play_wall_s=report.wall_s,
+        play_cpu_s=report.cpu_s,
     )
     rundir.write_summary(summary)
     return summary
@@ -259,7 +259,8 @@ def bench_hanabi(
     scoring: Annotated[
         str, typer.Option(help="fireworks (the sum, kept at a bomb-out) or hle (a bomb-out is 0).")
     ] = "fireworks",
-    view: SherlockView = "hints",
+    sherlock_view: SherlockView = "hints",
+    old_view: Annotated[str | None, typer.Option("--view", hidden=True)] = None,
     best_of: BestOf = 1,
     mixture: Mixture = False,
     out: Annotated[Path, typer.Option(help="Run directory (resumed when it exists).")] = Path(
@@ -278,6 +279,11 @@ def bench_hanabi(
     """Play Hanabi games on the shared runner; print mean, std, IQM with 95% CIs, perfect games,
     bomb-outs, turns, fallbacks and tracking accuracy per player count; write JSON and a PNG."""
     try:
+        if old_view is not None:
+            raise ValueError(
+                "--view is now --sherlock-view (as in play hanabi, where --view is the knowledge "
+                "printed)"
+            )
         counts = counts_in(player_counts(players))
         if record and replay is not None:
             raise ValueError("--record and --replay cannot be used together")
@@ -287,7 +293,7 @@ def bench_hanabi(
                 "seeds": parse_seeds(seeds, first_seed),
                 "agents": agents,
                 "scoring": scoring,
-                "view": view,
+                "view": sherlock_view,
                 "best_of": best_of,
                 "mixture": mixture,
                 "model": model,
@@ -321,5 +327,5 @@ def bench_hanabi(
     typer.echo(format_table(table_rows(summary), COLUMNS))
     for line in usage_lines(summary.llm_usage):
         typer.echo(line)
-    typer.echo(f"wall {summary.wall_s:.2f} s, CPU {summary.cpu_s:.2f} s")
+    typer.echo(f"wall {summary.play_wall_s:.2f} s, CPU {summary.play_cpu_s:.2f} s")
     typer.echo(f"wrote {rundir.summary_path} and {plot}")

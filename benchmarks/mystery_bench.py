@@ -218,15 +218,17 @@ def bench_mystery(
     except (ValueError, ValidationError, RunDirError, LogError) as err:
         fail(err)
     summary.update(
-        agents=",".join(specs), wall_s=round(report.wall_s, 3), cpu_s=round(report.cpu_s, 3)
+        agents=",".join(specs),
+        play_wall_s=round(report.wall_s, 3),
+        play_cpu_s=round(report.cpu_s, 3),
     )
     plot = plot_gains(summary["ig_per_round"], out / "ig_per_round.png")
-    path = write_json(out / "mystery_summary.json", summary)
+    path = write_json(out / "summary.json", summary)
     if as_json:
         typer.echo(write_json_text(summary))
         return
     columns = ["agents", "games", "finished", "win_rate", "solved_share", "mean_h0", "lies"]
-    typer.echo(format_table([summary], [*columns, "wall_s", "cpu_s"]))
+    typer.echo(format_table([summary], [*columns, "play_wall_s", "play_cpu_s"]))
     for line in usage_lines(usage):
         typer.echo(line)
     rows = [{"round": r + 1, "mean_ig": g} for r, g in enumerate(summary["ig_per_round"])]

@@ -9,7 +9,6 @@ import typer
 from pydantic import ValidationError
 
 from benchmarks import backbone_bench, provers_bench, undercover_bench
-from benchmarks.report import format_table, write_json
 from benchmarks.console.options import (
     AsJson,
     Concurrency,
@@ -19,6 +18,7 @@ from benchmarks.console.options import (
     exit_when_all_errored,
     run_options,
 )
+from benchmarks.report import format_table, write_json
 from games.core.cli import BaseUrl, Model, Record, RecordedRun, fail, prepare_out
 from games.core.runlog import RunDir, RunDirError
 from games.core.settings import GameSettings
@@ -246,6 +246,6 @@ def bench_llm_concurrency(
             ["concurrency", "games", "errored", "play_wall_s", "play_cpu_s", "x_faster_wall"],
         )
     )
-    typer.echo(f"summaries equal: {result['summaries_equal']}")
+    typer.echo(f"outcomes equal: {result['outcomes_equal']}")
     path = write_json(out / "llm_concurrency.json", result)
     typer.echo(f"wrote {path}")
