@@ -1,14 +1,22 @@
-"""Where each value of a JSON document starts: a map from field path to 1-based line number.
+"""JSON input files: where each value starts (a map from field path to 1-based line number),
+and reading a pydantic model from a file with errors that name the file, line and field.
 
-pydantic names an invalid field by its path (``questions.1.slots.0.answer``); this map turns
+pydantic names an invalid field by its path (``questions.1.slots.0.answer``); the map turns
 that path into the line a person should look at.
 """
 
 from __future__ import annotations
 
 import json
+from pathlib import Path as FilePath
+from typing import Annotated, TypeVar
+
+from pydantic import AfterValidator, BaseModel, ValidationError
+
+from reasoning.syntax import FormulaSyntaxError, parse_formula
 
 Path = tuple[str | int, ...]
+M = TypeVar("M", bound=BaseModel)
 
 _DECODER = json.JSONDecoder()
 _SPACE = " \t\r\n"
@@ -62,3 +70,62 @@ def line_of(lines: dict[Path, int], path: Path) -> int:
     while path not in lines and path:
         path = path[:-1]
     return lines.get(path, 1)
+
+
+def _formula_text(text: str) -> str:
+    try:
+        parse_formula(text)
+    except FormulaSyntaxError as err:
+        raise ValueError(f"not a formula: column {err.column}: {err.message}") from None
+    return text
+
+
+FormulaText = Annotated[str, AfterValidator(_formula_text)]
+"""A formula in the text syntax as a JSON string, checked when the file is read."""
+
+
+def line_in(text: str, path: Path) -> int:
+    """The line of the value at ``path`` in the JSON ``text`` (1 when it cannot be told)."""
+    try:
+        return line_of(value_lines(text), path)
+    except (RecursionError, ValueError, IndexError):
+        return 1
+
+
+def parse_model(text: str, model: type[M], source: str, error: type[ValueError]) -> M:
+    """``text`` (JSON) validated as ``model``; ``error`` says ``source:line: what is wrong``,
+    naming the field of the first problem (and how many more there are)."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as err:
+        raise error(f"{source}:{err.lineno}: not valid JSON: {err.msg}") from None
+    except RecursionError:
+        raise error(f"{source}:1: JSON nested too deeply") from None
+    if not isinstance(data, dict):
+        raise error(f"{source}:1: expected a JSON object")
+    try:
+        return model.model_validate(data)
+    except RecursionError:
+        raise error(f"{source}:1: JSON nested too deeply") from None
+    except ValidationError as err:
+        first = err.errors(include_url=False)[0]
+        loc = tuple(first["loc"])
+        where = ".".join(str(part) for part in loc)
+        message = first["msg"].removeprefix("Value error, ")
+        field = f"field '{where}': " if where else ""
+        more = f" (and {err.error_count() - 1} more)" if err.error_count() > 1 else ""
+        raise error(f"{source}:{line_in(text, loc)}: {field}{message}{more}") from None
+
+
+def read_json_text(path: FilePath, limit: int, error: type[ValueError]) -> str:
+    """The UTF-8 text of the regular file ``path``, at most ``limit`` bytes; ``error`` naming
+    the file otherwise."""
+    try:
+        if not path.is_file():
+            reason = "not a file" if path.exists() else "no such file"
+            raise error(f"{path}:1: cannot read: {reason}")
+        if path.stat().st_size > limit:
+            raise error(f"{path}:1: cannot read: larger than {limit} bytes")
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as err:
+        raise error(f"{path}:1: cannot read: {err}") from None

@@ -12,11 +12,9 @@ the first problem; ``dump_scripts`` writes the form it reads back.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
-from typing import Annotated
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
 from formalize.interrogation.script import Objective, Scripts, secrets_of
 from formalize.world.atoms import vocabulary
@@ -24,8 +22,8 @@ from formalize.world.facts import Fact, fact_formula, fact_of
 from formalize.world.setting import Setting
 from formalize.world.world import Crime, World
 from reasoning.formula import atoms
-from reasoning.jsonpos import line_of, value_lines
-from reasoning.syntax import FormulaSyntaxError, format_formula, parse_formula
+from reasoning.jsonpos import FormulaText, line_in, parse_model, read_json_text
+from reasoning.syntax import format_formula, parse_formula
 
 SCHEMA_VERSION = 1
 MAX_SCRIPT_BYTES = 16 * 1024 * 1024
@@ -34,18 +32,6 @@ MAX_SCRIPT_BYTES = 16 * 1024 * 1024
 
 class ScriptFileError(ValueError):
     """A script file that cannot be used; the message names the file, line and field."""
-
-
-def _formula_text(text: str) -> str:
-    try:
-        parse_formula(text)
-    except FormulaSyntaxError as err:
-        raise ValueError(f"not a formula: column {err.column}: {err.message}") from None
-    return text
-
-
-FactText = Annotated[str, AfterValidator(_formula_text)]
-"""One fact as formula text (``at_ada_hall_2``, ``~holds_basil_knife_1``)."""
 
 
 class _Model(BaseModel):
@@ -97,11 +83,11 @@ class ScriptFile(_Model):
     setting: Setting
     truth: Truth
     players: list[str] = Field(min_length=2)
-    intro: list[FactText]
-    scripts: dict[str, list[FactText]]
-    secrets: dict[str, list[FactText]] = {}
+    intro: list[FormulaText]
+    scripts: dict[str, list[FormulaText]]
+    secrets: dict[str, list[FormulaText]] = {}
     objectives: dict[str, list[ObjectiveEntry]] = {}
-    covers: dict[str, list[FactText]] = {}
+    covers: dict[str, list[FormulaText]] = {}
 
 
 def _check_truth(file: ScriptFile) -> None:
@@ -207,50 +193,20 @@ def _scripts(file: ScriptFile) -> Scripts:
 
 def parse_scripts(text: str, source: str = "<string>") -> Scripts:
     """Scripts from JSON text; ScriptFileError says ``source:line: field: what is wrong``."""
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as err:
-        raise ScriptFileError(f"{source}:{err.lineno}: not valid JSON: {err.msg}") from None
-    except RecursionError:
-        raise ScriptFileError(f"{source}:1: JSON nested too deeply") from None
-    if not isinstance(data, dict):
-        raise ScriptFileError(f"{source}:1: expected a JSON object")
-    try:
-        file = ScriptFile.model_validate(data)
-    except ValidationError as err:
-        first = err.errors(include_url=False)[0]
-        loc = tuple(first["loc"])
-        where = ".".join(str(part) for part in loc)
-        message = first["msg"].removeprefix("Value error, ")
-        raise ScriptFileError(f"{source}:{_line(text, loc)}: field '{where}': {message}") from None
+    file = parse_model(text, ScriptFile, source, ScriptFileError)
     try:
         return _scripts(file)
     except ValueError as err:
         where, _, message = str(err).partition(": ")
         loc = tuple(int(p) if p.isdigit() else p for p in where.split("."))
-        raise ScriptFileError(f"{source}:{_line(text, loc)}: field '{where}': {message}") from None
-
-
-def _line(text: str, loc: tuple[str | int, ...]) -> int:
-    try:
-        return line_of(value_lines(text), loc)
-    except RecursionError:
-        return 1
+        raise ScriptFileError(
+            f"{source}:{line_in(text, loc)}: field '{where}': {message}"
+        ) from None
 
 
 def load_scripts(path: str | Path) -> Scripts:
     """Read a script file; ScriptFileError names the file and line of the first problem."""
-    path = Path(path)
-    try:
-        if not path.is_file():
-            reason = "not a file" if path.exists() else "no such file"
-            raise ScriptFileError(f"{path}:1: cannot read: {reason}")
-        if path.stat().st_size > MAX_SCRIPT_BYTES:
-            raise ScriptFileError(f"{path}:1: cannot read: larger than {MAX_SCRIPT_BYTES} bytes")
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as err:
-        raise ScriptFileError(f"{path}:1: cannot read: {err}") from None
-    return parse_scripts(text, str(path))
+    return parse_scripts(read_json_text(Path(path), MAX_SCRIPT_BYTES, ScriptFileError), str(path))
 
 
 def _texts(facts: tuple[Fact, ...] | frozenset[Fact], setting: Setting) -> list[str]:
