@@ -11,8 +11,9 @@ Rules, stated once:
 - skipped, needing a system that may be absent: ``--prover eprover`` without ``eprover``;
 - kept short: the counts a command repeats its work by are cut to the smallest the README
   itself uses (``--games 1``, ``--seeds 1``, ``--cases 1``, ``--samples 1``), and the long
-  measurement suites (``bench provers``, ``bench clue-perf``, ``bench undercover-similarity``,
-  which loads MiniLM) are marked slow.
+  measurement suites (``bench provers``, ``bench clue-perf``, ``bench undercover`` with its
+  round-robin over every word pair, ``bench undercover-similarity``, which loads MiniLM) are
+  marked slow.
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ NEEDS_ENDPOINT = re.compile(
     r"--base-url|\bURL\b|--agent llm|--replay|runs/sherlock|runs/mycroft|~/WellPlay"
 )
 SHORT = {"--games": "1", "--seeds": "1", "--cases": "1", "--samples": "1"}
-SLOW = ("bench provers", "bench clue-perf", "bench undercover-similarity")
+SLOW = ("bench provers", "bench clue-perf", "bench undercover")
 
 
 def readme_commands() -> list[str]:
