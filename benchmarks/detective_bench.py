@@ -24,10 +24,9 @@ from typing import Annotated, Any
 import typer
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from reasoning.llm.scripted_server import ChatRequest, ScriptedChatServer, Step
+from benchmarks.console.options import AsJson, Concurrency, Quiet, Scheduler, Workers, run_options
 from benchmarks.llm_usage import game_usage, played_usage, usage_lines
 from benchmarks.report import format_table, pyplot
-from benchmarks.console.options import AsJson, Concurrency, Quiet, Scheduler, Workers, run_options
 from benchmarks.runner import GameOutcome, MemoryLog, RunOptions, check_replayable, run_games
 from games.core.cli import BaseUrl, Model, Record, RecordedRun, fail, llm_settings
 from games.core.errors import GAME_ERRORS
@@ -44,6 +43,7 @@ from games.detective.generator import GenerationError
 from games.detective.grading import grade_answer
 from games.detective.play import play_game, usage_meters
 from reasoning.llm import LLMSettings, UsageReport
+from reasoning.llm.scripted_server import ChatRequest, ScriptedChatServer, Step
 
 
 class DetectiveBenchConfig(BaseModel):

@@ -18,12 +18,13 @@ from typing import Annotated, Any
 import typer
 
 from benchmarks.hanabi_options import player_counts
-from benchmarks.report import format_table, percentile, write_json
+from benchmarks.report import format_table, write_json
 from formalize.hanabi.knowledge import clear_count_cache
 from games.hanabi.config import HanabiConfig
 from games.hanabi.engine import HanabiGame
 from games.hanabi.knowledge import possible_sets, seat_knowledge
 from games.hanabi.symbolic import SymbolicAgent
+from reasoning.percentiles import percentile
 
 TARGET_MEDIAN_MS = 1.0
 """Target: median knowledge update per turn under this many milliseconds."""

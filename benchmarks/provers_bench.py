@@ -16,9 +16,9 @@ from typing import Any
 import z3
 
 from benchmarks.problems import ChainSpec, Problem, build_problem, chain_spec
-from benchmarks.report import percentile
 from provers.eprover import eprover_available
 from provers.registry import get_prover
+from reasoning.percentiles import percentile
 from reasoning.verdict import Verdict
 
 SIZES: tuple[int, ...] = (5, 10, 20, 40, 80)

@@ -11,15 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-
-def percentile(values: Sequence[float], q: float) -> float:
-    """The q-th percentile (0-100) by linear interpolation; NaN for no values."""
-    if not values:
-        return math.nan
-    ordered = sorted(values)
-    pos = (len(ordered) - 1) * q / 100.0
-    lo, hi = math.floor(pos), math.ceil(pos)
-    return ordered[lo] + (ordered[hi] - ordered[lo]) * (pos - lo)
+from reasoning.percentiles import percentile
 
 
 def _cell(value: Any) -> str:

@@ -145,6 +145,27 @@ def disj(parts: Iterable[Formula]) -> Formula:
     return items[0] if len(items) == 1 else Or(items)
 
 
+def negate(f: Formula) -> Formula:
+    """The negation of ``f``, with a double negation removed: ``negate(Not(a))`` is ``a``."""
+    return f.body if isinstance(f, Not) else Not(f)
+
+
+def strip_negations(f: Formula) -> Formula:
+    """``f`` with leading double negations removed: ``~~~a`` becomes ``~a``."""
+    while isinstance(f, Not) and isinstance(f.body, Not):
+        f = f.body.body
+    return f
+
+
+def literal(f: Formula) -> tuple[Atom, bool] | None:
+    """The atom of ``f`` and its polarity when ``f`` is an atom under any number of negations
+    (``~~a`` is ``(a, True)``, ``~a`` is ``(a, False)``); None for any other formula."""
+    positive = True
+    while isinstance(f, Not):
+        f, positive = f.body, not positive
+    return (f, positive) if isinstance(f, Atom) else None
+
+
 def prop(name: str) -> Atom:
     """A propositional atom."""
     return Atom(name)

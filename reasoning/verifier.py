@@ -17,7 +17,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from reasoning.formula import Formula, Not
+from reasoning.formula import Formula, negate
 from reasoning.prover import Axiom, Prover, check_consistency
 from reasoning.sorts import infer_sorts
 from reasoning.syntax import format_formula, parse_formula
@@ -129,7 +129,7 @@ def classify(
     proof = prove(claim)
     if proof.verdict is Verdict.VALID:
         return ClaimStatus.ENTAILED, proof, None
-    refutation = prove(Not(claim))
+    refutation = prove(negate(claim))
     if refutation.verdict is Verdict.VALID:
         return ClaimStatus.CONTRADICTED, proof, refutation
     if proof.verdict is Verdict.INVALID and refutation.verdict is Verdict.INVALID:
@@ -172,6 +172,13 @@ class Verifier:
         self, axioms: Sequence[Axiom], claim: Formula
     ) -> tuple[ClaimStatus, ProofResult, ProofResult | None]:
         return classify(lambda goal: self.prover.prove(axioms, goal, self.timeout), claim)
+
+    def entails(self, knowledge: Sequence[Statement], claim: Formula | str) -> bool | None:
+        """True when ``knowledge`` entails ``claim``, False when a countermodel shows it does not,
+        None when the prover gave up: one proof attempt, as an entailment oracle answers."""
+        axioms, goals = self._sorted(knowledge, [claim])
+        verdict = self.prover.prove(axioms, goals[0], self.timeout).verdict
+        return {Verdict.VALID: True, Verdict.INVALID: False}.get(verdict)
 
     def check(
         self,

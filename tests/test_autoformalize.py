@@ -21,9 +21,9 @@ from reasoning.llm import LLMEndpointError, LLMSettings, MalformedAnswer, OpenAI
 from reasoning.llm.scripted_server import Fail, ScriptedChatServer
 from reasoning.prover import Axiom
 from reasoning.sorts import Signature, erase_sorts, infer_sorts
+from reasoning.strategies import SMALL_SIGNATURE, fol_formulas
 from reasoning.syntax import format_formula, parse_formula
 from reasoning.verdict import ProofResult, Verdict
-from tests.strategies import SMALL_SIGNATURE, fol_formulas
 
 SENTENCE = "It is flavoured with oil of bergamot."
 GOOD = "exists e y. Flavour(e) & Patient(e, item) & BergamotOil(y) & Instrument(e, y)"

@@ -9,8 +9,8 @@ from formalize.davidsonian import LintCode, LintMessage, Severity, lint
 from games.undercover import Lexicon
 from reasoning.formula import ENTITY, EVENT, Exists, Formula, Var
 from reasoning.sorts import Signature
+from reasoning.strategies import SMALL_SIGNATURE, fol_formulas, formulas
 from reasoning.syntax import parse_formula
-from tests.strategies import SMALL_SIGNATURE, fol_formulas, formulas
 
 VOCABULARY = Signature(
     predicates={

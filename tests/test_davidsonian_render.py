@@ -9,8 +9,8 @@ from formalize.davidsonian import render_english
 from formalize.davidsonian.render import article, gerund, is_adjective, is_adverb, words
 from games.undercover import Lexicon
 from reasoning.formula import Formula
+from reasoning.strategies import formulas
 from reasoning.syntax import parse_formula
-from tests.strategies import formulas
 
 FIXED = [
     (

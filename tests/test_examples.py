@@ -22,3 +22,22 @@ def test_audit_claims_example() -> None:
         ["~bob_knife", "ENTAILED", "TRUE", "sound"],
         ["envelope_knife", "CONTRADICTED", "FALSE", "wrong"],
     ]
+
+
+def test_the_soundness_example_passes_and_catches_the_guessing_agent() -> None:
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            str(ROOT / "examples" / "test_agent_soundness.py"),
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
+    assert done.returncode == 0, done.stdout[-2000:]
+    assert "2 passed" in done.stdout

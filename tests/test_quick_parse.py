@@ -7,8 +7,8 @@ from hypothesis import strategies as st
 
 from reasoning.formula import Formula
 from reasoning.sorts import erase_sorts
+from reasoning.strategies import fol_formulas, propositional_formulas
 from reasoning.syntax import FormulaSyntaxError, _parse_lalr, format_formula, quick_parse
-from tests.strategies import fol_formulas, propositional_formulas
 
 TOKENS = (
     "p", "q", "P", "a", "b", "true", "false", "exactly", "atmost", "atleast", "of", "forall",

@@ -28,8 +28,8 @@ from reasoning.formula import (
     prop,
 )
 from reasoning.prover import Axiom, Prover, check_consistency
+from reasoning.strategies import propositional_formulas
 from reasoning.verdict import Countermodel, Verdict
-from tests.strategies import propositional_formulas
 
 LETTERS = ("p", "q", "r", "s", "t")
 

@@ -36,8 +36,8 @@ from reasoning.formula import (
     Var,
     prop,
 )
+from reasoning.strategies import CARD_OPS, propositional_formulas
 from reasoning.verdict import Countermodel
-from tests.strategies import CARD_OPS, propositional_formulas
 
 SOLVERS = ("minicard", "cadical195", "glucose4")
 """Native cardinality (minicard), CNF without phases honoured (CaDiCaL), CNF with phases."""

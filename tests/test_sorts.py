@@ -23,8 +23,8 @@ from reasoning.formula import (
     walk,
 )
 from reasoning.sorts import ROLE_PREDICATES, Signature, SortError, erase_sorts, infer_sorts
+from reasoning.strategies import SMALL_SIGNATURE, fol_formulas, formulas
 from reasoning.syntax import parse_formula
-from tests.strategies import SMALL_SIGNATURE, fol_formulas, formulas
 
 
 def infer(*texts: str, signature: Signature | None = None) -> tuple[tuple[Formula, ...], Signature]:

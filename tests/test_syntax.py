@@ -23,6 +23,12 @@ from reasoning.formula import (
     Truth,
     Var,
 )
+from reasoning.strategies import (
+    ODD_NAMES,
+    fol_formulas,
+    formulas,
+    propositional_formulas,
+)
 from reasoning.syntax import (
     KEYWORDS,
     FormulaSyntaxError,
@@ -30,12 +36,6 @@ from reasoning.syntax import (
     format_name,
     parse_formula,
     parse_name,
-)
-from tests.strategies import (
-    ODD_NAMES,
-    fol_formulas,
-    formulas,
-    propositional_formulas,
 )
 
 P, Q, R, S, T = (Atom(n) for n in "PQRST")

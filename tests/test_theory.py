@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from reasoning.formula import ENTITY, EVENT, Atom, Const, Exists, Formula, Var, terms
 from reasoning.prover import Axiom
 from reasoning.sorts import Signature, SortError
+from reasoning.strategies import SMALL_SIGNATURE, fol_formulas, names
 from reasoning.syntax import MAX_NESTING, parse_formula
 from reasoning.theory import (
     Theory,
@@ -21,7 +22,6 @@ from reasoning.theory import (
     parse_theory,
     with_goal,
 )
-from tests.strategies import SMALL_SIGNATURE, fol_formulas, names
 
 TEA = """\
 # a comment

@@ -17,6 +17,7 @@ from provers.trace_cli import session_factory, warnings
 from provers.z3_prover import Z3Prover
 from reasoning.formula import Formula
 from reasoning.prover import Prover
+from reasoning.strategies import fol_formulas, propositional_formulas
 from reasoning.syntax import format_formula
 from reasoning.trace import (
     TraceAudit,
@@ -25,7 +26,6 @@ from reasoning.trace import (
     parse_sorted_trace,
 )
 from reasoning.verifier import Verifier
-from tests.strategies import fol_formulas, propositional_formulas
 
 Step = tuple[list[Formula], list[Formula]]
 runner = CliRunner()

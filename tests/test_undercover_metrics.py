@@ -184,10 +184,14 @@ def test_summaries_over_games() -> None:
     assert mean_of([1.0, None, 3.0]).model_dump() == {"mean": 2.0, "n": 2, "skipped": 1}
 
 
-def test_minilm_loads_offline_and_matches_a_hand_computation() -> None:
+def test_minilm_loads_offline_and_matches_a_hand_computation(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delenv("HF_HUB_OFFLINE", raising=False)
+    load_sentence_model.cache_clear()
     model = load_sentence_model()
     assert load_sentence_model() is model
-    assert os.environ["HF_HUB_OFFLINE"] == "1"
+    assert "HF_HUB_OFFLINE" not in os.environ, "the offline switch leaked out of the model load"
     sim = MiniLMSimilarity()
     bergamot = "It is flavoured with oil of bergamot."
     earl, ceylon = lexicon().definition("Earl Grey Tea"), lexicon().definition("Ceylon Tea")

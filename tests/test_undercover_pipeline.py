@@ -31,10 +31,10 @@ from reasoning.llm import FallbackCounter, LLMSettings, OpenAIChatClient
 from reasoning.llm.scripted_server import ChatRequest, ScriptedChatServer
 from reasoning.prover import Axiom
 from reasoning.sorts import erase_sorts
+from reasoning.strategies import SMALL_SIGNATURE, fol_formulas
 from reasoning.syntax import format_formula, parse_formula
 from reasoning.theory import parse_theory
 from reasoning.verdict import ProofResult, Verdict
-from tests.strategies import SMALL_SIGNATURE, fol_formulas
 from tests.support.isabelle_server import FakeIsabelleServer
 
 WORD = "Earl Grey Tea"

@@ -13,9 +13,9 @@ from provers.sat_prover import SatProver
 from provers.z3_prover import Z3Prover
 from reasoning.formula import Formula, Not, atoms
 from reasoning.prover import Prover
+from reasoning.strategies import propositional_formulas
 from reasoning.verdict import Countermodel
 from reasoning.verifier import ClaimStatus, Correctness, Verifier
-from tests.strategies import propositional_formulas
 
 LETTERS = ("p", "q", "r")
 

@@ -96,6 +96,15 @@ COMMANDS: dict[str, Lazy | Group] = {
             ),
         },
     ),
+    "export": Group(
+        "Write a game or run in another tool's format.",
+        {
+            "hanablive": Lazy(
+                "A Hanabi log as a hanab.live replay, knowledge in the notes.",
+                "games.hanabi.cli:export_hanablive_command",
+            ),
+        },
+    ),
     "detective": Lazy("Detective cases: generate and check.", "games.detective.cli:detective_app"),
     "mystery": Lazy("Interrogation scripts: generate and check.", "games.mystery.cli:mystery_app"),
     "hanabi": Lazy("Hanabi datasets: annotate logged decisions.", "games.hanabi.cli:hanabi_app"),

@@ -10,8 +10,6 @@ import typer
 from pydantic import ValidationError
 
 from benchmarks import clue_bench, clue_perf
-from benchmarks.llm_usage import usage_lines
-from benchmarks.report import format_table, write_json
 from benchmarks.console.options import (
     AsJson,
     Concurrency,
@@ -21,6 +19,8 @@ from benchmarks.console.options import (
     exit_when_all_errored,
     run_options,
 )
+from benchmarks.llm_usage import usage_lines
+from benchmarks.report import format_table, write_json
 from games.clue.agents import AGENTS
 from games.clue.cards import MAX_ROUNDS
 from games.clue.cli import DEFAULT_CLUE_AGENTS, llm_agent_settings

@@ -31,6 +31,7 @@ from games.hanabi.config import HanabiConfig, Scoring
 from games.hanabi.engine import HanabiObservation
 from games.hanabi.entry import ENTRY
 from games.hanabi.events import HANABI_EVENT_TYPES, HanabiMove
+from games.hanabi.hanablive import export_hanablive
 from games.hanabi.knowledge import KnowledgeView, seat_knowledge
 from games.hanabi.render import event_text, knowledge_text, table_text
 
@@ -285,3 +286,21 @@ def annotate_run(
         f"{shown(agreement.pearson)}, spearman {shown(agreement.spearman)}; chosen move best "
         f"in {shown(agreement.chosen_best)} of decisions"
     )
+
+
+def export_hanablive_command(
+    log: Annotated[Path, typer.Argument(help="A Hanabi game log (JSONL, our format).")],
+    out: Annotated[
+        Path | None,
+        typer.Option("-o", "--out", help="Where to write the replay (default: LOG with .json)."),
+    ] = None,
+) -> None:
+    """Write a Hanabi log as a hanab.live replay (JSON), gumshoe's knowledge in the card notes;
+    open it on hanab.live with "Watch a specific replay" from a JSON file."""
+    target = out if out is not None else log.with_suffix(".hanablive.json")
+    try:
+        game = export_hanablive(ENTRY.read_log(log))
+        write_atomic(target, game.to_json() + "\n")
+    except (ValueError, ValidationError, OSError) as err:
+        fail(err)
+    typer.echo(f"{target}: {len(game.actions)} actions, {len(game.players)} players")

@@ -18,9 +18,9 @@ from dataclasses import dataclass, field
 from pydantic import BaseModel, ConfigDict
 
 from formalize.davidsonian.autoformalize import Autoformalizer
+from formalize.interrogation.questions import Where, answer_from
 from formalize.world import atoms
 from formalize.world.facts import TimeAmong
-from formalize.interrogation.questions import Where, answer_from
 from games.core.agents import AgentRegistry, AgentType, seat_seed
 from games.core.llm_player import LLMPlayer, SeatClient, seat_client
 from games.core.recordings import game_llm_settings

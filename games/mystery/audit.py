@@ -18,9 +18,9 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from formalize.interrogation.script import Scripts
 from formalize.world import atoms
 from formalize.world.facts import Fact, fact_formula, holds_in
-from formalize.interrogation.script import Scripts
 from games.mystery.events import Answered, Asked, MysteryEvent, record_fact
 from games.mystery.knowledge import Knowledge
 from provers.sat_session import SatSession

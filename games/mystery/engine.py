@@ -15,7 +15,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from formalize.world.facts import Fact, holds_in
 from formalize.interrogation.questions import (
     Question,
     Related,
@@ -25,6 +24,7 @@ from formalize.interrogation.questions import (
     render_question,
 )
 from formalize.interrogation.script import Scripts
+from formalize.world.facts import Fact, holds_in
 from formalize.world.setting import Setting
 from games.core.protocol import GameInfo, SeatResult
 from games.mystery.events import (

@@ -1,8 +1,9 @@
 """What one character can conclude: the theory, the introduction, its script and what it heard.
 
-A statement is heard as testimony (``formalize.interrogation.testimony``): true unless its speaker is a
-murderer. The suspects of a crime still possible are the other players j for which "j killed the
-victim" is consistent with all of that; entropy is ln of their number, summed over the crimes.
+A statement is heard as testimony (``formalize.interrogation.testimony``): true unless its
+speaker is a murderer. The suspects of a crime still possible are the other players j for which
+"j killed the victim" is consistent with all of that; entropy is ln of their number, summed over
+the crimes.
 Formulas asked about get a goal atom defined once in the incremental session.
 """
 
@@ -11,10 +12,10 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
+from formalize.interrogation.testimony import as_heard
 from formalize.world import atoms
 from formalize.world.facts import Fact, Seen, fact_formula
 from formalize.world.setting import Setting
-from formalize.interrogation.testimony import as_heard
 from formalize.world.theory import background_theory
 from reasoning.closing import Closing
 from reasoning.constraints import ConstraintSessionFactory

@@ -24,8 +24,15 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, PrivateAttr, model_validator
 
+from formalize.interrogation.questions import (
+    HeldItem,
+    Question,
+    Related,
+    Saw,
+    Where,
+    render_question,
+)
 from formalize.world.facts import Fact, Seen
-from formalize.interrogation.questions import HeldItem, Question, Related, Saw, Where, render_question
 from formalize.world.render import listing, render_fact
 from formalize.world.setting import Setting
 from games.mystery.engine import Action, Ask, MysteryView, Reply, Vote

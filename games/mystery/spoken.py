@@ -13,9 +13,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from formalize.davidsonian.autoformalize import Autoformalizer
+from formalize.interrogation.questions import Question, render_question
 from formalize.world import atoms
 from formalize.world.facts import Fact, fact_formula
-from formalize.interrogation.questions import Question, render_question
 from formalize.world.setting import Setting
 from games.mystery.engine import MysteryView, Reply
 from reasoning.formula import Formula, conj

@@ -90,7 +90,8 @@ Script = Sequence[Step] | Callable[["ChatRequest"], Step]
 
 @dataclass(frozen=True)
 class ChatRequest:
-    """One request the server received: its path, headers and decoded JSON body."""
+    """One request the server received: its path, headers (names lower-cased, as HTTP treats
+    them case-insensitively) and decoded JSON body."""
 
     path: str
     headers: dict[str, str]
@@ -308,7 +309,7 @@ class _Handler(BaseHTTPRequestHandler):
         if problem is not None:
             self._send_fail(Fail(400, problem))
             return
-        request = ChatRequest(self.path, dict(self.headers.items()), body)
+        request = ChatRequest(self.path, {k.lower(): v for k, v in self.headers.items()}, body)
         number, step = self.server.owner._step_for(request)
         self._answer(step, request, number)
 

@@ -3,7 +3,6 @@ and per run, as snapshots games print in transcripts and save in summaries."""
 
 from __future__ import annotations
 
-import math
 import statistics
 import threading
 from collections.abc import Iterable, Mapping, Sequence
@@ -13,6 +12,7 @@ from pydantic import BaseModel, ConfigDict
 from reasoning.llm.messages import ChatReply
 from reasoning.llm.prices import PriceTable
 from reasoning.llm.settings import LLMSettings
+from reasoning.percentiles import percentile
 
 
 class UsageSnapshot(BaseModel):
@@ -166,13 +166,6 @@ _COUNTERS = (
 )
 
 
-def _percentile(ordered: Sequence[float], share: float) -> float:
-    """Nearest-rank percentile of sorted values (0 for none)."""
-    if not ordered:
-        return 0.0
-    return ordered[max(0, math.ceil(share * len(ordered)) - 1)]
-
-
 def _snapshot(
     counts: Mapping[str, int], latencies: list[float], cost: float | None
 ) -> UsageSnapshot:
@@ -181,7 +174,7 @@ def _snapshot(
         **counts,
         latency_s=sum(ordered),
         latency_median_s=statistics.median(ordered) if ordered else 0.0,
-        latency_p95_s=_percentile(ordered, 0.95),
+        latency_p95_s=percentile(ordered, 95) if ordered else 0.0,
         cost=cost,
     )
 

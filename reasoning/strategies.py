@@ -1,10 +1,16 @@
-"""Hypothesis strategies for random formulas of the IR.
+"""Hypothesis strategies for property tests of deduction soundness: formulas, theories, traces.
+
+For users' own tests (``pip install gumshoe[testing]`` brings hypothesis) as much as for ours:
 
 - ``formulas``: any IR value (free variables, captured constants, stray sorts, odd names), for
   syntax round trips and structural properties;
 - ``propositional_formulas``: atoms, connectives and cardinality constraints over a few letters;
 - ``fol_formulas``: closed, well-sorted first-order formulas over ``SMALL_SIGNATURE`` (or another
   signature), for provers and sort inference.
+
+- ``theories``: lists of formulas (knowledge bases), of any of the above;
+- ``traces``: reasoning traces (``reasoning.trace.ReasoningTrace``) whose observations hold in a
+  hidden assignment the trace's ``truth`` states, with claims that may or may not follow.
 
 Size is bounded by ``max_leaves`` (atoms per formula) and, for ``fol_formulas``, ``max_depth``.
 """
@@ -36,7 +42,8 @@ from reasoning.formula import (
     Var,
 )
 from reasoning.sorts import Signature, erase_sorts
-from reasoning.syntax import KEYWORDS
+from reasoning.syntax import KEYWORDS, format_formula
+from reasoning.trace import ReasoningTrace, StepLine
 
 CARD_OPS: tuple[CardOp, ...] = get_args(CardOp)
 
@@ -238,3 +245,53 @@ def fol_formulas(
     constant_sorts = tuple(sorted(set(signature.constants.values()))) or (ENTITY,)
     strategy = build(max_depth, ())
     return strategy if with_sorts else strategy.map(erase_sorts)
+
+
+def theories(
+    formula: st.SearchStrategy[Formula] | None = None, min_size: int = 1, max_size: int = 6
+) -> st.SearchStrategy[list[Formula]]:
+    """Knowledge bases: lists of ``formula`` (propositional formulas by default)."""
+    return st.lists(
+        formula if formula is not None else propositional_formulas(),
+        min_size=min_size,
+        max_size=max_size,
+    )
+
+
+@st.composite
+def traces(
+    draw: st.DrawFn,
+    letters: str = "pqrs",
+    max_steps: int = 6,
+    max_claims: int = 2,
+) -> ReasoningTrace:
+    """A trace over the atoms ``letters``: a hidden assignment (the trace's ``truth``), steps
+    observing clauses that hold in it, and claims (literals and clauses) that may be entailed,
+    contradicted or neither by what was observed before them."""
+    hidden = {letter: draw(st.booleans()) for letter in letters}
+
+    def lit(letter: str, positive: bool) -> Formula:
+        return Atom(letter) if positive else Not(Atom(letter))
+
+    literal = st.tuples(st.sampled_from(letters), st.booleans()).map(lambda pair: lit(*pair))
+
+    @st.composite
+    def true_clause(inner: st.DrawFn) -> Formula:
+        anchor = inner(st.sampled_from(letters))
+        others = inner(st.lists(literal, max_size=2))
+        parts = (lit(anchor, hidden[anchor]), *others)
+        return parts[0] if len(parts) == 1 else Or(parts)
+
+    clause = st.lists(literal, min_size=1, max_size=2).map(
+        lambda parts: parts[0] if len(parts) == 1 else Or(tuple(parts))
+    )
+    steps = [
+        StepLine(
+            kind="step",
+            observe=[format_formula(f) for f in draw(st.lists(true_clause(), max_size=3))],
+            claims=[format_formula(f) for f in draw(st.lists(clause, max_size=max_claims))],
+        )
+        for _ in range(draw(st.integers(1, max_steps)))
+    ]
+    truth = [format_formula(lit(letter, value)) for letter, value in hidden.items()]
+    return ReasoningTrace(steps=steps, truth=truth)
