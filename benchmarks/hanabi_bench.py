@@ -5,8 +5,10 @@ environment numbers them) are played into a run directory (resumed when it exist
 name fills every seat, or a seat list names one per seat (cross-play). The summary, read back
 from the logs, gives per player count: mean, std, IQM with bootstrap 95% CIs, perfect games,
 bomb-outs, turns per game, LLM decisions and fallbacks, and the tracking accuracy (share of
-stated deductions that are true) and recall (complete, true deductions over tracked slots); a
-PNG shows the score distribution of each player count. Every report names its scoring mode.
+stated deductions that are true), the own-hand and teammate recall (complete, true deductions
+over tracked slots, each against what the speaker can know: ``games.hanabi.audit``) and the
+HLE-hint agreement (deductions equal to the hint masks over tracked slots); a PNG shows the
+score distribution of each player count. Every report names its scoring mode.
 """
 
 from __future__ import annotations
@@ -57,7 +59,9 @@ COLUMNS = [
     "decisions",
     "fallbacks",
     "tracking_accuracy",
-    "tracking_recall",
+    "own_recall",
+    "teammate_recall",
+    "hle_agreement",
 ]
 """The columns of the printed table."""
 
@@ -121,7 +125,9 @@ class PlayerCountRow(ScoreStats):
     fallbacks: int
     claims: int
     tracking_accuracy: float | None
-    tracking_recall: float | None
+    own_recall: float | None
+    teammate_recall: float | None
+    hle_agreement: float | None
     scores: tuple[int, ...]
 
 
@@ -143,7 +149,9 @@ def summarise_count(rundir: RunDir[HanabiRunConfig], players: int) -> PlayerCoun
     """The row of ``players`` from the finished logs of the run."""
     config = rundir.config
     records: list[GameRecord] = []
-    decisions = fallbacks = claims = true_claims = complete = tracked = errored = 0
+    decisions = fallbacks = claims = true_claims = hinted = errored = 0
+    own = [0, 0]
+    teammate = [0, 0]
     for seed in config.seeds:
         path = rundir.log_path(game_id(players, seed))
         log = ENTRY.read_log(path)
@@ -158,8 +166,10 @@ def summarise_count(rundir: RunDir[HanabiRunConfig], players: int) -> PlayerCoun
         counts = tally(audit_log(log))
         claims += counts.claims
         true_claims += counts.true
-        complete += counts.complete
-        tracked += counts.claims + counts.unstated
+        hinted += counts.hinted
+        for part, slots in ((own, counts.own), (teammate, counts.teammate)):
+            part[0] += slots.complete
+            part[1] += slots.claims + slots.unstated
         perfect = sum(end.fireworks) == 25
         records.append(GameRecord(end.score, perfect, end.lives == 0, end.turn - 1))
     stats = record_stats(players, config.scoring, records)
@@ -170,7 +180,9 @@ def summarise_count(rundir: RunDir[HanabiRunConfig], players: int) -> PlayerCoun
         fallbacks=fallbacks,
         claims=claims,
         tracking_accuracy=true_claims / claims if claims else None,
-        tracking_recall=complete / tracked if tracked else None,
+        own_recall=own[0] / own[1] if own[1] else None,
+        teammate_recall=teammate[0] / teammate[1] if teammate[1] else None,
+        hle_agreement=hinted / (own[1] + teammate[1]) if own[1] + teammate[1] else None,
         scores=tuple(r.score for r in records),
     )
 
@@ -201,7 +213,7 @@ def table_rows(summary: HanabiSummary) -> list[dict[str, Any]]:
         cells = row.model_dump(exclude={"scores"})
         cells["mean_ci"] = f"{row.mean_ci[0]:.2f}-{row.mean_ci[1]:.2f}"
         cells["iqm_ci"] = f"{row.iqm_ci[0]:.2f}-{row.iqm_ci[1]:.2f}"
-        for name in ("tracking_accuracy", "tracking_recall"):
+        for name in ("tracking_accuracy", "own_recall", "teammate_recall", "hle_agreement"):
             value = cells[name]
             cells[name] = "-" if value is None else f"{value:.3f}"
         rows.append(cells)

@@ -5,6 +5,13 @@ from its observation (the counting cache cleared first, so each call pays the fu
 timed, and the mean number of identities per slot is taken in both views: ``hints`` (colour x
 rank product from direct hints, as the reference engine) and ``exact`` (jointly counted).
 
+It also measures the ceilings of tracking recall (``games.hanabi.audit``): over every slot of
+every hand at every decision, how often the acting seat's reachable standard differs from the
+owner's own exact knowledge (``teammate_unreachable``: the share of teammate slots where the
+old target, the teammate's exact knowledge, could not be known by the speaker), and the recall a
+tracker stating the hint masks would get on own and teammate slots (``hints_own_recall``,
+``hints_teammate_recall``). A tracker stating the reachable standard gets 1.0 on both.
+
 Run: ``python -m benchmarks.hanabi_knowledge_bench --seeds 200 --players 2,3,4,5 --out DIR``.
 """
 
@@ -20,6 +27,7 @@ import typer
 from benchmarks.hanabi_options import player_counts
 from benchmarks.report import format_table, write_json
 from formalize.hanabi.knowledge import clear_count_cache
+from games.hanabi.audit import slot_hints, standard, tightest
 from games.hanabi.config import HanabiConfig
 from games.hanabi.engine import HanabiGame
 from games.hanabi.knowledge import possible_sets, seat_knowledge
@@ -35,6 +43,8 @@ def measure(players: int, seeds: int) -> dict[str, Any]:
     hint_sizes: list[int] = []
     exact_sizes: list[int] = []
     times_ms: list[float] = []
+    unreachable: list[bool] = []
+    hinted: dict[bool, list[bool]] = {True: [], False: []}
     cpu = time.process_time()
     for seed in range(seeds):
         game = HanabiGame(HanabiConfig(players=players), seed)
@@ -48,6 +58,13 @@ def measure(players: int, seeds: int) -> dict[str, Any]:
             times_ms.append((time.perf_counter() - start) * 1000.0)
             hint_sizes += [mask.bit_count() for mask in possible_sets(knowledge, "hints")]
             exact_sizes += [mask.bit_count() for mask in possible_sets(knowledge, "exact")]
+            for owner in range(players):
+                reach = [tightest(mask) for mask in standard(game, seat, owner)]
+                hints = slot_hints(game, owner)
+                hinted[owner == seat] += [h == r for h, r in zip(hints, reach, strict=True)]
+                if owner != seat:
+                    own = seat_knowledge(game.observation(owner)).exact
+                    unreachable += [tightest(o) != r for o, r in zip(own, reach, strict=True)]
             game.apply({seat: agents[seat].act(obs)})
     return {
         "players": players,
@@ -58,6 +75,9 @@ def measure(players: int, seeds: int) -> dict[str, Any]:
         "update_ms_median": statistics.median(times_ms),
         "update_ms_p90": percentile(times_ms, 90),
         "update_ms_max": max(times_ms),
+        "teammate_unreachable": statistics.fmean(unreachable),
+        "hints_own_recall": statistics.fmean(hinted[True]),
+        "hints_teammate_recall": statistics.fmean(hinted[False]),
         "cpu_s": time.process_time() - cpu,
     }
 
@@ -74,6 +94,7 @@ def main(
     rows = [measure(count, seeds) for count in counts]
     columns = ["players", "seeds", "decisions", "mean_hints_set", "mean_exact_set"]
     columns += ["update_ms_median", "update_ms_p90", "update_ms_max"]
+    columns += ["teammate_unreachable", "hints_own_recall", "hints_teammate_recall", "cpu_s"]
     typer.echo(format_table(rows, columns))
     payload = {"benchmark": "hanabi-knowledge", "target_median_ms": TARGET_MEDIAN_MS, "rows": rows}
     typer.echo(f"wrote {write_json(out / 'hanabi_knowledge.json', payload)}")

@@ -239,7 +239,7 @@ def bench_mystery(
         typer.echo("\nLLM ratings against the exact expected IG of asking that character")
         typer.echo(format_table(rated, ["rating", "n", "mean_exact_eig"]))
     if with_quiz:
-        metrics = ["objective", "reasoning", "relation", "points", "overall"]
+        metrics = ["objective", "reasoning", "relation", "overall"]
         rows = [{"knowledge": k, **summary["quiz"][k]} for k in ("own", "said", "all")]
         typer.echo("\nWellPlay-style questions, exact reasoners")
         typer.echo(format_table(rows, ["knowledge", *metrics]))
@@ -281,7 +281,7 @@ def bench_wellplay(
     if as_json:
         typer.echo(write_json_text(metrics))
         return
-    columns = ["objective", "reasoning", "relation", "points", "overall", "questions", "fallbacks"]
+    columns = ["objective", "reasoning", "relation", "overall", "questions", "fallbacks"]
     typer.echo(format_table([metrics], columns))
 
 

@@ -184,7 +184,7 @@ def test_log_without_deal_audits_the_given_hand(tmp_path: Path) -> None:
         ClaimStatus.CONTRADICTED,
     ]
     assert {c.kind for c in p1.checks} == {"unjudged"}
-    assert "no deal" in render_audit(audit)
+    assert "holds no truth" in render_audit(audit)
 
 
 def test_player_option_restricts_the_audit(tmp_path: Path) -> None:
@@ -296,5 +296,5 @@ def test_a_log_without_its_end_event_is_audited_as_incomplete(tmp_path: Path) ->
     assert whole.complete and "incomplete" not in render_audit(whole)
     cut = audit_log(write(tmp_path / "cut.jsonl", game_log()[:-1]))
     assert not cut.complete and cut.result is None
-    assert "the game is incomplete: the log has no game_end event" in render_audit(cut)
+    assert "the game is incomplete" in render_audit(cut)
     assert '"complete":false' in cut.model_dump_json()

@@ -17,7 +17,7 @@ def test_play_prints_turns_and_audit_and_writes_a_log(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert "round 1" in result.output and "suggests" in result.output
     assert "game over after" in result.output
-    assert "deduction audit of" in result.output and "recall" in result.output
+    assert "clue audit of" in result.output and "recall" in result.output
     log = tmp_path / "clue-seed4.jsonl"
     assert log.exists()
 
@@ -25,11 +25,12 @@ def test_play_prints_turns_and_audit_and_writes_a_log(tmp_path: Path) -> None:
     assert audited.exit_code == 0, audited.output
     assert "prover" in audited.output and "random" in audited.output
 
-    as_json = runner.invoke(app, ["audit", "clue", str(log), "--json", "--player", "0"])
+    as_json = runner.invoke(app, ["audit", "clue", str(log), "--json", "--seat", "0"])
     assert as_json.exit_code == 0, as_json.output
     payload = json.loads(as_json.output)
-    assert [p["player"] for p in payload["players"]] == [0]
-    assert payload["players"][0]["incorrect"] == 0
+    assert [s["seat"] for s in payload["seats"]] == [0]
+    assert {r["seat"] for r in payload["rows"]} <= {0}
+    assert payload["seats"][0]["false"] == 0
 
 
 def test_play_rejects_unknown_agents() -> None:

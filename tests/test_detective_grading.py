@@ -79,7 +79,7 @@ def test_best_achievable_is_reached_late_not_early(case: Case) -> None:
     assert best.order[-len(herrings) :] == herrings
 
 
-def test_audit_splits_elements_into_justified_lucky_and_unsupported(case: Case) -> None:
+def test_audit_splits_elements_into_sound_lucky_and_wrong(case: Case) -> None:
     q = case.questions[0]
     culprit, motive = q.slots
     wrong_motive = next(c.value for c in motive.choices if c.value != motive.answer)
@@ -87,7 +87,7 @@ def test_audit_splits_elements_into_justified_lucky_and_unsupported(case: Case) 
     verifier = Verifier(SatProver())
     given = {q.id: {culprit.name: culprit.answer, motive.name: wrong_motive}}
     early = audit_answers(case, [], given, verifier)
-    assert [(a.slot, a.kind) for a in early] == [("culprit", "lucky"), ("motive", "unsupported")]
+    assert [(a.slot, a.kind) for a in early] == [("culprit", "lucky"), ("motive", "wrong")]
     assert early[0].check.status is ClaimStatus.UNDETERMINED
     assert early[1].check.correctness is Correctness.FALSE
     late = audit_answers(
@@ -96,5 +96,5 @@ def test_audit_splits_elements_into_justified_lucky_and_unsupported(case: Case) 
         {q.id: {culprit.name: culprit.answer, motive.name: wrong_motive}},
         verifier,
     )
-    assert [a.kind for a in late] == ["justified", "unsupported"]
+    assert [a.kind for a in late] == ["sound", "wrong"]
     assert late[1].check.status is ClaimStatus.CONTRADICTED

@@ -30,7 +30,10 @@ def test_play_then_audit_a_log(tmp_path: Path) -> None:
     assert "stage 0:" in played.output and "best achievable O" in played.output
     audited = runner.invoke(app, ["audit", "detective", str(log)])
     assert audited.exit_code == 0, audited.output
-    assert " 0 lucky, 0 unsupported elements" in audited.output
+    assert "detective audit of" in audited.output and "sound" in audited.output
+    as_json = runner.invoke(app, ["audit", "detective", str(log), "--json"])
+    (seat,) = json.loads(as_json.output)["seats"]
+    assert seat["stated"] == seat["sound"] > 0 and seat["lucky"] == seat["wrong"] == 0
 
 
 def test_a_tampered_or_broken_log_is_one_line(tmp_path: Path) -> None:
@@ -112,4 +115,4 @@ def test_the_demo_section_plays_a_case_to_the_best_achievable(
     out = capsys.readouterr().out
     scores = re.search(r"O (\d\.\d\d); best achievable O (\d\.\d\d)", out)
     assert scores is not None and scores.group(1) == scores.group(2)
-    assert "after the introduction" in out and " lucky, 0 unsupported" in out
+    assert "after the introduction" in out and " lucky, 0 wrong" in out

@@ -6,12 +6,22 @@ import json
 import random
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from benchmarks.console.cli import app
-from games.hanabi.annotate import DecisionRecord, correlation, move_values, rank, sample_hand
+from games.hanabi.annotate import (
+    Z95,
+    DecisionRecord,
+    correlation,
+    interval,
+    move_values,
+    rank,
+    sample_hand,
+    sample_until_separated,
+)
 from games.hanabi.config import HanabiConfig
 from games.hanabi.engine import HanabiGame
 from games.hanabi.knowledge import seat_knowledge
@@ -49,15 +59,34 @@ def test_sampled_hands_are_consistent_with_exact_knowledge(
     assert game.hands[game.current] != hand or copy.deck == game.deck
 
 
-def test_move_values_are_repeatable_scores_one_per_legal_move() -> None:
-    game = HanabiGame(HanabiConfig(players=2), 0)
-    game.apply({0: 2 * game.hand_size + 5})
-    before = (list(game.hands[1]), list(game.deck), len(game.history))
-    values = move_values(game, 2, 0)
-    assert values == move_values(game, 2, 0)
-    assert len(values) == len(game.legal_actions(1))
-    assert all(0.0 <= v <= 25.0 for v in values) and len(set(values)) > 1
-    assert (list(game.hands[1]), list(game.deck), len(game.history)) == before
+def test_move_values_are_repeatable_scores_one_per_legal_move_with_intervals() -> None:
+    game = played(2, 0, 36)
+    seat = game.current
+    before = (list(game.hands[seat]), list(game.deck), len(game.history))
+    valued = move_values(game, 2, 3, 0)
+    assert valued == move_values(game, 2, 3, 0)
+    assert valued != move_values(game, 2, 2, 1)
+    assert len(valued.values) == len(valued.intervals) == len(game.legal_actions(seat))
+    assert 2 <= valued.samples <= 3
+    assert all(0.0 <= v <= 25.0 for v in valued.values) and len(set(valued.values)) > 1
+    assert all(lo <= v <= hi for v, (lo, hi) in zip(valued.values, valued.intervals, strict=True))
+    assert (list(game.hands[seat]), list(game.deck), len(game.history)) == before
+
+
+def test_sampling_stops_once_the_best_separates_and_at_the_cap_on_a_tie() -> None:
+    tie = sample_until_separated(lambda k: (10.0 + k % 3, 10.0 + k % 3, 4.0), 3, 9)
+    assert tie.samples == 9 and not tie.separated
+    assert tie.intervals[0] == tie.intervals[1] and tie.values[0] == tie.values[1]
+    rng = random.Random(0)
+    apart = sample_until_separated(lambda k: (20 + rng.random(), 10 + rng.random()), 3, 50)
+    assert apart.samples == 3 and apart.separated
+    assert apart.intervals[0][0] > apart.intervals[1][1]
+    close = random.Random(1)
+    slow = sample_until_separated(lambda k: (close.gauss(12, 3), close.gauss(11, 3)), 3, 400)
+    assert slow.samples > 3 and (slow.separated or slow.samples == 400)
+    assert interval([1.0, 3.0]) == pytest.approx((2 - Z95, 2 + Z95))
+    with pytest.raises(ValueError, match="least"):
+        sample_until_separated(lambda k: (1.0,), 1, 5)
 
 
 def test_rank_and_correlation() -> None:
@@ -109,15 +138,24 @@ def test_annotate_writes_one_line_per_decision_with_move_values(tmp_path: Path) 
     lines = (run / "games" / "p2-seed0.jsonl").read_text().splitlines()
     short = tmp_path / "short.jsonl"
     short.write_text("\n".join(lines[:6]) + "\n")
-    done = runner.invoke(app, ["hanabi", "annotate", str(short), "--samples", "1"])
+    args = ["hanabi", "annotate", str(short), "--samples", "2", "--max-samples", "2"]
+    done = runner.invoke(app, args)
     assert done.exit_code == 0, done.output
-    records = [json.loads(x) for x in (tmp_path / "decisions.jsonl").read_text().splitlines()]
+    text = (tmp_path / "decisions.jsonl").read_text()
+    records = [json.loads(x) for x in text.splitlines()]
     assert len(records) == 2
     for record in records:
         assert len(record["values"]) == len(record["legal"]) == len(record["ratings"])
+        assert len(record["intervals"]) == len(record["values"]) and record["samples"] == 2
+        assert all(
+            lo <= v <= hi for v, (lo, hi) in zip(record["values"], record["intervals"], strict=True)
+        )
         assert record["prompt"].startswith("You are P") and record["response"]
         assert record["chosen"] in record["legal"] and "fireworks" in record["state"]
     assert "ratings vs rollout values over" in done.output and "spearman" in done.output
+    assert "95% interval separated" in done.output
+    bad = runner.invoke(app, ["hanabi", "annotate", str(short), "--max-samples", "3"])
+    assert bad.exit_code == 2 and "--max-samples" in bad.output
 
 
 def test_annotate_a_folder_without_logs_exits_2(tmp_path: Path) -> None:

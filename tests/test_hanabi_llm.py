@@ -157,12 +157,18 @@ def test_planted_tracking_errors_are_audited_with_the_right_counts(tmp_path: Pat
     assert counts.kinds == {"sound": stated - 3 - planted, "wrong": planted}
     assert counts.true == counts.complete == stated - 3 - planted
     assert counts.unstated == sum(t.unstated for t in trackers)
-    assert counts.recall == counts.complete / (counts.claims + counts.unstated)
-    result = runner.invoke(app, ["audit", "hanabi", str(path)])
+    assert counts.own.recall == counts.complete / counts.own.claims and counts.own.unstated == 0
+    assert counts.teammate.recall == 0.0 and counts.teammate.unstated == counts.unstated
+    result = runner.invoke(app, ["audit", "hanabi", str(path), "--json"])
     assert result.exit_code == 0, result.output
-    assert f"{stated - 3} claims judged, 3 invalid" in result.output
-    assert f"CONTRADICTED {planted}" in result.output and f"wrong {planted}" in result.output
-    assert f"{counts.unstated} tracked slots unstated" in result.output
+    record = json.loads(result.output)
+    assert sum(s["stated"] for s in record["seats"]) == stated
+    assert sum(s["unknown"] for s in record["seats"]) == 3 == record["figures"]["invalid"]
+    assert sum(s["contradicted"] for s in record["seats"]) == planted
+    assert sum(s["wrong"] for s in record["seats"]) == planted
+    assert record["figures"]["unstated"] == counts.unstated
+    assert record["figures"]["own_recall"] == counts.own.recall
+    assert record["figures"]["teammate_recall"] == 0.0
 
 
 def test_audit_of_a_bad_log_exits_2_naming_the_line(tmp_path: Path) -> None:

@@ -4,7 +4,8 @@ sample case file of the README passes `detective check`.
 
 Rules, stated once:
 - run: the lines of ```sh and unlabelled fences that start with ``gumshoe`` (a trailing ``\\``
-  joins the next line); ```console fences are transcripts and are not run;
+  joins the next line, ``&&`` separates two commands); ```console fences are transcripts and are
+  not run;
 - skipped, needing an endpoint or a recorded run: a command naming ``--base-url``, ``URL``, an
   LLM agent (``--agent llm``), ``--replay``, a run that only an endpoint makes (``runs/sherlock``,
   ``runs/mycroft``) or the user's WellPlay copy (``~/WellPlay``);
@@ -46,7 +47,9 @@ def readme_commands() -> list[str]:
         if lang not in ("", "sh"):
             continue
         joined = re.sub(r"\\\n\s*", " ", body)
-        out += [line.strip() for line in joined.splitlines() if line.startswith("gumshoe ")]
+        for line in joined.splitlines():
+            if line.startswith("gumshoe "):
+                out += [part.strip() for part in line.split(" && ")]
     return out
 
 

@@ -134,7 +134,7 @@ def test_an_llm_answers_the_questions_graded_by_the_key(tmp_path: Path) -> None:
     assert metrics["questions"] == len(questions) and metrics["fallbacks"] == 0
     right = [q.key == frozenset("a") for q in questions]
     points = sum(q.points for q, r in zip(questions, right, strict=True) if r)
-    assert metrics["points"] == points / sum(q.points for q in questions)
+    assert metrics["overall"] == pytest.approx(points / sum(q.points for q in questions))
     bad = CliRunner().invoke(app, ["bench", "wellplay", "--data", str(tmp_path / "none")])
     assert bad.exit_code == 2 and bad.output.startswith("error:")
 

@@ -8,23 +8,29 @@ from __future__ import annotations
 
 import typer
 
-from benchmarks.console.command_group import Group, Lazy, RootGroup
+from benchmarks.console.command_group import Generated, Group, Lazy, RootGroup
+
+
+def audit_rows() -> dict[str, Lazy | Group]:
+    """The ``audit`` commands: trace audits, and one per registered game (the one audit command,
+    which finds the game by its own name), read from the registry when ``audit`` is opened."""
+    from games.core.registry import game_names
+
+    rows: dict[str, Lazy | Group] = {
+        "trace": Lazy("Audit a reasoning trace's claims.", "provers.trace_cli:audit_trace")
+    }
+    for name in game_names():
+        rows[name] = Lazy(
+            f"Audit every claim stated in a game log of {name}.", "games.core.audit_cli:audit_game"
+        )
+    return rows
+
 
 COMMANDS: dict[str, Lazy | Group] = {
     "prove": Lazy("Prove a theory file's goal, or check its consistency.", "provers.cli:prove"),
     "audit": Group(
         "Audit stated deductions against what was known.",
-        {
-            "trace": Lazy("Audit a reasoning trace's claims.", "provers.trace_cli:audit_trace"),
-            "clue": Lazy("Audit the deductions of a Clue game log.", "games.clue.cli:audit_clue"),
-            "detective": Lazy(
-                "Audit a detective game log's answer elements.",
-                "games.detective.cli:audit_detective",
-            ),
-            "hanabi": Lazy(
-                "Audit a Hanabi log's stated card deductions.", "games.hanabi.cli:audit_hanabi"
-            ),
-        },
+        Generated(audit_rows),
     ),
     "play": Group(
         "Play a game and print what happens.",

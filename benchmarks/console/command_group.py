@@ -11,7 +11,7 @@ from __future__ import annotations
 import shlex
 import signal
 import threading
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from importlib import import_module
@@ -46,6 +46,29 @@ class Group:
 
     summary: str
     entries: Mapping[str, Lazy | Group] = field(default_factory=dict)
+
+
+class Generated(Mapping[str, "Lazy | Group"]):
+    """Subcommands built by ``make`` when their group is first opened (not when the console
+    starts), such as one row per registered game."""
+
+    def __init__(self, make: Callable[[], Mapping[str, Lazy | Group]]) -> None:
+        self._make = make
+        self._entries: Mapping[str, Lazy | Group] | None = None
+
+    def _built(self) -> Mapping[str, Lazy | Group]:
+        if self._entries is None:
+            self._entries = self._make()
+        return self._entries
+
+    def __getitem__(self, name: str) -> Lazy | Group:
+        return self._built()[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._built())
+
+    def __len__(self) -> int:
+        return len(self._built())
 
 
 class _Listed(TyperCommand):

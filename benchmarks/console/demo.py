@@ -15,10 +15,10 @@ import typer
 from games.clue.audit import audit_events, render_audit
 from games.clue.play import play_seated
 from games.clue.transcript import transcript
+from games.detective.audit import audit_stages
 from games.detective.case import CaseKnobs
 from games.detective.events import AnswersEvent, DetectiveConfig
 from games.detective.planner import best_achievable
-from games.detective.play import audit_stages
 from games.detective.play import play_game as play_detective
 from games.hanabi.agents import HanabiAgentSettings
 from games.hanabi.cli import play_narrated
@@ -175,8 +175,8 @@ def detective_section() -> None:
     for event, audit in zip(stages, audits, strict=True):
         where = case.location(event.read[-1]).title if event.read else "the introduction"
         typer.echo(
-            f"  after {where:32s} grades {event.grades}  elements: {audit.justified} justified, "
-            f"{audit.lucky} lucky, {audit.unsupported} unsupported"
+            f"  after {where:32s} grades {event.grades}  elements: {audit.sound} sound, "
+            f"{audit.lucky} lucky, {audit.wrong} wrong"
         )
     best = best_achievable(case).score
     if state.score is not None:

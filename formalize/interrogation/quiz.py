@@ -7,7 +7,9 @@ and rule out every other option. Each is tagged by the least knowledge that sett
 character's own script (``own``), that plus the planned answers a game lets it hear
 (``said``), or only all scripts together (``all``). So the seed's two no-play baselines, own
 script only and all scripts, become exact bounds: the first settles the ``own`` questions, the
-second all of them.
+second all of them. The Overall score weights each category by the total possible points of the
+questions scored in it (seed 004, Appendix C.2): on the seed's whole set (117 / 800 / 565
+questions) that is 1170 / 4000 / 1130 over 6300, on any other set its own totals.
 """
 
 from __future__ import annotations
@@ -31,9 +33,6 @@ Category = Literal["objective", "reasoning", "relation"]
 Needs = Literal["own", "said", "all"]
 POINTS: dict[Category, int] = {"objective": 10, "reasoning": 5, "relation": 2}
 """Points per question of each category, as in seed 004."""
-SEED_TOTALS: dict[Category, int] = {"objective": 1170, "reasoning": 4000, "relation": 1130}
-"""The points each category carries over the seed's whole dataset (6300 in all): the weights
-of its Overall score."""
 OPTIONS = 5
 """Options per question (a to e)."""
 
@@ -193,17 +192,21 @@ class Graded(Protocol):
         ...
 
 
+def category_points(questions: Sequence[Graded]) -> dict[Category, int]:
+    """The total possible points of the questions of each category: the Overall's weights."""
+    return {cat: sum(q.points for q in questions if q.category == cat) for cat in POINTS}
+
+
 def accuracy(questions: Sequence[Graded], correct: Sequence[bool]) -> dict[str, float]:
-    """Per-category accuracy, the point-weighted accuracy of these questions, and the seed's
-    Overall (categories weighted 1170 / 4000 / 1130 over 6300)."""
+    """Per-category accuracy (0.0 for a category with no question) and the Overall: the
+    categories' accuracies weighted by their total possible points (``category_points``)."""
     out: dict[str, float] = {}
     for cat in POINTS:
         marks = [c for q, c in zip(questions, correct, strict=True) if q.category == cat]
         out[cat] = sum(marks) / len(marks) if marks else 0.0
-    points = sum(q.points for q in questions)
-    won = sum(q.points for q, c in zip(questions, correct, strict=True) if c)
-    out["points"] = won / points if points else 0.0
-    out["overall"] = sum(SEED_TOTALS[c] * out[c] for c in POINTS) / sum(SEED_TOTALS.values())
+    weights = category_points(questions)
+    total = sum(weights.values())
+    out["overall"] = sum(weights[c] * out[c] for c in POINTS) / total if total else 0.0
     return out
 
 

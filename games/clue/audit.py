@@ -47,6 +47,9 @@ from games.clue.events import (
     TurnStart,
 )
 from games.clue.knowledge import PlayerView, clue_setup, deduction_fact
+from games.clue.transcript import describe_deduction
+from games.core.audit import AuditRecord, Where, audit_row, render_record, summarise
+from games.core.log import GameLog
 from games.core.runlog import LogError
 from provers.sat_session import SatSession
 from reasoning.constraints import ConstraintSessionFactory
@@ -169,7 +172,9 @@ def audit_events(
     where = Path(source or "<events>")
 
     def line_of(index: int) -> int:
-        return lines[index] if lines is not None else index + 1
+        if lines is None:
+            return index + 1
+        return lines[min(index, len(lines) - 1)] if lines else 1
 
     if not events or not isinstance(events[0], GameStart):
         raise LogError(where, line_of(0), "the log must open with a game_start event")
@@ -416,46 +421,65 @@ class _Auditor:
         )
 
 
-def render_audit(audit: GameAudit) -> str:
-    """The audit as a plain-text table, one row per player."""
-    columns = [
-        "player",
-        "agent",
-        "stated",
-        "correct",
-        "incorrect",
-        "sound",
-        "lucky",
-        "wrong",
-        "entailed",
-        "contradicted",
-        "undetermined",
-        "recall",
+def audit_record(log: GameLog[ClueEvent]) -> AuditRecord:
+    """The audit of a Clue log (read by ``ENTRY.read_log``) as the record every game yields;
+    LogError names the line of any problem."""
+    audit = audit_events(log.events, lines=log.lines, source=str(log.path))
+    return as_record(audit)
+
+
+def as_record(audit: GameAudit) -> AuditRecord:
+    """``audit`` as the record every game's audit yields: a row per statement (its deduction's
+    kind, card and the player it is about as extra columns), a summary per player with its
+    recall of other players' cards, the cards known per round (seed 000, Fig. 5) and the result
+    as the game's figures."""
+    rows = [
+        audit_row(
+            p.player,
+            Where(line=c.line, round=c.round, turn=c.turn),
+            describe_deduction(c.deduction, audit.names),
+            c.status,
+            c.truth,
+            repeat=c.repeat,
+            detail={
+                "deduction": c.deduction.kind,
+                "card": c.deduction.card.name,
+                "about": c.deduction.player,
+            },
+        )
+        for p in audit.players
+        for c in p.checks
     ]
-    rows: list[list[str]] = []
-    for p in audit.players:
-        values: list[object] = [
-            f"{p.player} {p.name}",
+    seats = [
+        summarise(
+            p.player,
+            p.name,
             p.agent,
-            p.deductions,
-            p.correct,
-            p.incorrect,
-            p.sound,
-            p.lucky,
-            p.wrong,
-            p.entailed,
-            p.contradicted,
-            p.undetermined,
-            "-" if p.recall is None else f"{p.recall:.2f} ({p.recall_stated}/{p.recall_entailed})",
-        ]
-        rows.append(["-" if v is None else str(v) for v in values])
-    widths = [max(len(c), *(len(r[i]) for r in rows)) for i, c in enumerate(columns)]
-    out = ["  ".join(c.ljust(w) for c, w in zip(columns, widths, strict=True)).rstrip()]
-    out.append("  ".join("-" * w for w in widths))
-    out += ["  ".join(v.ljust(w) for v, w in zip(r, widths, strict=True)).rstrip() for r in rows]
-    head = f"deduction audit{' of ' + audit.source if audit.source else ''}: {audit.rounds} rounds"
-    if not audit.has_truth:
-        head += " (no deal in the log: entailment only, no truth)"
-    if not audit.complete:
-        head += "; the game is incomplete: the log has no game_end event"
-    return "\n".join([head, *out])
+            rows,
+            has_truth=audit.has_truth,
+            recall=(p.recall_stated, p.recall_entailed),
+        )
+        for p in audit.players
+    ]
+    figures: dict[str, object] = {
+        "rounds": audit.rounds,
+        "winner": None if audit.result is None else audit.result.winner,
+    }
+    if audit.has_truth:
+        figures["known_per_round"] = {p.name: p.known_per_round for p in audit.players}
+    figures["ideal_known_per_round"] = {p.name: p.ideal_known_per_round for p in audit.players}
+    return AuditRecord(
+        game="clue",
+        source=audit.source,
+        seed=audit.seed,
+        has_truth=audit.has_truth,
+        complete=audit.complete,
+        seats=seats,
+        rows=rows,
+        figures=figures,
+    )
+
+
+def render_audit(audit: GameAudit) -> str:
+    """The audit in plain text, as every game's audit is rendered (the wrong rows listed)."""
+    return "\n".join(render_record(as_record(audit)))

@@ -1,4 +1,4 @@
-"""``gumshoe play clue`` and ``gumshoe audit clue``: play a seeded Clue game, audit a Clue log."""
+"""``gumshoe play clue``: play a seeded Clue game and print it with its audit."""
 
 from __future__ import annotations
 
@@ -8,13 +8,13 @@ from typing import Annotated
 import typer
 
 from games.clue.agents import AGENTS, AgentSettings
-from games.clue.audit import audit_events, audit_log, render_audit
+from games.clue.audit import audit_events, render_audit
 from games.clue.cards import MAX_ROUNDS, ClueConfig
 from games.clue.engine import INFO
 from games.clue.entry import ENTRY
 from games.clue.events import GameStart
 from games.clue.play import play_seated
-from games.clue.transcript import describe_deduction, transcript
+from games.clue.transcript import transcript
 from games.core.cli import (
     BaseUrl,
     LogFolder,
@@ -152,37 +152,3 @@ def play_clue(
     typer.echo(render_audit(audit_events(events, source=str(path) if path else None)))
     if path is not None:
         typer.echo(f"\nlog: {path}")
-
-
-def audit_clue(
-    log: Annotated[Path, typer.Argument(help="A Clue game log (JSONL, see the README).")],
-    player: Annotated[
-        list[int] | None, typer.Option(help="Audit only this seat (repeatable).")
-    ] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
-) -> None:
-    """Judge every stated deduction of a Clue log: entailed / contradicted / undetermined by
-    what its author knew, true / false by the deal; per-player counts and recall."""
-    try:
-        audit = audit_log(log, player or None)
-    except OSError as err:
-        fail(f"{log}: {err.strerror or err}")
-    except LogError as err:
-        fail(err)
-    if as_json:
-        typer.echo(audit.model_dump_json())
-        return
-    typer.echo(render_audit(audit))
-    for p in audit.players:
-        for check in p.checks:
-            plain = check.kind == "sound" or (
-                check.kind == "unjudged" and check.status.value == "ENTAILED"
-            )
-            if plain or check.repeat:
-                continue
-            what = describe_deduction(check.deduction, audit.names)
-            truth = f", {check.truth.value}" if check.truth else ""
-            typer.echo(
-                f"line {check.line}: {p.name} states {what!r}: {check.status.value}{truth}"
-                + (f" -> {check.kind}" if check.kind != "unjudged" else "")
-            )

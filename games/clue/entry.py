@@ -129,6 +129,7 @@ class ClueEntry(GameEntry[ClueEvent]):
     """Clue in the registry of games."""
 
     info = INFO
+    auditor = "games.clue.audit:audit_record"
     config_type = ClueConfig
     event_adapter = CLUE_EVENT
     agents = AGENTS

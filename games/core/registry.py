@@ -16,6 +16,7 @@ from typing import Any, Generic, TypeVar
 from pydantic import BaseModel, TypeAdapter
 
 from games.core.agents import AgentRegistry
+from games.core.audit import AuditRecord
 from games.core.log import GameLog, LogHeader, SeatInfo, make_header, read_game_log
 from games.core.loop import Agent, play
 from games.core.protocol import GameInfo, GameState, SeatResult
@@ -52,6 +53,9 @@ class GameEntry(ABC, Generic[E]):
     """What ``apply`` raises for an action the rules forbid."""
     terminal_type: str = "game_end"
     """The ``type`` of the game's own last event."""
+    auditor: str | None = None
+    """``module:function`` auditing one of the game's logs (``GameLog -> AuditRecord``), imported
+    on first use; None when the game has no audit."""
 
     @abstractmethod
     def default_config(self, players: int) -> BaseModel:
@@ -95,6 +99,17 @@ class GameEntry(ABC, Generic[E]):
             terminal_type=self.terminal_type,
             check=self.check_events,
         )
+
+    def audit(self, log: GameLog[E]) -> AuditRecord:
+        """The audit record of one of this game's logs (ValueError, or LogError naming the
+        line, when the log cannot be audited)."""
+        if self.auditor is None:
+            raise ValueError(f"{self.info.name}: the game has no audit")
+        module, name = self.auditor.split(":")
+        record = getattr(importlib.import_module(module), name)(log)
+        if not isinstance(record, AuditRecord):
+            raise TypeError(f"{self.auditor} returned {type(record).__name__}, not AuditRecord")
+        return record
 
     def header(self, config: BaseModel, seed: int, seats: Sequence[SeatInfo]) -> LogHeader:
         """The common header of a game's log."""

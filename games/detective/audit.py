@@ -1,26 +1,34 @@
-"""Per-element audit of an answer: justified, lucky or unsupported, by what had been read.
+"""Per-element audit of an answer: sound, lucky or wrong, by what had been read.
 
 Each element given is a claim; the Verifier classifies it against the theory, the introduction
 and the locations read so far (ENTAILED / CONTRADICTED / UNDETERMINED) and against the solution
-(TRUE / FALSE). A justified element is sound (entailed and true), a lucky one is true but not
-entailed, and an unsupported one is false (the Verifier's wrong): nothing read could justify it.
-A value outside the slot's choices states no fact, so it is not audited (grading counts it wrong).
+(TRUE / FALSE): sound (entailed and true), lucky (true, not entailed) or wrong (false). A value
+outside the slot's choices states no fact, so it is not audited (grading counts it wrong). A
+log's audit judges every stage's elements against the locations read by that stage.
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Mapping, Sequence
 
 from pydantic import BaseModel, ConfigDict
 
+from games.core.audit import AuditRecord, Where, audit_row, judged_record
+from games.core.log import GameLog
+from games.core.replay import replay
+from games.core.runlog import LogError
 from games.detective.case import Case
+from games.detective.engine import case_digest
+from games.detective.entry import ENTRY, game_case
+from games.detective.events import AnswersEvent, CaseStart, DetectiveConfig, DetectiveEvent
 from games.detective.verify import card_formulas, slot_formula, theory_formulas
+from provers import get_prover
 from reasoning.formula import Card, Formula
 from reasoning.prover import Axiom
-from reasoning.verifier import ClaimCheck, Verifier
+from reasoning.verifier import ClaimCheck, Judgement, Verifier
 
-KIND_NAMES: dict[str, str] = {"sound": "justified", "lucky": "lucky", "wrong": "unsupported"}
-"""How the Verifier's kinds are named for answer elements."""
+AUDIT_PROVER = "sat"
+"""The backend that audits a log's answers (the case theory is propositional)."""
 
 
 class ElementAudit(BaseModel):
@@ -34,9 +42,9 @@ class ElementAudit(BaseModel):
     check: ClaimCheck
 
     @property
-    def kind(self) -> str:
-        """justified, lucky or unsupported (or unjudged when the prover could not tell)."""
-        return KIND_NAMES.get(self.check.kind, self.check.kind)
+    def kind(self) -> Judgement:
+        """sound, lucky or wrong (or unjudged when the prover could not tell)."""
+        return self.check.kind
 
 
 def _truth(case: Case) -> list[Formula]:
@@ -78,3 +86,81 @@ def audit_answers(
         ElementAudit(question=qid, slot=slot.name, value=value, check=check)
         for (qid, slot, value), check in zip(given, report.checks, strict=True)
     ]
+
+
+class StageAudit(BaseModel):
+    """How a stage's given elements split: sound, lucky, wrong (and unjudged)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    stage: int
+    sound: int
+    lucky: int
+    wrong: int
+    unjudged: int
+
+
+def audit_stages(
+    case: Case, stages: Sequence[AnswersEvent], verifier: Verifier
+) -> list[StageAudit]:
+    """Every stage's elements judged against what had been read (``audit_answers``)."""
+    out = []
+    for event in stages:
+        kinds = [a.kind for a in audit_answers(case, event.read, event.answers, verifier)]
+        out.append(
+            StageAudit(
+                stage=event.stage,
+                sound=kinds.count("sound"),
+                lucky=kinds.count("lucky"),
+                wrong=kinds.count("wrong"),
+                unjudged=kinds.count("unjudged"),
+            )
+        )
+    return out
+
+
+def logged_case(log: GameLog[DetectiveEvent]) -> Case:
+    """The case a detective log played, rebuilt from its header and checked against its digest,
+    the log replayed; LogError or ValueError saying what is wrong."""
+    if log.header is None:
+        raise LogError(log.path, 1, "a detective log needs its header")
+    config = DetectiveConfig.model_validate(log.header.config)
+    case = game_case(config, log.header.seed)
+    start = log.events[0] if log.events else None
+    if not isinstance(start, CaseStart) or start.digest != case_digest(case):
+        raise LogError(log.path, log.line_of(0), "the log's case is not the one its header names")
+    replay(ENTRY, log)
+    return case
+
+
+def audit_record(log: GameLog[DetectiveEvent]) -> AuditRecord:
+    """Every stage's answer elements of a detective log as the record every game yields: a row
+    per element (where: the stage as the round, the log line; the question, slot and locations
+    read as extra columns) and the reader's summary."""
+    if log.header is None:
+        raise LogError(log.path, 1, "a detective log needs its header")
+    case = logged_case(log)
+    if not case.checkable:
+        raise ValueError(f"{log.path}: its case has no logic; only the autograder can grade it")
+    verifier = Verifier(get_prover(AUDIT_PROVER))
+    rows = []
+    for index, event in enumerate(log.events):
+        if not isinstance(event, AnswersEvent):
+            continue
+        for element in audit_answers(case, event.read, event.answers, verifier):
+            rows.append(
+                audit_row(
+                    0,
+                    Where(line=log.line_of(index), round=event.stage),
+                    f"{element.question}.{element.slot} = {element.value}",
+                    element.check.status,
+                    element.check.correctness,
+                    detail={
+                        "question": element.question,
+                        "slot": element.slot,
+                        "read": len(event.read),
+                    },
+                )
+            )
+    figures = {"stages": sum(isinstance(e, AnswersEvent) for e in log.events)}
+    return judged_record("detective", log, log.header.seed, log.header.seats, rows, figures)

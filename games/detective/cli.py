@@ -1,5 +1,5 @@
 """``gumshoe detective ...`` (generate a case file, check one against its contract), and
-``gumshoe play detective`` and ``gumshoe audit detective``."""
+``gumshoe play detective``."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from pydantic import ValidationError
 from games.core.cli import BaseUrl, Model, fail, llm_settings, usage_footer
 from games.core.errors import GAME_ERRORS
 from games.core.llm_player import seat_client
-from games.core.runlog import EventLog, LogError, field_errors
+from games.core.runlog import EventLog, field_errors
 from games.detective.agents import AGENTS, AgentSettings, LLMAgent
 from games.detective.autograder import MODES, AutoGrader, answer_text
 from games.detective.case import Case, CaseError, CaseKnobs, dump_case, load_case
@@ -25,11 +25,10 @@ from games.detective.check import (
 from games.detective.events import AnswersEvent, DetectiveConfig, VisitEvent
 from games.detective.generator import GenerationError, generate_case
 from games.detective.planner import best_achievable
-from games.detective.play import audit_stages, logged_case, play_game, usage_meters
+from games.detective.play import play_game, usage_meters
 from provers.registry import PROVER_NAMES, get_prover
 from provers.sat_session import SatSession
 from reasoning.prover import Prover, ProverUnavailable
-from reasoning.verifier import Verifier
 
 detective_app = typer.Typer(
     help="Detective cases: generate prover-checked cases and check case files.",
@@ -246,30 +245,3 @@ def play_detective(
             fail(err, 1)
     if log is not None:
         typer.echo(f"wrote {log}")
-
-
-def audit_detective(
-    log: Annotated[Path, typer.Argument(help="A detective game log (JSONL).")],
-    prover: Annotated[
-        str, typer.Option(help=f"Backend of the Verifier: {', '.join(PROVER_NAMES)}.")
-    ] = DEFAULT_CHECK_PROVER,
-) -> None:
-    """Split every stage's answer elements into justified (entailed by what had been read and
-    true), lucky (true, not entailed) and unsupported (false)."""
-    try:
-        case, stages = logged_case(str(log))
-    except (LogError, CaseError, GenerationError, ValueError) as err:
-        fail(err)
-    if not case.checkable:
-        fail(f"{log}: its case has no logic; only the autograder can grade it")
-    rows = audit_stages(case, stages, Verifier(_prover(prover)))
-    typer.echo("stage  justified  lucky  unsupported  unjudged")
-    for r in rows:
-        typer.echo(
-            f"{r.stage:>5}  {r.justified:>9}  {r.lucky:>5}  {r.unsupported:>11}  {r.unjudged:>8}"
-        )
-    totals = [sum(getattr(r, k) for r in rows) for k in ("justified", "lucky", "unsupported")]
-    typer.echo(
-        f"{log}: {len(rows)} stages; {totals[0]} justified, {totals[1]} lucky, "
-        f"{totals[2]} unsupported elements"
-    )

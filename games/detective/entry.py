@@ -75,6 +75,7 @@ class DetectiveEntry(GameEntry[DetectiveEvent]):
     """The detective game in the registry of games."""
 
     info = INFO
+    auditor = "games.detective.audit:audit_record"
     config_type = DetectiveConfig
     event_adapter = DETECTIVE_EVENT
     agents = AGENTS

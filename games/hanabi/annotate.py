@@ -6,14 +6,17 @@ own ratings cannot give: the value of every legal move, the mean final score whe
 made and the symbolic agent plays every seat afterwards, over hidden hands of the deciding seat
 sampled from its exact knowledge (slot by slot, each from its share of the consistent deals
 given the slots already drawn, so the hands are drawn jointly and exactly) with the rest of the
-deck in a random order.
+deck in a random order. Sampling goes on, one sampled hand at a time and the same hands for every
+move, until the best move's 95% confidence interval lies above the runner-up's (or a cap), and
+every value is written with its interval.
 """
 
 from __future__ import annotations
 
+import math
 import random
 import statistics
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 from pydantic import BaseModel, ConfigDict
 
@@ -46,6 +49,12 @@ class DecisionRecord(BaseModel):
     chosen: int
     fallback: bool
     values: tuple[float, ...] = ()
+    intervals: tuple[tuple[float, float], ...] = ()
+    """Each value's 95% confidence interval (normal approximation over the samples)."""
+    samples: int = 0
+    """The hidden hands sampled for this decision's values."""
+    separated: bool = False
+    """Whether the best move's interval lies above the runner-up's (else the cap was hit)."""
 
 
 def state_record(obs: HanabiObservation) -> dict[str, object]:
@@ -84,26 +93,87 @@ def rollout(game: HanabiGame, action: int) -> int:
     return game.score()
 
 
-def move_values(game: HanabiGame, samples: int, seed: int) -> tuple[float, ...]:
-    """The mean rollout score of every legal move of the seat to move, over ``samples`` hands
-    sampled from its knowledge (the same hands and deck orders for every move)."""
+Z95 = 1.959963984540054
+"""The two-sided 95% quantile of the standard normal distribution."""
+
+
+class MoveValues(BaseModel):
+    """Every move's mean rollout score with its 95% interval, the samples drawn, and whether the
+    best move's interval came to lie above the runner-up's."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    values: tuple[float, ...]
+    intervals: tuple[tuple[float, float], ...]
+    samples: int
+    separated: bool
+
+
+def interval(scores: Sequence[float]) -> tuple[float, float]:
+    """The 95% confidence interval of the mean of ``scores`` (at least two): mean +- z s/sqrt(n)."""
+    mean = statistics.fmean(scores)
+    half = Z95 * statistics.stdev(scores) / math.sqrt(len(scores))
+    return (mean - half, mean + half)
+
+
+def separated(intervals: Sequence[tuple[float, float]], values: Sequence[float]) -> bool:
+    """Whether the best value's interval lies wholly above the runner-up's (one move: True)."""
+    if len(values) < 2:
+        return True
+    order = sorted(range(len(values)), key=lambda i: values[i], reverse=True)
+    return intervals[order[0]][0] > intervals[order[1]][1]
+
+
+def sample_until_separated(
+    draw: Callable[[int], Sequence[float]], least: int, cap: int
+) -> MoveValues:
+    """Draw sample rows (``draw(k)``: the k-th sample's score of every move) until at least
+    ``least`` are in and the best move's interval separates from the runner-up's, or ``cap``."""
+    if not 2 <= least <= cap:
+        raise ValueError(f"samples: need 2 <= least <= cap, got {least} and {cap}")
+    rows: list[Sequence[float]] = []
+    while True:
+        rows.append(draw(len(rows)))
+        columns = list(zip(*rows, strict=True))
+        values = tuple(statistics.fmean(c) for c in columns)
+        intervals = tuple(interval(c) for c in columns) if len(rows) > 1 else ()
+        if len(rows) >= least and (separated(intervals, values) or len(rows) == cap):
+            return MoveValues(
+                values=values,
+                intervals=intervals,
+                samples=len(rows),
+                separated=separated(intervals, values),
+            )
+
+
+def move_values(game: HanabiGame, least: int, cap: int, seed: int) -> MoveValues:
+    """The mean rollout score of every legal move of the seat to move, with its interval, over
+    hands sampled from its knowledge (the same hands and deck orders for every move), from
+    ``least`` samples until the best move separates or ``cap``."""
     seat = game.current
     obs = game.observation(seat)
     rng = random.Random(seed)
-    deals = [(sample_hand(obs, rng), rng.getrandbits(32)) for _ in range(samples)]
-    return tuple(
-        statistics.fmean(
-            rollout(game.determinized(seat, hand, deck_seed), action) for hand, deck_seed in deals
+
+    def draw(_: int) -> tuple[float, ...]:
+        hand, deck_seed = sample_hand(obs, rng), rng.getrandbits(32)
+        return tuple(
+            float(rollout(game.determinized(seat, hand, deck_seed), action))
+            for action in obs.legal_actions
         )
-        for action in obs.legal_actions
-    )
+
+    return sample_until_separated(draw, least, cap)
 
 
 def decision_records(
-    log: GameLog[HanabiEvent], game_id: str, samples: int = 0, seed: int = 0
+    log: GameLog[HanabiEvent],
+    game_id: str,
+    samples: int = 0,
+    seed: int = 0,
+    max_samples: int | None = None,
 ) -> Iterator[DecisionRecord]:
-    """Every decision of ``log`` as a record; with ``samples`` > 0, each legal move valued by
-    that many rollouts. The log must replay (ReplayError names the line where it parts)."""
+    """Every decision of ``log`` as a record; with ``samples`` > 0, each legal move valued by at
+    least that many rollouts, more until the best move separates or ``max_samples`` (default
+    ``samples``). The log must replay (ReplayError names the line where it parts)."""
     if log.header is None:
         raise ValueError("a Hanabi log needs its header to be read as a dataset")
     replay(ENTRY, log)
@@ -113,8 +183,12 @@ def decision_records(
         ((seat, move),) = joint.items()
         if isinstance(move, HanabiMove):
             decision = move.decision
-            values = (
-                move_values(state.game, samples, seed * 1000 + decision.turn) if samples else ()
+            valued = (
+                move_values(
+                    state.game, samples, max_samples or samples, seed * 1000 + decision.turn
+                )
+                if samples
+                else None
             )
             yield DecisionRecord(
                 game=game_id,
@@ -128,7 +202,10 @@ def decision_records(
                 ratings=decision.ratings,
                 chosen=decision.chosen,
                 fallback=decision.fallback,
-                values=values,
+                values=() if valued is None else valued.values,
+                intervals=() if valued is None else valued.intervals,
+                samples=0 if valued is None else valued.samples,
+                separated=valued is not None and valued.separated,
             )
         state.apply(joint)
 

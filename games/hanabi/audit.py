@@ -7,6 +7,16 @@ teammate can deduce, which is what tracking a teammate means): ENTAILED when eve
 knowledge allows fits the claim, CONTRADICTED when none does, else UNDETERMINED; TRUE or FALSE by
 the card actually there; and sound / lucky / wrong by ``reasoning.verifier.judge``. A claim naming
 a seat or slot that does not exist is counted as invalid and not judged.
+
+Completeness is graded against a standard the speaker can reach. For its own slot, that is its
+own exact knowledge. For a teammate's slot it is not the teammate's exact knowledge (which
+depends on the speaker's hidden cards, which the teammate sees) but ``formalize.hanabi.
+tracking.reachable_knowledge``: the union of the teammate's exact knowledge over every own hand
+the speaker's knowledge allows, i.e. what the speaker can be sure the teammate considers
+possible. A claim is *complete* when it is the colour x rank hull of that standard; a perfect
+tracker is complete on every slot. Separately, a claim *agrees with the hints* when it is
+exactly the slot's hint product (the per-card colour and rank masks the reference engine keeps,
+negative hints included), the card knowledge seed 003's judge compares against.
 """
 
 from __future__ import annotations
@@ -17,6 +27,9 @@ from dataclasses import dataclass
 from pydantic import BaseModel, ConfigDict
 
 from formalize.hanabi.deck import COLORS, NUM_IDENTITIES, NUM_RANKS, card_name, product_mask
+from formalize.hanabi.knowledge import hint_masks, played_cards
+from formalize.hanabi.tracking import reachable_knowledge
+from games.core.audit import AuditRecord, Where, audit_row, judged_record
 from games.core.log import GameLog
 from games.core.replay import replay
 from games.hanabi.config import HanabiConfig
@@ -39,9 +52,13 @@ class ClaimAudit(BaseModel):
     status: ClaimStatus | None
     correctness: Correctness | None
     kind: Judgement | None
+    own: bool = True
+    """Whether the claim is about the speaker's own hand (else a teammate's)."""
     complete: bool = False
-    """Whether the claim is as tight as the knowledge allows (its colours and ranks are exactly
-    those the knowledge leaves possible)."""
+    """Whether the claim is the reachable standard's colour x rank hull (the speaker's exact
+    knowledge for its own slot, ``reachable_knowledge`` for a teammate's)."""
+    hinted: bool = False
+    """Whether the claim is exactly the slot's hint product (the reference engine's knowledge)."""
 
 
 def claim_mask(claim: SlotClaim) -> int:
@@ -81,7 +98,31 @@ def judge_claim(game: HanabiGame, turn: int, speaker: int, claim: SlotClaim) -> 
         status=status,
         correctness=correctness,
         kind=judge(status, correctness),
-        complete=allowed == tightest(known),
+        own=claim.seat == speaker,
+        complete=allowed == tightest(standard(game, speaker, claim.seat)[claim.slot]),
+        hinted=allowed == slot_hints(game, claim.seat)[claim.slot],
+    )
+
+
+def slot_hints(game: HanabiGame, seat: int) -> tuple[int, ...]:
+    """The hint product of every slot of ``seat``'s hand."""
+    return hint_masks(game.color_masks[seat], game.rank_masks[seat])
+
+
+def standard(game: HanabiGame, speaker: int, seat: int) -> tuple[int, ...]:
+    """What ``speaker`` can know ``seat``'s knowledge of each of its slots to be: its own exact
+    knowledge when ``seat`` is the speaker, else the reachable standard (module docstring)."""
+    if seat == speaker:
+        return seat_knowledge(game.observation(speaker)).exact
+    shared = list(game.discards) + played_cards(game.fireworks)
+    shared += [
+        card
+        for other, hand in enumerate(game.hands)
+        if other not in (speaker, seat)
+        for card in hand
+    ]
+    return reachable_knowledge(
+        slot_hints(game, speaker), slot_hints(game, seat), game.hands[seat], shared
     )
 
 
@@ -96,12 +137,19 @@ def tightest(known: int) -> int:
 
 
 class LogAudit(BaseModel):
-    """Every claim of a log, judged, and the slots that tracking decisions left unstated."""
+    """Every claim of a log, judged, and the slots that tracking decisions left unstated (own
+    slots of the deciding seat, and teammates' slots)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     claims: tuple[ClaimAudit, ...]
-    unstated: int
+    unstated_own: int
+    unstated_teammate: int
+
+    @property
+    def unstated(self) -> int:
+        """Tracked slots left unstated, own and teammates' together."""
+        return self.unstated_own + self.unstated_teammate
 
 
 def audit_log(log: GameLog[HanabiEvent]) -> LogAudit:
@@ -115,7 +163,7 @@ def audit_log(log: GameLog[HanabiEvent]) -> LogAudit:
     game = ENTRY.new_state(config, log.header.seed, log.header.seats)
     state_game = game.game
     audits: list[ClaimAudit] = []
-    unstated = 0
+    unstated = Counter[bool]()
     for _, joint in hanabi_actions(log.events):
         ((seat, move),) = joint.items()
         if isinstance(move, HanabiMove):
@@ -123,45 +171,116 @@ def audit_log(log: GameLog[HanabiEvent]) -> LogAudit:
             turn = len(state_game.history) + 1
             audits += [judge_claim(state_game, turn, seat, c) for c in decision.claims]
             if decision.agent == "mycroft" or decision.claims:
-                slots = {
-                    (s, j) for s, hand in enumerate(state_game.hands) for j in range(len(hand))
-                }
-                unstated += len(slots - {(c.seat, c.slot) for c in decision.claims})
+                stated = {(c.seat, c.slot) for c in decision.claims}
+                for s, hand in enumerate(state_game.hands):
+                    unstated[s == seat] += sum((s, j) not in stated for j in range(len(hand)))
         game.apply(joint)
-    return LogAudit(claims=tuple(audits), unstated=unstated)
+    return LogAudit(
+        claims=tuple(audits), unstated_own=unstated[True], unstated_teammate=unstated[False]
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class SlotCounts:
+    """Judged claims about one kind of slot (own or teammates'), those complete and true, and
+    the tracked slots of that kind left unstated."""
+
+    claims: int
+    complete: int
+    unstated: int
+
+    @property
+    def recall(self) -> float | None:
+        """Complete, true claims over every tracked slot of this kind (None when none was)."""
+        tracked = self.claims + self.unstated
+        return self.complete / tracked if tracked else None
 
 
 @dataclass(frozen=True, slots=True)
 class ClaimCounts:
-    """Claims by status, truth and kind; ``true`` counts the TRUE ones, ``complete`` those as
-    tight as the knowledge allows, ``invalid`` the claims about seats or slots that do not exist,
-    ``unstated`` the slots tracking decisions said nothing about; ``recall`` is the share of
-    tracked slots (stated or not) given a complete and true claim."""
+    """Claims by status, truth and kind; ``true`` counts the TRUE ones, ``complete`` those that
+    are the reachable standard's hull and true, ``hinted`` those that are exactly the slot's
+    hint product, ``invalid`` the claims about seats or slots that do not exist, ``unstated``
+    the slots tracking decisions said nothing about; ``own`` and ``teammate`` split the judged
+    claims and unstated slots by whose hand they are about."""
 
     claims: int
     invalid: int
     true: int
     complete: int
+    hinted: int
     unstated: int
+    own: SlotCounts
+    teammate: SlotCounts
     statuses: dict[str, int]
     kinds: dict[str, int]
 
     @property
-    def recall(self) -> float | None:
-        """Complete, true claims over every tracked slot (None when nothing was tracked)."""
+    def hle_agreement(self) -> float | None:
+        """Claims equal to the hint product over every tracked slot (None when none was)."""
         tracked = self.claims + self.unstated
-        return self.complete / tracked if tracked else None
+        return self.hinted / tracked if tracked else None
 
 
 def tally(audit: LogAudit) -> ClaimCounts:
     """The counts of one log's audit."""
     judged = [a for a in audit.claims if a.status is not None]
+
+    def slots(own: bool, unstated: int) -> SlotCounts:
+        mine = [a for a in judged if a.own == own]
+        return SlotCounts(
+            claims=len(mine),
+            complete=sum(a.complete and a.correctness is Correctness.TRUE for a in mine),
+            unstated=unstated,
+        )
+
     return ClaimCounts(
         claims=len(judged),
         invalid=len(audit.claims) - len(judged),
         true=sum(a.correctness is Correctness.TRUE for a in judged),
         complete=sum(a.complete and a.correctness is Correctness.TRUE for a in judged),
+        hinted=sum(a.hinted for a in judged),
         unstated=audit.unstated,
+        own=slots(True, audit.unstated_own),
+        teammate=slots(False, audit.unstated_teammate),
         statuses=dict(Counter(str(a.status) for a in judged)),
         kinds=dict(Counter(str(a.kind) for a in judged)),
     )
+
+
+def audit_record(log: GameLog[HanabiEvent]) -> AuditRecord:
+    """The audit of a Hanabi log as the record every game yields: a row per stated claim (a
+    claim about a seat or slot that does not exist is UNKNOWN, marked invalid), the seat whose
+    card it is, the card, and whether the claim is as tight as the knowledge allows as extra
+    columns; the tracked slots left unstated, own-hand and teammate recall and the agreement
+    with the hint knowledge as the game's figures."""
+    if log.header is None:
+        raise ValueError("a Hanabi log needs its header to be audited")
+    audit = audit_log(log)
+    counts = tally(audit)
+    rows = [
+        audit_row(
+            a.speaker,
+            Where(turn=a.turn),
+            f"P{a.claim.seat} slot {a.claim.slot} is [{a.claim.colors}][{a.claim.ranks}]",
+            a.status or ClaimStatus.UNKNOWN,
+            a.correctness,
+            detail={
+                "about": a.claim.seat,
+                "own": a.own,
+                "card": a.card,
+                "complete": a.complete,
+                "hinted": a.hinted,
+                "invalid": a.status is None,
+            },
+        )
+        for a in audit.claims
+    ]
+    figures = {
+        "invalid": counts.invalid,
+        "unstated": counts.unstated,
+        "own_recall": counts.own.recall,
+        "teammate_recall": counts.teammate.recall,
+        "hle_agreement": counts.hle_agreement,
+    }
+    return judged_record("hanabi", log, log.header.seed, log.header.seats, rows, figures)

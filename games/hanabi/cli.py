@@ -1,6 +1,5 @@
 """``gumshoe play hanabi``: play a seeded game, printing each turn with the acting seat's
-knowledge; ``gumshoe audit hanabi``: score a log's stated deductions exactly; ``gumshoe hanabi
-annotate``: a run's decisions as a dataset with rollout values."""
+knowledge; ``gumshoe hanabi annotate``: a run's decisions as a dataset with rollout values."""
 
 from __future__ import annotations
 
@@ -26,7 +25,6 @@ from games.core.loop import Agent, play
 from games.core.runlog import EventLog, EventSink, write_atomic
 from games.hanabi.agents import AGENTS, HanabiAgentSettings, usage_meters
 from games.hanabi.annotate import correlation, decision_records
-from games.hanabi.audit import audit_log, tally
 from games.hanabi.config import HanabiConfig, Scoring
 from games.hanabi.engine import HanabiObservation
 from games.hanabi.entry import ENTRY
@@ -198,39 +196,6 @@ def play_hanabi(
     typer.echo(f"score ({mode}): {score:g}")
 
 
-def audit_hanabi(
-    log: Annotated[Path, typer.Argument(help="A Hanabi game log (JSONL, our format).")],
-    show: Annotated[str, typer.Option(help="Claims to list: wrong, all or none.")] = "wrong",
-) -> None:
-    """Score every stated deduction in a Hanabi log exactly against the exact card knowledge:
-    ENTAILED / CONTRADICTED / UNDETERMINED, TRUE / FALSE, sound / lucky / wrong."""
-    try:
-        if show not in ("wrong", "all", "none"):
-            raise ValueError(f"--show: must be wrong, all or none, got {show!r}")
-        audit = audit_log(ENTRY.read_log(log))
-    except (ValueError, ValidationError, OSError) as err:
-        fail(err)
-    counts = tally(audit)
-    typer.echo(
-        f"{log}: {counts.claims} claims judged, {counts.invalid} invalid, "
-        f"{counts.unstated} tracked slots unstated"
-    )
-    typer.echo("status: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.statuses.items())))
-    typer.echo("kind:   " + ", ".join(f"{k} {v}" for k, v in sorted(counts.kinds.items())))
-    if counts.claims:
-        typer.echo(f"tracking accuracy (TRUE share): {counts.true / counts.claims:.3f}")
-    if counts.recall is not None:
-        typer.echo(f"recall (complete and true over tracked slots): {counts.recall:.3f}")
-    for judged in audit.claims:
-        if show == "all" or (show == "wrong" and judged.kind == "wrong"):
-            claim = judged.claim
-            typer.echo(
-                f"  turn {judged.turn} P{judged.speaker}: P{claim.seat} slot {claim.slot} is "
-                f"[{claim.colors}][{claim.ranks}] -> {judged.status} {judged.correctness} "
-                f"{judged.kind} (card {judged.card})"
-            )
-
-
 hanabi_app = typer.Typer(help="Hanabi logs as datasets.", no_args_is_help=True)
 
 
@@ -253,8 +218,16 @@ def run_logs(run: Path) -> list[Path]:
 def annotate_run(
     run: Annotated[Path, typer.Argument(help="A run directory of `bench hanabi`, or one log.")],
     samples: Annotated[
-        int, typer.Option(min=1, max=1000, help="Hidden hands sampled per decision.")
-    ] = 4,
+        int, typer.Option(min=2, max=1000, help="Hidden hands sampled per decision, at least.")
+    ] = 8,
+    max_samples: Annotated[
+        int,
+        typer.Option(
+            min=2,
+            max=1000,
+            help="Sample more, up to this, until the best move's 95% interval separates.",
+        ),
+    ] = 64,
     seed: Annotated[int, typer.Option(min=0, help="Seed of the sampled hands.")] = 0,
     out: Annotated[
         Path | None, typer.Option(help="Dataset file (default: RUN/decisions.jsonl).")
@@ -262,20 +235,31 @@ def annotate_run(
 ) -> None:
     """Write one JSONL line per logged decision (state, prompt, response, ratings, chosen move)
     with each legal move valued by symbolic rollouts over hands sampled from the deciding seat's
-    exact knowledge; print how the model's ratings correlate with those values."""
+    exact knowledge, each with its 95% interval, sampled until the best move's interval separates
+    from the runner-up's or the cap; print how the model's ratings correlate with the values."""
     try:
+        if max_samples < samples:
+            raise ValueError(f"--max-samples: {max_samples} is below --samples {samples}")
         logs = run_logs(run)
         target = out or (run.parent if run.is_file() else run) / "decisions.jsonl"
         records = [
             record
             for path in logs
-            for record in decision_records(ENTRY.read_log(path), path.stem, samples, seed)
+            for record in decision_records(
+                ENTRY.read_log(path), path.stem, samples, seed, max_samples
+            )
         ]
         write_atomic(target, "".join(r.model_dump_json() + "\n" for r in records))
     except (ValueError, ValidationError, OSError) as err:
         fail(err)
     agreement = correlation(records)
-    typer.echo(f"{len(records)} decisions from {len(logs)} logs, {samples} samples each")
+    drawn = sum(r.samples for r in records)
+    apart = sum(r.separated for r in records)
+    typer.echo(
+        f"{len(records)} decisions from {len(logs)} logs, {drawn} samples in all "
+        f"({samples} to {max_samples} each); the best move's 95% interval separated from the "
+        f"runner-up's in {apart} of {len(records)}"
+    )
     typer.echo(f"wrote {target}")
 
     def shown(value: float | None) -> str:

@@ -139,6 +139,7 @@ class HanabiEntry(GameEntry[HanabiEvent]):
     """Hanabi in the registry of games; the header's config is a ``HanabiConfig``."""
 
     info = HANABI_INFO
+    auditor = "games.hanabi.audit:audit_record"
     config_type = HanabiConfig
     event_adapter = HANABI_EVENT
     agents = AGENTS

@@ -3,9 +3,10 @@
 - Entropy: for each civilian, H = sum over crimes of ln(suspects consistent with the theory, the
   introduction, its script and the answers heard so far), after the introductions and after each
   round; the IG of round r is H(r-1) - H(r). Exact for every agent, LLM or not.
-- Pruning: every suspect list an asker stated is graded against what it could know then: a
-  dropped suspect is ENTAILED out (sound), a guess (consistent but dropped), or wrong (a real
-  killer); a kept suspect its knowledge already ruled out is a missed deduction.
+- Pruning: every suspect list an asker stated is graded against what it could know then: each
+  dropped suspect is a claim "not a killer of this crime", ENTAILED out (sound), a guess (lucky:
+  not entailed, and not a killer), or wrong (a real killer); a kept suspect its knowledge already
+  ruled out is a missed deduction, so recall is the entailed drops over those and the misses.
 - Calibration: each high / medium / low rating an asker gave, paired with the exact expected
   IG of asking that character.
 - Utterances: every fact of every answer is TRUE / FALSE against the world and ENTAILED /
@@ -21,7 +22,11 @@ from dataclasses import dataclass, field
 from formalize.interrogation.script import Scripts
 from formalize.world import atoms
 from formalize.world.facts import Fact, fact_formula, holds_in
-from games.mystery.events import Answered, Asked, MysteryEvent, record_fact
+from games.core.audit import AuditRecord, AuditRow, Where, audit_row, judged_record
+from games.core.log import GameLog
+from games.core.replay import replay
+from games.mystery.entry import ENTRY
+from games.mystery.events import Answered, Asked, MysteryConfig, MysteryEvent, record_fact
 from games.mystery.knowledge import Knowledge
 from provers.sat_session import SatSession
 from reasoning.formula import Not
@@ -72,6 +77,10 @@ class MysteryAudit:
 
     entropy: dict[int, list[float]] = field(default_factory=dict)
     pruning: Counter[str] = field(default_factory=Counter)
+    drops: list[AuditRow] = field(default_factory=list)
+    """Every dropped suspect as a claim, judged (the pruning counts' rows)."""
+    missed: Counter[int] = field(default_factory=Counter)
+    """Per asker seat, the kept suspects its knowledge had already ruled out."""
     facts: list[FactCheck] = field(default_factory=list)
     calibration: list[tuple[str, float]] = field(default_factory=list)
 
@@ -97,11 +106,22 @@ def _knowledge(scripts: Scripts, person: str, own: Sequence[Fact]) -> Knowledge:
     return Knowledge(setting, scripts.players, person, [*scripts.intro, *own], SatSession)
 
 
-def audit_game(scripts: Scripts, events: Sequence[MysteryEvent], rounds: int) -> MysteryAudit:
-    """The exact audit of one game played over ``scripts``."""
+def audit_game(
+    scripts: Scripts,
+    events: Sequence[MysteryEvent],
+    rounds: int,
+    lines: Sequence[int] | None = None,
+) -> MysteryAudit:
+    """The exact audit of one game played over ``scripts``; ``lines`` gives each event's log
+    line (else it counts from 1)."""
     report = MysteryAudit()
     said = exchanges(events)
     asks = [e for e in events if isinstance(e, Asked)]
+    ask_lines = [
+        lines[i] if lines is not None else i + 1
+        for i, e in enumerate(events)
+        if isinstance(e, Asked)
+    ]
     for seat, person in enumerate(scripts.players):
         if person in scripts.murderers:
             continue
@@ -114,7 +134,7 @@ def audit_game(scripts: Scripts, events: Sequence[MysteryEvent], rounds: int) ->
             for r in range(1, rounds + 1):
                 for k, ask in mine:
                     if ask.round == r:
-                        _grade(report, scripts, person, ask, said[:k])
+                        _grade(report, scripts, person, ask, said[:k], ask_lines[k])
                 while heard < len(said) and said[heard].round == r:
                     know.hear(scripts.players[said[heard].answerer], said[heard].facts)
                     heard += 1
@@ -140,10 +160,16 @@ def audit_game(scripts: Scripts, events: Sequence[MysteryEvent], rounds: int) ->
 
 
 def _grade(
-    report: MysteryAudit, scripts: Scripts, person: str, ask: Asked, before: Sequence[Exchange]
+    report: MysteryAudit,
+    scripts: Scripts,
+    person: str,
+    ask: Asked,
+    before: Sequence[Exchange],
+    line: int,
 ) -> None:
-    """Grade the suspects ``ask`` states against ``person``'s knowledge of the answers before
-    it."""
+    """Grade the suspects ``ask`` (on log line ``line``) states against ``person``'s knowledge
+    of the answers before it."""
+    setting = scripts.world.setting
     with _knowledge(scripts, person, scripts.scripts[person]) as then:
         for exchange in before:
             then.hear(scripts.players[exchange.answerer], exchange.facts)
@@ -151,13 +177,52 @@ def _grade(
             zip(scripts.world.crimes, ask.stated, strict=False), start=1
         ):
             for j in then.candidates(index):
-                out = then.entails(Not(atoms.culprit(index, j)))
+                cleared = Not(atoms.culprit(index, j))
                 if j not in stated:
-                    kind = "wrong" if j in crime.killers else "entailed" if out else "guess"
-                    report.pruning[kind] += 1
-                elif out:
+                    status = claim_status(then, cleared)
+                    killer = j in crime.killers
+                    out = status is ClaimStatus.ENTAILED
+                    report.pruning["wrong" if killer else "entailed" if out else "guess"] += 1
+                    report.drops.append(
+                        audit_row(
+                            ask.seat,
+                            Where(line=line, round=ask.round),
+                            f"{setting.person(j).name} is not a killer in crime {index}",
+                            status,
+                            Correctness.FALSE if killer else Correctness.TRUE,
+                            detail={"crime": index, "suspect": j},
+                        )
+                    )
+                elif then.entails(cleared):
                     report.pruning["missed"] += 1
+                    report.missed[ask.seat] += 1
         slots = sorted({c.slot for c in scripts.world.crimes})
         for other, level in ask.expected:
             exact = max(then.expected_gain(other, other, t) for t in slots)
             report.calibration.append((level, exact))
+
+
+def audit_record(log: GameLog[MysteryEvent]) -> AuditRecord:
+    """The audit of an interrogation log as the record every game yields: a row per dropped
+    suspect, each asker's summary with its recall (entailed drops over those and the suspects
+    it kept though its knowledge ruled them out), and the entropy per round and the lies said
+    as the game's figures; the log must replay (ReplayError names the line where it parts)."""
+    if log.header is None:
+        raise ValueError(f"{log.path}: an interrogation log needs its header to be audited")
+    state = replay(ENTRY, log)
+    config = MysteryConfig.model_validate(log.header.config)
+    audit = audit_game(state.scripts, log.events, config.rounds, log.lines)
+    recall = {}
+    for seat in audit.entropy:
+        sound = sum(r.seat == seat and r.judgement == "sound" for r in audit.drops)
+        recall[seat] = (sound, sound + audit.missed[seat])
+    names = [s.name for s in log.header.seats]
+    figures: dict[str, object] = {
+        "entropy": {names[s]: [round(h, 3) for h in hs] for s, hs in audit.entropy.items()},
+        "facts_said": len(audit.facts),
+        "lies": len(audit.lies),
+        "lies_by_murderers": all(f.speaker in state.scripts.murderers for f in audit.lies),
+    }
+    return judged_record(
+        "mystery", log, log.header.seed, log.header.seats, audit.drops, figures, recall
+    )

@@ -23,7 +23,7 @@ from formalize.interrogation.questions import (
     relation_answer,
     render_question,
 )
-from formalize.interrogation.script import Scripts
+from formalize.interrogation.script import Objective, Scripts
 from formalize.world.facts import Fact, holds_in
 from formalize.world.setting import Setting
 from games.core.protocol import GameInfo, SeatResult
@@ -114,7 +114,8 @@ class Heard:
 @dataclass(frozen=True)
 class MysteryView:
     """What one seat knows when it decides: the public setting and introduction, its own script,
-    secrets and (for a murderer) cover story, everything said so far, and the decision asked."""
+    secrets and (for a murderer) cover story, its objectives, everything said so far, and the
+    decision asked."""
 
     seat: int
     person: str
@@ -130,6 +131,7 @@ class MysteryView:
     pending: Heard | None
     crime: int
     legal: tuple[Action, ...]
+    objectives: tuple[Objective, ...] = ()
 
     @property
     def murderer(self) -> bool:
@@ -336,6 +338,7 @@ class MysteryState:
             pending=pending,
             crime=self._crime,
             legal=tuple(self.legal_actions(seat)),
+            objectives=self.scripts.objectives[person],
         )
 
     def is_terminal(self) -> bool:

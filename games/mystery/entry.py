@@ -68,6 +68,7 @@ class MysteryEntry(GameEntry[MysteryEvent]):
     """The interrogation game in the registry; the header's config is a ``MysteryConfig``."""
 
     info = INFO
+    auditor = "games.mystery.audit:audit_record"
     config_type = MysteryConfig
     event_adapter = MYSTERY_EVENT
     agents = AGENTS

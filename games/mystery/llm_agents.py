@@ -161,6 +161,62 @@ def _name(setting: Setting, pid: str) -> str:
     return setting.person(pid).name
 
 
+RULES: dict[str, str] = {
+    "one_place": "At every hour each person is in exactly one room.",
+    "moves": "From one hour to the next a person either stays in the same room or walks along "
+    "one passage into a neighbouring room, never further.",
+    "locks": "No one is ever inside a locked room without holding a copy of its key.",
+    "one_holder": "At any hour a weapon is in the hands of at most one person.",
+    "roles": "Each victim died in exactly one room, at exactly one hour, by exactly one weapon, "
+    "one method and one motive, killed by exactly the stated number of killers, never by "
+    "themselves.",
+    "presence": "Every killer of a victim was in the room of the death at the hour of the death.",
+    "body": "A victim's body lies in the room of the death from the hour of the death on.",
+    "armed": "At the hour of a death one of its killers held the weapon.",
+    "means": "The weapon gives the method (see the weapons above), and the method narrows the "
+    "weapon to those that give it.",
+    "motive": "One of the killers had the motive of the crime.",
+}
+"""The rules of ``formalize.world.theory`` (which the audit reasons with) in English, by the
+kind of axiom: an axiom ``crime<i>_<kind>`` or ``<kind>``."""
+
+
+def rule_kind(axiom: str) -> str:
+    """The kind of a background-theory axiom, the key of its sentence in ``RULES``."""
+    head, _, kind = axiom.partition("_")
+    return kind if head.startswith("crime") and head[5:].isdigit() else axiom
+
+
+def house_rules(setting: Setting) -> str:
+    """The house plan, the locked rooms, the weapons and crimes, and every rule the exact audit
+    assumes, as the lines of a system prompt."""
+    room = {p.id: p.name for p in setting.places}
+    locked = [
+        f"the {p.name} (opened only by the {setting.item(p.key).name})"
+        for p in setting.places
+        if p.key is not None
+    ]
+    killers = {1: "one person", 2: "two people together"}
+    victims = [
+        f"{_name(setting, c.victim)} (killed by {killers[c.killers]})" for c in setting.crimes
+    ]
+    lines = [
+        "The house: rooms " + listing([f"the {name}" for name in room.values()]) + ".",
+        "Passages (each goes both ways): "
+        + "; ".join(f"{room[a]} - {room[b]}" for a, b in setting.passages)
+        + ".",
+        ("Locked rooms: " + listing(locked) + ".") if locked else "No room is locked.",
+        "Hours, in order: " + ", ".join(setting.slots) + ".",
+        "Weapons and the method each gives: "
+        + "; ".join(f"the {w.name}: {setting.method(w.method or '').name}" for w in setting.weapons)
+        + ".",
+        "Victims: " + listing(victims) + ".",
+        "Rules everyone may reason with:",
+        *(f"- {sentence}" for sentence in RULES.values()),
+    ]
+    return "\n".join(lines)
+
+
 @dataclass
 class Credit:
     """IG credited to ``target`` for the round ``round`` in which it was asked."""
@@ -204,7 +260,8 @@ class MysteryPrompter:
         return obs.legal
 
     def system_prompt(self, obs: MysteryView) -> str:
-        """The rules, the character and its private script (and cover story)."""
+        """The rules (the house plan, the locked rooms and every rule the audit reasons with), the
+        character, its objectives and its private script (and cover story)."""
         s = obs.setting
         me = s.person(obs.person)
         lines = [
@@ -213,6 +270,10 @@ class MysteryPrompter:
             "then vote on who killed each victim. Only murderers may lie.",
             "What everyone knows: " + say_facts(s, obs.intro),
             "Your own memory of the evening: " + say_facts(s, obs.script),
+            house_rules(s),
+            "Your objectives: "
+            + "; ".join(f"{o.text.rstrip('.')} ({o.points} points)" for o in obs.objectives)
+            + ".",
             "Answer with one JSON object and nothing else.",
         ]
         if obs.murderer:

@@ -21,6 +21,7 @@ from reasoning.prover import Prover, ProverUnavailable, check_consistency
 from reasoning.sorts import SortError
 from reasoning.syntax import FormulaSyntaxError, parse_formula
 from reasoning.verdict import ProofResult, Verdict
+from reasoning.verifier import ClaimStatus
 
 DEFAULT_TIMEOUT_S = 10.0
 
@@ -67,6 +68,15 @@ class ConsistencyTest:
             cached = self._run(entry.word, formulas)
             self._cache[key] = cached
         return cached
+
+    def entailment(self, word: str, formula: Formula) -> ProofResult | None:
+        """The prover's answer to "does phi(word) entail ``formula``?" (the formula sorted against
+        the pair's vocabulary); None when the prover is unavailable. SortError on a sort clash."""
+        *theory, claim = self.lexicon.consistency_axioms(word, [formula])
+        try:
+            return self.prover.prove(theory, claim.formula, self.timeout)
+        except ProverUnavailable:
+            return None
 
     def _run(self, word: str, formulas: Sequence[Formula]) -> ConsistencyResult:
         try:
@@ -130,6 +140,30 @@ class ProverChecker:
         if formula is None:
             return ConsistencyResult(CheckOutcome.NOT_FORMALISED, "the description has no formula")
         return self.test.test(word, [formula])
+
+    def claim_status(
+        self, word: str, description: Description
+    ) -> tuple[ClaimStatus, ConsistencyResult]:
+        """How ``description`` stands against the card theory phi(``word``), in the Verifier's
+        terms, with the consistency test behind it: CONTRADICTED when it contradicts the card,
+        ENTAILED or UNDETERMINED when it is consistent and phi(word) proves it or not, UNKNOWN
+        when it could not be tested (no formula, a syntax error, no answer)."""
+        result = self.assess(word, description)
+        if result.status is CheckOutcome.CONTRADICTS_CARD:
+            return ClaimStatus.CONTRADICTED, result
+        if result.status is not CheckOutcome.CONSISTENT:
+            return ClaimStatus.UNKNOWN, result
+        formula = description.formula
+        if formula is None and description.formula_text is not None:
+            formula = parse_formula(description.formula_text)
+        if formula is None:
+            return ClaimStatus.UNKNOWN, result
+        proof = self.test.entailment(word, formula)
+        if proof is not None and proof.verdict is Verdict.VALID:
+            return ClaimStatus.ENTAILED, result
+        if proof is not None and proof.verdict is Verdict.INVALID:
+            return ClaimStatus.UNDETERMINED, result
+        return ClaimStatus.UNKNOWN, result
 
     def check(self, word: str, description: Description) -> CheckOutcome:
         """The card-check outcome of ``description`` given by the holder of ``word``."""

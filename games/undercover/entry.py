@@ -59,6 +59,7 @@ class UndercoverEntry(GameEntry[UndercoverEvent]):
     """Undercover-V in the registry of games; the header's config is an ``UndercoverSetup``."""
 
     info = INFO
+    auditor = "games.undercover.audit:audit_record"
     config_type = UndercoverSetup
     event_adapter = UNDERCOVER_EVENT
     agents = AGENTS
