@@ -34,7 +34,16 @@ from games.core.llm_player import seat_client
 from games.core.recordings import game_llm_settings
 from games.core.runlog import RunDir, RunDirError
 from games.detective.agents import AGENTS, AgentSettings
-from games.detective.autograder import MODES, Agreement, AutoGrader, agreement, answer_text
+from games.detective.autograder import (
+    MODES,
+    RUBRIC_TASK,
+    STOCK_RUBRIC,
+    Agreement,
+    AutoGrader,
+    RubricReply,
+    agreement,
+    answer_text,
+)
 from games.detective.autograder import sample_answers as samples
 from games.detective.case import CaseKnobs
 from games.detective.entry import ENTRY, game_case
@@ -200,8 +209,8 @@ def grade_by_rule(request: ChatRequest) -> Step:
     grading request scores round(3 * k / n), k of the answer's n parts being found in the
     model answer. Not a model: its agreement only shows the measurement at work."""
     prompt = request.last_user
-    if '"RUBRIC"' in prompt:
-        return '{"RUBRIC": "3 if every part matches the model answer, else fewer."}'
+    if RUBRIC_TASK in prompt:
+        return RubricReply(rubric=STOCK_RUBRIC).model_dump_json(by_alias=True)
     answer, model = _ANSWER.search(prompt), _MODEL.search(prompt)
     if answer is None or model is None:
         return '{"SCORE": 0}'

@@ -1,8 +1,10 @@
 """``gumshoe audit trace``: audit every claim of a reasoning trace against what was observed.
 
 With ``z3`` or ``sat`` the knowledge lives in one incremental session as the steps arrive:
-propositional traces, and ground ones without equality, on the SAT session; others on Z3. So the
-audit's cost grows with the trace's length; other backends prove every claim from scratch.
+propositional traces, and ground ones without equality, on the SAT session; traces in the
+effectively propositional fragment (``reasoning.epr``) grounded on the SAT session; others on Z3.
+So the audit's cost grows with the trace's length; other backends prove every claim from scratch.
+The output names the engine that audited the trace.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from typing import Annotated, Any
 import typer
 
 from provers.registry import DEFAULT_PROVER, PROVER_NAMES, get_prover
+from reasoning.epr import GroundedSession, in_fragment
 from reasoning.prover import ProverUnavailable
 from reasoning.session import (
     ConstraintEntailment,
@@ -51,16 +54,28 @@ def _ground_session() -> EntailmentSession:
     return GroundAtoms(_sat_session())
 
 
-def _z3_session() -> EntailmentSession:
+def grounded_session() -> EntailmentSession:
+    """A session for effectively propositional formulas, grounded on the SAT session."""
+    return GroundedSession(_sat_session())
+
+
+def z3_session() -> EntailmentSession:
+    """A first-order session on Z3."""
     from provers.z3_session import Z3Session
 
     return Z3Session()
 
 
+def epr_trace(trace: SortedTrace) -> bool:
+    """Whether every formula of ``trace`` lies in the effectively propositional fragment."""
+    knowledge = [*trace.truth, *(f for fs in trace.observe for f in fs)]
+    return in_fragment(knowledge, (c for cs in trace.claims for c in cs))
+
+
 def session_factory(prover: str, trace: SortedTrace) -> EntailmentSessionFactory | None:
     """The incremental session for ``prover`` on ``trace``, or None to prove from scratch.
 
-    ValueError when ``sat`` is asked to audit a first-order trace.
+    ValueError when ``sat`` is asked to audit a trace outside the EPR fragment.
     """
     if prover not in INCREMENTAL_PROVERS:
         return None
@@ -68,12 +83,14 @@ def session_factory(prover: str, trace: SortedTrace) -> EntailmentSessionFactory
         return _sat_session
     if trace.ground:
         return _ground_session
+    if epr_trace(trace):
+        return grounded_session
     if prover == "sat":
         raise ValueError(
-            "the sat backend takes only formulas without quantifiers and equality, and this "
-            "trace has some; use --prover z3"
+            "the sat backend takes only effectively propositional traces (no existential under "
+            "a universal, no quantifier in a count), and this trace has more; use --prover z3"
         )
-    return _z3_session
+    return z3_session
 
 
 @contextmanager
@@ -132,6 +149,7 @@ def _payload(audit: TraceAudit, totals: dict[str, Any], notes: list[str]) -> dic
             }
             for a in audit.steps
         ],
+        "engine": audit.engine,
         "totals": totals,
         "knowledge_consistent": audit.knowledge_consistent,
         "truth_consistent": audit.truth_consistent,
@@ -150,7 +168,7 @@ def audit_trace(
         str,
         typer.Option(
             help=f"Backend: {', '.join(PROVER_NAMES)}. z3 and sat audit incrementally, "
-            "traces without quantifiers and equality on the SAT session."
+            "effectively propositional traces on the SAT session (grounded), others on Z3."
         ),
     ] = DEFAULT_PROVER,
     timeout: Annotated[float, typer.Option(help="Seconds per prover call.")] = 10.0,
@@ -193,5 +211,6 @@ def audit_trace(
                 f"step {a.step:3d}  {c.status.value:12s} {truth:5s} {c.kind:8s} {c.claim}{mark}"
             )
     typer.echo(f"{totals['claims']} claims; status {totals['status']}; kind {totals['kind']}")
+    typer.echo(f"engine: {audit.engine}")
     for note in notes:
         typer.echo(f"warning: {note}")

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from reasoning.lazy import lazy_exports
 
 if TYPE_CHECKING:
+    from reasoning.epr import GroundedSession as GroundedSession
     from reasoning.formula import Formula as Formula
     from reasoning.prover import Axiom as Axiom
     from reasoning.prover import Prover as Prover
@@ -62,6 +63,7 @@ _HOMES = {
     "Formula": "reasoning.formula",
     "FormulaSyntaxError": "reasoning.syntax",
     "GroundAtoms": "reasoning.session",
+    "GroundedSession": "reasoning.epr",
     "ProofResult": "reasoning.verdict",
     "Prover": "reasoning.prover",
     "ProverUnavailable": "reasoning.prover",

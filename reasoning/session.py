@@ -3,7 +3,8 @@
 A trace audit keeps what the agent observed in one session as steps arrive, so each claim costs
 one incremental question rather than a proof from scratch over all the knowledge so far. Backends
 live in ``provers``; ``ConstraintEntailment`` makes any propositional ``ConstraintSession`` one,
-and ``GroundAtoms`` lets a propositional session decide ground formulas without equality.
+and ``GroundAtoms`` lets a propositional session decide ground formulas without equality
+(``reasoning.epr.GroundedSession``, the effectively propositional fragment with equality).
 """
 
 from __future__ import annotations

@@ -94,11 +94,13 @@ class TraceAudit(BaseModel):
     consistent (None when unsettled, or for ``truth_consistent`` when there are no truth lines).
 
     From an inconsistent base every claim is entailed, so such verdicts say nothing.
+    ``engine`` names the session or prover that decided the claims.
     """
 
     steps: list[StepAudit]
     knowledge_consistent: bool | None
     truth_consistent: bool | None
+    engine: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -276,6 +278,7 @@ def audit_trace(
         truth_consistent=None
         if truth is None
         else consistency_of(check_consistency(prover, _axioms("t", truth), timeout)),
+        engine=prover.name,
     )
 
 
@@ -359,4 +362,5 @@ def audit_trace_incremental(
             steps=audits,
             knowledge_consistent=knowledge.consistent(),
             truth_consistent=None if truth is None else truth.consistent(),
+            engine=knowledge.session.name,
         )

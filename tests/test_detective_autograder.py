@@ -14,7 +14,10 @@ from typer.testing import CliRunner
 from benchmarks.console.cli import app
 from games.detective import Case, CaseKnobs
 from games.detective.autograder import (
+    RUBRIC_TASK,
+    STOCK_RUBRIC,
     AutoGrader,
+    RubricReply,
     agreement,
     answer_text,
     sample_answers,
@@ -38,25 +41,30 @@ def grader(url: str, mode: int) -> AutoGrader:
     return AutoGrader(make_client(LLMSettings(base_url=url, model="scripted")), mode)
 
 
+RUBRIC = RubricReply(rubric=STOCK_RUBRIC).model_dump_json(by_alias=True)
+
+
 def test_each_mode_shows_what_seed_001_lists(case: Case) -> None:
     q = case.questions[0]
     answer = answer_text(q, {s.name: s.answer for s in q.slots})
-    with ScriptedChatServer(lambda _: '{"RUBRIC": "award 3 for a full match"}') as server:
+    with ScriptedChatServer(lambda _: RUBRIC) as server:
         prompts = {m: grader(server.base_url, m).prompt(case, q, answer) for m in range(1, 6)}
         rubric_requests = [r.last_user for r in server.requests]
     for mode, prompt in prompts.items():
-        assert case.introduction in prompt and q.model_answer in prompt and answer in prompt
-        assert (case.solution in prompt) == (mode != 3)
+        assert q.text in prompt and q.model_answer in prompt and answer in prompt
+        assert case.introduction not in prompt
+        assert (case.solution in prompt) == (mode in (1, 2))
         assert ("Marking examples" in prompt) == (mode <= 3)
-        assert ("award 3 for a full match" in prompt) == (mode >= 4)
-    assert prompts[1] != prompts[2] and sorted(prompts[1]) == sorted(prompts[2])
+        assert ('"step_by_step_application"' in prompt) == (mode >= 4)
+    assert prompts[1] != prompts[2] and sorted(prompts[1].split()) == sorted(prompts[2].split())
     assert len(rubric_requests) == 2
     assert case.solution in rubric_requests[0] and case.solution not in rubric_requests[1]
+    assert all(q.model_answer in r and "Marking examples" in r for r in rubric_requests)
 
 
 def test_a_rubric_is_written_once_per_question(case: Case) -> None:
     def script(request: ChatRequest) -> Step:
-        return '{"RUBRIC": "r"}' if '"RUBRIC"' in request.last_user else '{"SCORE": 2}'
+        return RUBRIC if RUBRIC_TASK in request.last_user else '{"SCORE": 2}'
 
     with ScriptedChatServer(script) as server:
         autograder = grader(server.base_url, 5)

@@ -6,6 +6,7 @@ import pytest
 
 from games.detective import (
     Case,
+    CaseKnobs,
     audit_answers,
     best_achievable,
     element_grade,
@@ -14,6 +15,7 @@ from games.detective import (
     overall_performance,
     score_case,
 )
+from games.detective.autograder import sample_answers
 from provers import SatProver, SatSession
 from reasoning.verifier import ClaimStatus, Correctness, Verifier
 
@@ -44,11 +46,11 @@ def test_element_grade_rule(n: int, correct: int, wrong: int, grade: int) -> Non
 
 @pytest.fixture(scope="module")
 def case() -> Case:
-    return generate_case(2, SatProver(), SatSession)
+    return generate_case(2, SatProver(), SatSession, CaseKnobs(questions=2))
 
 
 def test_grade_answer_counts_correct_wrong_and_missing(case: Case) -> None:
-    q = case.questions[-1]
+    q = case.questions[0]
     first, second = q.slots
     wrong = next(c.value for c in first.choices if c.value != first.answer)
     graded = grade_answer(q, {first.name: wrong, second.name: second.answer})
@@ -57,6 +59,14 @@ def test_grade_answer_counts_correct_wrong_and_missing(case: Case) -> None:
     assert grade_answer(q, {second.name: second.answer}).missing == [first.name]
     assert grade_answer(q, {first.name: first.answer, second.name: second.answer}).score == 3
     assert grade_answer(q, {first.name: "no such value"}).wrong == [first.name]
+
+
+@pytest.mark.parametrize("questions", [2, 3, 4, 5])
+def test_every_grade_is_reachable_in_default_cases(questions: int) -> None:
+    """Each plan has a question of three parts or more, whose sample answers earn 0, 1, 2, 3."""
+    case = generate_case(4, SatProver(), SatSession, CaseKnobs(questions=questions))
+    grades = {grade_answer(q, a).score for q in case.questions for a in sample_answers(q)}
+    assert grades == {0, 1, 2, 3}
 
 
 def test_progressive_counts_stage_zero_and_overall_is_the_mean_of_p_and_f(case: Case) -> None:

@@ -55,10 +55,11 @@ def without_logic(tmp_path: Path) -> Path:
     """A generated case stripped of its setting and formulas, as a user might write one."""
     knobs = CaseKnobs(locations=6, questions=2, red_herrings=1, distractors=3, words_per_card=30)
     data: dict[str, Any] = json.loads(dump_case(game_case(DetectiveConfig(knobs=knobs), 7)))
-    for key in ("setting", "intro_facts", "knobs", "seed"):
+    for key in ("setting", "intro_facts", "intro_sentences", "knobs", "seed"):
         data.pop(key, None)
     for loc in data["locations"]:
         loc.pop("facts", None)
+        loc.pop("sentences", None)
     for q in data["questions"]:
         for slot in q["slots"]:
             for choice in slot["choices"]:

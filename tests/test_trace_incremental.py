@@ -13,10 +13,11 @@ from typer.testing import CliRunner
 
 from benchmarks.console.cli import app
 from provers.sat_prover import SatProver
-from provers.trace_cli import session_factory, warnings
+from provers.trace_cli import epr_trace, grounded_session, session_factory, warnings, z3_session
 from provers.z3_prover import Z3Prover
 from reasoning.formula import Formula
 from reasoning.prover import Prover
+from reasoning.session import EntailmentSessionFactory
 from reasoning.strategies import fol_formulas, propositional_formulas
 from reasoning.syntax import format_formula
 from reasoning.trace import (
@@ -57,27 +58,31 @@ def _traces(formulas: st.SearchStrategy[Formula]) -> st.SearchStrategy[str]:
     return st.builds(_text, st.lists(formulas, max_size=2), st.lists(step, min_size=1, max_size=4))
 
 
-def _same(text: str, prover: Prover, expect: str) -> TraceAudit:
+def _same(text: str, prover: Prover, expect: str, *others: EntailmentSessionFactory) -> TraceAudit:
+    """The chosen session, and each of ``others``, agree with ``prover`` from scratch."""
     _, trace = parse_sorted_trace(text)
     sessions = session_factory("z3", trace)
     assert sessions is not None
     assert sessions().name == expect
     incremental = audit_trace_incremental(sessions, trace, 20.0)
+    assert incremental.engine == expect
     scratch = audit_trace(Verifier(prover, 20.0), trace)
     assert _summary(incremental) == _summary(scratch)
+    for other in others:
+        assert _summary(audit_trace_incremental(other, trace, 20.0)) == _summary(scratch)
     return incremental
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(_traces(propositional_formulas(max_leaves=5)))
 def test_propositional_incremental_equals_from_scratch(text: str) -> None:
-    _same(text, SatProver(), "sat")
+    _same(text, SatProver(), "sat", grounded_session, z3_session)
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(_traces(fol_formulas(max_depth=0, equality=False)))
 def test_ground_incremental_equals_z3_from_scratch(text: str) -> None:
-    _same(text, Z3Prover(), "sat")
+    _same(text, Z3Prover(), "sat", grounded_session, z3_session)
 
 
 def _well_sorted(text: str) -> bool:
@@ -94,7 +99,10 @@ def test_first_order_incremental_equals_z3_from_scratch(text: str) -> None:
     _, trace = parse_sorted_trace(text)
     if trace.ground:
         return
-    _same(text, Z3Prover(), "z3")
+    if epr_trace(trace):
+        _same(text, Z3Prover(), "epr-sat", z3_session)
+    else:
+        _same(text, Z3Prover(), "z3")
 
 
 INCONSISTENT = (
@@ -134,11 +142,13 @@ def test_truth_contradicting_observations_is_reported() -> None:
     assert any("truth lines contradict" in n for n in warnings(audit))
 
 
-def test_sat_refuses_a_quantified_trace() -> None:
-    _, trace = parse_sorted_trace('{"kind": "step", "observe": ["forall x. P(x)"]}\n')
+def test_sat_refuses_a_trace_outside_the_epr_fragment() -> None:
+    _, trace = parse_sorted_trace('{"kind": "step", "observe": ["forall x. exists y. R(x, y)"]}\n')
     with pytest.raises(ValueError, match="--prover z3"):
         session_factory("sat", trace)
     assert session_factory("eprover", trace) is None
+    _, trace = parse_sorted_trace('{"kind": "step", "observe": ["exists y. forall x. R(x, y)"]}\n')
+    assert session_factory("sat", trace) is grounded_session
 
 
 def test_cli_warns_about_inconsistent_observations(tmp_path: Path) -> None:
@@ -153,3 +163,5 @@ def test_cli_warns_about_inconsistent_observations(tmp_path: Path) -> None:
     assert data["knowledge_consistent"] is False
     assert [s["knowledge_consistent"] for s in data["steps"]] == [True, False]
     assert len(data["warnings"]) == 1
+    assert data["engine"] == "sat"
+    assert "engine: sat" in text.stdout

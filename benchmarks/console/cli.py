@@ -78,6 +78,18 @@ COMMANDS: dict[str, Lazy | Group] = {
                 "benchmarks.detective_bench:bench_detective",
                 resumable=True,
             ),
+            "detective-text": Lazy(
+                "How generated detective cases read (words, fact sentences, repetition).",
+                "benchmarks.detective_text_bench:bench_detective_text",
+            ),
+            "detective-free": Lazy(
+                "A case answered in free text, autograded, over repeat runs.",
+                "benchmarks.detective_free_bench:bench_detective_free",
+            ),
+            "detective-agreement": Lazy(
+                "Autograder modes against human grades (seed 001's Table 2).",
+                "benchmarks.detective_free_bench:bench_detective_agreement",
+            ),
             "mystery": Lazy(
                 "Murder-mystery games played by each agent (resumable run).",
                 "benchmarks.mystery_bench:bench_mystery",

@@ -1,19 +1,22 @@
-"""The LLM autograder of seed 001 (Section 3.2.2): a chat model grades one answer 0-3 and replies
-``{"SCORE": n}``.
+"""The LLM autograder of seed 001 (Section 3.2.2 and Appendix A.1): a chat model grades one
+answer 0-3 and replies ``{"SCORE": n}``.
 
-Every mode shows the introduction, the question, its model answer, the task and the answer to
-grade; they differ in the rest:
+The modes differ in what the grading prompt shows, as in the seed's prompts:
 
-1. the solution, the marking scheme and marking examples;
-2. the same elements as mode 1 in a different order;
+1. the case solution, the question, its model answer, marking examples, the answer, and the
+   task with the marking scheme;
+2. the same elements in another order (the grade definitions first);
 3. mode 1 without the solution;
-4. the solution and a rubric the model writes first from the question, the model answer, the
-   marking examples and the solution;
-5. mode 4 with the rubric written without the solution (the solution still shown when grading).
+4. the question, its model answer, a rubric and the answer (not the solution): the rubric is
+   written first by the model from the solution, the question, the model answer and the
+   marking examples;
+5. mode 4 with the rubric written without the solution.
 
-Marking examples are built from the question's slots: answers with every element right, most,
-some and none, each with its exact grade. Agreement with exact grades is measured as the seed's
-Table 2 does: % of identical grades and the RMS difference.
+A rubric is structured JSON: for each grade 0-3 a definition, example answers and edge-case
+guidance, and step-by-step instructions for applying it. Marking examples are the question's
+own (a user's marker's graded answers) or, for a question with typed slots, sample answers with
+every element right, most, some and none, each with its exact grade. Agreement is measured as
+the seed's Table 2 does: % of identical grades and the RMS difference.
 """
 
 from __future__ import annotations
@@ -40,7 +43,20 @@ SCHEME = (
     "3: all elements are present and correct."
 )
 
-TASK = 'Grade the answer below. Reply with JSON only: {"SCORE": n} with n one of 0, 1, 2, 3.'
+TASK = (
+    "Compare the answer to grade with the model answer and give it a grade 0-3. Reply with "
+    'JSON only: {"SCORE": n} with n one of 0, 1, 2, 3.'
+)
+
+RUBRIC_TASK = (
+    "Write a marking rubric for grading answers to this question 0-3, tailored to this case. "
+    "For each grade give a definition of when to award it, two or three example answers at "
+    "that grade, and guidance on edge cases (partial answers, other names for the same thing, "
+    "small misspellings, which should not cost marks when the meaning is clear). Add "
+    '"step_by_step_application": how to apply the rubric, step by step. Reply with JSON only: '
+    '{"rubric": {"0": {"definition": "...", "examples": ["..."], "edge_case_guidance": "..."}, '
+    '"1": {...}, "2": {...}, "3": {...}, "step_by_step_application": "..."}}'
+)
 
 
 class ScoreReply(BaseModel):
@@ -51,12 +67,35 @@ class ScoreReply(BaseModel):
     SCORE: int = Field(ge=0, le=3)
 
 
-class RubricReply(BaseModel):
-    """The rubric the model writes for modes 4 and 5."""
+class RubricGrade(BaseModel):
+    """What a rubric says of one grade."""
 
     model_config = ConfigDict(extra="forbid")
 
-    RUBRIC: str = Field(min_length=1)
+    definition: str = Field(min_length=1)
+    examples: list[str]
+    edge_case_guidance: str
+
+
+class Rubric(BaseModel):
+    """A rubric as seed 001's rubric writer returns it: one entry per grade, and how to apply
+    them."""
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+    grade0: RubricGrade = Field(alias="0")
+    grade1: RubricGrade = Field(alias="1")
+    grade2: RubricGrade = Field(alias="2")
+    grade3: RubricGrade = Field(alias="3")
+    step_by_step_application: str = Field(min_length=1)
+
+
+class RubricReply(BaseModel):
+    """The rubric writer's reply (modes 4 and 5)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    rubric: Rubric
 
 
 def answer_text(question: Question, given: Mapping[str, str | None]) -> str:
@@ -87,11 +126,32 @@ def sample_answers(question: Question) -> list[dict[str, str | None]]:
 
 
 def marking_examples(question: Question) -> str:
-    """The sample answers with their exact grades, one a line."""
+    """The question's marking examples with their grades, one a line: a marker's own where the
+    question has them, else sample answers from its slots with their exact grades."""
+    if question.marking_examples:
+        return "\n".join(f"- {e.answer} -> {e.grade}" for e in question.marking_examples)
+    if not question.slots:
+        return "(none given)"
     return "\n".join(
         f"- {answer_text(question, a)} -> {grade_answer(question, a).score}"
         for a in sample_answers(question)
     )
+
+
+STOCK_RUBRIC = Rubric.model_validate(
+    {
+        **{
+            str(grade): {
+                "definition": line.split(": ", 1)[1],
+                "examples": [],
+                "edge_case_guidance": "",
+            }
+            for grade, line in enumerate(SCHEME.splitlines()[1:])
+        },
+        "step_by_step_application": "Count the elements of the model answer the answer gets right.",
+    }
+)
+"""The rubric used when the writer's reply was unusable: the marking scheme itself."""
 
 
 class AutoGrader:
@@ -105,52 +165,51 @@ class AutoGrader:
         self.mode = mode
         self._seed = seed
         self._max_reprompts = max_reprompts
-        self._rubrics: dict[str, str] = {}
+        self._rubrics: dict[str, Rubric] = {}
         self.fallbacks = FallbackCounter()
 
-    def _rubric(self, case: Case, question: Question) -> str:
+    def rubric_prompt(self, case: Case, question: Question) -> str:
+        """The rubric writer's prompt (modes 4 and 5; only mode 4 shows the solution)."""
+        parts = [f"Case solution:\n{case.solution}"] if self.mode == 4 else []
+        parts += [
+            f"Question: {question.text}",
+            f"Model answer: {question.model_answer}",
+            f"Marking examples:\n{marking_examples(question)}",
+            RUBRIC_TASK,
+        ]
+        return "\n\n".join(parts)
+
+    def rubric(self, case: Case, question: Question) -> Rubric:
+        """The rubric of ``question`` in this mode, written on first use."""
         key = f"{case.title}/{question.id}"
         if key not in self._rubrics:
-            parts = [
-                f"Question: {question.text}",
-                f"Model answer: {question.model_answer}",
-                f"Marking examples:\n{marking_examples(question)}",
-            ]
-            if self.mode == 4:
-                parts.append(f"Case solution: {case.solution}")
-            parts.append(
-                "Write a detailed rubric for grading answers to this question 0-3: for each "
-                "grade, when to award it, example answers at that grade, and how to treat "
-                'partial answers and misspellings. Reply with JSON: {"RUBRIC": "..."}'
-            )
             outcome = ask_structured(
                 self.client,
-                [system(GRADER_SYSTEM), user("\n\n".join(parts))],
+                [system(GRADER_SYSTEM), user(self.rubric_prompt(case, question))],
                 RubricReply,
                 max_reprompts=self._max_reprompts,
                 seed=self._seed,
             )
             if outcome.value is None:
                 self.fallbacks.record("rubric", "unparsed")
-            self._rubrics[key] = SCHEME if outcome.value is None else outcome.value.RUBRIC
+            self._rubrics[key] = STOCK_RUBRIC if outcome.value is None else outcome.value.rubric
         return self._rubrics[key]
 
     def prompt(self, case: Case, question: Question, answer: str) -> str:
         """The grading prompt of this mode."""
-        intro = f"Case introduction:\n{case.introduction}"
         solution = f"Case solution:\n{case.solution}"
         asked = f"Question: {question.text}\nModel answer: {question.model_answer}"
         examples = f"Marking examples:\n{marking_examples(question)}"
-        graded = f"{TASK}\nAnswer to grade: {answer}"
+        graded = f"Answer to grade: {' '.join(answer.split())}"
         if self.mode == 1:
-            parts = [intro, solution, asked, SCHEME, examples, graded]
+            parts = [solution, asked, examples, graded, f"{TASK}\n{SCHEME}"]
         elif self.mode == 2:
-            parts = [asked, examples, SCHEME, intro, solution, graded]
+            parts = [SCHEME, solution, asked, examples, graded, TASK]
         elif self.mode == 3:
-            parts = [intro, asked, SCHEME, examples, graded]
+            parts = [asked, examples, graded, f"{TASK}\n{SCHEME}"]
         else:
-            rubric = f"Rubric:\n{self._rubric(case, question)}"
-            parts = [intro, solution, asked, rubric, graded]
+            rubric = self.rubric(case, question).model_dump_json(by_alias=True, indent=1)
+            parts = [asked, f"Marking rubric:\n{rubric}", graded, f"{TASK} Apply the rubric."]
         return "\n\n".join(parts)
 
     def grade(self, case: Case, question: Question, answer: str) -> int:

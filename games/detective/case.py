@@ -83,15 +83,27 @@ class AnswerSlot(BaseModel):
         return next(c for c in self.choices if c.value == value)
 
 
+class MarkingExample(BaseModel):
+    """A sample answer to a question and the grade (0-3) a marker gives it."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    answer: str = Field(min_length=1)
+    grade: int = Field(ge=0, le=3)
+
+
 class Question(BaseModel):
-    """A case question whose answer is made of typed slots; ``model_answer`` is its prose."""
+    """A case question; ``model_answer`` is its prose. Its answer is made of typed ``slots``
+    (its logic form, graded exactly), or, with none, answered and graded in free text only.
+    ``marking_examples`` are a marker's graded sample answers for the autograder."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     id: str = Field(min_length=1)
     text: str = Field(min_length=1)
-    slots: list[AnswerSlot] = Field(min_length=1)
+    slots: list[AnswerSlot] = []
     model_answer: str = Field(min_length=1)
+    marking_examples: list[MarkingExample] = []
     unlock_sets: list[list[str]] = []
     inference_steps: int | None = None
 
@@ -104,9 +116,31 @@ class Question(BaseModel):
         return slots
 
 
+class Sentence(BaseModel):
+    """One sentence of a generated text and the facts (formulas) it states; none for narration."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    text: str = Field(min_length=1)
+    facts: list[FormulaText] = []
+
+
+def _mapped(sentences: list[Sentence], facts: list[str], text: str, field: str) -> None:
+    """ValueError unless the sentences are in ``text`` and state exactly ``facts``."""
+    if not sentences:
+        return
+    stated = [f for s in sentences for f in s.facts]
+    if sorted(stated) != sorted(facts):
+        raise ValueError(f"{field}: the sentences' facts must be the facts, each once")
+    missing = next((s.text for s in sentences if s.text not in text), None)
+    if missing is not None:
+        raise ValueError(f"{field}: sentence not in the text: {missing[:60]!r}")
+
+
 class Location(BaseModel):
     """A place to visit: its visible ``title`` and the ``text`` read there; ``facts`` are the
-    formulas the text states, ``red_herring`` marks a location no answer needs."""
+    formulas the text states (``sentences`` says which sentence states which), ``red_herring``
+    marks a location no answer needs."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -114,7 +148,13 @@ class Location(BaseModel):
     title: str = Field(min_length=1)
     text: str = Field(min_length=1)
     facts: list[FormulaText] = []
+    sentences: list[Sentence] = []
     red_herring: bool = False
+
+    @model_validator(mode="after")
+    def _sentences_state_the_facts(self) -> Location:
+        _mapped(self.sentences, self.facts, self.text, "sentences")
+        return self
 
 
 class CaseKnobs(BaseModel):
@@ -123,7 +163,8 @@ class CaseKnobs(BaseModel):
     ``locations`` cards in all, of which at least ``red_herrings`` help no answer;
     ``questions`` (2-5); ``inference_steps``, the least number of clue facts in a minimal set
     that entails each answer; ``distractors``, true facts no answer needs, spread over the
-    cards; ``words_per_card``, the length each card's text is padded to; ``intro_clues``, how
+    cards; ``words_per_card``, the length narration may pad a card's text to while its fact
+    sentences stay the majority; ``intro_clues``, how
     many needed facts the introduction states; ``long_chains``, whether answers should rest on
     chains of indirect clues (sightings, holdings, motives) rather than on direct clues about the
     crime (time windows, possible rooms, the method), which makes them need more locations.
@@ -162,6 +203,7 @@ class Case(BaseModel):
     knobs: CaseKnobs | None = None
     introduction: str = Field(min_length=1)
     intro_facts: list[FormulaText] = []
+    intro_sentences: list[Sentence] = []
     questions: list[Question] = Field(min_length=1)
     locations: list[Location] = Field(min_length=1)
     solution: str = Field(min_length=1)
@@ -171,6 +213,7 @@ class Case(BaseModel):
     def _references(self) -> Case:
         if self.schema_version != SCHEMA_VERSION:
             raise ValueError(f"schema_version: this reader knows version {SCHEMA_VERSION}")
+        _mapped(self.intro_sentences, self.intro_facts, self.introduction, "intro_sentences")
         ids = [loc.id for loc in self.locations]
         if len(set(ids)) != len(ids):
             raise ValueError("locations: ids must be unique")
@@ -187,9 +230,13 @@ class Case(BaseModel):
 
     @property
     def checkable(self) -> bool:
-        """Whether the case carries the logic exact grading needs (setting and formulas)."""
-        return self.setting is not None and all(
-            c.formula is not None for q in self.questions for s in q.slots for c in s.choices
+        """Whether the case carries the logic exact grading needs (setting, slots, formulas)."""
+        return (
+            self.setting is not None
+            and all(q.slots for q in self.questions)
+            and all(
+                c.formula is not None for q in self.questions for s in q.slots for c in s.choices
+            )
         )
 
     def location(self, lid: str) -> Location:

@@ -1,10 +1,13 @@
 """The case generator: a seeded world, a prover-checked set of clues, and the case around them.
 
 From a world it draws a pool of true facts, keeps a minimal subset that still entails every
-answer (by default trying the most direct kinds of fact for removal first, so answers come from
-chains of sightings, holdings and motives), puts a few of those in the introduction and spreads
-the rest over the clue locations, adds true but useless facts as distractors (some locations
-get nothing else: the red herrings), and computes every answer's minimal unlock sets. A draw
+answer (trying negative facts for removal first, so the case says mostly what was so, then by
+default the most direct kinds of fact, so answers come from chains of sightings, holdings and
+motives), opens the introduction at the body (where it lay at the last hour, which names the
+room of the crime) and puts a few kept facts beside it, spreads the rest over the clue
+locations, adds true but useless facts as distractors, positive where there are enough (some
+locations get nothing else: the red herrings), tells each location's facts as a scene
+(``narrative``), and computes every answer's minimal unlock sets. A draw
 that breaks a rule (the introduction or one location settling an answer, too few inference
 steps, too few red herrings) is dropped and the next draw tried. The accepted case is checked
 once more with the prover given (``verify_case``) before it is returned.
@@ -13,7 +16,7 @@ once more with the prover given (``verify_case``) before it is returned.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from formalize.world.facts import (
@@ -32,12 +35,19 @@ from formalize.world.facts import (
     fact_formula,
 )
 from formalize.world.generate import WorldConfig, generate_world
-from formalize.world.render import render_fact
+from formalize.world.setting import Setting
 from formalize.world.theory import background_theory
 from formalize.world.world import World
-from games.detective.case import AnswerSlot, Case, CaseKnobs, Location, Question
+from games.detective.case import AnswerSlot, Case, CaseKnobs, Location, Question, Sentence
 from games.detective.knowledge import CaseKnowledge
-from games.detective.narrative import card_text, introduction
+from games.detective.narrative import (
+    OFFICIALS,
+    CardSpec,
+    Line,
+    card_lines,
+    introduction,
+    solution_text,
+)
 from games.detective.questions import PLANS, answer_slot, question_text
 from games.detective.unlock import TooManyUnlockSets, shrink, with_unlock_sets
 from games.detective.verify import slot_formula, verify_case
@@ -49,16 +59,22 @@ from reasoning.syntax import format_formula
 DIRECT = (TimeAmong, SceneAmong, MethodWas, WeaponNot, MotiveAmong)
 """Fact kinds that speak of the crime itself; removed first when minimising the clues."""
 
-_TITLES_EXTRA: tuple[str, ...] = (
-    "The police surgeon",
-    "The village inn",
-    "The coroner's office",
-    "The railway station",
-    "The vicarage",
-    "The local newspaper",
-    "The chemist's shop",
-    "The solicitor's chambers",
-)
+
+def is_negative(fact: Fact) -> bool:
+    """Whether ``fact`` says what was not so (someone absent, a weapon not held or not used,
+    a motive lacking); the generator prefers positive facts, from which negatives follow."""
+    match fact:
+        case Seen(present=False) | Met(together=False) | Held(held=False):
+            return True
+        case HasMotive(has=False) | WeaponNot():
+            return True
+    return False
+
+
+def body_fact(world: World) -> Seen:
+    """Where the victim's body lay at the last hour: the scene, where every case opens."""
+    crime = world.crimes[0]
+    return Seen(crime.victim, crime.place, len(world.setting.slots) - 1)
 
 
 class GenerationError(RuntimeError):
@@ -72,6 +88,7 @@ class _Draw:
 
     world: World
     questions: list[tuple[str, list[AnswerSlot]]]
+    body: Seen
     intro: list[Fact]
     cards: list[list[Fact]]
     steps: dict[str, list[Fact]]
@@ -135,15 +152,18 @@ def _minimise(
     long_chains: bool,
     rng: random.Random,
 ) -> set[int]:
-    """A minimal subset of ``usable`` facts entailing ``goal``: facts about the crime itself are
-    tried for removal first with ``long_chains`` (answers then rest on chains of sightings,
-    holdings and motives), last without it (shorter reasoning from more direct clues)."""
-    direct = [i for i in usable if isinstance(pool[i], DIRECT)]
-    rest = [i for i in usable if not isinstance(pool[i], DIRECT)]
+    """A minimal subset of ``usable`` facts entailing ``goal``: negative facts are tried for
+    removal first (the case then says mostly what was so), then facts about the crime itself
+    with ``long_chains`` (answers then rest on chains of sightings, holdings and motives), last
+    without it (shorter reasoning from more direct clues)."""
+    negative = [i for i in usable if is_negative(pool[i])]
+    direct = [i for i in usable if isinstance(pool[i], DIRECT) and i not in negative]
+    rest = [i for i in usable if i not in direct and i not in negative]
+    rng.shuffle(negative)
     rng.shuffle(direct)
     rng.shuffle(rest)
     kept = set(usable)
-    for i in direct + rest if long_chains else rest + direct:
+    for i in negative + (direct + rest if long_chains else rest + direct):
         if kb.entails(kept - {i}, goal):
             kept.discard(i)
     return kept
@@ -156,8 +176,10 @@ def _layout(
     goals: list[Formula],
     knobs: CaseKnobs,
     rng: random.Random,
+    is_negative_index: Callable[[int], bool],
 ) -> tuple[set[int], list[set[int]]] | None:
-    """Introduction facts and each location's facts (as pool indices), or None if none pass."""
+    """Introduction facts and each location's facts (as pool indices), or None if none pass;
+    distractors are positive facts where there are enough."""
     order = sorted(kept)
     rng.shuffle(order)
     intro: set[int] = set()
@@ -169,7 +191,11 @@ def _layout(
     cards: list[set[int]] = [set() for _ in range(knobs.locations)]
     for n, i in enumerate(clues):
         cards[n % n_clue].add(i)
-    for n, i in enumerate(rng.sample(spare, min(len(spare), knobs.distractors))):
+    positive = [i for i in spare if not is_negative_index(i)]
+    negative = [i for i in spare if is_negative_index(i)]
+    chosen = rng.sample(positive, min(len(positive), knobs.distractors))
+    chosen += rng.sample(negative, min(len(negative), knobs.distractors - len(chosen)))
+    for n, i in enumerate(chosen):
         cards[n_clue + n if n_clue + n < knobs.locations else rng.randrange(knobs.locations)].add(i)
     for _ in range(2 * knobs.locations):
         strong = next(
@@ -200,9 +226,11 @@ def _draw(
     goals = {qid: _answer(slots) for qid, slots in questions}
     everything = conj(goals.values())
     theory = [a.formula for a in background_theory(setting)]
-    pool = _pool(world, rng)
+    body = body_fact(world)
+    pool = [f for f in _pool(world, rng) if f != body]
     formulas = [fact_formula(f, setting) for f in pool]
-    with CaseKnowledge(theory, [], [[f] for f in formulas], factory) as kb:
+    opening = [fact_formula(body, setting)]
+    with CaseKnowledge(theory, opening, [[f] for f in formulas], factory) as kb:
         usable = [
             i for i in range(len(pool)) if not any(kb.entails({i}, g) for g in goals.values())
         ]
@@ -213,24 +241,29 @@ def _draw(
         if min(len(s) for s in steps.values()) < knobs.inference_steps:
             return None
         spare = [i for i in range(len(pool)) if i not in kept]
-        layout = _layout(kb, kept, spare, list(goals.values()), knobs, rng)
+        layout = _layout(
+            kb, kept, spare, list(goals.values()), knobs, rng, lambda i: is_negative(pool[i])
+        )
     if layout is None:
         return None
     intro, cards = layout
     return _Draw(
         world,
         questions,
+        body,
         [pool[i] for i in sorted(intro)],
         [[pool[i] for i in sorted(card)] for card in cards],
         {qid: [pool[i] for i in ids] for qid, ids in steps.items()},
     )
 
 
-def _titles(world: World, n: int, rng: random.Random) -> list[str]:
+def _cards(world: World, n: int, rng: random.Random) -> list[tuple[str, CardSpec]]:
+    """``n`` locations: household members (who speak), rooms (where things are found) and
+    outsiders (who report), each with its title."""
     s = world.setting
-    options = [f"{p.name}, {p.role}" for p in s.suspects]
-    options += [f"The {p.name}" for p in s.places]
-    options += list(_TITLES_EXTRA)
+    options = [(f"{p.name}, {p.role}", CardSpec("witness", speaker=p.name)) for p in s.suspects]
+    options += [(f"The {p.name}", CardSpec("room", place=p.name)) for p in s.places]
+    options += [(title, CardSpec("official", speaker=who)) for title, who in OFFICIALS.items()]
     return rng.sample(options, n)
 
 
@@ -239,61 +272,64 @@ def _slug(text: str) -> str:
     return "_".join(w for w in words if w != "the")
 
 
-def _solution(draw: _Draw, texts: Sequence[str], rng: random.Random) -> str:
-    setting = draw.world.setting
-    paras = []
-    for (qid, slots), text in zip(draw.questions, texts, strict=True):
-        answer = "; ".join(f"{slot.name}: {slot.choice(slot.answer).text}" for slot in slots)
-        reasons = " ".join(render_fact(f, setting, rng) for f in draw.steps[qid])
-        paras.append(f"{text} {answer}. This follows from these facts together: {reasons}")
-    crime = draw.world.crimes[0]
-    killer = setting.person(crime.killers[0]).name
-    paras.append(
-        f"So {killer} killed {setting.person(crime.victim).name} in the "
-        f"{setting.place(crime.place).name} at {setting.slots[crime.slot]} with the "
-        f"{setting.item(crime.weapon).name}, out of {setting.motive(crime.motive).name}."
-    )
-    return "\n\n".join(paras)
+def _sentences(lines: Sequence[Line], setting: Setting) -> list[Sentence]:
+    return [
+        Sentence(
+            text=line.text, facts=[format_formula(fact_formula(f, setting)) for f in line.facts]
+        )
+        for line in lines
+    ]
 
 
 def _build(
     seed: int, draw: _Draw, knobs: CaseKnobs, rng: random.Random, factory: ConstraintSessionFactory
 ) -> Case | None:
     intro, cards = draw.intro, draw.cards
-    setting = draw.world.setting
-    victim = setting.person(setting.crimes[0].victim).name
-    qtexts = [question_text(tuple(s.name for s in slots), victim) for _, slots in draw.questions]
-    titles = _titles(draw.world, knobs.locations, rng)
-    locations = [
-        Location(
-            id=_slug(title),
-            title=title,
-            text=card_text([render_fact(f, setting, rng) for f in card], knobs.words_per_card, rng),
-            facts=[format_formula(fact_formula(f, setting)) for f in card],
+    world = draw.world
+    setting = world.setting
+    crime = world.crimes[0]
+    victim = setting.person(crime.victim).name
+    scene = setting.place(crime.place).name
+    qtexts = [question_text(qid, victim, scene, rng) for qid, _ in draw.questions]
+    locations = []
+    for (title, spec), card in zip(_cards(world, knobs.locations, rng), cards, strict=True):
+        lines = card_lines(spec, card, setting, knobs.words_per_card, rng)
+        locations.append(
+            Location(
+                id=_slug(title),
+                title=title,
+                text=" ".join(line.text for line in lines),
+                facts=[format_formula(fact_formula(f, setting)) for f in card],
+                sentences=_sentences(lines, setting),
+            )
         )
-        for title, card in zip(titles, cards, strict=True)
-    ]
+    answers = ["; ".join(s.choice(s.answer).text for s in slots) for _, slots in draw.questions]
     questions = [
         Question(
             id=qid,
             text=text,
             slots=slots,
-            model_answer="; ".join(s.choice(s.answer).text for s in slots),
+            model_answer=answer,
             inference_steps=len(draw.steps[qid]),
         )
-        for (qid, slots), text in zip(draw.questions, qtexts, strict=True)
+        for (qid, slots), text, answer in zip(draw.questions, qtexts, answers, strict=True)
     ]
+    intro_text, intro_lines = introduction(setting, draw.body, qtexts, intro, rng)
     case = Case(
         title=f"Death at {setting.title}",
         seed=seed,
         knobs=knobs,
-        introduction=introduction(
-            setting, qtexts, [render_fact(f, setting, rng) for f in intro], rng
-        ),
-        intro_facts=[format_formula(fact_formula(f, setting)) for f in intro],
+        introduction=intro_text,
+        intro_facts=[format_formula(fact_formula(f, setting)) for f in [draw.body, *intro]],
+        intro_sentences=_sentences(intro_lines, setting),
         questions=questions,
         locations=locations,
-        solution=_solution(draw, qtexts, rng),
+        solution=solution_text(
+            world,
+            list(zip(qtexts, answers, strict=True)),
+            [draw.steps[qid] for qid, _ in draw.questions],
+            rng,
+        ),
         setting=setting,
     )
     try:
@@ -309,14 +345,14 @@ WORLD = WorldConfig(suspects=5, places=15, slots=5, weapons=5, locked=2, motives
 """The shape of the worlds cases are drawn from (one victim, one killer)."""
 
 
-def generate_case(
+def generate_case_and_world(
     seed: int,
     prover: Prover,
     factory: ConstraintSessionFactory,
     knobs: CaseKnobs | None = None,
     attempts: int = 40,
-) -> Case:
-    """The case for ``seed``: the first draw that passes every check, verified with ``prover``."""
+) -> tuple[Case, World]:
+    """The case for ``seed`` and the hidden world it was drawn from (see ``generate_case``)."""
     knobs = knobs or CaseKnobs()
     for attempt in range(attempts):
         rng = random.Random(f"case:{seed}:{attempt}")
@@ -328,5 +364,16 @@ def generate_case(
             continue
         case = _build(seed, draw, knobs, rng, factory)
         if case is not None and not verify_case(case, prover, world):
-            return case
+            return case, world
     raise GenerationError(f"seed {seed}: no acceptable case in {attempts} attempts")
+
+
+def generate_case(
+    seed: int,
+    prover: Prover,
+    factory: ConstraintSessionFactory,
+    knobs: CaseKnobs | None = None,
+    attempts: int = 40,
+) -> Case:
+    """The case for ``seed``: the first draw that passes every check, verified with ``prover``."""
+    return generate_case_and_world(seed, prover, factory, knobs, attempts)[0]

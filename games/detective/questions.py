@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 from formalize.world import atoms
 from formalize.world.setting import Setting
 from formalize.world.world import World
@@ -12,46 +14,67 @@ from reasoning.syntax import format_formula
 PLANS: dict[int, tuple[tuple[str, tuple[str, ...]], ...]] = {
     2: (
         ("who_why", ("culprit", "motive")),
-        ("how_where_when", ("weapon", "method", "scene", "time")),
+        ("how_when", ("weapon", "method", "time")),
     ),
     3: (
-        ("who_why", ("culprit", "motive")),
-        ("where_when", ("scene", "time")),
-        ("how", ("weapon", "method")),
+        ("who", ("culprit",)),
+        ("why", ("motive",)),
+        ("how_when", ("weapon", "method", "time")),
     ),
     4: (
         ("who", ("culprit",)),
         ("why", ("motive",)),
-        ("where_when", ("scene", "time")),
-        ("how", ("weapon", "method")),
+        ("how_when", ("weapon", "method", "time")),
+        ("whole", ("culprit", "weapon", "motive", "time")),
     ),
     5: (
         ("who", ("culprit",)),
         ("why", ("motive",)),
-        ("where", ("scene",)),
         ("when", ("time",)),
         ("how", ("weapon", "method")),
+        ("whole", ("culprit", "weapon", "motive", "time")),
     ),
 }
-"""For each number of questions, the questions (id and slot names) a case asks."""
+"""For each number of questions, the questions (id and slot names) a case asks. The room of
+the crime is no question: the case opens where the body lies. A question of three or more parts
+in every plan lets an answer earn each grade 0-3."""
 
-_ASK: dict[str, str] = {
-    "culprit": "who killed {victim}",
-    "motive": "why",
-    "weapon": "with what weapon",
-    "method": "how",
-    "scene": "in which room",
-    "time": "at what hour",
+ASKED: dict[str, tuple[str, ...]] = {
+    "who": (
+        "Who killed {victim}?",
+        "Who had access to {first} in the {scene} at the fatal hour, and struck the blow?",
+        "Which member of the household is the murderer of {victim}?",
+    ),
+    "why": (
+        "What was the motive for the murder of {victim}?",
+        "Why did the killer want {victim} dead?",
+    ),
+    "when": ("At what hour did {victim} die?", "When was {victim} killed?"),
+    "how": (
+        "How did {victim} die, and by what weapon?",
+        "What weapon was used on {victim}, and how did {first} die?",
+    ),
+    "who_why": (
+        "Who killed {victim}, and what was the motive?",
+        "Who had access to {first} in the {scene} and killed {first}, and why?",
+    ),
+    "how_when": (
+        "How did {victim} die: with what weapon, by what means, and at what hour?",
+        "When and how was {victim} killed, and with which weapon?",
+    ),
+    "whole": (
+        "Tell the whole story: who killed {victim}, with what weapon, for what motive, and "
+        "at what hour?",
+    ),
 }
+"""Per question id, the ways it can be asked (``{victim}``, ``{first}`` and ``{scene}`` are
+filled from the case)."""
 
 
-def question_text(slots: tuple[str, ...], victim: str) -> str:
-    """The question as asked: ``Who killed X, and why?``."""
-    parts = [_ASK[s].format(victim=victim) for s in slots]
-    if slots[0] != "culprit":
-        parts[-1] = parts[-1] + f" was {victim} killed"
-    text = parts[0] if len(parts) == 1 else f"{', '.join(parts[:-1])} and {parts[-1]}"
-    return text[0].upper() + text[1:] + "?"
+def question_text(qid: str, victim: str, scene: str, rng: random.Random) -> str:
+    """Question ``qid`` as asked, in one of its phrasings."""
+    template = rng.choice(ASKED[qid])
+    return template.format(victim=victim, first=victim.split()[0], scene=scene)
 
 
 def _choice(value: str, text: str, atom: Atom) -> Choice:

@@ -1,0 +1,205 @@
+"""Seed 001's experiment with free-text answers: ``bench detective-free`` plays a case (a user's
+file or a generated one) several times, the model answering all questions in words at every
+stage, each answer graded by the autograder (and exactly where the question has a logic form);
+it reports per run P, F and O, the mean overall score with a bootstrap interval over runs and
+questions, the correlation of the runs' visiting orders, and optionally each question's
+induction / deduction / abduction ratings. ``bench detective-agreement`` grades a user's study
+(answers and human grades) in each autograder mode and prints seed 001's Table 2.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from benchmarks.report import format_table, measure, write_json
+from games.core.cli import BaseUrl, Model, fail, llm_settings
+from games.core.errors import GAME_ERRORS
+from games.core.llm_player import seat_client
+from games.detective.analysis import (
+    bootstrap_ci,
+    cross_correlation,
+    pairwise_correlation,
+    rate_ida,
+)
+from games.detective.autograder import MODES, AutoGrader
+from games.detective.case import Case, CaseError, load_case
+from games.detective.entry import game_case
+from games.detective.events import DetectiveConfig
+from games.detective.freetext import grade_play, play_free_text, read_elements
+from games.detective.generator import GenerationError
+from games.detective.grading import grade_answer
+from games.detective.human_grades import (
+    StudyError,
+    agreement_table,
+    load_answers,
+    load_human_grades,
+    load_orders,
+)
+
+
+def _case(case_file: Path | None, seed: int) -> Case:
+    if case_file is not None:
+        return load_case(case_file)
+    return game_case(DetectiveConfig(), seed)
+
+
+def _modes(text: str) -> list[int]:
+    try:
+        modes = [int(m) for m in text.split(",")]
+    except ValueError:
+        raise ValueError(f"--modes: comma-separated modes 1-5, got {text!r}") from None
+    if not modes or any(m not in MODES for m in modes):
+        raise ValueError(f"--modes: modes are 1-5, got {text!r}")
+    return modes
+
+
+def bench_detective_free(
+    case_file: Annotated[
+        Path | None,
+        typer.Option("--case", help="A case file; else the case generated from --seed."),
+    ] = None,
+    seed: Annotated[int, typer.Option(help="Seed of the generated case.")] = 0,
+    runs: Annotated[int, typer.Option(min=1, help="Repeat runs of the case.")] = 3,
+    mode: Annotated[int, typer.Option(help="Autograder mode (1-5).")] = 5,
+    ida: Annotated[bool, typer.Option("--ida", help="Also rate each question's IDA.")] = False,
+    orders: Annotated[
+        Path | None,
+        typer.Option(help="Other solvers' visiting orders (JSON lines: solver, order) to compare."),
+    ] = None,
+    out: Annotated[Path, typer.Option(help="Folder for detective_free.json.")] = Path("runs/bench"),
+    model: Model = None,
+    base_url: BaseUrl = None,
+) -> None:
+    """Play a case with free-text answers ``--runs`` times and grade it as seed 001 does."""
+    try:
+        _modes(str(mode))
+        case = _case(case_file, seed)
+        others = load_orders(orders, case) if orders is not None else []
+        client = seat_client(llm_settings(model, base_url), 0)
+    except (CaseError, GenerationError, StudyError, ValueError) as err:
+        fail(err)
+    rows: list[dict[str, Any]] = []
+    per_question: list[list[float]] = []
+    orders_played: list[list[str]] = []
+    try:
+        with measure() as timing:
+            for run in range(runs):
+                play = play_free_text(case, client, seed=run)
+                graded = grade_play(case, play, AutoGrader(client, mode, seed=run))
+                orders_played.append(play.order)
+                per_question.append([q.overall for q in graded.auto_score.questions])
+                exact = graded.exact_score
+                rows.append(
+                    {
+                        "run": run,
+                        "P": graded.auto_score.progressive,
+                        "F": graded.auto_score.final,
+                        "O": graded.auto_score.overall,
+                        "exact_O": math.nan if exact is None else exact.overall,
+                        "fallbacks": play.fallbacks,
+                    }
+                )
+            ratings = (
+                {"full": rate_ida(client, case), "intro": rate_ida(client, case, intro_only=True)}
+                if ida
+                else {}
+            )
+    except GAME_ERRORS as err:
+        fail(err, 1)
+    ci = bootstrap_ci(per_question)
+    corr, corr_sd = pairwise_correlation(orders_played)
+    typer.echo(format_table(rows, ["run", "P", "F", "O", "exact_O", "fallbacks"]))
+    typer.echo(
+        f"overall score (autograder mode {mode}): mean {ci.mean:.2f}, 95% bootstrap CI "
+        f"[{ci.low:.2f}, {ci.high:.2f}] over {runs} runs x {len(case.questions)} questions"
+    )
+    typer.echo(f"location-order correlation between runs: mean {corr:.2f} (sd {corr_sd:.2f})")
+    compared: dict[str, tuple[float, float]] = {}
+    if others:
+        compared["Other-Other"] = pairwise_correlation(others)
+        compared["Model-Other"] = cross_correlation(orders_played, others)
+    for name, (mean, sd) in compared.items():
+        typer.echo(f"location-order correlation {name}: mean {mean:.2f} (sd {sd:.2f})")
+    for kind, found in ratings.items():
+        for r in found:
+            if r is not None:
+                typer.echo(
+                    f"IDA ({kind}) {r.question}: I {r.induction} D {r.deduction} A {r.abduction}"
+                )
+    typer.echo(f"CPU {timing.cpu:.1f} s, wall {timing.wall:.1f} s")
+    payload = {
+        "benchmark": "detective-free",
+        "case": case.title,
+        "mode": mode,
+        "runs": rows,
+        "overall": ci.model_dump(),
+        "orders": orders_played,
+        "order_correlation": {"mean": corr, "sd": corr_sd},
+        "order_comparison": {k: {"mean": m, "sd": sd} for k, (m, sd) in compared.items()},
+        "ida": {k: [r.model_dump() if r else None for r in v] for k, v in ratings.items()},
+        "cpu_s": timing.cpu,
+        "wall_s": timing.wall,
+    }
+    typer.echo(f"wrote {write_json(out / 'detective_free.json', payload)}")
+
+
+def bench_detective_agreement(
+    case_file: Annotated[Path, typer.Option("--case", help="The case the answers are to.")],
+    answers: Annotated[Path, typer.Option(help="The answers (JSON lines: id, question, answer).")],
+    grades: Annotated[Path, typer.Option(help="Human grades (CSV: answer_id,grader,grade).")],
+    modes: Annotated[str, typer.Option(help="Autograder modes, comma-separated.")] = "1,2,3,4,5",
+    out: Annotated[Path, typer.Option(help="Folder for detective_agreement.json.")] = Path(
+        "runs/bench"
+    ),
+    model: Model = None,
+    base_url: BaseUrl = None,
+) -> None:
+    """Grade a study's answers in each autograder mode (and exactly where questions have a
+    logic form) and print seed 001's Table 2 against the human grades."""
+    try:
+        chosen = _modes(modes)
+        case = load_case(case_file)
+        study = load_answers(answers, case)
+        humans = load_human_grades(grades, study)
+        client = seat_client(llm_settings(model, base_url), 0)
+    except (CaseError, StudyError, ValueError) as err:
+        fail(err)
+    questions = {q.id: q for q in case.questions}
+    machines: dict[str, dict[str, int]] = {}
+    try:
+        with measure() as timing:
+            for m in chosen:
+                grader = AutoGrader(client, m)
+                machines[f"Mode {m}"] = {
+                    a.id: grader.grade(case, questions[a.question], a.answer) for a in study
+                }
+    except GAME_ERRORS as err:
+        fail(err, 1)
+    typed = [a for a in study if questions[a.question].slots]
+    if typed:
+        machines["Exact"] = {
+            a.id: grade_answer(
+                questions[a.question], read_elements(questions[a.question], a.answer)
+            ).score
+            for a in typed
+        }
+    table = agreement_table(humans, machines)
+    rows = [
+        {"comparison": r.comparison, "% agree": r.percent_exact, "RMS": r.rms, "answers": r.answers}
+        for r in table
+    ]
+    typer.echo(format_table(rows, ["comparison", "% agree", "RMS", "answers"]))
+    typer.echo(f"CPU {timing.cpu:.1f} s, wall {timing.wall:.1f} s")
+    payload = {
+        "benchmark": "detective-agreement",
+        "case": case.title,
+        "table": [r.model_dump() for r in table],
+        "grades": machines,
+        "cpu_s": timing.cpu,
+        "wall_s": timing.wall,
+    }
+    typer.echo(f"wrote {write_json(out / 'detective_agreement.json', payload)}")
