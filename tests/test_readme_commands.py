@@ -9,6 +9,8 @@ Rules, stated once:
 - skipped, needing an endpoint or a recorded run: a command naming ``--base-url``, ``URL``, an
   LLM agent (``--agent llm``), ``--replay``, a run that only an endpoint makes (``runs/sherlock``,
   ``runs/mycroft``) or the user's WellPlay copy (``~/WellPlay``);
+- skipped, reading the user's own files: a command naming ``mine.json`` (the user's case),
+  ``answers.jsonl`` or ``grades.csv``;
 - skipped, needing a system that may be absent: ``--prover eprover`` without ``eprover``;
 - kept short: the counts a command repeats its work by are cut to the smallest the README
   itself uses (``--games 1``, ``--seeds 1``, ``--cases 1``, ``--samples 1``), and the long
@@ -36,6 +38,7 @@ README = (ROOT / "README.md").read_text()
 NEEDS_ENDPOINT = re.compile(
     r"--base-url|\bURL\b|--agent llm|--replay|runs/sherlock|runs/mycroft|~/WellPlay"
 )
+USERS_OWN = re.compile(r"\bmine\.json\b|\banswers\.jsonl\b|\bgrades\.csv\b")
 SHORT = {"--games": "1", "--seeds": "1", "--cases": "1", "--samples": "1"}
 SLOW = ("bench provers", "bench clue-perf", "bench undercover")
 
@@ -61,6 +64,8 @@ def _args(command: str) -> list[str]:
 def _skip_reason(command: str) -> str | None:
     if NEEDS_ENDPOINT.search(command):
         return "needs a live LLM endpoint or a run recorded from one"
+    if USERS_OWN.search(command):
+        return "reads the user's own case, answers or grades"
     if "--prover eprover" in command and shutil.which("eprover") is None:
         return "the E prover (eprover) is not installed"
     return None

@@ -6,7 +6,7 @@ locations together must settle every answer uniquely and the introduction alone 
 stored unlock set must be one of the minimal sets of locations that settle its answer, and every
 such set must be stored; no answer may be settled by one location; exactly the locations no
 answer needs are red herrings; the knobs a case declares must describe it; and each location's
-text must state its facts in words (the generator's phrasings), never their opposite. The work
+text must state its facts in words (the generator's clauses), never their opposite. The work
 is bounded by the case's size and a time limit; beyond either, ``CheckLimitError`` says which.
 """
 
@@ -17,6 +17,7 @@ import time
 from collections.abc import Callable, Sequence
 
 from formalize.world.atoms import vocabulary
+from formalize.world.clauses import CLAUSES, clause_templates, fill
 from formalize.world.facts import Fact, HasMotive, Held, Met, Seen, fact_of
 from formalize.world.render import phrasings
 from formalize.world.setting import Setting
@@ -271,6 +272,15 @@ def _opposite(fact: Fact) -> Fact | None:
     return None
 
 
+def _wordings(fact: Fact, setting: Setting) -> list[str]:
+    """Every way a case's text may state ``fact``: the story clauses (a victim's sighting also
+    as where the body was found) and the plain sentences."""
+    templates = list(clause_templates(fact))
+    if isinstance(fact, Seen) and fact.present and fact.person in setting.victims:
+        templates += CLAUSES["body"]
+    return [fill(t, fact, setting) for t in templates] + phrasings(fact, setting)
+
+
 def _text_problem(where: str, text: str, formula_text: str, setting: Setting) -> str | None:
     """Whether ``text`` states the fact ``formula_text`` in words; None when it does (or when
     the formula is not one of the generator's kinds of fact, whose words cannot be known)."""
@@ -278,14 +288,14 @@ def _text_problem(where: str, text: str, formula_text: str, setting: Setting) ->
     if fact is None:
         return None
     body = _normal(text)
-    if any(_normal(p) in body for p in phrasings(fact, setting)):
+    if any(_normal(p) in body for p in _wordings(fact, setting)):
         return None
     opposite = _opposite(fact)
     if opposite is not None:
-        said = next((p for p in phrasings(opposite, setting) if _normal(p) in body), None)
+        said = next((p for p in _wordings(opposite, setting) if _normal(p) in body), None)
         if said is not None:
             return f"{where}: the text says {said!r}, the opposite of its fact {formula_text}"
-    example = phrasings(fact, setting)[0]
+    example = _wordings(fact, setting)[0]
     return f"{where}: the text does not state its fact {formula_text} (such as {example!r})"
 
 
