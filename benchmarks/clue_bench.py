@@ -38,7 +38,8 @@ from benchmarks.runner import (
 from games.clue.agents import AgentSettings
 from games.clue.audit import GameAudit, audit_log
 from games.clue.cards import ClueConfig
-from games.clue.play import play_seated
+from games.clue.entry import ENTRY
+from games.core.play import play_game
 from games.core.runlog import RunDir, read_jsonl
 from reasoning.llm import UsageReport
 
@@ -135,20 +136,19 @@ class CluePlayer:
         LLM usage."""
         gid = game_id
         index = int(gid.removeprefix("game-"))
-        played = play_seated(
+        played = play_game(
+            ENTRY,
             self.config.agents,
             self.config.seed + index,
-            self.config.game_config(index),
             self.settings.for_game(gid, len(self.config.agents)),
+            self.config.game_config(index),
             log,
         )
         usage = [
-            None if meter is None else SeatUsage.of(meter).model_dump(mode="json")
-            for meter in (
-                played.meters.get(f"P{seat} {spec}") for seat, spec in enumerate(played.agents)
-            )
+            SeatUsage.of(*meters).model_dump(mode="json") if meters else None
+            for meters in (played.meters.get(seat) for seat in range(len(played.seats)))
         ]
-        return {"fallbacks": list(played.fallbacks), "usage": usage}
+        return {"fallbacks": [f.total for f in played.fallbacks], "usage": usage}
 
 
 def recorded_config(run_dir: Path) -> ClueBenchConfig:

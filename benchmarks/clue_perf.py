@@ -25,7 +25,8 @@ from formalize.clue import ClueSetup, KnowledgeGrid, RulePropagation
 from games.clue.agent import Accuse, ClueAction, ClueObservation, Phase, Suggest
 from games.clue.audit import audit_events
 from games.clue.cards import Card, ClueConfig
-from games.clue.engine import ClueGame, play_game
+from games.clue.engine import ClueState
+from games.clue.entry import ENTRY as CLUE
 from games.clue.events import (
     AccusationEvent,
     ClueEvent,
@@ -34,12 +35,12 @@ from games.clue.events import (
     GameStart,
     NoRefutationEvent,
     PassEvent,
-    PlayerInfo,
     RefuteEvent,
     SuggestionEvent,
 )
 from games.clue.knowledge import PlayerView, clue_setup
 from games.clue.random_agent import RandomAgent
+from games.core.play import play_agents
 from provers.sat_session import SatSession
 from reasoning.formula import Atom, Not
 from reasoning.percentiles import percentile
@@ -158,12 +159,11 @@ class RuleView:
 
 def perf_game(seed: int, rounds: int = 30) -> list[ClueEvent]:
     """A 6-player game played to the round limit, with deductions stated every turn."""
-    game = ClueGame(ClueConfig(n_players=6, max_rounds=rounds), seed)
     agents = [GuessingAgent(seed * 10 + seat) for seat in range(6)]
-    names = [f"P{seat}" for seat in range(6)]
-    play_game(game, agents, None, names)
-    players = [PlayerInfo(name=n, agent="guessing") for n in names]
-    return [game.start_event(players), *game.events]
+    config = ClueConfig(n_players=6, max_rounds=rounds)
+    state = play_agents(CLUE, agents, seed, config).state
+    assert isinstance(state, ClueState)
+    return state.events()
 
 
 @dataclass

@@ -28,9 +28,10 @@ from benchmarks.console.options import AsJson, Concurrency, Quiet, Scheduler, Wo
 from benchmarks.llm_usage import game_usage, played_usage, usage_lines
 from benchmarks.report import format_table, pyplot
 from benchmarks.runner import GameOutcome, MemoryLog, RunOptions, check_replayable, run_games
-from games.core.cli import BaseUrl, Model, Record, RecordedRun, fail, llm_settings
+from games.core.cli import BaseUrl, Model, Record, RecordedRun, fail, llm_settings, record_or_replay
 from games.core.errors import GAME_ERRORS
 from games.core.llm_player import seat_client
+from games.core.play import play_game
 from games.core.recordings import game_llm_settings
 from games.core.runlog import RunDir, RunDirError
 from games.detective.agents import AGENTS, AgentSettings
@@ -50,7 +51,6 @@ from games.detective.entry import ENTRY, game_case
 from games.detective.events import AnswersEvent, CaseStart, DetectiveConfig, GameEnd
 from games.detective.generator import GenerationError
 from games.detective.grading import grade_answer
-from games.detective.play import play_game, usage_meters
 from reasoning.llm import LLMSettings, UsageReport
 from reasoning.llm.scripted_server import ChatRequest, ScriptedChatServer, Step
 
@@ -124,16 +124,17 @@ class DetectivePlayer:
         """Play the game ``game_id`` names; its LLM fallbacks and usage are what the log
         lacks."""
         agent, seed = game_id.rsplit("-seed-", 1)
-        _, seated = play_game(
-            DetectiveConfig(knobs=self.knobs),
+        played = play_game(
+            ENTRY,
+            [agent],
             int(seed),
-            agent,
             self.settings.for_game(game_id),
+            DetectiveConfig(knobs=self.knobs),
             log,
         )
         return {
-            "fallbacks": getattr(seated, "fallbacks", 0),
-            "usage": game_usage([(agent, usage_meters(seated))]),
+            "fallbacks": played.fallbacks[0].total,
+            "usage": game_usage([(agent, played.meters.get(0, ()))]),
         }
 
 
@@ -366,12 +367,11 @@ def bench_detective(
     """Detective cases per agent: P, F, O next to the best achievable, a plot of the grade
     against locations visited, and the autograder's agreement with exact grades."""
     try:
-        if record and replay is not None:
-            raise ValueError("--record and --replay cannot be used together")
+        record_in = record_or_replay(record, out, replay)
         names = AGENTS.parse(agents)
         modes = _modes(autograde_modes)
         needs_llm = AGENTS.needs_llm(names) or (bool(modes) and not scripted_grader)
-        llm = llm_settings(model, base_url, out if record else None, replay)
+        llm = llm_settings(model, base_url, record_in, replay)
         config = DetectiveBenchConfig(
             agents=names,
             cases=cases,

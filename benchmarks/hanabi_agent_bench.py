@@ -16,9 +16,11 @@ import typer
 
 from benchmarks.hanabi_options import player_counts
 from benchmarks.report import format_table, write_json
-from games.hanabi.agents import AGENTS, make_agent
-from games.hanabi.config import HanabiConfig, Scoring
-from games.hanabi.play import play_game
+from games.core.play import play_game
+from games.hanabi.agents import AGENTS, HanabiAgentSettings
+from games.hanabi.config import Scoring
+from games.hanabi.entry import ENTRY, HanabiState
+from games.hanabi.events import HanabiConfig
 from games.hanabi.stats import score_stats
 
 OFFLINE = tuple(name for name, kind in AGENTS.types.items() if not kind.needs_llm)
@@ -28,11 +30,14 @@ OFFLINE = tuple(name for name, kind in AGENTS.types.items() if not kind.needs_ll
 def run(agent: str, players: int, seeds: int, scoring: Scoring) -> dict[str, Any]:
     """Play ``seeds`` games and return their statistics with the CPU and wall time taken."""
     config = HanabiConfig(players=players, scoring=scoring)
+    settings = HanabiAgentSettings(scoring=scoring)
+    specs = (agent,) * players
     wall, cpu = time.perf_counter(), time.process_time()
-    games = [
-        play_game(config, seed, [make_agent(agent, seat, seed, scoring) for seat in range(players)])
-        for seed in range(seeds)
-    ]
+    games = []
+    for seed in range(seeds):
+        state = play_game(ENTRY, specs, seed, settings, config).state
+        assert isinstance(state, HanabiState)
+        games.append(state.game)
     wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
     row: dict[str, Any] = {"agent": agent, **score_stats(games).model_dump()}
     row.update(cpu_s=cpu, wall_s=wall)

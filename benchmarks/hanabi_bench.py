@@ -28,18 +28,26 @@ from benchmarks.hanabi_options import player_counts
 from benchmarks.llm_usage import game_usage, played_usage, usage_lines
 from benchmarks.report import format_table
 from benchmarks.runner import MemoryLog, RunOptions, check_replayable, run_games
-from games.core.cli import BaseUrl, Model, Record, RecordedRun, fail, llm_settings, prepare_out
+from games.core.cli import (
+    BaseUrl,
+    Model,
+    Record,
+    RecordedRun,
+    fail,
+    llm_settings,
+    prepare_out,
+    record_or_replay,
+)
 from games.core.errors import GAME_ERRORS
-from games.core.log import SeatInfo
-from games.core.loop import play
+from games.core.play import play_game
 from games.core.recordings import game_llm_settings
 from games.core.runlog import RunDir
-from games.hanabi.agents import AGENTS, HanabiAgentSettings, usage_meters
+from games.hanabi.agents import AGENTS, HanabiAgentSettings
 from games.hanabi.audit import audit_log, tally
 from games.hanabi.cli import BestOf, Mixture, SherlockView, seat_specs
-from games.hanabi.config import HanabiConfig, Scoring
+from games.hanabi.config import Scoring
 from games.hanabi.entry import ENTRY
-from games.hanabi.events import DecisionEvent, GameEndEvent
+from games.hanabi.events import DecisionEvent, GameEnd, HanabiConfig
 from games.hanabi.knowledge import KnowledgeView
 from games.hanabi.stats import GameRecord, ScoreStats, record_stats
 from reasoning.llm import LLMSettings, UsageReport
@@ -107,13 +115,10 @@ class HanabiGamePlayer:
             mixture=self.config.mixture,
             llm=llm,
         )
-        agents = [AGENTS.make(spec, seat, seed, settings) for seat, spec in enumerate(specs)]
-        seats = [SeatInfo(name=f"P{i}", agent=spec) for i, spec in enumerate(specs)]
         config = HanabiConfig(players=players, scoring=self.config.scoring)
-        state = ENTRY.new_state(config, seed, seats)
-        header = ENTRY.header(config, seed, seats)
-        play(state, agents, header, log, max_decisions=ENTRY.info.max_decisions)
-        return {"usage": game_usage(zip(specs, map(usage_meters, agents), strict=True))}
+        played = play_game(ENTRY, specs, seed, settings, config, log)
+        meters = (played.meters.get(seat, ()) for seat in range(players))
+        return {"usage": game_usage(zip(specs, meters, strict=True))}
 
 
 class PlayerCountRow(ScoreStats):
@@ -159,7 +164,7 @@ def summarise_count(rundir: RunDir[HanabiRunConfig], players: int) -> PlayerCoun
             errored += 1
             continue
         end = log.events[-1]
-        assert isinstance(end, GameEndEvent)
+        assert isinstance(end, GameEnd)
         moves = [e for e in log.events if isinstance(e, DecisionEvent)]
         decisions += len(moves)
         fallbacks += sum(e.fallback for e in moves)
@@ -297,8 +302,7 @@ def bench_hanabi(
                 "printed)"
             )
         counts = counts_in(player_counts(players))
-        if record and replay is not None:
-            raise ValueError("--record and --replay cannot be used together")
+        record_in = record_or_replay(record, out, replay)
         config = HanabiRunConfig.model_validate(
             {
                 "players": counts,
@@ -317,7 +321,7 @@ def bench_hanabi(
         names = AGENTS.parse(agents)
         llm = None
         if AGENTS.needs_llm(names):
-            llm = llm_settings(model, base_url, out if record else None, replay)
+            llm = llm_settings(model, base_url, record_in, replay)
             if replay is None and not llm.configured:
                 raise ValueError(
                     f"agents {agents!r} need an LLM endpoint: give --base-url (and --model), or "

@@ -21,8 +21,8 @@ import typer
 
 from benchmarks.hanabi_options import player_counts
 from benchmarks.report import format_table, write_json
-from games.hanabi.config import HanabiConfig
 from games.hanabi.engine import HanabiGame
+from games.hanabi.events import HanabiConfig
 
 TARGET_RATIO = 0.25
 """Target: at least a quarter of the reference engine's games per second."""

@@ -28,8 +28,8 @@ from benchmarks.hanabi_options import player_counts
 from benchmarks.report import format_table, write_json
 from formalize.hanabi.knowledge import clear_count_cache
 from games.hanabi.audit import slot_hints, standard, tightest
-from games.hanabi.config import HanabiConfig
 from games.hanabi.engine import HanabiGame
+from games.hanabi.events import HanabiConfig
 from games.hanabi.knowledge import possible_sets, seat_knowledge
 from games.hanabi.symbolic import SymbolicAgent
 from reasoning.percentiles import percentile

@@ -32,17 +32,18 @@ from pydantic import BaseModel, ConfigDict, Field, create_model
 
 from games.clue.agent import Agent as ClueAgent
 from games.clue.cards import ClueConfig
-from games.clue.engine import ClueGame
-from games.clue.engine import play_game as play_clue
+from games.clue.entry import ENTRY as CLUE
 from games.clue.events import Deduction, DeductionKind
 from games.clue.llm_agent import LLMClueAgent
 from games.clue.llm_answers import format_deduction
 from games.clue.random_agent import RandomAgent
-from games.undercover.agents import AgentSettings, seat_agents, seat_meters
+from games.core.agents import agent_meters
+from games.core.play import play_agents
+from games.undercover.agents import AgentSettings, seat_agents
 from games.undercover.checker import ProverChecker
 from games.undercover.engine import UndercoverGame
-from games.undercover.engine import play_game as play_undercover
-from games.undercover.events import UndercoverConfig
+from games.undercover.entry import ENTRY as UNDERCOVER
+from games.undercover.events import UndercoverConfig, UndercoverSetup
 from games.undercover.words import builtin_pairs
 from reasoning.llm import (
     ChatClient,
@@ -297,7 +298,7 @@ def play_one(
         clue_config = ClueConfig(n_players=CLUE_PLAYERS, max_rounds=clue_rounds)
         llm = LLMClueAgent(client, seed=seed)
         clue_agents: list[ClueAgent] = [llm, RandomAgent(seed + 1), RandomAgent(seed + 2)]
-        play_clue(ClueGame(clue_config, seed), clue_agents)
+        play_agents(CLUE, clue_agents, seed, clue_config)
         return llm.meter
     pair = next(p for p in builtin_pairs() if p.id == UNDERCOVER_PAIR)
     uc_game = UndercoverGame(
@@ -306,8 +307,10 @@ def play_one(
     settings = AgentSettings.create(client=client)
     specs = ["nli"] + ["prover"] * (UNDERCOVER_PLAYERS - 1)
     agents = seat_agents(specs, uc_game, settings)
-    play_undercover(uc_game, agents, ProverChecker(settings.test))
-    return seat_meters(agents)[0]
+    setup = UndercoverSetup(config=uc_game.config, pair=pair)
+    referee = UNDERCOVER.judged_by(uc_game, ProverChecker(settings.test))
+    play_agents(UNDERCOVER, agents, seed, setup, state=referee)
+    return agent_meters(agents[0])[0]
 
 
 def game_choices(game: GameName) -> Choices:

@@ -24,10 +24,9 @@ from benchmarks.report import format_table, pyplot, write_json
 from benchmarks.runner import MemoryLog, check_replayable, run_games
 from formalize.interrogation.quiz import Needs, accuracy, bound, quiz
 from games.core.cli import BaseUrl, Model, Record, RecordedRun, fail, llm_settings
-from games.core.log import SeatInfo
-from games.core.loop import play
+from games.core.play import play_game
 from games.core.runlog import LogError, RunDir, RunDirError
-from games.mystery.agents import AGENTS, AgentSettings, make_agents, usage_meters
+from games.mystery.agents import AGENTS, AgentSettings
 from games.mystery.audit import audit_game
 from games.mystery.cli import checked_scripts, game_config
 from games.mystery.entry import ENTRY, game_scripts
@@ -63,12 +62,13 @@ class MysteryPlayer:
         """Play the game ``game_id`` names into ``log``; its LLM seats' usage by agent name."""
         seed = int(game_id.removeprefix("seed-"))
         settings = self.settings.for_game(game_id, len(self.specs))
-        agents = make_agents(self.specs, seed, settings)
-        seats = [SeatInfo(name=f"P{i}", agent=a.name) for i, a in enumerate(agents)]
         config = game_config(len(self.specs), self.script_file)
-        state = ENTRY.new_state(config, seed, seats)
-        play(state, agents, ENTRY.header(config, seed, seats), log, max_decisions=200)
-        return {"usage": game_usage((a.name, usage_meters(a)) for a in agents)}
+        played = play_game(ENTRY, self.specs, seed, settings, config, log=log)
+        return {
+            "usage": game_usage(
+                (s.agent, played.meters.get(i, ())) for i, s in enumerate(played.seats)
+            )
+        }
 
 
 def quiz_bounds(seeds: list[int], config: MysteryConfig) -> dict[str, dict[str, float]]:

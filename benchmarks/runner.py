@@ -310,7 +310,8 @@ class RegisteredGamePlayer:
 
     def __call__(self, game_id: str, log: MemoryLog) -> dict[str, Any]:
         """Play the game ``game_id`` names into ``log``."""
+        from games.core.play import play_game
         from games.core.registry import get_game
 
-        get_game(self.game).play(self.specs, int(game_id.removeprefix("seed-")), log)
+        play_game(get_game(self.game), self.specs, int(game_id.removeprefix("seed-")), log=log)
         return {}

@@ -39,12 +39,13 @@ from benchmarks.runner import (
     check_replayable,
     run_games,
 )
+from games.core.play import play_agents
 from games.core.runlog import RunDir
-from games.undercover.agents import AGENTS, AgentSettings, seat_agents, seat_meters
+from games.undercover.agents import AGENTS, AgentSettings, seat_agents
 from games.undercover.checker import ProverChecker
-from games.undercover.engine import UndercoverGame, play_game
-from games.undercover.entry import read_undercover_log
-from games.undercover.events import UndercoverConfig
+from games.undercover.engine import UndercoverGame
+from games.undercover.entry import ENTRY, read_undercover_log
+from games.undercover.events import UndercoverConfig, UndercoverSetup
 from games.undercover.lexicon import Lexicon
 from games.undercover.llm_calls import recording_clients, replay_clients
 from games.undercover.metrics import (
@@ -227,9 +228,10 @@ class UndercoverPlayer:
         agents = seat_agents(
             [matchup.citizens] * self.config.players, game, seated, spy_agent=matchup.spy
         )
-        play_game(game, agents, ProverChecker(settings.test), log)
-        meters = seat_meters(agents)
-        usage = game_usage((agents[seat].name, (meter,)) for seat, meter in meters.items())
+        setup = UndercoverSetup(config=game_config, pair=game.pair)
+        referee = ENTRY.judged_by(game, ProverChecker(settings.test))
+        played = play_agents(ENTRY, agents, game.seed, setup, log, state=referee)
+        usage = game_usage((agents[seat].name, meters) for seat, meters in played.meters.items())
         return {"fallbacks": settings.fallbacks.snapshot().counts, "usage": usage}
 
 

@@ -13,8 +13,9 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from benchmarks.console.cli import app
-from games.clue import ClueConfig, ClueGame, RandomAgent, play_game
+from games.clue import ClueConfig, ClueGame, RandomAgent
 from games.core.runlog import EventLog
+from tests.support.played import play_clue
 
 runner = CliRunner()
 SMALL = ClueConfig(
@@ -28,7 +29,7 @@ SMALL = ClueConfig(
 def good_lines(tmp: Path) -> list[str]:
     path = tmp / "good.jsonl"
     with EventLog(path) as log:
-        play_game(ClueGame(SMALL, 7), [RandomAgent(s) for s in range(3)], log)
+        play_clue(ClueGame(SMALL, 7), [RandomAgent(s) for s in range(3)], log)
     return path.read_text().splitlines()
 
 

@@ -38,6 +38,25 @@ def imported_after(code: str) -> set[str]:
     return {name.split(".")[0] for name in modules}
 
 
+GAME_MODULES_WITHOUT_LLM = (
+    "games.clue.cards",
+    "games.clue.engine",
+    "games.undercover.engine",
+    "games.hanabi.engine",
+    "games.detective.engine",
+    "games.mystery.engine",
+    "games.core.registry",
+)
+"""A game's cards, engine and the registry load no LLM client (the games' packages are lazy)."""
+
+
+@pytest.mark.parametrize("module", GAME_MODULES_WITHOUT_LLM)
+def test_importing_a_game_engine_loads_no_llm_client(module: str) -> None:
+    loaded = imported_after(f"import {module}")
+    assert "games" in loaded
+    assert "openai" not in loaded
+
+
 def run_cli(*args: str) -> str:
     """Code that runs the gumshoe app on ``args`` and swallows its exit."""
     return (

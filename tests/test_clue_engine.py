@@ -25,7 +25,7 @@ from games.clue import (
     GameEnd,
     GameStart,
     HandEvent,
-    IllegalActionError,
+    IllegalAction,
     LogError,
     NoRefutationEvent,
     PassEvent,
@@ -39,11 +39,11 @@ from games.clue import (
     SuggestionEvent,
     Triple,
     TurnStart,
-    play_game,
     read_clue_log,
     replay,
 )
 from games.core.runlog import EventLog
+from tests.support.played import play_clue
 
 SMALL = ClueConfig(
     n_players=3,
@@ -100,10 +100,10 @@ def play_random(config: ClueConfig, seed: int, path: Path | None = None) -> Clue
     game = ClueGame(config, seed)
     agents = [RandomAgent(seed * 10 + seat) for seat in range(config.n_players)]
     if path is None:
-        play_game(game, agents)
+        play_clue(game, agents)
     else:
         with EventLog(path) as log:
-            play_game(game, agents, log)
+            play_clue(game, agents, log)
     return game
 
 
@@ -316,7 +316,7 @@ def test_right_accusation_wins_and_ends() -> None:
     assert result.ranks[3] == 1
     assert result.accuracy == (None, None, None, 3)
     assert game.returns() == [0.0, 0.0, 0.0, 1.0]
-    with pytest.raises(IllegalActionError, match="over"):
+    with pytest.raises(IllegalAction, match="over"):
         game.apply(accuse(game.envelope))
 
 
@@ -360,7 +360,7 @@ def test_ranks_follow_correctness_then_accuracy_then_earlier_round() -> None:
     game.apply(suggest(game.envelope))  # seat 2
     assert game.phase is Phase.FINAL_ACCUSATION and game.current_player == 1
     assert len(game.legal_actions()) == 2 * 2 * 3
-    with pytest.raises(IllegalActionError, match="Accuse"):
+    with pytest.raises(IllegalAction, match="Accuse"):
         game.apply(suggest(game.envelope))
     game.apply(accuse(two_right))  # seat 1: accuracy 2, in the final round
     game.apply(accuse(game.envelope))  # seat 2: right
@@ -406,24 +406,24 @@ def test_legal_actions_by_phase() -> None:
 def test_illegal_actions_are_refused_with_the_reason() -> None:
     game = ClueGame(SMALL, 3)
     env = game.envelope
-    with pytest.raises(IllegalActionError, match="Suggest or Accuse"):
+    with pytest.raises(IllegalAction, match="Suggest or Accuse"):
         game.apply(Show(card=game.hands[0][0]))
-    with pytest.raises(IllegalActionError, match="unknown card 'Mustard'"):
+    with pytest.raises(IllegalAction, match="unknown card 'Mustard'"):
         game.apply(Suggest(suspect="Mustard", weapon=env.weapon, room=env.room))
-    with pytest.raises(IllegalActionError, match="is a weapon, not a suspect"):
+    with pytest.raises(IllegalAction, match="is a weapon, not a suspect"):
         game.apply(Suggest(suspect="Rope", weapon=env.weapon, room=env.room))
     bad_card = Deduction(kind="in_envelope", card=Card("room", "Kitchen"))
-    with pytest.raises(IllegalActionError, match="Kitchen"):
+    with pytest.raises(IllegalAction, match="Kitchen"):
         game.apply(suggest(env, (bad_card,)))
     bad_seat = Deduction(kind="holds", card=game.hands[0][0], player=3)
-    with pytest.raises(IllegalActionError, match="player 3"):
+    with pytest.raises(IllegalAction, match="player 3"):
         game.apply(suggest(env, (bad_seat,)))
     assert game.actions == [] and len(game.events) == 1
     holder_card = game.hands[1][0]
     game.apply(suggest(with_card(game, holder_card)))
     assert game.current_player == 1
     not_matching = next(c for c in game.deck.cards if c != holder_card)
-    with pytest.raises(IllegalActionError, match="cannot refute"):
+    with pytest.raises(IllegalAction, match="cannot refute"):
         game.apply(Show(card=not_matching))
 
 
@@ -441,17 +441,17 @@ def test_play_game_names_agent_that_acts_illegally() -> None:
     game = ClueGame(SMALL, 3)
     bad = FuncAgent(lambda obs: Suggest(suspect="Nobody", weapon="Rope", room="Hall"), "badbot")
     agents: list[Agent] = [RandomAgent(0), bad, RandomAgent(2)]
-    with pytest.raises(IllegalActionError, match=r"agent 'badbot' at seat 1 .*Nobody"):
-        play_game(game, agents)
+    with pytest.raises(IllegalAction, match=r"agent 'badbot' at seat 1 .*Nobody"):
+        play_clue(game, agents)
     with pytest.raises(ValueError, match="agents"):
-        play_game(ClueGame(SMALL, 3), agents[:2])
+        play_clue(ClueGame(SMALL, 3), agents[:2])
 
 
 def test_play_game_needs_fresh_game() -> None:
     game = ClueGame(SMALL, 3)
     game.apply(suggest(game.envelope))
     with pytest.raises(ValueError, match="fresh"):
-        play_game(game, [RandomAgent(s) for s in range(3)])
+        play_clue(game, [RandomAgent(s) for s in range(3)])
 
 
 def test_random_agent_accuses_only_at_the_end_and_never_its_own_cards() -> None:
@@ -488,7 +488,7 @@ def test_game_replays_exactly_from_its_log(tmp_path: Path) -> None:
 
     agents = [FuncAgent(with_deductions, "teller")] + [RandomAgent(s) for s in range(1, 5)]
     with EventLog(path) as log:
-        result = play_game(game, agents, log)
+        result = play_clue(game, agents, log)
     events = read_clue_log(path)
     assert isinstance(events[0], GameStart) and events[0].deal == game.deal
     assert events[0].players[0].agent == "teller"

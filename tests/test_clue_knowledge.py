@@ -28,13 +28,13 @@ from games.clue import (
     RandomAgent,
     RefuteEvent,
     SuggestionEvent,
-    play_game,
 )
 from games.clue.knowledge import PlayerView, clue_setup
 from provers.registry import get_prover
 from provers.sat_session import SatSession
 from reasoning.formula import Atom, Iff, Not
 from reasoning.verifier import ClaimStatus, Verifier
+from tests.support.played import play_clue
 
 SMALL = ClueConfig(
     n_players=3,
@@ -139,7 +139,7 @@ def brute_grid(setup: ClueSetup, deals: list[Deal]) -> dict[str, bool]:
 def play_small(seed: int, rash: bool) -> ClueGame:
     game = ClueGame(SMALL, seed)
     agents = [RashAgent(seed + s) if rash else RandomAgent(seed + s) for s in range(3)]
-    play_game(game, agents)
+    play_clue(game, agents)
     return game
 
 
@@ -326,7 +326,7 @@ def test_constraint_set_is_propositional_ir() -> None:
 @pytest.mark.parametrize("seed", [0, 1])
 def test_full_game_grid_equals_two_solves_per_cell(seed: int) -> None:
     game = ClueGame(ClueConfig(), seed)
-    play_game(game, [RashAgent(seed * 10 + s) for s in range(6)])
+    play_clue(game, [RashAgent(seed * 10 + s) for s in range(6)])
     setup = clue_setup(game.config)
     seat = seed % 6
     with PlayerView(setup, SatSession, seat, game.hands[seat]) as view, SatSession() as naive:

@@ -24,9 +24,8 @@ from games.clue import (
     Show,
     Suggest,
     Triple,
-    play_game,
 )
-from games.clue.agents import AGENTS, AgentSettings, fallback_count, make_agent, release
+from games.clue.agents import AGENTS, AgentSettings, make_agent
 from games.clue.llm_agent import LLMClueAgent, make_llm_agent
 from games.clue.llm_answers import (
     format_deduction,
@@ -42,10 +41,12 @@ from games.clue.verified_agent import (
     VerifiedLLMClueAgent,
     make_verified_agent,
 )
+from games.core.agents import agent_fallbacks, close_agent
 from games.core.recordings import seat_settings
 from reasoning.llm import LLMEndpointError, LLMSettings, MalformedAnswer, OpenAIChatClient
 from reasoning.llm.scripted_server import ChatRequest, Fail, ScriptedChatServer, Step
 from reasoning.verifier import ClaimStatus
+from tests.support.played import play_clue
 
 SMALL = ClueConfig(
     n_players=3,
@@ -54,6 +55,7 @@ SMALL = ClueConfig(
     weapons=("Rope", "Knife"),
     rooms=("Hall", "Study", "Lounge"),
 )
+
 FAST = settings(max_examples=30, deadline=None)
 NO_DEDUCTIONS = "ANALYSIS: Nothing certain yet.\nDEDUCTIONS: NONE"
 
@@ -422,7 +424,7 @@ def test_server_errors_are_retried_then_raised_out_of_the_game() -> None:
         # In plain text: with structured output on, a 500 first degrades the format once.
         agent = LLMClueAgent(client_for(srv, max_retries=2, structured="off"), seed=0)
         with pytest.raises(LLMEndpointError, match="overloaded") as raised:
-            play_game(game, [agent, agent, agent])
+            play_clue(game, [agent, agent, agent])
         assert len(srv.requests) == 3
     assert raised.value.status == 500 and raised.value.attempts == 3
     assert agent.usage.errors == 1 and agent.usage.calls == 0
@@ -461,7 +463,7 @@ def test_record_then_replay_a_game_without_the_server(tmp_path: Path) -> None:
     with ScriptedChatServer(answer) as srv:
         agents = seats(LLMSettings(base_url=srv.base_url, model="m", record_path=record))
         played = ClueGame(SMALL, 9)
-        result = play_game(played, agents)
+        result = play_clue(played, agents)
         assert srv.errors == []
     assert sorted(p.name for p in tmp_path.iterdir()) == [
         "calls.seat0.jsonl",
@@ -470,7 +472,7 @@ def test_record_then_replay_a_game_without_the_server(tmp_path: Path) -> None:
     ]
     replayers = seats(LLMSettings(model="m", replay_path=record))
     again = ClueGame(SMALL, 9)
-    assert play_game(again, replayers) == result
+    assert play_clue(again, replayers) == result
     assert list(again.events) == list(played.events)
     assert any(isinstance(e, DeductionEvent) for e in played.events)
     assert sum(a.usage.calls for a in replayers) == len(served)
@@ -597,11 +599,11 @@ def test_registry_builds_llm_seats_that_play_a_game() -> None:
         settings = AgentSettings(llm=LLMSettings(base_url=srv.base_url, model="m"))
         names = AGENTS.parse("llm, random, llm-verified")
         agents = [make_agent(name, seat, 21, settings) for seat, name in enumerate(names)]
-        result = play_game(ClueGame(SMALL, 21), agents)
+        result = play_clue(ClueGame(SMALL, 21), agents)
         assert srv.errors == [] and srv.requests
     assert isinstance(agents[0], LLMClueAgent) and agents[0].name == "llm"
     assert isinstance(agents[2], VerifiedLLMClueAgent) and agents[2].name == "llm-verified"
-    assert [fallback_count(a) for a in agents] == [0, 0, 0]
+    assert [agent_fallbacks(a).total for a in agents] == [0, 0, 0]
     assert result.reason in ("round_limit", "correct_accusation", "all_eliminated")
     for agent in agents:
-        release(agent)
+        close_agent(agent)

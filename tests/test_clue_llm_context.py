@@ -8,7 +8,7 @@ import json
 import pytest
 from pydantic import ValidationError
 
-from games.clue import ClueConfig, ClueGame, play_game
+from games.clue import ClueConfig, ClueGame
 from games.clue.agent import Agent, Phase, Suggest
 from games.clue.llm_agent import LLMClueAgent
 from games.clue.llm_prompts import (
@@ -21,6 +21,7 @@ from games.clue.llm_prompts import (
 from games.clue.llm_schemas import deduction_answer_model, move_answer_model, show_answer_model
 from games.clue.random_agent import RandomAgent
 from reasoning.llm.scripted_server import ChatRequest, ScriptedChatServer, Step
+from tests.support.played import play_clue
 from tests.test_clue_llm_agent import client_for, phase_prompt, phase_script
 
 CONTEXT = 4096
@@ -33,7 +34,7 @@ def test_a_30_round_six_player_game_fits_a_4096_token_context() -> None:
         client = client_for(srv, max_tokens=256)
         llm = LLMClueAgent(client, seed=0)
         agents: list[Agent] = [llm, *(RandomAgent(seed) for seed in range(1, 6))]
-        result = play_game(game, agents)
+        result = play_clue(game, agents)
         rejected = [r for r in srv.requests if r.prompt_words >= CONTEXT]
         longest = max(r.prompt_words for r in srv.requests)
     assert result.reason == "round_limit" and result.rounds == 30
@@ -44,7 +45,7 @@ def test_a_30_round_six_player_game_fits_a_4096_token_context() -> None:
 
 def test_history_before_the_last_moves_goes_in_trimmable_messages_by_round() -> None:
     game = ClueGame(ClueConfig(n_players=6, max_rounds=3), 3)
-    play_game(game, [RandomAgent(seed) for seed in range(6)])
+    play_clue(game, [RandomAgent(seed) for seed in range(6)])
     obs = game.observation(0)
     messages = history_messages(obs)
     assert [m.content.splitlines()[0] for m in messages][:2] == [

@@ -25,14 +25,14 @@ from games.clue import (
 )
 from games.clue.agents import (
     AGENTS,
-    fallback_count,
     make_agent,
 )
 from games.clue.audit import audit_events
+from games.clue.entry import ENTRY as CLUE
 from games.clue.knowledge import PlayerView, clue_setup
-from games.clue.play import play_seated
 from games.clue.prover_agent import Hypotheses, ProverAgent
-from games.core.agents import seat_seed
+from games.core.agents import agent_fallbacks, seat_seed
+from games.core.play import play_game
 from provers.sat_session import SatSession
 
 GAMES = 20
@@ -41,7 +41,7 @@ SEATS = ("prover", "prover", "random", "prover", "prover", "prover")
 
 @pytest.fixture(scope="module")
 def played() -> list[list[ClueEvent]]:
-    return [play_seated(SEATS, seed).events() for seed in range(GAMES)]
+    return [list(play_game(CLUE, SEATS, seed).state.events()) for seed in range(GAMES)]
 
 
 def test_prover_agents_make_no_incorrect_deduction_nor_wrong_accusation(
@@ -94,8 +94,8 @@ def test_prover_accuses_exactly_when_the_envelope_is_entailed(
 
 
 def test_seeded_games_repeat_exactly() -> None:
-    first = play_seated(SEATS, 11).events()
-    again = play_seated(SEATS, 11).events()
+    first = list(play_game(CLUE, SEATS, 11).state.events())
+    again = list(play_game(CLUE, SEATS, 11).state.events())
     assert first == again
 
 
@@ -205,7 +205,7 @@ def test_refuter_shows_a_card_the_public_record_already_gives_it() -> None:
 def test_registry_names_and_errors() -> None:
     assert {"random", "prover"} <= set(AGENTS.names)
     agent = make_agent("prover", 2, 5)
-    assert agent.name == "prover" and fallback_count(agent) == 0
+    assert agent.name == "prover" and agent_fallbacks(agent).total == 0
     with pytest.raises(ValueError, match="unknown agent 'oracle'; choose one of: random, prover"):
         make_agent("oracle", 0, 0)
     assert (

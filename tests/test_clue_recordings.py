@@ -123,7 +123,7 @@ def test_a_replayed_bench_refuses_other_settings_and_errors_games_it_cannot_repl
     assert list(differs) == ["game-00000"]
     assert "messages[1].content differs from the recording" in differs["game-00000"]
     both = runner.invoke(app, ["bench", "clue", "--record", "--replay", str(recorded.run_dir)])
-    assert both.exit_code == 2 and "cannot be combined" in both.output
+    assert both.exit_code == 2 and "cannot be used together" in both.output
 
 
 def test_a_bench_in_which_every_game_errored_exits_1(recorded: Recorded, tmp_path: Path) -> None:

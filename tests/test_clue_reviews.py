@@ -20,7 +20,7 @@ from games.clue import (
     DeductionEvent,
     DeductionReview,
     DeductionReviewEvent,
-    IllegalActionError,
+    IllegalAction,
     LogError,
     ReplayError,
     ReviewingAgent,
@@ -33,9 +33,10 @@ from games.clue import (
 from games.clue.agent import ClueObservation
 from games.clue.agents import AgentSettings
 from games.clue.audit import GameAudit, audit_events, audit_log
-from games.clue.play import PlayedGame, play_seated
+from games.clue.entry import ENTRY as CLUE
 from games.clue.transcript import transcript
 from games.clue.verified_agent import VerifiedLLMClueAgent
+from games.core.play import PlayedGame, play_game
 from games.core.runlog import EventLog
 from reasoning.llm import LLMSettings
 from reasoning.llm.scripted_server import ChatRequest, ScriptedChatServer, Step
@@ -51,7 +52,7 @@ def play_with_reviews(log: Path) -> PlayedGame:
     with ScriptedChatServer(phase_script(GUESS)) as srv:
         settings = AgentSettings(llm=LLMSettings(base_url=srv.base_url, model="m"))
         with EventLog(log) as sink:
-            played = play_seated(["llm-verified", "prover", "random"], 4, SMALL, settings, sink)
+            played = play_game(CLUE, ["llm-verified", "prover", "random"], 4, settings, SMALL, sink)
         assert srv.errors == []
     return played
 
@@ -81,7 +82,7 @@ def test_the_game_loop_logs_each_review_before_the_action_it_led_to(tmp_path: Pa
     path = tmp_path / "game.jsonl"
     played = play_with_reviews(path)
     events = read_clue_log(path)
-    assert events == played.events()
+    assert events == list(played.state.events())
     logged = [(i, e) for i, e in enumerate(events) if isinstance(e, DeductionReviewEvent)]
     assert all(e.player == 0 for _, e in logged)
     assert {e.sent_back for _, e in logged} == {True, False}
@@ -104,7 +105,7 @@ def test_logs_with_and_without_reviews_replay_and_audit_alike(tmp_path: Path) ->
     assert list(replay(with_reviews).events) == with_reviews[1:]
 
     plain = ClueGame(SMALL, 4)
-    for action in played.game.actions:
+    for action in played.state.game.actions:
         plain.apply(action)
     without: list[ClueEvent] = [with_reviews[0], *plain.events]
     assert not any(isinstance(e, DeductionReviewEvent) for e in without)
@@ -163,7 +164,7 @@ def test_the_engine_rejects_a_review_that_does_not_fit(
 ) -> None:
     game = ClueGame(SMALL, 0)
     action = Suggest(suspect="Scarlet", weapon="Rope", room="Hall", deductions=deductions)
-    with pytest.raises(IllegalActionError, match=message):
+    with pytest.raises(IllegalAction, match=message):
         game.apply(action, review)
     assert len(game.events) == 1 and not game.actions
 
@@ -225,7 +226,7 @@ def play_accusing(agent: str, seed: int, log: Path) -> PlayedGame:
     with ScriptedChatServer(accusing_script) as srv:
         settings = AgentSettings(llm=LLMSettings(base_url=srv.base_url, model="m"))
         with EventLog(log) as sink:
-            played = play_seated([agent, "random", "random"], seed, SMALL, settings, sink)
+            played = play_game(CLUE, [agent, "random", "random"], seed, settings, SMALL, sink)
         assert srv.errors == []
     return played
 
@@ -234,12 +235,12 @@ def test_the_verified_agent_withholds_an_accusation_its_knowledge_does_not_entai
     tmp_path: Path,
 ) -> None:
     seed = next(s for s in range(50) if ClueGame(SMALL, s).envelope.names() != SCARLET_ROPE_HALL)
-    plain = play_accusing("llm", seed, tmp_path / "plain.jsonl").events()
+    plain = list(play_accusing("llm", seed, tmp_path / "plain.jsonl").state.events())
     accused = [e for e in plain if isinstance(e, AccusationEvent)]
     assert accused[0].player == 0 and accused[0].eliminated
 
     path = tmp_path / "verified.jsonl"
-    events = play_accusing("llm-verified", seed, path).events()
+    events = list(play_accusing("llm-verified", seed, path).state.events())
     assert read_clue_log(path) == events
     assert not any(isinstance(e, AccusationEvent) and not e.final for e in events)
     withheld = [e for e in events if isinstance(e, DeductionReviewEvent) and e.withheld]
@@ -288,5 +289,5 @@ def test_a_withheld_accusation_is_three_envelope_claims_not_all_entailed() -> No
         {**base, "withheld": [doubtful.model_dump(), *base["withheld"][1:]]}
     )
     game = ClueGame(SMALL, 0)
-    with pytest.raises(IllegalActionError, match="withheld accusation comes with a suggestion"):
+    with pytest.raises(IllegalAction, match="withheld accusation comes with a suggestion"):
         game.apply(Accuse(suspect="Scarlet", weapon="Rope", room="Hall"), review)

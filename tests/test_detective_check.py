@@ -239,9 +239,11 @@ def test_play_refuses_a_broken_case_before_touching_the_log(
     _wrong_answer(data, random.Random(0))
     path = tmp_path / "case.json"
     path.write_text(json.dumps(data))
-    log = tmp_path / "game.jsonl"
+    out = tmp_path / "run"
+    out.mkdir()
+    log = out / "detective-seed0.jsonl"
     log.write_text("kept\n")
-    result = runner.invoke(app, ["play", "detective", "--case", str(path), "--log", str(log)])
+    result = runner.invoke(app, ["play", "detective", "--case", str(path), "--out", str(out)])
     assert "the reference answer (" in _one_line(result)
     assert log.read_text() == "kept\n"
 

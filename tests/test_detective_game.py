@@ -11,12 +11,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from benchmarks.runner import MemoryLog
+from games.core.play import play_game
 from games.core.runlog import LogError
 from games.detective import CaseKnobs, best_achievable
 from games.detective.engine import Answer, AnswerSpace, DetectiveState, IllegalAction, Visit
 from games.detective.entry import ENTRY, game_case
 from games.detective.events import DetectiveConfig
-from games.detective.play import play_game
 
 SMALL = CaseKnobs(locations=8, questions=2, red_herrings=1, distractors=4, words_per_card=40)
 
@@ -33,7 +33,8 @@ SMALL = CaseKnobs(locations=8, questions=2, red_herrings=1, distractors=4, words
 )
 def test_the_prover_agent_reaches_the_best_achievable_score(seed: int, knobs: CaseKnobs) -> None:
     config = DetectiveConfig(knobs=knobs)
-    state, _ = play_game(config, seed, "prover")
+    state = play_game(ENTRY, ["prover"], seed, config=config).state
+    assert isinstance(state, DetectiveState)
     best = best_achievable(state.case).score
     assert state.score is not None
     assert math.isclose(state.score.overall, best.overall)
@@ -84,7 +85,7 @@ def test_the_answer_space_is_every_blank_or_choice_per_slot(data: st.DataObject)
 
 def test_a_log_that_breaks_the_detective_rules_names_its_line(tmp_path: Path) -> None:
     log = MemoryLog()
-    ENTRY.play(["prover"], 4, log)
+    play_game(ENTRY, ["prover"], 4, log=log)
     lines = log.lines
     path = tmp_path / "game.jsonl"
     path.write_text("\n".join(lines) + "\n")

@@ -14,12 +14,13 @@ import pytest
 from typer.testing import CliRunner
 
 from benchmarks.console.cli import app
+from games.core.play import PlayedGame, play_game
 from games.core.recordings import seat_calls
 from games.detective import Case, CaseKnobs
 from games.detective.agents import AgentSettings, LLMAgent
-from games.detective.entry import game_case
+from games.detective.engine import DetectiveState
+from games.detective.entry import ENTRY, game_case
 from games.detective.events import AnswersEvent, DetectiveConfig, VisitEvent
-from games.detective.play import play_game
 from reasoning.llm import LLMSettings
 from reasoning.llm.scripted_server import ChatRequest, ScriptedChatServer, Step
 
@@ -57,11 +58,18 @@ def settings_for(url: str, **paths: Any) -> AgentSettings:
     return AgentSettings(llm=LLMSettings(base_url=url, model="scripted", **paths))
 
 
+def play_detective(agent: str, settings: AgentSettings) -> tuple[DetectiveState, Any]:
+    """The case of ``CONFIG`` and ``SEED`` played by ``agent``: the final state and the agent."""
+    played: PlayedGame = play_game(ENTRY, [agent], SEED, settings, CONFIG)
+    assert isinstance(played.state, DetectiveState)
+    return played.state, played.agents[0]
+
+
 def test_the_llm_agent_answers_from_fresh_prompts(case: Case) -> None:
     with ScriptedChatServer(solver(case)) as server:
-        state, agent = play_game(CONFIG, SEED, "llm", settings_for(server.base_url))
+        state, agent = play_detective("llm", settings_for(server.base_url))
         requests = list(server.requests)
-    assert isinstance(agent, LLMAgent) and agent.fallbacks == 0
+    assert isinstance(agent, LLMAgent) and agent.fallbacks.total == 0
     assert all(len(r.messages) == 2 for r in requests)
     visits = [e.location for e in state.events() if isinstance(e, VisitEvent)]
     assert visits == [loc.id for loc in reversed(case.locations)]
@@ -74,7 +82,7 @@ def test_the_llm_agent_answers_from_fresh_prompts(case: Case) -> None:
 
 def test_malformed_replies_are_re_prompted_then_fall_back_counted() -> None:
     with ScriptedChatServer(lambda _: "I would rather not say.") as server:
-        _, agent = play_game(CONFIG, SEED, "llm", settings_for(server.base_url))
+        _, agent = play_detective("llm", settings_for(server.base_url))
         served = len(server.requests)
     assert isinstance(agent, LLMAgent)
     answers = (KNOBS.locations + 1) * KNOBS.questions
@@ -85,7 +93,7 @@ def test_malformed_replies_are_re_prompted_then_fall_back_counted() -> None:
 
 def test_random_order_visits_at_random_and_the_model_answers(case: Case) -> None:
     with ScriptedChatServer(solver(case)) as server:
-        state, agent = play_game(CONFIG, SEED, "random-order", settings_for(server.base_url))
+        state, agent = play_detective("random-order", settings_for(server.base_url))
         requests = list(server.requests)
     assert agent.name == "random-order"
     assert all(QUESTION.search(r.last_user) for r in requests)
@@ -149,9 +157,9 @@ def structured_solver(case: Case) -> Callable[[ChatRequest], Step]:
 
 def test_structured_answers_fill_the_models_and_are_read_without_fallbacks(case: Case) -> None:
     with ScriptedChatServer(structured_solver(case)) as server:
-        state, agent = play_game(CONFIG, SEED, "llm", settings_for(server.base_url))
+        state, agent = play_detective("llm", settings_for(server.base_url))
         served = len(server.requests)
-    assert isinstance(agent, LLMAgent) and agent.fallbacks == 0
+    assert isinstance(agent, LLMAgent) and agent.fallbacks.total == 0
     assert served == (KNOBS.locations + 1) * KNOBS.questions + KNOBS.locations - 1
     assert state.score is not None and state.score.final == 3.0
 

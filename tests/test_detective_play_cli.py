@@ -24,8 +24,10 @@ SMALL = ["--questions", "2", "--locations", "6"]
 
 
 def test_play_then_audit_a_log(tmp_path: Path) -> None:
-    log = tmp_path / "game.jsonl"
-    played = runner.invoke(app, ["play", "detective", "--seed", "7", *SMALL, "--log", str(log)])
+    log = tmp_path / "detective-seed7.jsonl"
+    played = runner.invoke(
+        app, ["play", "detective", "--seed", "7", *SMALL, "--out", str(tmp_path)]
+    )
     assert played.exit_code == 0, played.output
     assert "stage 0:" in played.output and "best achievable O" in played.output
     audited = runner.invoke(app, ["audit", "detective", str(log)])
@@ -37,17 +39,17 @@ def test_play_then_audit_a_log(tmp_path: Path) -> None:
 
 
 def test_a_tampered_or_broken_log_is_one_line(tmp_path: Path) -> None:
-    log = tmp_path / "game.jsonl"
-    runner.invoke(app, ["play", "detective", "--seed", "7", *SMALL, "--log", str(log)])
+    log = tmp_path / "detective-seed7.jsonl"
+    runner.invoke(app, ["play", "detective", "--seed", "7", *SMALL, "--out", str(tmp_path)])
     lines = log.read_text().splitlines()
     header = json.loads(lines[0])
     header["seed"] = 8
     log.write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n")
     result = runner.invoke(app, ["audit", "detective", str(log)])
-    assert result.exit_code == 2 and "game.jsonl:2" in result.output
+    assert result.exit_code == 2 and "detective-seed7.jsonl:2" in result.output
     log.write_text("{not json\n")
     result = runner.invoke(app, ["audit", "detective", str(log)])
-    assert result.exit_code == 2 and "game.jsonl:1" in result.output
+    assert result.exit_code == 2 and "detective-seed7.jsonl:1" in result.output
     assert "Traceback" not in result.output
 
 

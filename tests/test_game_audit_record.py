@@ -51,7 +51,9 @@ def played(name: str, agents: Sequence[Agent], seed: int, config: BaseModel | No
 
 
 def registry_agents(name: str, specs: Sequence[str], seed: int) -> list[Agent]:
-    return get_game(name).seat_agents(specs, seed)
+    entry = get_game(name)
+    settings = entry.default_settings()
+    return [entry.seat(entry.make_agent(s, i, seed, settings)) for i, s in enumerate(specs)]
 
 
 SMALL_CASE = DetectiveConfig(knobs=CaseKnobs(locations=6, questions=2, red_herrings=1))

@@ -10,7 +10,7 @@ import pytest
 from pydantic import BaseModel, ValidationError
 
 from games.clue import ENTRY as CLUE
-from games.clue import ClueConfig, ClueGame, RandomAgent, play_game
+from games.clue import ClueConfig, ClueGame, RandomAgent
 from games.core import (
     AgentRegistry,
     AgentSpecError,
@@ -25,6 +25,7 @@ from games.core.llm_player import LLMPlayer
 from games.core.runlog import EventLog
 from reasoning.llm import LLMSettings, OpenAIChatClient
 from reasoning.llm.scripted_server import ScriptedChatServer
+from tests.support.played import play_clue
 
 SMALL = ClueConfig(
     n_players=3,
@@ -38,7 +39,7 @@ def clue_log(tmp_path: Path, seed: int = 1) -> list[str]:
     """A played 3-player Clue game's log lines."""
     path = tmp_path / "g.jsonl"
     with EventLog(path) as log:
-        play_game(ClueGame(SMALL, seed), [RandomAgent(seed + s) for s in range(3)], log)
+        play_clue(ClueGame(SMALL, seed), [RandomAgent(seed + s) for s in range(3)], log)
     return path.read_text().splitlines()
 
 
@@ -157,7 +158,9 @@ def test_the_registry_names_its_games() -> None:
 
 def test_seat_lists() -> None:
     registry: AgentRegistry[None, str] = AgentRegistry(
-        [AgentType(n, n, n == "llm", lambda seat, seed, s, n=n: n) for n in ("prover", "llm")]
+        [AgentType(n, n, n == "llm", lambda seat, seed, s, n=n: n) for n in ("prover", "llm")],
+        game="test",
+        settings=lambda: None,
     )
     assert registry.parse("prover*5,llm") == ("prover",) * 5 + ("llm",)
     assert registry.parse(" prover x2 , llm ") == ("prover", "prover", "llm")

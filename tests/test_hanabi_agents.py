@@ -6,18 +6,20 @@ import statistics
 
 import pytest
 
+from games.core.play import play_game
 from games.hanabi.agents import make_agent
-from games.hanabi.config import HanabiConfig
 from games.hanabi.conventions import PublicState
 from games.hanabi.engine import HanabiGame
-from games.hanabi.play import play_game
+from games.hanabi.entry import ENTRY, HanabiState
+from games.hanabi.events import HanabiConfig
 from games.hanabi.stats import bootstrap_ci, iqm, score_stats
 from games.hanabi.symbolic import SymbolicAgent
 
 
 def _symbolic(players: int, seed: int) -> HanabiGame:
-    agents = [make_agent("symbolic", seat, seed) for seat in range(players)]
-    return play_game(HanabiConfig(players=players), seed, agents)
+    state = play_game(ENTRY, ("symbolic",) * players, seed).state
+    assert isinstance(state, HanabiState)
+    return state.game
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])

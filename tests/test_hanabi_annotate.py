@@ -22,8 +22,8 @@ from games.hanabi.annotate import (
     sample_hand,
     sample_until_separated,
 )
-from games.hanabi.config import HanabiConfig
 from games.hanabi.engine import HanabiGame
+from games.hanabi.events import HanabiConfig
 from games.hanabi.knowledge import seat_knowledge
 from games.hanabi.symbolic import SymbolicAgent
 from reasoning.llm.scripted_server import ScriptedChatServer

@@ -11,8 +11,9 @@ from benchmarks.console.cli import app
 from benchmarks.runner import MemoryLog
 from formalize.hanabi.deck import mask_of, parse_card
 from games.core import get_game, replay
+from games.core.play import play_game
 from games.core.runlog import LogError
-from games.hanabi.events import GameEndEvent
+from games.hanabi.events import GameEnd
 from games.hanabi.render import knowledge_text, mask_text
 
 runner = CliRunner()
@@ -21,12 +22,12 @@ runner = CliRunner()
 def test_a_logged_game_ends_with_its_score_and_replays(tmp_path: Path) -> None:
     entry = get_game("hanabi")
     log = MemoryLog()
-    result = entry.play(("symbolic",) * 3, 5, log)
+    result = play_game(entry, ("symbolic",) * 3, 5, log=log).result
     path = tmp_path / "game.jsonl"
     path.write_text("".join(line + "\n" for line in log.lines))
     read = entry.read_log(path)
     last = read.events[-1]
-    assert isinstance(last, GameEndEvent)
+    assert isinstance(last, GameEnd)
     assert read.end is not None and read.end.returns == (float(last.score),) * 3
     assert result.returns == read.end.returns and read.end.reason == last.reason
     assert replay(entry, read).is_terminal()
@@ -35,7 +36,7 @@ def test_a_logged_game_ends_with_its_score_and_replays(tmp_path: Path) -> None:
 def test_a_log_with_a_changed_move_does_not_replay(tmp_path: Path) -> None:
     entry = get_game("hanabi")
     log = MemoryLog()
-    entry.play(("random",) * 2, 1, log)
+    play_game(entry, ("random",) * 2, 1, log=log)
     lines = list(log.lines)
     lines[3] = lines[3].replace('"turn":2', '"turn":7')
     path = tmp_path / "bad.jsonl"

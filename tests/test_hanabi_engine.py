@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from formalize.hanabi.deck import card_name, parse_card
-from games.hanabi.config import HANABI_INFO, HanabiConfig
-from games.hanabi.engine import MAX_TOKENS, HanabiGame, IllegalMoveError
-from games.hanabi.events import HANABI_EVENT, deal_event, turn_event
+from games.hanabi.config import HANABI_INFO
+from games.hanabi.engine import MAX_TOKENS, HanabiGame, IllegalAction
+from games.hanabi.events import HANABI_EVENT, HanabiConfig, deal_event, turn_event
 from games.hanabi.rng import MT19937
 
 
@@ -50,11 +50,11 @@ def test_no_discard_at_eight_tokens_and_hints_must_touch() -> None:
 
 def test_illegal_moves_are_rejected_with_the_move_named() -> None:
     game = HanabiGame(seed=3)
-    with pytest.raises(IllegalMoveError, match="move 0 is not legal for seat 0"):
+    with pytest.raises(IllegalAction, match="move 0 is not legal for seat 0"):
         game.apply({0: 0})
-    with pytest.raises(IllegalMoveError, match="seat 1"):
+    with pytest.raises(IllegalAction, match="seat 1"):
         game.apply({1: game.hand_size})
-    with pytest.raises(IllegalMoveError, match="one seat"):
+    with pytest.raises(IllegalAction, match="one seat"):
         game.apply({})
     with pytest.raises(ValueError, match="seed"):
         HanabiGame(seed=-1)

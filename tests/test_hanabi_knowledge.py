@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 
 from formalize.hanabi.deck import ALL_IDENTITIES, COPIES, NUM_IDENTITIES, mask_of, parse_card
 from formalize.hanabi.knowledge import hand_knowledge, unseen_counts
-from games.hanabi.config import HanabiConfig
 from games.hanabi.engine import HanabiGame
+from games.hanabi.events import HanabiConfig
 from games.hanabi.knowledge import possible_sets, public_knowledge, seat_knowledge
 
 SMALL = 6

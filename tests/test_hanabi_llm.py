@@ -16,12 +16,12 @@ from formalize.hanabi.deck import COLORS, NUM_RANKS
 from games.core import get_game, replay
 from games.core.log import SeatInfo
 from games.core.loop import play
+from games.core.play import play_game
 from games.hanabi.agents import AGENTS, HanabiAgentSettings
 from games.hanabi.audit import audit_log, tally
-from games.hanabi.config import HanabiConfig
 from games.hanabi.engine import HanabiGame, HanabiObservation
 from games.hanabi.entry import ENTRY
-from games.hanabi.events import DecisionEvent, HanabiMove, SlotClaim
+from games.hanabi.events import DecisionEvent, HanabiConfig, HanabiMove, SlotClaim
 from games.hanabi.knowledge import seat_knowledge
 from games.hanabi.symbolic import SymbolicAgent
 from reasoning.llm import LLMSettings
@@ -275,7 +275,7 @@ def test_play_prints_an_llm_seats_decisions_in_cross_play(tmp_path: Path) -> Non
 
 def test_audit_and_annotate_refuse_a_log_the_engine_does_not_replay(tmp_path: Path) -> None:
     log = MemoryLog()
-    get_game("hanabi").play(("random",) * 2, 0, log)
+    play_game(get_game("hanabi"), ("random",) * 2, 0, log=log)
     lines = list(log.lines)
     lines[1] = lines[1].replace('"R', '"Y', 1)
     path = tmp_path / "forged.jsonl"

@@ -15,10 +15,9 @@ from benchmarks.runner import MemoryLog
 from games.core.log import SeatInfo
 from games.core.loop import play
 from games.hanabi.agents import AGENTS, HanabiAgentSettings
-from games.hanabi.config import HanabiConfig
 from games.hanabi.engine import HanabiGame, HanabiObservation
 from games.hanabi.entry import ENTRY
-from games.hanabi.events import DecisionEvent, HanabiMove
+from games.hanabi.events import DecisionEvent, HanabiConfig, HanabiMove
 from games.hanabi.llm_agents import RolePrompter
 from games.hanabi.llm_prompts import Memory, MycroftAnswer, RatedAnswer
 from games.hanabi.llm_schemas import MAX_TEXT, RATINGS, mycroft_answer_model, rated_answer_model

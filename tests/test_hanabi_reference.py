@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 
 from formalize.hanabi.deck import COLORS, NUM_RANKS
-from games.hanabi.config import HanabiConfig
 from games.hanabi.engine import HanabiGame
+from games.hanabi.events import HanabiConfig
 
 PLAYERS = (2, 3, 4, 5)
 QUICK_GAMES = 8

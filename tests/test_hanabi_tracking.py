@@ -35,10 +35,9 @@ from games.core.log import SeatInfo
 from games.core.loop import play
 from games.core.runlog import RunDir
 from games.hanabi.audit import audit_log, tally, tightest
-from games.hanabi.config import HanabiConfig
 from games.hanabi.engine import HanabiGame, HanabiObservation
 from games.hanabi.entry import ENTRY
-from games.hanabi.events import DecisionEvent, HanabiMove, SlotClaim
+from games.hanabi.events import DecisionEvent, HanabiConfig, HanabiMove, SlotClaim
 from games.hanabi.knowledge import seat_knowledge
 from games.hanabi.symbolic import SymbolicAgent
 

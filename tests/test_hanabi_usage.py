@@ -11,10 +11,11 @@ from typer.testing import CliRunner
 
 from benchmarks.console.cli import app
 from benchmarks.llm_usage import SeatUsage
+from games.core.agents import agent_meters
 from games.core.cli import USAGE_HEADING
-from games.hanabi.agents import AGENTS, HanabiAgentSettings, usage_meters
-from games.hanabi.config import HanabiConfig
+from games.hanabi.agents import AGENTS, HanabiAgentSettings
 from games.hanabi.engine import HanabiGame
+from games.hanabi.events import HanabiConfig
 from reasoning.llm import LLMSettings
 from reasoning.llm.scripted_server import ScriptedChatServer
 from tests.test_hanabi_llm import scripted
@@ -118,7 +119,7 @@ def test_a_mixture_seat_pools_its_proposers_and_final_choice() -> None:
         game.apply({0: game.legal_actions(0)[0]})
         agent.act(game.observation(1))
         served = len(server.requests)
-    meters = usage_meters(agent)
+    meters = agent_meters(agent)
     assert len(meters) == served == 6
     usage = SeatUsage.of(*meters)
     assert usage.usage.calls == len(usage.latencies) == served

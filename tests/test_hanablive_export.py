@@ -9,10 +9,9 @@ import pytest
 from typer.testing import CliRunner
 
 from benchmarks.console.cli import app
-from games.core import SeatInfo
-from games.core.loop import play
+from games.core.play import play_game
 from games.core.runlog import EventLog
-from games.hanabi.entry import ENTRY
+from games.hanabi.entry import ENTRY, HanabiState
 from games.hanabi.hanablive import LiveGame, export_hanablive
 
 
@@ -54,19 +53,13 @@ def simulate(game: LiveGame, hand_size: int) -> tuple[list[int], int]:
 @pytest.mark.parametrize(("players", "seed"), [(2, 1), (3, 4), (4, 7), (5, 2)])
 def test_the_export_replays_to_the_same_fireworks(tmp_path: Path, players: int, seed: int) -> None:
     config = ENTRY.default_config(players)
-    seats = [SeatInfo(name=f"P{i}", agent="symbolic") for i in range(players)]
-    state = ENTRY.new_state(config, seed, seats)
     path = tmp_path / "game.jsonl"
     with EventLog(path) as log:
-        play(
-            state,
-            ENTRY.seat_agents(["symbolic"] * players, seed),
-            ENTRY.header(config, seed, seats),
-            log,
-            max_decisions=ENTRY.info.max_decisions,
-        )
+        played = play_game(ENTRY, ["symbolic"] * players, seed, log=log)
+    state = played.state
+    assert isinstance(state, HanabiState)
     game = export_hanablive(ENTRY.read_log(path))
-    assert len(game.deck) == 50 and game.players == [s.name for s in seats]
+    assert len(game.deck) == 50 and game.players == [s.name for s in played.seats]
     fireworks, strikes = simulate(game, config.hand_size)
     engine = state.game
     assert sum(fireworks) == sum(engine.fireworks) and strikes == 3 - engine.lives
@@ -81,17 +74,9 @@ def test_the_command_writes_the_replay_and_refuses_a_bad_log(tmp_path: Path) -> 
     refused = CliRunner().invoke(app, ["export", "hanablive", str(bad)])
     assert refused.exit_code == 2
     assert refused.stderr.count("\n") == 1 and "bad.jsonl" in refused.stderr
-    config = ENTRY.default_config(2)
-    seats = [SeatInfo(name=f"P{i}", agent="symbolic") for i in range(2)]
     good = tmp_path / "good.jsonl"
     with EventLog(good) as log:
-        play(
-            ENTRY.new_state(config, 3, seats),
-            ENTRY.seat_agents(["symbolic"] * 2, 3),
-            ENTRY.header(config, 3, seats),
-            log,
-            max_decisions=ENTRY.info.max_decisions,
-        )
+        play_game(ENTRY, ["symbolic"] * 2, 3, log=log)
     done = CliRunner().invoke(
         app, ["export", "hanablive", str(good), "-o", str(tmp_path / "r.json")]
     )

@@ -10,23 +10,19 @@ import pytest
 from pydantic import BaseModel, ConfigDict
 
 from benchmarks.llm_parse_rate import GameName, run_game
+from games.core.play import play_game
 from games.detective import CaseKnobs
 from games.detective.agents import AgentSettings as DetectiveSettings
 from games.detective.agents import LLMAgent as DetectiveLLMAgent
+from games.detective.entry import ENTRY as DETECTIVE
 from games.detective.events import DetectiveConfig
-from games.detective.play import play_game as play_detective
-from games.hanabi.agents import AGENTS as HANABI_AGENTS
-from games.hanabi.agents import HanabiAgentSettings, usage_meters
-from games.hanabi.config import HanabiConfig
+from games.hanabi.agents import HanabiAgentSettings
+from games.hanabi.entry import ENTRY as HANABI
+from games.hanabi.events import HanabiConfig
 from games.hanabi.llm_agents import HanabiLLMAgent
-from games.hanabi.play import play_game as play_hanabi
 from games.mystery.agents import AgentSettings as MysterySettings
 from games.mystery.agents import LLMAgent as MysteryLLMAgent
-from games.mystery.agents import make_agents as mystery_agents
-from games.mystery.agents import usage_meters as mystery_meters
-from games.mystery.engine import MysteryState
 from games.mystery.entry import ENTRY as MYSTERY
-from games.mystery.entry import scripts_for
 from reasoning.llm import (
     LLMSettings,
     OpenAIChatClient,
@@ -104,24 +100,24 @@ def test_a_short_game_with_an_llm_seat_finishes_with_structured_output(game: Gam
 def test_a_short_detective_case_is_played_on_structured_answers() -> None:
     knobs = CaseKnobs(locations=4, questions=2, red_herrings=1, distractors=3, words_per_card=30)
     settings = DetectiveSettings(llm=LLMSettings())
-    state, agent = play_detective(DetectiveConfig(knobs=knobs), 1, "llm", settings)
-    assert isinstance(agent, DetectiveLLMAgent) and state.score is not None
+    played = play_game(DETECTIVE, ["llm"], 1, settings, DetectiveConfig(knobs=knobs))
+    agent = played.agents[0]
+    assert isinstance(agent, DetectiveLLMAgent) and played.result.returns[0] >= 0
     usage = combined(agent.meters)
     asks = (knobs.locations + 1) * knobs.questions + knobs.locations - 1
     assert usage.calls >= asks and usage.errors == 0
-    assert agent.fallbacks == 0  # every answer fills its enums
+    assert agent.fallbacks.total == 0  # every answer fills its enums
 
 
 def test_a_hanabi_game_of_two_watson_seats_is_played_on_structured_answers() -> None:
     settings = HanabiAgentSettings(llm=LLMSettings())
-    agents = [HANABI_AGENTS.make("watson", seat, 1, settings) for seat in range(2)]
-    game = play_hanabi(HanabiConfig(players=2), 1, agents)
-    assert game.is_terminal()
-    for agent in agents:
+    played = play_game(HANABI, ("watson",) * 2, 1, settings, HanabiConfig(players=2))
+    assert played.state.is_terminal()
+    for agent in played.agents:
         assert isinstance(agent, HanabiLLMAgent)
-        usage = combined(usage_meters(agent))
+        usage = combined(agent.meters)
         assert usage.calls > 0 and usage.errors == 0
-        assert agent.fallbacks == 0  # every reply rates each legal move and picks one
+        assert agent.fallbacks.total == 0  # every reply rates each legal move and picks one
 
 
 def test_an_interrogation_game_with_a_questum_seat_asks_and_votes_on_structured_answers(
@@ -130,17 +126,13 @@ def test_an_interrogation_game_with_a_questum_seat_asks_and_votes_on_structured_
     # An ask names a typed question for every other player: it needs the default reply length.
     monkeypatch.setenv("GUMSHOE_LLM_MAX_TOKENS", "512")
     specs = ["questum", "prover", "prover", "prover", "prover"]
-    agents = mystery_agents(specs, 2, MysterySettings(llm=LLMSettings()))
-    config = MYSTERY.default_config(len(specs))
-    state = MysteryState(scripts_for(2, config.scripts), config, 2)
-    while not state.is_terminal():
-        views = {k: state.observation(k) for k in state.current_players()}
-        state.apply({k: agents[k].act(v) for k, v in views.items()})
-    seat = agents[0]
+    played = play_game(MYSTERY, specs, 2, MysterySettings(llm=LLMSettings()))
+    seat = played.agents[0]
     assert isinstance(seat, MysteryLLMAgent)
-    usage = combined(mystery_meters(seat))
+    usage = combined(seat.meters)
     assert usage.calls > 0 and usage.errors == 0
     # Spoken answers go through the formaliser and may fall back; votes fill an enum.
     fallbacks = seat.player.fallbacks.counts
     assert "vote" not in fallbacks, fallbacks
-    assert sum(fallbacks.get("ask", {}).values()) < config.rounds, fallbacks
+    rounds = MYSTERY.default_config(len(specs)).rounds
+    assert sum(fallbacks.get("ask", {}).values()) < rounds, fallbacks

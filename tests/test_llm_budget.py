@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from pydantic import BaseModel
 
 from games.clue.cards import ClueConfig
-from games.clue.engine import ClueGame, play_game
+from games.clue.engine import ClueGame
 from games.clue.llm_agent import LLMClueAgent
 from games.clue.random_agent import RandomAgent
 from reasoning.llm import (
@@ -33,6 +33,7 @@ from reasoning.llm import (
     user,
 )
 from reasoning.llm.scripted_server import ChatRequest, Reply, ScriptedChatServer, Step
+from tests.support.played import play_clue
 
 
 class Pick(BaseModel):
@@ -204,7 +205,7 @@ def test_a_30_round_clue_game_outgrowing_the_context_still_finishes() -> None:
     with server as srv:
         agent = LLMClueAgent(client_for(srv, max_tokens=64), seed=3)
         game = ClueGame(config, 3)
-        result = play_game(game, [agent, RandomAgent(1), RandomAgent(2)])
+        result = play_clue(game, [agent, RandomAgent(1), RandomAgent(2)])
     # the game ran to its end: asks that could not fit fell back instead of raising
     assert result.winner is not None or result.rounds == config.max_rounds
     overflowed = [r for r in srv.requests if r.prompt_words >= 600]

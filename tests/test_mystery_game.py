@@ -16,6 +16,7 @@ from formalize.world.facts import fact_formula, holds_in
 from formalize.world.theory import background_theory
 from games.core import SeatInfo, get_game
 from games.core.loop import play
+from games.core.play import play_game
 from games.mystery.agents import ProverAgent, RandomAgent
 from games.mystery.engine import Ask, IllegalAction, MysteryState, Reply, Vote
 from games.mystery.entry import ENTRY
@@ -40,7 +41,7 @@ def play_with(state: MysteryState, agents: list[Any]) -> None:
 def test_prover_agents_win_every_game_on_five_seeds() -> None:
     entry = get_game("mystery")
     for seed in range(5):
-        result = entry.play(["prover"] * 5, seed, MemoryLog())
+        result = play_game(entry, ["prover"] * 5, seed, log=MemoryLog()).result
         assert result.reason == "civilians named every killer", seed
 
 

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 from itertools import pairwise
 
-from games.core import SeatInfo
-from games.core.loop import play
-from games.mystery.agents import AgentSettings, make_agents
+from games.core.play import play_game
 from games.mystery.audit import audit_game
 from games.mystery.engine import MysteryState
 from games.mystery.entry import ENTRY
@@ -15,11 +13,8 @@ from reasoning.verifier import ClaimStatus, Correctness
 
 
 def played(seed: int) -> MysteryState:
-    agents = make_agents(("prover",) * 5, seed, AgentSettings())
-    seats = [SeatInfo(name=f"P{i}", agent="prover") for i in range(5)]
-    config = ENTRY.default_config(5)
-    state = ENTRY.new_state(config, seed, seats)
-    play(state, agents, ENTRY.header(config, seed, seats), max_decisions=200)
+    state = play_game(ENTRY, ("prover",) * 5, seed).state
+    assert isinstance(state, MysteryState)
     return state
 
 

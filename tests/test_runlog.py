@@ -17,11 +17,11 @@ from games.clue import (
     ClueResult,
     GameEnd,
     RandomAgent,
-    play_game,
     read_clue_log,
     replay,
 )
 from games.core.runlog import EventLog, RunDir, RunDirError, read_jsonl
+from tests.support.played import play_clue
 
 
 class ToyConfig(BaseModel):
@@ -196,7 +196,7 @@ def run_clue(
         ]
         game = ClueGame(ClueConfig(n_players=run.config.n_players, max_rounds=8), seed)
         with run.game_log(game_id) as log:
-            results[game_id] = play_game(game, agents, log)
+            results[game_id] = play_clue(game, agents, log)
     run.write_summary(Summary(results=results))
     return results
 

@@ -14,13 +14,13 @@ from games.undercover import (
     UndercoverConfig,
     UndercoverGame,
     pair_catalogue,
-    play_game,
     read_undercover_log,
     replay,
 )
 from games.undercover.checker import ConsistencyTest, ProverChecker
 from games.undercover.cli import UndercoverTranscript
 from games.undercover.events import DescriptionEvent, GameStart, ViolationEvent
+from tests.support.played import play_undercover
 
 LEGACY_LOG = Path(__file__).parent / "fixtures" / "undercover" / "legacy_syntax_errors.jsonl"
 """A game logged when a malformed formula was still recorded as ``not_formalised``."""
@@ -58,7 +58,9 @@ def test_a_malformed_or_sort_clashing_formula_is_recorded_as_a_syntax_error(
     printed: list[str] = []
     path = tmp_path / "game.jsonl"
     with EventLog(path) as log:
-        play_game(game, agents, checker, UndercoverTranscript(agents, checker, log, printed.append))
+        play_undercover(
+            game, agents, checker, UndercoverTranscript(agents, checker, log, printed.append)
+        )
     events = read_undercover_log(path)
     outcomes = {e.seat: e.outcome for e in events if isinstance(e, DescriptionEvent)}
     assert outcomes == {

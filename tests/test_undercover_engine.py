@@ -30,7 +30,6 @@ from games.undercover import (
     WordPairError,
     builtin_pairs,
     pair_catalogue,
-    play_game,
     read_undercover_log,
     replay,
 )
@@ -47,9 +46,10 @@ from games.undercover.events import (
     ViolationKind,
     VoteEvent,
 )
-from games.undercover.replay import LoggedAgent, LoggedChecker
+from games.undercover.logged import LoggedAgent, LoggedChecker
 from games.undercover.words import load_pairs
 from reasoning.syntax import parse_formula
+from tests.support.played import play_undercover
 
 E = TypeVar("E")
 
@@ -132,7 +132,7 @@ def test_descriptions_come_in_seat_order_and_the_eliminated_stop_speaking() -> N
     seed = seed_with_spy_at(5)
     game = game_with(seed)
     log = ListLog()
-    result = play_game(game, agents_voting(lowest_other), FixedChecker(), log)
+    result = play_undercover(game, agents_voting(lowest_other), FixedChecker(), log)
     descriptions = of_type(log.events, DescriptionEvent)
     by_round: dict[int, list[int]] = {}
     for d in descriptions:
@@ -147,7 +147,7 @@ def test_observation_shows_own_word_and_public_history_only() -> None:
     seed = seed_with_spy_at(2)
     game = game_with(seed)
     agents = agents_voting(lowest_other)
-    play_game(game, agents, FixedChecker())
+    play_undercover(game, agents, FixedChecker())
     first = agents[3].seen[0]
     assert first.seat == 3 and first.word == game.citizen_word and first.round == 1
     assert [d.seat for d in first.descriptions] == [0, 1, 2]
@@ -175,7 +175,7 @@ def test_repeated_description_is_a_violation_and_still_stands() -> None:
     seed = seed_with_spy_at(5)
     agents = [ScriptedAgent(f"a{i}", describe, lowest_other) for i in range(6)]
     log = ListLog()
-    result = play_game(game_with(seed), agents, FixedChecker(), log)
+    result = play_undercover(game_with(seed), agents, FixedChecker(), log)
     repeats = of_type(log.events, ViolationEvent)
     assert [(v.round, v.seat, v.kind) for v in repeats] == [
         (1, 1, ViolationKind.REPEAT),
@@ -213,7 +213,7 @@ def test_contradiction_of_the_card_is_recorded_with_outcome_and_formula() -> Non
         ScriptedAgent(f"a{i}", describe, lambda obs: 3 if obs.seat != 3 else 0) for i in range(6)
     ]
     log = ListLog()
-    play_game(game, agents, SpyContradicts(), log)
+    play_undercover(game, agents, SpyContradicts(), log)
     descriptions = of_type(log.events, DescriptionEvent)
     assert descriptions[0].formula == "exists e y. Flavour(e) & Patient(e, item) & BergamotOil(y)"
     assert [d.outcome for d in descriptions] == [CheckOutcome.CONSISTENT] * 3 + [
@@ -228,7 +228,7 @@ def test_checker_is_asked_with_the_speakers_own_word() -> None:
     seed = seed_with_spy_at(4)
     game = game_with(seed)
     checker = FixedChecker()
-    play_game(game, agents_voting(lambda obs: 4 if obs.seat != 4 else 0), checker)
+    play_undercover(game, agents_voting(lambda obs: 4 if obs.seat != 4 else 0), checker)
     words = [word for word, _ in checker.asked]
     assert words == [game.words[s] for s in range(6)]
     assert words[4] == game.spy_word
@@ -237,7 +237,7 @@ def test_checker_is_asked_with_the_speakers_own_word() -> None:
 def test_spy_eliminated_citizens_win() -> None:
     seed = seed_with_spy_at(2)
     log = ListLog()
-    result = play_game(
+    result = play_undercover(
         game_with(seed), agents_voting(lambda obs: 2 if obs.seat != 2 else 0), FixedChecker(), log
     )
     assert result.winner is Side.CITIZENS and result.reason is EndReason.SPY_ELIMINATED
@@ -250,7 +250,7 @@ def test_spy_eliminated_citizens_win() -> None:
 def test_two_players_left_spy_wins() -> None:
     seed = seed_with_spy_at(3, players=4)
     log = ListLog()
-    result = play_game(
+    result = play_undercover(
         game_with(seed, players=4), agents_voting(lowest_other, n=4), FixedChecker(), log
     )
     assert result.winner is Side.SPY and result.reason is EndReason.TWO_PLAYERS_LEFT
@@ -266,7 +266,7 @@ def circular(obs: Observation) -> int:
 
 def test_tie_eliminates_nobody_and_three_consecutive_ties_let_the_spy_win() -> None:
     log = ListLog()
-    result = play_game(game_with(7), agents_voting(circular), FixedChecker(), log)
+    result = play_undercover(game_with(7), agents_voting(circular), FixedChecker(), log)
     ties = of_type(log.events, TieEvent)
     assert [t.consecutive for t in ties] == [1, 2, 3]
     assert ties[0].seats == (0, 1, 2, 3, 4, 5) and ties[0].votes == 1
@@ -286,7 +286,7 @@ def test_an_elimination_resets_the_tie_count() -> None:
         return 0 if obs.seat != 0 else 1
 
     log = ListLog()
-    result = play_game(game, agents_voting(vote), FixedChecker(), log)
+    result = play_undercover(game, agents_voting(vote), FixedChecker(), log)
     ties = of_type(log.events, TieEvent)
     assert [t.consecutive for t in ties] == [1, 1, 2, 3]
     assert [t.round for t in ties] == [1, 3, 4, 5]
@@ -321,7 +321,7 @@ def test_illegal_votes_name_the_agent(vote: Voter, message: str) -> None:
     agents = agents_voting(lowest_other)
     agents[2] = ScriptedAgent("bad-voter", unique, vote)
     with pytest.raises(IllegalAction, match=message) as err:
-        play_game(game_with(1), agents, FixedChecker())
+        play_undercover(game_with(1), agents, FixedChecker())
     assert "bad-voter" in str(err.value) and "seat 2" in str(err.value)
 
 
@@ -353,7 +353,7 @@ def test_out_of_turn_and_empty_descriptions_are_illegal() -> None:
     agents = agents_voting(lowest_other)
     agents[0] = ScriptedAgent("mute", lambda obs: Description(""), lowest_other)
     with pytest.raises(IllegalAction, match=r"'mute'.*empty"):
-        play_game(game_with(0), agents, FixedChecker())
+        play_undercover(game_with(0), agents, FixedChecker())
 
 
 def test_same_seed_same_log_and_seeds_vary_the_deal() -> None:
@@ -362,7 +362,7 @@ def test_same_seed_same_log_and_seeds_vary_the_deal() -> None:
         agents = agents_voting(lambda obs: rng.choice(obs.vote_targets()))
         log = ListLog()
         game = game_with(seed)
-        play_game(game, agents, FixedChecker(), log)
+        play_undercover(game, agents, FixedChecker(), log)
         return [e.model_dump_json() for e in log.events]
 
     assert run(11) == run(11)
@@ -381,7 +381,7 @@ def play_logged(tmp_path: Path, seed: int) -> tuple[Path, list[UndercoverEvent]]
     agents = agents_voting(lambda obs: rng.choice(obs.vote_targets()))
     path = tmp_path / f"game-{seed}.jsonl"
     with EventLog(path) as log:
-        play_game(game_with(seed), agents, FixedChecker(CheckOutcome.UNDECIDED), log)
+        play_undercover(game_with(seed), agents, FixedChecker(CheckOutcome.UNDECIDED), log)
     return path, read_undercover_log(path)
 
 
@@ -403,7 +403,7 @@ def test_replay_through_logged_agents_reproduces_the_log(tmp_path: Path) -> None
     agents = [LoggedAgent(events, seat) for seat in range(6)]
     log = ListLog()
     game = UndercoverGame(start.config, start.pair, start.seed)
-    play_game(game, agents, LoggedChecker(events), log)
+    play_undercover(game, agents, LoggedChecker(events), log)
     assert log.events == events
 
 
@@ -452,8 +452,8 @@ def test_bad_settings_name_the_field() -> None:
             UndercoverConfig.model_validate({field: value})
     with pytest.raises(ValidationError, match="colour"):
         UndercoverConfig.model_validate({"colour": "red"})
-    with pytest.raises(ValueError, match="agents: 5 given for 6 seats"):
-        play_game(game_with(0), agents_voting(lowest_other, n=5), FixedChecker())
+    with pytest.raises(ValueError, match="agents: 5 given for 6 players"):
+        play_undercover(game_with(0), agents_voting(lowest_other, n=5), FixedChecker())
 
 
 def test_builtin_pairs_are_the_ten_of_the_specification() -> None:
@@ -531,7 +531,7 @@ def test_random_games_keep_the_rules_and_replay(
     config = UndercoverConfig(players=players, tie_limit=tie_limit)
     game = UndercoverGame(config, PAIR, seed)
     log = ListLog()
-    result = play_game(game, agents, FixedChecker(), log)
+    result = play_undercover(game, agents, FixedChecker(), log)
     events = log.events
     living = list(range(players))
     for rnd in range(1, result.rounds + 1):

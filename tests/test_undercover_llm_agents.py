@@ -13,7 +13,7 @@ from pydantic import ValidationError
 from games.undercover import prompts
 from games.undercover.agent import Description
 from games.undercover.checker import ConsistencyTest, ProverChecker
-from games.undercover.engine import UndercoverGame, play_game
+from games.undercover.engine import UndercoverGame
 from games.undercover.entry import replay
 from games.undercover.events import CheckOutcome, DescriptionEvent, Side, UndercoverConfig
 from games.undercover.lexicon import Lexicon
@@ -34,6 +34,7 @@ from provers.z3_prover import Z3Prover
 from reasoning.llm import FallbackCounter, LLMSettings, MalformedAnswer, OpenAIChatClient
 from reasoning.llm.scripted_server import ChatRequest, ScriptedChatServer
 from reasoning.syntax import parse_formula
+from tests.support.played import play_undercover
 from tests.test_undercover_pipeline import (
     BERGAMOT,
     FORMS,
@@ -345,7 +346,7 @@ def play_short_game(seed: int) -> tuple[UndercoverGame, Sequence[LLMAgent], Game
             make_llm_agent(k, client, seat=s, seed=seed, fallbacks=fallbacks, prover=Z3Prover())  # type: ignore[arg-type]
             for s, k in enumerate(kinds)
         ]
-        play_game(game, agents, ProverChecker(ConsistencyTest(Lexicon.load())))
+        play_undercover(game, agents, ProverChecker(ConsistencyTest(Lexicon.load())))
     assert fallbacks.count() == 0
     return game, agents, responder
 

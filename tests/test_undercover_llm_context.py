@@ -9,12 +9,13 @@ from dataclasses import dataclass
 from games.undercover.agent import Agent, Description, Observation
 from games.undercover.agents import AgentSettings, make_agent
 from games.undercover.checker import ProverChecker
-from games.undercover.engine import UndercoverGame, play_game
+from games.undercover.engine import UndercoverGame
 from games.undercover.events import EndReason, UndercoverConfig
 from games.undercover.prompts import RECENT_ROUNDS, conversation, describe_prompt, history_messages
 from games.undercover.words import builtin_pairs
 from reasoning.llm import LLMSettings, OpenAIChatClient
 from reasoning.llm.scripted_server import ChatRequest, ScriptedChatServer
+from tests.support.played import play_undercover
 
 CONTEXT = 1300
 PLAYERS = 10
@@ -69,7 +70,7 @@ def test_a_long_game_fits_a_small_context_by_dropping_early_rounds() -> None:
         agent_settings = AgentSettings.create(client=client)
         llm = make_agent("nli", 0, game.seed, agent_settings)
         agents: list[Agent] = [llm, *stalling(game)[1:]]
-        result = play_game(game, agents, ProverChecker(agent_settings.test))
+        result = play_undercover(game, agents, ProverChecker(agent_settings.test))
         longest = max(r.prompt_words for r in srv.requests)
     assert result.reason == EndReason.TWO_PLAYERS_LEFT and result.rounds == PLAYERS - 2
     assert longest < CONTEXT
@@ -79,7 +80,7 @@ def test_a_long_game_fits_a_small_context_by_dropping_early_rounds() -> None:
 
 def final_observation(game: UndercoverGame) -> Observation:
     settings = AgentSettings.create()
-    play_game(game, stalling(game), ProverChecker(settings.test))
+    play_undercover(game, stalling(game), ProverChecker(settings.test))
     return game.observation(0)
 
 

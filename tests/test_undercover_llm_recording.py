@@ -187,7 +187,7 @@ def test_play_records_each_game_apart_and_replays_any_of_them(tmp_path: Path) ->
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["--record"], "give --out"),
+        (["--record"], "--record needs --out"),
         (["--record", "--out", "x", "--replay", "y"], "cannot be used together"),
     ],
 )

@@ -22,7 +22,6 @@ from games.undercover import (
     UndercoverGame,
     WordPair,
     builtin_pairs,
-    play_game,
     replay,
 )
 from games.undercover.agent import SpokenDescription
@@ -53,6 +52,7 @@ from reasoning.prover import Axiom, ProverUnavailable
 from reasoning.syntax import parse_formula
 from reasoning.verdict import ProofResult, Verdict
 from reasoning.vote import VoteProver
+from tests.support.played import play_undercover
 
 TEA = next(p for p in builtin_pairs() if p.id == "earl-grey-tea-ceylon-tea")
 EARL, CEYLON = "Earl Grey Tea", "Ceylon Tea"
@@ -502,7 +502,7 @@ def play(pair: WordPair, seed: int, spy: str, citizens: str) -> tuple[Undercover
     settings = AgentSettings(lexicon(), shared_test(), library())
     game = UndercoverGame(UndercoverConfig(players=6, tie_limit=3), pair, seed)
     seated = seat_agents([citizens] * 6, game, settings, spy_agent=spy)
-    play_game(game, seated, ProverChecker(settings.test))
+    play_undercover(game, seated, ProverChecker(settings.test))
     return game, [a.name for a in seated]
 
 

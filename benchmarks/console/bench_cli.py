@@ -19,7 +19,7 @@ from benchmarks.console.options import (
     run_options,
 )
 from benchmarks.report import format_table, write_json
-from games.core.cli import BaseUrl, Model, Record, RecordedRun, fail, prepare_out
+from games.core.cli import BaseUrl, Model, Record, RecordedRun, fail, prepare_out, record_or_replay
 from games.core.runlog import RunDir, RunDirError
 from games.core.settings import GameSettings
 from games.undercover.agents import AGENTS as UNDERCOVER_AGENTS
@@ -121,8 +121,7 @@ def bench_undercover(
     """Seed 002's fixed-opponent contest (4.2) and round-robin (4.3): game metrics and the
     Attributional Score per matchup, agent type and word pair, a word-similarity table, a plot."""
     try:
-        if record and replay is not None:
-            raise ValueError("--record and --replay cannot be used together")
+        record_or_replay(record, out, replay)
         recorded = None if replay is None else undercover_bench.recorded_config(replay)
         if recorded is not None:
             model = model if model is not None else recorded.llm_model

@@ -26,26 +26,24 @@ def audit_rows() -> dict[str, Lazy | Group]:
     return rows
 
 
+def play_rows() -> dict[str, Lazy | Group]:
+    """The ``play`` commands, one per registered game (its own, or the console's generic one),
+    read from the registry when ``play`` is opened."""
+    from games.core.registry import game_names
+
+    return {
+        name: Lazy(f"Play one {name} game.", "benchmarks.console.play:play_command", argument=name)
+        for name in game_names()
+    }
+
+
 COMMANDS: dict[str, Lazy | Group] = {
     "prove": Lazy("Prove a theory file's goal, or check its consistency.", "provers.cli:prove"),
     "audit": Group(
         "Audit stated deductions against what was known.",
         Generated(audit_rows),
     ),
-    "play": Group(
-        "Play a game and print what happens.",
-        {
-            "clue": Lazy("Play one Clue game.", "games.clue.cli:play_clue"),
-            "undercover": Lazy(
-                "Play one Undercover-V game.", "games.undercover.cli:play_undercover"
-            ),
-            "detective": Lazy("Play one detective case.", "games.detective.cli:play_detective"),
-            "mystery": Lazy(
-                "Play one murder-mystery interrogation game.", "games.mystery.cli:play_mystery"
-            ),
-            "hanabi": Lazy("Play one Hanabi game.", "games.hanabi.cli:play_hanabi"),
-        },
-    ),
+    "play": Group("Play a game and print what happens.", Generated(play_rows)),
     "bench": Group(
         "Benchmarks: print a table and write JSON.",
         {
@@ -104,6 +102,10 @@ COMMANDS: dict[str, Lazy | Group] = {
                 "benchmarks.hanabi_bench:bench_hanabi",
                 resumable=True,
             ),
+            "viewer": Lazy(
+                "Viewer page sizes, generation cost and first paint.",
+                "benchmarks.viewer_bench:bench_viewer",
+            ),
             "hanabi-engine": Lazy(
                 "Hanabi engine speed next to the reference engines.",
                 "benchmarks.hanabi_engine_bench:main",
@@ -113,6 +115,9 @@ COMMANDS: dict[str, Lazy | Group] = {
                 "benchmarks.console.bench_cli:bench_llm_concurrency",
             ),
         },
+    ),
+    "view": Lazy(
+        "One self-contained HTML page of a game log or a run.", "benchmarks.viewer.cli:view"
     ),
     "export": Group(
         "Write a game or run in another tool's format.",

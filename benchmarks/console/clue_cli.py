@@ -25,7 +25,7 @@ from games.clue.agents import AGENTS
 from games.clue.cards import MAX_ROUNDS
 from games.clue.cli import DEFAULT_CLUE_AGENTS, llm_agent_settings
 from games.clue.engine import INFO
-from games.core.cli import BaseUrl, Model, Record, RecordedRun, fail, prepare_out
+from games.core.cli import BaseUrl, Model, Record, RecordedRun, fail, prepare_out, record_or_replay
 from games.core.runlog import RunDirError
 from reasoning.llm import ReplayError as LLMReplayError
 
@@ -72,8 +72,7 @@ def bench_clue(
     """Play seeded Clue games and report seed 000 Table 1's columns per agent, the deduction
     audit's sound / lucky / wrong and recall, and a plot of cards known per round."""
     try:
-        if record and replay is not None:
-            raise ValueError("--record and --replay cannot be combined")
+        record_in = record_or_replay(record, out, replay)
         recorded = None if replay is None else clue_bench.recorded_config(replay)
         if recorded is not None:
             agents = agents if agents is not None else ",".join(recorded.agents)
@@ -82,7 +81,7 @@ def bench_clue(
             model = model if model is not None else recorded.llm_model
         specs = AGENTS.parse(agents if agents is not None else DEFAULT_CLUE_AGENTS)
         INFO.check_players(len(specs), "agents")
-        settings = llm_agent_settings(model, base_url, out if record else None, replay)
+        settings = llm_agent_settings(model, base_url, record_in, replay)
         uses_llm = any(spec.startswith("llm") for spec in specs)
         llm_model = settings.llm_settings().model if uses_llm else None
         config = clue_bench.ClueBenchConfig(

@@ -33,11 +33,13 @@ _PATH_KEY = "gumshoe.path"
 @dataclass(frozen=True)
 class Lazy:
     """A subcommand imported on first use: ``target`` is ``module:attribute``, a typer app or a
-    command function; ``resumable`` runs continue in their run directory when started again."""
+    command function (or, with ``argument``, a function of it returning one); ``resumable`` runs
+    continue in their run directory when started again."""
 
     summary: str
     target: str
     resumable: bool = False
+    argument: str | None = None
 
 
 @dataclass(frozen=True)
@@ -81,6 +83,8 @@ def _build(name: str, entry: Lazy | Group) -> click.Command:
         return LazyGroup(name=name, help=entry.summary, no_args_is_help=True, entries=entry.entries)
     module, attribute = entry.target.split(":")
     target = getattr(import_module(module), attribute)
+    if entry.argument is not None:
+        target = target(entry.argument)
     if not isinstance(target, typer.Typer):
         single = typer.Typer()
         single.command(name)(target)

@@ -10,26 +10,33 @@ agent, each turn with the acting seat's exact knowledge.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import typer
 
 from games.clue.audit import audit_events, render_audit
-from games.clue.play import play_seated
+from games.clue.engine import ClueState
+from games.clue.entry import ENTRY as CLUE
 from games.clue.transcript import transcript
+from games.core.play import play_agents, play_game
+from games.core.registry import game_names, get_game
 from games.detective.audit import audit_stages
 from games.detective.case import CaseKnobs
+from games.detective.engine import DetectiveState
+from games.detective.entry import ENTRY as DETECTIVE
 from games.detective.events import AnswersEvent, DetectiveConfig
 from games.detective.planner import best_achievable
-from games.detective.play import play_game as play_detective
 from games.hanabi.agents import HanabiAgentSettings
 from games.hanabi.cli import play_narrated
-from games.hanabi.config import HanabiConfig
+from games.hanabi.events import HanabiConfig
 from games.mystery.cli import mystery_demo
 from games.undercover.agents import AgentSettings as UndercoverAgentSettings
 from games.undercover.agents import seat_agents
 from games.undercover.checker import ProverChecker
 from games.undercover.cli import UndercoverTranscript
-from games.undercover.engine import UndercoverGame, play_game
-from games.undercover.events import UndercoverConfig
+from games.undercover.engine import UndercoverGame
+from games.undercover.entry import ENTRY as UNDERCOVER
+from games.undercover.events import UndercoverConfig, UndercoverSetup
 from games.undercover.words import builtin_pairs
 from provers.eprover import eprover_available
 from provers.registry import get_prover
@@ -129,7 +136,9 @@ CLUE_DEMO_AGENTS = ("prover",) * 6
 def clue_section() -> None:
     """Play a seeded 6-player Clue game with prover-backed agents; print the turns and the audit."""
     _section(f"Clue: six prover-backed agents, seed {CLUE_DEMO_SEED}")
-    events = play_seated(CLUE_DEMO_AGENTS, CLUE_DEMO_SEED).events()
+    state = play_game(CLUE, CLUE_DEMO_AGENTS, CLUE_DEMO_SEED).state
+    assert isinstance(state, ClueState)
+    events = state.events()
     for line in transcript(events):
         typer.echo(line)
     typer.echo("")
@@ -151,7 +160,10 @@ def undercover_section() -> None:
     settings = UndercoverAgentSettings.create(prover=get_prover("z3"))
     agents = seat_agents(UNDERCOVER_DEMO_AGENTS, game, settings)
     checker = ProverChecker(settings.test)
-    play_game(game, agents, checker, UndercoverTranscript(agents, checker))
+    setup = UndercoverSetup(config=config, pair=pair)
+    sink = UndercoverTranscript(agents, checker)
+    referee = UNDERCOVER.judged_by(game, checker)
+    play_agents(UNDERCOVER, agents, UNDERCOVER_DEMO_SEED, setup, sink, state=referee)
 
 
 DETECTIVE_DEMO_SEED = 7
@@ -165,9 +177,9 @@ def detective_section() -> None:
     """Play a small generated detective case with the prover-backed agent; print each stage's
     exact grades, the scores next to the best achievable, and how the answers' elements audit."""
     _section(f"Detective: a generated case played by the prover agent, seed {DETECTIVE_DEMO_SEED}")
-    state, _ = play_detective(
-        DetectiveConfig(knobs=DETECTIVE_DEMO_KNOBS), DETECTIVE_DEMO_SEED, "prover"
-    )
+    config = DetectiveConfig(knobs=DETECTIVE_DEMO_KNOBS)
+    state = play_game(DETECTIVE, ["prover"], DETECTIVE_DEMO_SEED, config=config).state
+    assert isinstance(state, DetectiveState)
     case = state.case
     typer.echo(f"{case.title}: " + " / ".join(q.text for q in case.questions))
     stages = [e for e in state.events() if isinstance(e, AnswersEvent)]
@@ -208,12 +220,34 @@ def hanabi_section() -> None:
     typer.echo(f"score (fireworks): {score:g}")
 
 
+GAME_SECTIONS: dict[str, Callable[[], None]] = {
+    "clue": clue_section,
+    "undercover": undercover_section,
+    "detective": detective_section,
+    "mystery": mystery_section,
+    "hanabi": hanabi_section,
+}
+"""The games whose demo section shows more than a played game's result."""
+
+
+def default_section(name: str) -> None:
+    """Play registered game ``name`` with its first offline agent in every seat of the smallest
+    table, seed 0, and print the result (the section of a game with none of its own)."""
+    entry = get_game(name)
+    offline = next(n for n, t in entry.agents.types.items() if not t.needs_llm)
+    specs = (offline,) * entry.info.min_players
+    _section(f"{name}: {', '.join(specs)}, seed 0")
+    result = play_game(entry, specs, 0).result
+    typer.echo(f"result: {result.reason}; returns {list(result.returns)}")
+
+
 def run_demo() -> None:
-    """Run every section of the demo in order."""
+    """Run the prover and audit sections, then one section per registered game."""
     tea_section()
     audit_section()
-    clue_section()
-    undercover_section()
-    detective_section()
-    mystery_section()
-    hanabi_section()
+    for name in game_names():
+        section = GAME_SECTIONS.get(name)
+        if section is None:
+            default_section(name)
+        else:
+            section()

@@ -16,11 +16,11 @@ from games.clue.llm_agent import make_llm_agent
 from games.clue.prover_agent import ProverAgent
 from games.clue.random_agent import RandomAgent
 from games.clue.verified_agent import make_verified_agent
-from games.core.agents import AgentRegistry, AgentType, seat_seed
+from games.core.agents import AgentRegistry, AgentType
 from games.core.recordings import game_llm_settings
 from provers.sat_session import SatSession
 from provers.sat_solver import DEFAULT_SOLVER
-from reasoning.llm import FallbackCounter, FallbackSnapshot, LLMSettings, UsageMeter
+from reasoning.llm import LLMSettings
 
 
 class AgentSettings(BaseModel):
@@ -80,37 +80,13 @@ AGENTS: AgentRegistry[AgentSettings, Agent] = AgentRegistry(
             True,
             _llm_verified,
         ),
-    ]
+    ],
+    game="clue",
+    settings=AgentSettings,
 )
 """Every Clue agent, by name."""
 
 
-def make_agent(spec: str, seat: int, seed: int, settings: AgentSettings | None = None) -> Agent:
-    """A fresh agent named ``spec`` for ``seat`` of a game dealt from ``seed`` (with a seed of
-    its own, ``seat_seed``); AgentSpecError names the known agents when ``spec`` is not one."""
-    return AGENTS.make(spec, seat, seat_seed("clue", seed, seat), settings or AgentSettings())
-
-
-def fallback_count(agent: Agent) -> int:
-    """How many times ``agent`` fell back to a random action (0 for agents that never do)."""
-    fallbacks = getattr(agent, "fallbacks", None)
-    if isinstance(fallbacks, FallbackSnapshot):
-        return fallbacks.total
-    if isinstance(fallbacks, FallbackCounter):
-        return fallbacks.count()
-    if isinstance(fallbacks, int):
-        return fallbacks
-    return 0
-
-
-def usage_meter(agent: Agent) -> UsageMeter | None:
-    """The meter of an agent that asks a chat model (None for the others)."""
-    meter = getattr(agent, "meter", None)
-    return meter if isinstance(meter, UsageMeter) else None
-
-
-def release(agent: Agent) -> None:
-    """Let an agent free what it holds for a game (solver sessions), when it has a ``close``."""
-    close = getattr(agent, "close", None)
-    if callable(close):
-        close()
+make_agent = AGENTS.make
+"""``make_agent(spec, seat, seed, settings=None)``: a fresh agent named ``spec`` for ``seat`` of a
+game dealt from ``seed``, with a seed of its own (``seat_seed``)."""

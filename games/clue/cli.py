@@ -10,10 +10,9 @@ import typer
 from games.clue.agents import AGENTS, AgentSettings
 from games.clue.audit import audit_events, render_audit
 from games.clue.cards import MAX_ROUNDS, ClueConfig
-from games.clue.engine import INFO
+from games.clue.engine import ClueState
 from games.clue.entry import ENTRY
 from games.clue.events import GameStart
-from games.clue.play import play_seated
 from games.clue.transcript import transcript
 from games.core.cli import (
     BaseUrl,
@@ -23,14 +22,13 @@ from games.core.cli import (
     fail,
     llm_settings,
     prepare_out,
+    record_or_replay,
     usage_footer,
 )
-from games.core.errors import GAME_ERRORS
+from games.core.errors import PLAY_ERRORS
+from games.core.play import play_game
 from games.core.recordings import recorded_seat_calls
 from games.core.runlog import EventLog, LogError
-
-PLAY_ERRORS: tuple[type[Exception], ...] = (*GAME_ERRORS, ValueError)
-"""What stops a played game (exit status 1): a game error, or an agent that cannot be built."""
 
 DEFAULT_CLUE_AGENTS = "prover,prover,random,prover,prover,prover"
 """The seats of `gumshoe play clue` and `gumshoe bench clue` when none are given."""
@@ -115,15 +113,12 @@ def play_clue(
         rounds = 30 if rounds is None else rounds
         game_id = f"clue-seed{seed}"
         specs = AGENTS.parse(DEFAULT_CLUE_AGENTS if agents is None else agents)
-        INFO.check_players(len(specs), "agents")
+        ENTRY.info.check_players(len(specs), "agents")
         config = ClueConfig(n_players=len(specs), max_rounds=rounds)
-        if record and out is None:
-            raise ValueError("--record needs --out: the calls are recorded in OUT/llm/")
-        if record and replay is not None:
-            raise ValueError("--record and --replay cannot be combined")
+        record_in = record_or_replay(record, out, replay)
         if out is not None:
             prepare_out(out)
-        settings = llm_agent_settings(model, base_url, out if record else None, replay)
+        settings = llm_agent_settings(model, base_url, record_in, replay)
         settings = settings.for_game(game_id, len(specs))
         if replay is not None:
             for seat, spec in enumerate(specs):
@@ -136,17 +131,18 @@ def play_clue(
         if out is not None:
             path = out / f"{game_id}.jsonl"
             with EventLog(path) as log:
-                played = play_seated(specs, seed, config, settings, log)
+                played = play_game(ENTRY, specs, seed, settings, config, log)
         else:
-            played = play_seated(specs, seed, config, settings)
+            played = play_game(ENTRY, specs, seed, settings, config)
     except PLAY_ERRORS as err:
         fail(err, 1)
-    events = played.events()
+    assert isinstance(played.state, ClueState)
+    events = played.state.events()
     for line in transcript(events):
         typer.echo(line)
-    if any(played.fallbacks):
-        typer.echo("fallbacks per seat: " + ", ".join(str(f) for f in played.fallbacks))
-    for line in usage_footer({label: (meter,) for label, meter in played.meters.items()}):
+    if any(f.total for f in played.fallbacks):
+        typer.echo("fallbacks per seat: " + ", ".join(str(f.total) for f in played.fallbacks))
+    for line in usage_footer(played.seat_meters()):
         typer.echo(line)
     typer.echo("")
     typer.echo(render_audit(audit_events(events, source=str(path) if path else None)))

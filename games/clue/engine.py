@@ -46,13 +46,11 @@ from games.clue.events import (
     SuggestionEvent,
     TurnStart,
 )
-from games.core.log import SeatInfo, make_header
-from games.core.loop import play
+from games.core.log import SeatInfo
 from games.core.protocol import GameInfo, SeatResult
-from games.core.runlog import EventSink
 
 
-class IllegalActionError(ValueError):
+class IllegalAction(ValueError):
     """An action the game does not allow now; the message says which rule it breaks."""
 
 
@@ -163,7 +161,7 @@ class ClueGame:
         )
 
     def apply(self, action: ClueAction, review: DeductionReview | None = None) -> None:
-        """Play ``action`` for the current player; IllegalActionError if the rules forbid it.
+        """Play ``action`` for the current player; IllegalAction if the rules forbid it.
 
         ``review``, from a verifier-assisted agent, says how the action's deductions were
         checked; it is logged (as ``deduction_review``) just before them, and must be the
@@ -213,7 +211,7 @@ class ClueGame:
     def _check_legal(self, action: ClueAction) -> None:
         phase = self.phase
         if phase is Phase.OVER:
-            raise IllegalActionError("the game is over")
+            raise IllegalAction("the game is over")
         allowed: dict[Phase, tuple[type, ...]] = {
             Phase.TURN: (Suggest, Accuse),
             Phase.REFUTE: (Show,),
@@ -221,40 +219,40 @@ class ClueGame:
         }
         if not isinstance(action, allowed[phase]):
             kinds = " or ".join(t.__name__ for t in allowed[phase])
-            raise IllegalActionError(f"phase {phase.value} needs {kinds}, got {action!r}")
+            raise IllegalAction(f"phase {phase.value} needs {kinds}, got {action!r}")
         try:
             if isinstance(action, Show):
                 if action.card not in self._matching:
                     names = ", ".join(c.name for c in self._matching)
-                    raise IllegalActionError(
+                    raise IllegalAction(
                         f"card {action.card.name!r} cannot refute; show one of: {names}"
                     )
             else:
                 self.deck.triple_cards(action.triple())
             for deduction in action.deductions:
                 if deduction.card not in self.deck:
-                    raise IllegalActionError(f"deduction about unknown card {deduction.card!r}")
+                    raise IllegalAction(f"deduction about unknown card {deduction.card!r}")
                 if deduction.player is not None:
                     self._check_seat(deduction.player, "deduction about player")
-        except IllegalActionError:
+        except IllegalAction:
             raise
         except ValueError as err:
-            raise IllegalActionError(str(err)) from err
+            raise IllegalAction(str(err)) from err
 
     def _check_review(self, review: DeductionReview, player: int, action: ClueAction) -> None:
         made = (review.player, review.round, review.turn)
         if made != (player, self.round, self.turn):
-            raise IllegalActionError(
+            raise IllegalAction(
                 f"review of player {review.player} at round {review.round}, turn {review.turn} "
                 f"comes with an action of player {player} at round {self.round}, turn {self.turn}"
             )
         if review.acted_on != action.deductions:
-            raise IllegalActionError("review: acted_on differs from the action's deductions")
+            raise IllegalAction("review: acted_on differs from the action's deductions")
         if review.withheld and not isinstance(action, Suggest):
-            raise IllegalActionError("review: a withheld accusation comes with a suggestion")
+            raise IllegalAction("review: a withheld accusation comes with a suggestion")
         for deduction in review.mentioned():
             if deduction.card not in self.deck:
-                raise IllegalActionError(f"review: deduction about unknown card {deduction.card!r}")
+                raise IllegalAction(f"review: deduction about unknown card {deduction.card!r}")
             if deduction.player is not None:
                 self._check_seat(deduction.player, "review: deduction about player")
 
@@ -445,6 +443,8 @@ class ClueState:
     """A Clue game (``ClueGame``) behind the shared game protocol."""
 
     def __init__(self, game: ClueGame, seats: Sequence[SeatInfo]) -> None:
+        if game.actions:
+            raise ValueError("a game state needs a fresh game; this one has already been played")
         self.game = game
         players = [PlayerInfo(name=s.name, agent=s.agent) for s in seats]
         self._start = self.game.start_event(players)
@@ -459,9 +459,9 @@ class ClueState:
         return self.game.legal_actions() if seat == self.game.current_player else []
 
     def apply(self, actions: Mapping[int, ClueAction | ClueMove]) -> None:
-        """Play the current player's action (or move); IllegalActionError otherwise."""
+        """Play the current player's action (or move); IllegalAction otherwise."""
         if list(actions) != self.current_players():
-            raise IllegalActionError(
+            raise IllegalAction(
                 f"seats {sorted(actions)} acted; the game waits for {self.current_players()}"
             )
         (move,) = actions.values()
@@ -507,44 +507,15 @@ class ClueSeat:
         return self.agent.name
 
     def act(self, obs: ClueObservation) -> ClueMove:
-        """The agent's action and its new review (IllegalActionError for more than one)."""
+        """The agent's action and its new review (IllegalAction for more than one)."""
         before = len(self._reviews())
         action = self.agent.act(obs)
         new = self._reviews()[before:]
         if len(new) > 1:
-            raise IllegalActionError(
+            raise IllegalAction(
                 f"agent {self.name!r}: {len(new)} deduction reviews for one decision"
             )
         return ClueMove(action, new[0] if new else None)
 
     def _reviews(self) -> tuple[DeductionReview, ...]:
         return self.agent.reviews if isinstance(self.agent, ReviewingAgent) else ()
-
-
-def play_game(
-    game: ClueGame,
-    agents: Sequence[Agent],
-    log: EventSink | None = None,
-    names: Sequence[str] | None = None,
-) -> ClueResult:
-    """Play a fresh game to its end with the shared play loop, one agent per seat.
-
-    Writes the common header, ``game_start``, every event and the common end to ``log``, with the
-    deduction review behind an action when the agent keeps reviews (``ReviewingAgent``).
-    ``names`` are the seats' display names (default ``P0``, ``P1``, ...). An agent that returns
-    an illegal action (or more than one review for one decision) is a bug in the agent:
-    IllegalActionError names the agent, the seat and the action.
-    """
-    n = game.config.n_players
-    if len(agents) != n:
-        raise ValueError(f"agents: {len(agents)} given for {n} seats")
-    seat_names = list(names) if names is not None else [f"P{seat}" for seat in range(n)]
-    if len(seat_names) != n:
-        raise ValueError(f"names: {len(seat_names)} given for {n} seats")
-    if game.actions:
-        raise ValueError("play_game needs a fresh game; this one has already been played")
-    seats = [SeatInfo(name=nm, agent=a.name) for nm, a in zip(seat_names, agents, strict=True)]
-    state = ClueState(game, seats)
-    header = make_header(INFO.name, game.config, game.seed, seats)
-    play(state, [ClueSeat(a) for a in agents], header, log, max_decisions=INFO.max_decisions)
-    return game.result()

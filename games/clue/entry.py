@@ -14,9 +14,9 @@ from pydantic import BaseModel
 
 from games.clue.agent import Accuse, ClueAction, Show
 from games.clue.agent import Suggest as SuggestAction
-from games.clue.agents import AGENTS, make_agent
+from games.clue.agents import AGENTS
 from games.clue.cards import ClueConfig
-from games.clue.engine import INFO, ClueGame, ClueMove, ClueSeat, ClueState, IllegalActionError
+from games.clue.engine import INFO, ClueGame, ClueMove, ClueSeat, ClueState, IllegalAction
 from games.clue.events import (
     CLUE_EVENT,
     AccusationEvent,
@@ -129,20 +129,26 @@ class ClueEntry(GameEntry[ClueEvent]):
     """Clue in the registry of games."""
 
     info = INFO
+    play_command = "games.clue.cli:play_clue"
     auditor = "games.clue.audit:audit_record"
+    viewer = "games.clue.view:clue_view"
     config_type = ClueConfig
     event_adapter = CLUE_EVENT
     agents = AGENTS
-    illegal_error = IllegalActionError
+    illegal_error = IllegalAction
 
     def default_config(self, players: int) -> ClueConfig:
         """The standard deck and round limit for ``players`` seats."""
         self.info.check_players(players)
         return ClueConfig(n_players=players)
 
-    def seat_agents(self, specs: Sequence[str], seed: int) -> list[Agent]:
-        """Registry agents with seeds of their own (``make_agent``)."""
-        return [ClueSeat(make_agent(spec, seat, seed)) for seat, spec in enumerate(specs)]
+    def config_players(self, config: BaseModel) -> int:
+        """The players the deal is for."""
+        return ClueConfig.model_validate(config).n_players
+
+    def seat(self, agent: Any) -> Agent:
+        """The agent with the deduction reviews it keeps (``ClueSeat``)."""
+        return ClueSeat(agent)
 
     def bare_action(self, action: Any) -> Any:
         """The move's action without its stated deductions."""

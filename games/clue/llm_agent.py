@@ -62,7 +62,7 @@ from reasoning.llm import (
     system,
     user,
 )
-from reasoning.llm.structured import DEFAULT_MAX_REPROMPTS
+from reasoning.llm.settings import DEFAULT_MAX_REPROMPTS
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -105,6 +105,11 @@ class LLMClueAgent:
     def meter(self) -> UsageMeter:
         """This agent's own meter."""
         return self._seat.meter
+
+    @property
+    def meters(self) -> tuple[UsageMeter, ...]:
+        """The agent's meters (its own, the only one)."""
+        return (self._seat.meter,)
 
     @property
     def fallbacks(self) -> FallbackSnapshot:

@@ -41,7 +41,7 @@ from reasoning.llm import (
     assistant,
     user,
 )
-from reasoning.llm.structured import DEFAULT_MAX_REPROMPTS
+from reasoning.llm.settings import DEFAULT_MAX_REPROMPTS
 from reasoning.verifier import ClaimStatus
 
 REVISION_PHASE = "revision"

@@ -12,6 +12,9 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
+from reasoning.llm.fallback import FallbackSnapshot
+from reasoning.llm.usage import UsageMeter
+
 S = TypeVar("S")
 A = TypeVar("A")
 
@@ -34,13 +37,19 @@ class AgentType(Generic[S, A]):
     summary: str
     needs_llm: bool
     factory: Callable[[int, int, S], A]
+    """Builds the agent from (seat, the seat's own seed, settings)."""
 
 
 class AgentRegistry(Generic[S, A]):
-    """The agents one game knows, by name, in registration order."""
+    """The agents one game knows, by name, in registration order, and the settings they are
+    built under when none are given."""
 
-    def __init__(self, types: Iterable[AgentType[S, A]]) -> None:
+    def __init__(
+        self, types: Iterable[AgentType[S, A]], *, game: str, settings: Callable[[], S]
+    ) -> None:
         self.types: dict[str, AgentType[S, A]] = {t.name: t for t in types}
+        self.game = game
+        self.default_settings = settings
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -80,12 +89,49 @@ class AgentRegistry(Generic[S, A]):
         """Whether any of ``names`` needs an LLM endpoint."""
         return any(self.get(name).needs_llm for name in names)
 
-    def make(self, spec: str, seat: int, seed: int, settings: S) -> A:
-        """A fresh agent named ``spec`` for ``seat``, built with ``seed`` and ``settings``."""
-        return self.get(spec).factory(seat, seed, settings)
+    def make(self, spec: str, seat: int, seed: int, settings: S | None = None) -> A:
+        """A fresh agent named ``spec`` for ``seat`` of the game dealt from ``seed``, built under
+        ``settings`` (default: the registry's) with a seed of its own (``seat_seed``)."""
+        chosen = settings if settings is not None else self.default_settings()
+        return self.get(spec).factory(seat, seat_seed(self.game, seed, seat), chosen)
 
 
 def seat_seed(game: str, seed: int, seat: int) -> int:
     """A seat's own seed, derived from the game's name and seed, so no two seats (or games)
     share a random stream."""
     return random.Random(f"{game}-agent/{seed}/{seat}").getrandbits(63)
+
+
+NO_FALLBACKS = FallbackSnapshot(counts={}, total=0)
+"""The fallbacks of an agent that never falls back."""
+
+
+def agent_meters(agent: object) -> tuple[UsageMeter, ...]:
+    """The chat meters of an agent (its optional ``meters``); none for one that asks no model."""
+    return tuple(getattr(agent, "meters", ()))
+
+
+def agent_fallbacks(agent: object) -> FallbackSnapshot:
+    """The fallbacks an agent made (its optional ``fallbacks`` snapshot); none when it has none."""
+    found = getattr(agent, "fallbacks", None)
+    return found if isinstance(found, FallbackSnapshot) else NO_FALLBACKS
+
+
+def close_agent(agent: object) -> None:
+    """Let an agent free what it holds for a game (solver sessions), when it has a ``close``."""
+    close = getattr(agent, "close", None)
+    if callable(close):
+        close()
+
+
+def combined_fallbacks(snapshots: Iterable[FallbackSnapshot]) -> FallbackSnapshot:
+    """One snapshot adding up several (an agent made of several players, or a whole table)."""
+    counts: dict[str, dict[str, int]] = {}
+    for snapshot in snapshots:
+        for phase, by_reason in snapshot.counts.items():
+            into = counts.setdefault(phase, {})
+            for reason, count in by_reason.items():
+                into[reason] = into.get(reason, 0) + count
+    return FallbackSnapshot(
+        counts=counts, total=sum(sum(by_reason.values()) for by_reason in counts.values())
+    )

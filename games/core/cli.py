@@ -37,6 +37,17 @@ RecordedRun = Annotated[
 ]
 
 
+def record_or_replay(record: bool, out: Path | None, replay: Path | None) -> Path | None:
+    """The folder a command records its LLM calls into (``out`` with ``--record``), by the one
+    rule of every command: ``--record`` needs ``--out`` and never goes with ``--replay``
+    (ValueError in one line otherwise)."""
+    if record and replay is not None:
+        raise ValueError("--record and --replay cannot be used together")
+    if record and out is None:
+        raise ValueError("--record needs --out: the calls are recorded in OUT/llm/")
+    return out if record else None
+
+
 def llm_settings(
     model: str | None,
     base_url: str | None,

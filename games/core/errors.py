@@ -12,3 +12,7 @@ from reasoning.llm import LLMEndpointError, ReplayError
 
 GAME_ERRORS: tuple[type[Exception], ...] = (LLMEndpointError, ReplayError, RecordingMissing)
 """Exception types that error a single game."""
+
+PLAY_ERRORS: tuple[type[Exception], ...] = (*GAME_ERRORS, ValueError)
+"""What stops a played game in a ``play`` command (exit status 1): a game error, or an agent or
+a game that cannot be built (a case that cannot be generated, an agent without its endpoint)."""

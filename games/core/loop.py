@@ -6,7 +6,7 @@ common end event (``games.core.log``).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from games.core.log import LogEnd, LogHeader
@@ -15,7 +15,12 @@ from games.core.runlog import EventSink
 
 
 class Agent(Protocol):
-    """A player: from its observation, an action (which may carry stated deductions)."""
+    """A player: from its observation, an action (which may carry stated deductions).
+
+    Three members are optional and read through ``games.core.agents``: ``meters`` (the chat
+    meters of an agent that asks a model), ``fallbacks`` (a ``FallbackSnapshot`` of the random
+    actions it fell back to) and ``close()`` (frees what it holds; called once the game is over).
+    """
 
     @property
     def name(self) -> str:
@@ -25,6 +30,10 @@ class Agent(Protocol):
     def act(self, obs: Any) -> Any:
         """The action for the decision ``obs`` asks for."""
         ...
+
+
+Watcher = Callable[[int, Any], None]
+"""Called with a seat and its observation before the seat's agent decides."""
 
 
 class GameBoundExceeded(RuntimeError):
@@ -50,8 +59,10 @@ def play(
     log: EventSink | None = None,
     *,
     max_decisions: int,
+    watch: Watcher | None = None,
 ) -> SeatResult:
-    """Play ``state`` to its end with ``agents[seat]`` deciding for each seat.
+    """Play ``state`` to its end with ``agents[seat]`` deciding for each seat; ``watch`` sees
+    each seat's observation just before its agent decides (a narrating command prints it).
 
     An illegal action is a bug in the agent: the game's own error is raised again naming it;
     more than ``max_decisions`` joint actions raise GameBoundExceeded.
@@ -75,9 +86,12 @@ def play(
     while not state.is_terminal():
         if decisions >= max_decisions:
             raise GameBoundExceeded(f"no end after {max_decisions} decisions")
-        joint = {
-            seat: agents[seat].act(state.observation(seat)) for seat in state.current_players()
-        }
+        joint = {}
+        for seat in state.current_players():
+            obs = state.observation(seat)
+            if watch is not None:
+                watch(seat, obs)
+            joint[seat] = agents[seat].act(obs)
         try:
             state.apply(joint)
         except ValueError as err:

@@ -18,9 +18,9 @@ from pydantic import BaseModel, TypeAdapter
 from games.core.agents import AgentRegistry
 from games.core.audit import AuditRecord
 from games.core.log import GameLog, LogHeader, SeatInfo, make_header, read_game_log
-from games.core.loop import Agent, play
-from games.core.protocol import GameInfo, GameState, SeatResult
-from games.core.runlog import EventSink
+from games.core.loop import Agent
+from games.core.protocol import GameInfo, GameState
+from games.core.view import ViewParts
 
 E = TypeVar("E", bound=BaseModel)
 
@@ -53,18 +53,37 @@ class GameEntry(ABC, Generic[E]):
     """What ``apply`` raises for an action the rules forbid."""
     terminal_type: str = "game_end"
     """The ``type`` of the game's own last event."""
+    play_command: str | None = None
+    """``module:function`` of the game's own ``gumshoe play`` command; None: the console's
+    generic one (agents, seed, --out, --record, --replay)."""
     auditor: str | None = None
     """``module:function`` auditing one of the game's logs (``GameLog -> AuditRecord``), imported
     on first use; None when the game has no audit."""
+    viewer: str | None = None
+    """``module:function`` giving the viewer's step texts and knowledge panels of one of the
+    game's logs (``GameLog -> games.core.view.ViewParts``); None shows the logged events."""
 
     @abstractmethod
     def default_config(self, players: int) -> BaseModel:
         """The standard settings for ``players`` seats (ValueError naming the allowed range)."""
 
+    def default_settings(self) -> Any:
+        """The agent settings a game is played under when a command gives none."""
+        return self.agents.default_settings()
+
     @abstractmethod
-    def seat_agents(self, specs: Sequence[str], seed: int) -> list[Agent]:
-        """One agent per seat for a game dealt from ``seed``, by registry name, under default
-        settings, adapted to the shared play loop."""
+    def config_players(self, config: BaseModel) -> int:
+        """How many seats ``config`` is for."""
+
+    def make_agent(self, spec: str, seat: int, seed: int, settings: Any) -> Any:
+        """A fresh agent named ``spec`` for ``seat`` of the game dealt from ``seed``
+        (AgentSpecError names the known agents when ``spec`` is not one)."""
+        return self.agents.make(spec, seat, seed, settings)
+
+    def seat(self, agent: Agent) -> Agent:
+        """``agent`` as a seat of the shared play loop (the agent itself unless the game's agents
+        answer in a shape of their own)."""
+        return agent
 
     def bare_action(self, action: Any) -> Any:
         """``action`` as ``legal_actions`` lists it (without stated deductions or reviews)."""
@@ -111,25 +130,38 @@ class GameEntry(ABC, Generic[E]):
             raise TypeError(f"{self.auditor} returned {type(record).__name__}, not AuditRecord")
         return record
 
+    def view(self, log: GameLog[E]) -> ViewParts | None:
+        """What the game's own viewer adds to the page of one of its logs (None without one)."""
+        if self.viewer is None:
+            return None
+        module, name = self.viewer.split(":")
+        parts = getattr(importlib.import_module(module), name)(log)
+        if not isinstance(parts, ViewParts):
+            raise TypeError(f"{self.viewer} returned {type(parts).__name__}, not ViewParts")
+        return parts
+
     def header(self, config: BaseModel, seed: int, seats: Sequence[SeatInfo]) -> LogHeader:
         """The common header of a game's log."""
         return make_header(self.info.name, config, seed, seats)
-
-    def play(self, specs: Sequence[str], seed: int, log: EventSink | None = None) -> SeatResult:
-        """Play one game dealt from ``seed`` with the registry agents ``specs`` (one per seat)
-        under default settings, logging it to ``log``."""
-        self.info.check_players(len(specs))
-        agents = self.seat_agents(specs, seed)
-        seats = [SeatInfo(name=f"P{i}", agent=a.name) for i, a in enumerate(agents)]
-        config = self.default_config(len(specs))
-        state = self.new_state(config, seed, seats)
-        header = self.header(config, seed, seats)
-        return play(state, agents, header, log, max_decisions=self.info.max_decisions)
 
 
 def game_names() -> tuple[str, ...]:
     """Every registered game's name."""
     return tuple(GAME_MODULES)
+
+
+def register_game(name: str, module: str) -> None:
+    """Add game ``name``, whose ``ENTRY`` lives in ``module``, to the registry (as a line of
+    ``GAME_MODULES`` does); ValueError when another module already holds the name."""
+    held = GAME_MODULES.get(name)
+    if held is not None and held != module:
+        raise ValueError(f"game {name!r} is already registered by {held}")
+    GAME_MODULES[name] = module
+
+
+def unregister_game(name: str) -> None:
+    """Remove game ``name`` from the registry (a no-op when it is not there)."""
+    GAME_MODULES.pop(name, None)
 
 
 def get_game(name: str) -> GameEntry[Any]:

@@ -7,7 +7,7 @@ import math
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from provers.sat_solver import DEFAULT_SOLVER
-from reasoning.llm.structured import DEFAULT_MAX_REPROMPTS
+from reasoning.llm.settings import DEFAULT_MAX_REPROMPTS
 
 DEFAULT_PROVER_TIMEOUT_S = 10.0
 """Seconds per prover call when a command does not say otherwise."""

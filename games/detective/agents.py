@@ -11,7 +11,7 @@ from itertools import product
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from games.core.agents import AgentRegistry, AgentType, seat_seed
+from games.core.agents import AgentRegistry, AgentType, combined_fallbacks
 from games.core.llm_player import LLMPlayer, seat_client
 from games.core.recordings import game_llm_settings
 from games.detective.case import Case
@@ -28,7 +28,7 @@ from games.detective.prompts import (
 )
 from provers.sat_session import SatSession
 from provers.sat_solver import DEFAULT_SOLVER
-from reasoning.llm import ChatClient, LLMSettings, UsageMeter
+from reasoning.llm import ChatClient, FallbackSnapshot, LLMSettings, UsageMeter
 
 
 class AgentSettings(BaseModel):
@@ -175,9 +175,9 @@ class LLMAgent:
         self._rng = random.Random(seed) if random_order else None
 
     @property
-    def fallbacks(self) -> int:
-        """How many decisions fell back to a random legal action."""
-        return self.answer_fallbacks + self._choose.fallbacks.total
+    def fallbacks(self) -> FallbackSnapshot:
+        """The decisions that fell back to a random legal action: choices and answers."""
+        return combined_fallbacks([self._choose.fallbacks, *(p.fallbacks for p in self._answer)])
 
     @property
     def answer_fallbacks(self) -> int:
@@ -241,11 +241,13 @@ AGENTS: AgentRegistry[AgentSettings, Agent] = AgentRegistry(
         AgentType(
             "random-order", "visits in a random order, the LLM answering", True, _random_order
         ),
-    ]
+    ],
+    game="detective",
+    settings=AgentSettings,
 )
 """Every detective agent, by name."""
 
 
-def make_agent(spec: str, seed: int, settings: AgentSettings | None = None) -> Agent:
-    """The agent named ``spec`` for a game seeded ``seed`` (its own seed from ``seat_seed``)."""
-    return AGENTS.make(spec, 0, seat_seed("detective", seed, 0), settings or AgentSettings())
+make_agent = AGENTS.make
+"""``make_agent(spec, seat, seed, settings=None)``: the agent named ``spec`` for the game dealt from
+``seed`` (its own seed from ``seat_seed``; the game has one seat, 0)."""

@@ -9,9 +9,21 @@ from typing import Annotated
 import typer
 from pydantic import ValidationError
 
-from games.core.cli import BaseUrl, Model, fail, llm_settings, usage_footer
-from games.core.errors import GAME_ERRORS
+from games.core.cli import (
+    BaseUrl,
+    LogFolder,
+    Model,
+    Record,
+    RecordedRun,
+    fail,
+    llm_settings,
+    prepare_out,
+    record_or_replay,
+    usage_footer,
+)
+from games.core.errors import PLAY_ERRORS
 from games.core.llm_player import seat_client
+from games.core.play import play_game
 from games.core.runlog import EventLog, field_errors
 from games.detective.agents import AGENTS, AgentSettings, LLMAgent
 from games.detective.autograder import MODES, AutoGrader, answer_text
@@ -22,10 +34,11 @@ from games.detective.check import (
     check_case,
     logic_problems,
 )
+from games.detective.engine import DetectiveState
+from games.detective.entry import ENTRY
 from games.detective.events import AnswersEvent, DetectiveConfig, VisitEvent
 from games.detective.generator import GenerationError, generate_case
 from games.detective.planner import best_achievable
-from games.detective.play import play_game, usage_meters
 from provers.registry import PROVER_NAMES, get_prover
 from provers.sat_session import SatSession
 from reasoning.prover import Prover, ProverUnavailable
@@ -162,11 +175,6 @@ def check(
     )
 
 
-PLAY_ERRORS: tuple[type[Exception], ...] = (*GAME_ERRORS, ValueError)
-"""What stops a played game: a game error, a case that cannot be built, an agent without its
-endpoint."""
-
-
 def play_detective(
     seed: Annotated[int, typer.Option(help="Seed of the generated case and of the agent.")] = 0,
     agent: Annotated[str, typer.Option(help=f"The player: {', '.join(AGENTS.names)}.")] = "prover",
@@ -175,7 +183,9 @@ def play_detective(
     ] = None,
     questions: Annotated[int, typer.Option(help="Questions of a generated case (2-5).")] = 3,
     locations: Annotated[int, typer.Option(help="Locations of a generated case.")] = 15,
-    log: Annotated[Path | None, typer.Option(help="Write the game's JSONL log here.")] = None,
+    out: LogFolder = None,
+    record: Record = False,
+    replay: RecordedRun = None,
     autograde: Annotated[
         int | None,
         typer.Option(
@@ -196,18 +206,22 @@ def play_detective(
         AGENTS.get(agent)
         if autograde is not None and autograde not in MODES:
             raise ValueError(f"--autograde: a mode 1-5, got {autograde}")
-        llm = llm_settings(model, base_url)
-        settings = AgentSettings(llm=llm)
+        record_in = record_or_replay(record, out, replay)
+        game_id = f"detective-seed{seed}"
+        llm = llm_settings(model, base_url, record_in, replay)
+        settings = AgentSettings(llm=llm).for_game(game_id)
     except (ValidationError, ValueError) as err:
         fail(err)
     if case_file is not None:
         checked_case(case_file, DEFAULT_CHECK_PROVER)
     try:
-        sink = EventLog(log) if log is not None else None
+        if out is not None:
+            prepare_out(out)
+        sink = None if out is None else EventLog(out / f"{game_id}.jsonl")
     except (ValidationError, ValueError, OSError) as err:
         fail(err)
     try:
-        state, seated = play_game(config, seed, agent, settings, sink)
+        played = play_game(ENTRY, [agent], seed, settings, config, sink)
     except (CaseError, GenerationError) as err:
         fail(err)
     except PLAY_ERRORS as err:
@@ -215,6 +229,8 @@ def play_detective(
     finally:
         if sink is not None:
             sink.close()
+    state = played.state
+    assert isinstance(state, DetectiveState)
     case = state.case
     typer.echo(f"{case.title}: {len(case.questions)} questions, {len(case.locations)} locations")
     for event in state.events():
@@ -224,9 +240,9 @@ def play_detective(
             grades = "ungraded" if event.grades is None else " ".join(map(str, event.grades))
             given = sum(v is not None for slots in event.answers.values() for v in slots.values())
             typer.echo(f"  stage {event.stage}: {given} elements given, grades {grades}")
-    if isinstance(seated, LLMAgent):
-        typer.echo(f"fallbacks: {seated.fallbacks}")
-    for line in usage_footer({f"P0 {seated.name}": usage_meters(seated)}):
+    if isinstance(played.agents[0], LLMAgent):
+        typer.echo(f"fallbacks: {played.fallbacks[0].total}")
+    for line in usage_footer(played.seat_meters()):
         typer.echo(line)
     final = state.stages[-1]
     if state.score is not None:
@@ -237,11 +253,11 @@ def play_detective(
         )
     if autograde is not None:
         try:
-            grader = AutoGrader(seat_client(llm, 0), autograde, seed=seed)
+            grader = AutoGrader(seat_client(settings.llm_settings(), 0), autograde, seed=seed)
             for q in case.questions:
                 grade = grader.grade(case, q, answer_text(q, final[q.id]))
                 typer.echo(f"  autograder mode {autograde}: {q.id} final answer {grade}")
         except PLAY_ERRORS as err:
             fail(err, 1)
-    if log is not None:
-        typer.echo(f"wrote {log}")
+    if out is not None:
+        typer.echo(f"log: {out / f'{game_id}.jsonl'}")

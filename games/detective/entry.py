@@ -10,9 +10,8 @@ from typing import Any
 from pydantic import BaseModel
 
 from games.core.log import SeatInfo
-from games.core.loop import Agent
 from games.core.registry import GameEntry
-from games.detective.agents import AGENTS, AgentSettings, make_agent
+from games.detective.agents import AGENTS
 from games.detective.case import Case, CaseKnobs, load_case
 from games.detective.engine import INFO, Answer, DetectiveState, IllegalAction, Visit
 from games.detective.events import (
@@ -75,7 +74,9 @@ class DetectiveEntry(GameEntry[DetectiveEvent]):
     """The detective game in the registry of games."""
 
     info = INFO
+    play_command = "games.detective.cli:play_detective"
     auditor = "games.detective.audit:audit_record"
+    viewer = "games.detective.view:detective_view"
     config_type = DetectiveConfig
     event_adapter = DETECTIVE_EVENT
     agents = AGENTS
@@ -86,10 +87,9 @@ class DetectiveEntry(GameEntry[DetectiveEvent]):
         self.info.check_players(players)
         return DetectiveConfig()
 
-    def seat_agents(self, specs: Sequence[str], seed: int) -> list[Agent]:
-        """Registry agents under default settings."""
-        settings = AgentSettings()
-        return [make_agent(spec, seed, settings) for spec in specs]
+    def config_players(self, config: BaseModel) -> int:
+        """One: the detective plays alone."""
+        return DetectiveConfig.model_validate(config).players
 
     def new_state(self, config: BaseModel, seed: int, seats: Sequence[SeatInfo]) -> DetectiveState:
         """A fresh game of the case ``config`` names (``game_case``)."""

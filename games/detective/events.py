@@ -20,6 +20,8 @@ class DetectiveConfig(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
+    players: Literal[1] = 1
+    """The detective plays alone."""
     knobs: CaseKnobs = CaseKnobs()
     case_file: str | None = None
 

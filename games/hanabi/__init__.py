@@ -1,59 +1,76 @@
-"""Hanabi: the engine (reference-exact deals and rules), knowledge views, agents and statistics."""
+"""Hanabi: the engine (reference-exact deals and rules), knowledge views, agents and statistics.
 
-from games.hanabi.agents import AGENT_NAMES, AGENTS, HanabiAgentSettings, RandomAgent, make_agent
-from games.hanabi.config import HANABI_INFO, HanabiConfig, Scoring
-from games.hanabi.engine import HanabiGame, HanabiObservation, IllegalMoveError, Turn
-from games.hanabi.events import (
-    HANABI_EVENT,
-    DealEvent,
-    DiscardEvent,
-    HanabiEvent,
-    HintEvent,
-    PlayEvent,
-    deal_event,
-    turn_event,
-)
-from games.hanabi.knowledge import (
-    KnowledgeView,
-    possible_sets,
-    public_knowledge,
-    seat_knowledge,
-)
-from games.hanabi.moves import Move, move_table
-from games.hanabi.play import HanabiAgent, play_game
-from games.hanabi.stats import ScoreStats, score_stats
-from games.hanabi.symbolic import SymbolicAgent
+Each name is imported from its module on first use, so importing one submodule stays cheap.
+"""
 
-__all__ = [
-    "AGENTS",
-    "AGENT_NAMES",
-    "HANABI_EVENT",
-    "HANABI_INFO",
-    "DealEvent",
-    "DiscardEvent",
-    "HanabiAgent",
-    "HanabiAgentSettings",
-    "HanabiConfig",
-    "HanabiEvent",
-    "HanabiGame",
-    "HanabiObservation",
-    "HintEvent",
-    "IllegalMoveError",
-    "KnowledgeView",
-    "Move",
-    "PlayEvent",
-    "RandomAgent",
-    "ScoreStats",
-    "Scoring",
-    "SymbolicAgent",
-    "Turn",
-    "deal_event",
-    "make_agent",
-    "move_table",
-    "play_game",
-    "possible_sets",
-    "public_knowledge",
-    "score_stats",
-    "seat_knowledge",
-    "turn_event",
-]
+from typing import TYPE_CHECKING
+
+from reasoning.lazy import lazy_exports
+
+if TYPE_CHECKING:
+    from games.hanabi.agents import AGENT_NAMES as AGENT_NAMES
+    from games.hanabi.agents import AGENTS as AGENTS
+    from games.hanabi.agents import HanabiAgent as HanabiAgent
+    from games.hanabi.agents import HanabiAgentSettings as HanabiAgentSettings
+    from games.hanabi.agents import RandomAgent as RandomAgent
+    from games.hanabi.agents import make_agent as make_agent
+    from games.hanabi.config import HANABI_INFO as HANABI_INFO
+    from games.hanabi.config import Scoring as Scoring
+    from games.hanabi.engine import HanabiGame as HanabiGame
+    from games.hanabi.engine import HanabiObservation as HanabiObservation
+    from games.hanabi.engine import IllegalAction as IllegalAction
+    from games.hanabi.engine import Turn as Turn
+    from games.hanabi.events import HANABI_EVENT as HANABI_EVENT
+    from games.hanabi.events import DealEvent as DealEvent
+    from games.hanabi.events import DiscardEvent as DiscardEvent
+    from games.hanabi.events import HanabiConfig as HanabiConfig
+    from games.hanabi.events import HanabiEvent as HanabiEvent
+    from games.hanabi.events import HintEvent as HintEvent
+    from games.hanabi.events import PlayEvent as PlayEvent
+    from games.hanabi.events import deal_event as deal_event
+    from games.hanabi.events import turn_event as turn_event
+    from games.hanabi.knowledge import KnowledgeView as KnowledgeView
+    from games.hanabi.knowledge import possible_sets as possible_sets
+    from games.hanabi.knowledge import public_knowledge as public_knowledge
+    from games.hanabi.knowledge import seat_knowledge as seat_knowledge
+    from games.hanabi.moves import Move as Move
+    from games.hanabi.moves import move_table as move_table
+    from games.hanabi.stats import ScoreStats as ScoreStats
+    from games.hanabi.stats import score_stats as score_stats
+    from games.hanabi.symbolic import SymbolicAgent as SymbolicAgent
+
+_HOMES = {
+    "AGENTS": "games.hanabi.agents",
+    "AGENT_NAMES": "games.hanabi.agents",
+    "DealEvent": "games.hanabi.events",
+    "DiscardEvent": "games.hanabi.events",
+    "HANABI_EVENT": "games.hanabi.events",
+    "HANABI_INFO": "games.hanabi.config",
+    "HanabiAgent": "games.hanabi.agents",
+    "HanabiAgentSettings": "games.hanabi.agents",
+    "HanabiConfig": "games.hanabi.events",
+    "HanabiEvent": "games.hanabi.events",
+    "HanabiGame": "games.hanabi.engine",
+    "HanabiObservation": "games.hanabi.engine",
+    "HintEvent": "games.hanabi.events",
+    "IllegalAction": "games.hanabi.engine",
+    "KnowledgeView": "games.hanabi.knowledge",
+    "Move": "games.hanabi.moves",
+    "PlayEvent": "games.hanabi.events",
+    "RandomAgent": "games.hanabi.agents",
+    "ScoreStats": "games.hanabi.stats",
+    "Scoring": "games.hanabi.config",
+    "SymbolicAgent": "games.hanabi.symbolic",
+    "Turn": "games.hanabi.engine",
+    "deal_event": "games.hanabi.events",
+    "make_agent": "games.hanabi.agents",
+    "move_table": "games.hanabi.moves",
+    "possible_sets": "games.hanabi.knowledge",
+    "public_knowledge": "games.hanabi.knowledge",
+    "score_stats": "games.hanabi.stats",
+    "seat_knowledge": "games.hanabi.knowledge",
+    "turn_event": "games.hanabi.events",
+}
+
+__all__ = sorted(_HOMES)
+__getattr__ = lazy_exports(__name__, _HOMES)

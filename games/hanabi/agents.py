@@ -9,19 +9,34 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from typing import Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from games.core.agents import AgentRegistry, AgentType, seat_seed
+from games.core.agents import AgentRegistry, AgentType
 from games.core.llm_player import seat_client
 from games.hanabi.config import Scoring
 from games.hanabi.engine import HanabiObservation
+from games.hanabi.events import HanabiMove
 from games.hanabi.knowledge import KnowledgeView
 from games.hanabi.llm_agents import HanabiLLMAgent, Role
-from games.hanabi.play import HanabiAgent
 from games.hanabi.symbolic import SymbolicAgent
-from reasoning.llm import LLMSettings, UsageMeter
-from reasoning.llm.structured import DEFAULT_MAX_REPROMPTS
+from reasoning.llm import LLMSettings
+from reasoning.llm.settings import DEFAULT_MAX_REPROMPTS
+
+
+class HanabiAgent(Protocol):
+    """Anything that picks a legal move from a seat's observation: a move number, or a
+    ``HanabiMove`` carrying the decision behind it."""
+
+    @property
+    def name(self) -> str:
+        """The agent's name."""
+        ...
+
+    def act(self, obs: HanabiObservation) -> int | HanabiMove:
+        """The move to make."""
+        ...
 
 
 class HanabiAgentSettings(BaseModel):
@@ -53,7 +68,7 @@ class RandomAgent:
 
 
 def _random(seat: int, seed: int, settings: HanabiAgentSettings) -> HanabiAgent:
-    return RandomAgent(seed * 8 + seat)
+    return RandomAgent(seed)
 
 
 def _symbolic(seat: int, seed: int, settings: HanabiAgentSettings) -> HanabiAgent:
@@ -67,7 +82,7 @@ def _llm(role: Role) -> Callable[[int, int, HanabiAgentSettings], HanabiAgent]:
             role,
             seat_client(llm, seat),
             seat=seat,
-            seed=seat_seed("hanabi", seed, seat),
+            seed=seed,
             view=settings.view,
             best_of=settings.best_of,
             mixture=settings.mixture,
@@ -104,7 +119,9 @@ AGENTS: AgentRegistry[HanabiAgentSettings, HanabiAgent] = AgentRegistry(
             True,
             _llm("mycroft"),
         ),
-    ]
+    ],
+    game="hanabi",
+    settings=HanabiAgentSettings,
 )
 """Every Hanabi agent by name."""
 
@@ -112,14 +129,6 @@ AGENT_NAMES = AGENTS.names
 """The agents :func:`make_agent` knows."""
 
 
-def make_agent(name: str, seat: int, seed: int, scoring: Scoring = "fireworks") -> HanabiAgent:
-    """The agent called ``name`` for ``seat`` of the game with ``seed``; ValueError if unknown."""
-    return AGENTS.make(name, seat, seed, HanabiAgentSettings(scoring=scoring))
-
-
-def usage_meters(agent: object) -> tuple[UsageMeter, ...]:
-    """The meters of an LLM agent's players (its proposers', then its final choice's); none for
-    the others."""
-    if not isinstance(agent, HanabiLLMAgent):
-        return ()
-    return (*(player.meter for _, player in agent.proposers), agent.player.meter)
+make_agent = AGENTS.make
+"""``make_agent(spec, seat, seed, settings=None)``: the agent called ``spec`` for ``seat`` of the
+game dealt from ``seed``, with a seed of its own (``seat_seed``); AgentSpecError if unknown."""

@@ -24,10 +24,9 @@ from formalize.hanabi.deck import NUM_IDENTITIES
 from formalize.hanabi.knowledge import hand_knowledge, hint_masks, unseen_counts
 from games.core.log import GameLog
 from games.core.replay import replay
-from games.hanabi.config import HanabiConfig
 from games.hanabi.engine import HanabiGame, HanabiObservation
 from games.hanabi.entry import ENTRY, hanabi_actions
-from games.hanabi.events import HanabiEvent, HanabiMove
+from games.hanabi.events import HanabiConfig, HanabiEvent, HanabiMove
 from games.hanabi.knowledge import visible_cards
 from games.hanabi.symbolic import SymbolicAgent
 

@@ -32,10 +32,9 @@ from formalize.hanabi.tracking import reachable_knowledge
 from games.core.audit import AuditRecord, Where, audit_row, judged_record
 from games.core.log import GameLog
 from games.core.replay import replay
-from games.hanabi.config import HanabiConfig
 from games.hanabi.engine import HanabiGame
 from games.hanabi.entry import ENTRY, hanabi_actions
-from games.hanabi.events import HanabiEvent, HanabiMove, SlotClaim
+from games.hanabi.events import HanabiConfig, HanabiEvent, HanabiMove, SlotClaim
 from games.hanabi.knowledge import seat_knowledge
 from reasoning.verifier import ClaimStatus, Correctness, Judgement, judge
 

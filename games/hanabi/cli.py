@@ -20,43 +20,32 @@ from games.core.cli import (
     usage_footer,
 )
 from games.core.errors import GAME_ERRORS
-from games.core.log import SeatInfo
-from games.core.loop import Agent, play
+from games.core.loop import Watcher
+from games.core.play import play_game
 from games.core.runlog import EventLog, EventSink, write_atomic
-from games.hanabi.agents import AGENTS, HanabiAgentSettings, usage_meters
+from games.hanabi.agents import AGENTS, HanabiAgentSettings
 from games.hanabi.annotate import correlation, decision_records
-from games.hanabi.config import HanabiConfig, Scoring
+from games.hanabi.config import Scoring
 from games.hanabi.engine import HanabiObservation
 from games.hanabi.entry import ENTRY
-from games.hanabi.events import HANABI_EVENT_TYPES, HanabiMove
+from games.hanabi.events import HANABI_EVENT_TYPES, HanabiConfig
 from games.hanabi.hanablive import export_hanablive
 from games.hanabi.knowledge import KnowledgeView, seat_knowledge
 from games.hanabi.render import event_text, knowledge_text, table_text
 
 
-class Narrated:
-    """A seat that prints the table and its own knowledge before its agent moves."""
+def narrator(
+    specs: Sequence[str], view: KnowledgeView, echo: Callable[[str], None] = typer.echo
+) -> Watcher:
+    """A watcher that prints the table and the deciding seat's knowledge before it moves."""
 
-    def __init__(
-        self, agent: Agent, view: KnowledgeView, echo: Callable[[str], None] = typer.echo
-    ) -> None:
-        self.agent = agent
-        self.view = view
-        self.echo = echo
-
-    @property
-    def name(self) -> str:
-        """The agent's name."""
-        return self.agent.name
-
-    def act(self, obs: HanabiObservation) -> int | HanabiMove:
-        """Print the turn's header and the seat's knowledge, then let the agent move."""
+    def narrate(seat: int, obs: HanabiObservation) -> None:
         turn = len(obs.history) + 1
-        self.echo(f"turn {turn:3d}  P{obs.seat} ({self.agent.name})  {table_text(obs)}")
-        knowledge = knowledge_text(seat_knowledge(obs), self.view)
-        self.echo(f"          P{obs.seat} knows ({self.view}): {knowledge}")
-        move: int | HanabiMove = self.agent.act(obs)
-        return move
+        echo(f"turn {turn:3d}  P{obs.seat} ({specs[seat]})  {table_text(obs)}")
+        knowledge = knowledge_text(seat_knowledge(obs), view)
+        echo(f"          P{obs.seat} knows ({view}): {knowledge}")
+
+    return narrate
 
 
 class Transcript:
@@ -99,23 +88,12 @@ def play_narrated(
 ) -> float:
     """Play one game dealt from ``seed``, printing every turn, then the LLM usage of the seats
     that asked a chat model; the score."""
-    agents = [
-        Narrated(AGENTS.make(spec, seat, seed, settings), view, echo)
-        for seat, spec in enumerate(specs)
-    ]
-    seats = [SeatInfo(name=f"P{i}", agent=spec) for i, spec in enumerate(specs)]
-    state = ENTRY.new_state(config, seed, seats)
-    header = ENTRY.header(config, seed, seats)
-    result = play(
-        state, agents, header, Transcript(log, echo), max_decisions=ENTRY.info.max_decisions
-    )
-    meters = {
-        f"P{seat} {spec}": usage_meters(a.agent)
-        for seat, (spec, a) in enumerate(zip(specs, agents, strict=True))
-    }
-    for line in usage_footer(meters):
+    sink = Transcript(log, echo)
+    watch = narrator(specs, view, echo)
+    played = play_game(ENTRY, specs, seed, settings, config, sink, watch=watch)
+    for line in usage_footer(played.seat_meters()):
         echo(line)
-    return result.returns[0]
+    return played.result.returns[0]
 
 
 def seat_specs(agents: str, players: int) -> tuple[str, ...]:

@@ -1,10 +1,9 @@
-"""Hanabi settings and the game's description for the registry of games."""
+"""Hanabi's scoring modes, seed range and its description for the registry of games (the game's
+config, ``HanabiConfig``, is in ``games.hanabi.events``)."""
 
 from __future__ import annotations
 
 from typing import Literal
-
-from pydantic import BaseModel, ConfigDict, Field
 
 from games.core.protocol import GameInfo
 
@@ -13,20 +12,6 @@ Scoring = Literal["fireworks", "hle"]
 
 MAX_SEED = 2**31 - 1
 """Seeds are the reference engine's non-negative ``int`` seeds."""
-
-
-class HanabiConfig(BaseModel):
-    """The settings of one game: the number of players and the scoring mode."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    players: int = Field(default=2, ge=2, le=5)
-    scoring: Scoring = "fireworks"
-
-    @property
-    def hand_size(self) -> int:
-        """Five cards for 2-3 players, four for 4-5."""
-        return 5 if self.players < 4 else 4
 
 
 MAX_DECISIONS = 128

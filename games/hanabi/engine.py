@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from typing import Literal
 
 from formalize.hanabi.deck import COPIES, NUM_COLORS, NUM_IDENTITIES, NUM_RANKS, card_name
-from games.hanabi.config import MAX_SEED, HanabiConfig
+from games.hanabi.config import MAX_SEED
+from games.hanabi.events import HanabiConfig
 from games.hanabi.moves import Move, move_table
 from games.hanabi.rng import MT19937, discrete_index
 
@@ -26,7 +27,7 @@ _FULL_RANKS = (1 << NUM_RANKS) - 1
 EndReason = Literal["fireworks_complete", "out_of_lives", "deck_exhausted"]
 
 
-class IllegalMoveError(ValueError):
+class IllegalAction(ValueError):
     """A move that is not legal for the seat in this state; the message names the move."""
 
 
@@ -156,12 +157,12 @@ class HanabiGame:
         return actions
 
     def apply(self, actions: dict[int, int]) -> None:
-        """Apply one seat's move given as ``{seat: move number}``; IllegalMoveError if illegal."""
+        """Apply one seat's move given as ``{seat: move number}``; IllegalAction if illegal."""
         if len(actions) != 1:
-            raise IllegalMoveError(f"expected one seat's move, got {len(actions)}")
+            raise IllegalAction(f"expected one seat's move, got {len(actions)}")
         ((seat, action),) = actions.items()
         if not self.is_legal(seat, action):
-            raise IllegalMoveError(f"move {action} is not legal for seat {seat} now")
+            raise IllegalAction(f"move {action} is not legal for seat {seat} now")
         if self.deck_size == 0:
             self.turns_to_play -= 1
         move = self.moves[action]

@@ -8,18 +8,18 @@ from typing import Any
 from pydantic import BaseModel
 
 from games.core.log import SeatInfo
-from games.core.loop import Agent
 from games.core.protocol import SeatResult
 from games.core.registry import GameEntry, LoggedActionError
-from games.hanabi.agents import AGENTS, HanabiAgentSettings
-from games.hanabi.config import HANABI_INFO, HanabiConfig
-from games.hanabi.engine import HanabiGame, HanabiObservation, IllegalMoveError
+from games.hanabi.agents import AGENTS
+from games.hanabi.config import HANABI_INFO
+from games.hanabi.engine import HanabiGame, HanabiObservation, IllegalAction
 from games.hanabi.events import (
     HANABI_EVENT,
     DealEvent,
     DecisionEvent,
     DiscardEvent,
-    GameEndEvent,
+    GameEnd,
+    HanabiConfig,
     HanabiEvent,
     HanabiMove,
     HintEvent,
@@ -47,13 +47,13 @@ class HanabiState:
 
     def apply(self, actions: Mapping[int, Any]) -> None:
         """Play one seat's move number (a ``HanabiMove`` logs its decision first);
-        IllegalMoveError (state unchanged) when not legal."""
+        IllegalAction (state unchanged) when not legal."""
         if len(actions) != 1:
-            raise IllegalMoveError(f"expected one seat's move, got {len(actions)}")
+            raise IllegalAction(f"expected one seat's move, got {len(actions)}")
         ((seat, move),) = actions.items()
         action = move.action if isinstance(move, HanabiMove) else move
         if not isinstance(action, int) or isinstance(action, bool):
-            raise IllegalMoveError(f"move {action!r} is not a move number")
+            raise IllegalAction(f"move {action!r} is not a move number")
         self.game.apply({seat: action})
         index = len(self.game.history) - 1
         if isinstance(move, HanabiMove):
@@ -117,7 +117,7 @@ def check_hanabi_events(events: Sequence[HanabiEvent]) -> tuple[int, str] | None
     for index, event in enumerate(events):
         if (index == 0) != isinstance(event, DealEvent):
             return index, "the deal must be the first event and only the first"
-        if isinstance(event, GameEndEvent) and index != len(events) - 1:
+        if isinstance(event, GameEnd) and index != len(events) - 1:
             return index, "game_end must be the last event"
         if isinstance(event, MOVE_EVENTS):
             moves += 1
@@ -139,28 +139,27 @@ class HanabiEntry(GameEntry[HanabiEvent]):
     """Hanabi in the registry of games; the header's config is a ``HanabiConfig``."""
 
     info = HANABI_INFO
+    play_command = "games.hanabi.cli:play_hanabi"
     auditor = "games.hanabi.audit:audit_record"
+    viewer = "games.hanabi.view:hanabi_view"
     config_type = HanabiConfig
     event_adapter = HANABI_EVENT
     agents = AGENTS
-    illegal_error = IllegalMoveError
+    illegal_error = IllegalAction
 
     def default_config(self, players: int) -> HanabiConfig:
         """``players`` seats, fireworks scoring."""
         self.info.check_players(players)
         return HanabiConfig(players=players)
 
-    def seat_agents(self, specs: Sequence[str], seed: int) -> list[Agent]:
-        """Registry agents under default settings, each with a seed of its own."""
-        settings = HanabiAgentSettings()
-        return [AGENTS.make(spec, seat, seed, settings) for seat, spec in enumerate(specs)]
+    def config_players(self, config: BaseModel) -> int:
+        """The seats of the configured game."""
+        return HanabiConfig.model_validate(config).players
 
     def new_state(self, config: BaseModel, seed: int, seats: Sequence[SeatInfo]) -> HanabiState:
         """A fresh game dealt from ``seed`` as the reference engine deals it."""
         if not isinstance(config, HanabiConfig):
             raise TypeError(f"a Hanabi game needs a HanabiConfig, not {config!r}")
-        if len(seats) != config.players:
-            raise ValueError(f"seats: {config.players} needed, got {len(seats)}")
         return HanabiState(HanabiGame(config, seed))
 
     def logged_actions(

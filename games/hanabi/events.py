@@ -7,14 +7,31 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Annotated, Literal
+from typing import TYPE_CHECKING, Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 from formalize.hanabi.deck import card_name
-from games.hanabi.engine import HanabiGame, Turn
+from games.hanabi.config import Scoring
+
+if TYPE_CHECKING:
+    from games.hanabi.engine import HanabiGame, Turn
 
 CardName = Annotated[str, Field(pattern=r"^[RYGWB][1-5]$")]
+
+
+class HanabiConfig(BaseModel):
+    """The settings of one game: the number of players and the scoring mode."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    players: int = Field(default=2, ge=2, le=5)
+    scoring: Scoring = "fireworks"
+
+    @property
+    def hand_size(self) -> int:
+        """Five cards for 2-3 players, four for 4-5."""
+        return 5 if self.players < 4 else 4
 
 
 class _Event(BaseModel):
@@ -105,7 +122,7 @@ class HanabiMove:
     decision: DecisionEvent
 
 
-class GameEndEvent(_Event):
+class GameEnd(_Event):
     """The game is over: why, the score in the configured mode, fireworks and lives left."""
 
     type: Literal["game_end"] = "game_end"
@@ -116,11 +133,11 @@ class GameEndEvent(_Event):
 
 
 HanabiEvent = Annotated[
-    DealEvent | DecisionEvent | PlayEvent | DiscardEvent | HintEvent | GameEndEvent,
+    DealEvent | DecisionEvent | PlayEvent | DiscardEvent | HintEvent | GameEnd,
     Field(discriminator="type"),
 ]
 """Any Hanabi event, told apart by ``type``."""
-HANABI_EVENT_TYPES = (DealEvent, DecisionEvent, PlayEvent, DiscardEvent, HintEvent, GameEndEvent)
+HANABI_EVENT_TYPES = (DealEvent, DecisionEvent, PlayEvent, DiscardEvent, HintEvent, GameEnd)
 """The classes of Hanabi's own events."""
 HANABI_EVENT: TypeAdapter[HanabiEvent] = TypeAdapter(HanabiEvent)
 """Validates one Hanabi event from a dict or JSON."""
@@ -166,12 +183,12 @@ def turn_event(game: HanabiGame, index: int, turn: Turn) -> HanabiEvent:
     )
 
 
-def end_event(game: HanabiGame) -> GameEndEvent:
+def end_event(game: HanabiGame) -> GameEnd:
     """The last event of a finished game."""
     reason = game.end_reason()
     if reason is None:
         raise ValueError("the game is still running")
-    return GameEndEvent(
+    return GameEnd(
         turn=len(game.history) + 1,
         reason=reason,
         score=game.score(),

@@ -20,10 +20,9 @@ from formalize.hanabi.deck import COLORS, NUM_IDENTITIES, NUM_RANKS, card_name
 from games.core.log import GameLog
 from games.core.replay import replay
 from games.hanabi.audit import judge_claim
-from games.hanabi.config import HanabiConfig
 from games.hanabi.engine import HanabiGame
 from games.hanabi.entry import ENTRY, hanabi_actions
-from games.hanabi.events import HanabiEvent, HanabiMove
+from games.hanabi.events import HanabiConfig, HanabiEvent, HanabiMove
 from games.hanabi.knowledge import seat_knowledge
 
 SUIT_INDEX: dict[str, int] = {"R": 0, "Y": 1, "G": 2, "B": 3, "W": 4}

@@ -34,7 +34,7 @@ from games.hanabi.llm_prompts import (
     watson_prompt,
 )
 from games.hanabi.llm_schemas import mycroft_answer_model, rated_answer_model
-from reasoning.llm import ChatClient
+from reasoning.llm import ChatClient, FallbackSnapshot, UsageMeter
 
 Role = Literal["watson", "sherlock", "mycroft"]
 """The three LLM settings of seed 003."""
@@ -145,9 +145,14 @@ class HanabiLLMAgent:
         self.final, self.player = make("", len(self.proposers))
 
     @property
-    def fallbacks(self) -> int:
+    def fallbacks(self) -> FallbackSnapshot:
         """Final choices that fell back to a random legal move."""
-        return self.player.fallbacks.total
+        return self.player.fallbacks
+
+    @property
+    def meters(self) -> tuple[UsageMeter, ...]:
+        """The meters of the agent's players: its proposers', then its final choice's."""
+        return (*(player.meter for _, player in self.proposers), self.player.meter)
 
     def act(self, obs: HanabiObservation) -> HanabiMove:
         """Ask for proposals (if any), then the final choice; the move with its decision."""
@@ -159,10 +164,10 @@ class HanabiLLMAgent:
                 proposals.append((label, prompter.last_answer))
         self.final.proposals = proposals
         self.final.last_prompt, self.final.last_answer = "", None
-        before = self.fallbacks
+        before = self.fallbacks.total
         action = self.player.act(obs)
         answer = self.final.last_answer
-        fell_back = self.fallbacks > before
+        fell_back = self.fallbacks.total > before
         claims = tuple(answer.deductions) if isinstance(answer, MycroftAnswer) else ()
         response = "" if answer is None else answer.model_dump_json()
         if self.name == "mycroft":

@@ -9,7 +9,7 @@ from games.hanabi.events import (
     DealEvent,
     DecisionEvent,
     DiscardEvent,
-    GameEndEvent,
+    GameEnd,
     HanabiEvent,
     HintEvent,
     PlayEvent,
@@ -89,5 +89,5 @@ def event_text(event: HanabiEvent) -> str:
         rated = f"rated {len(event.ratings)} moves, " if event.ratings else ""
         claims = f", stated {len(event.claims)} deductions" if event.claims else ""
         return f"P{event.seat} ({event.agent}) {rated}{how} move {event.chosen}{claims}"
-    assert isinstance(event, GameEndEvent)
+    assert isinstance(event, GameEnd)
     return f"game over ({event.reason}): score {event.score}, lives {event.lives}"

@@ -12,7 +12,7 @@ not itself. ``random`` plays a seeded random legal action.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from pydantic import BaseModel, ConfigDict
@@ -21,7 +21,7 @@ from formalize.davidsonian.autoformalize import Autoformalizer
 from formalize.interrogation.questions import Where, answer_from
 from formalize.world import atoms
 from formalize.world.facts import TimeAmong
-from games.core.agents import AgentRegistry, AgentType, seat_seed
+from games.core.agents import AgentRegistry, AgentType
 from games.core.llm_player import LLMPlayer, SeatClient, seat_client
 from games.core.recordings import game_llm_settings
 from games.mystery.engine import Action, Ask, Introduce, MysteryView, Reply, Vote
@@ -30,7 +30,7 @@ from games.mystery.llm_agents import MysteryAnswer, MysteryPrompter, Variant
 from games.mystery.spoken import AnswerReader
 from provers.sat_prover import SatProver
 from provers.sat_session import SatSession
-from reasoning.llm import LLMSettings, UsageMeter
+from reasoning.llm import FallbackSnapshot, LLMSettings, UsageMeter
 
 
 @dataclass
@@ -171,6 +171,16 @@ class LLMAgent:
         """The player's action."""
         return self.player.act(obs)
 
+    @property
+    def meters(self) -> tuple[UsageMeter, ...]:
+        """The seat's meters: its decisions', then its formaliser's."""
+        return self.player.meter, self.formaliser.meter
+
+    @property
+    def fallbacks(self) -> FallbackSnapshot:
+        """The decisions that fell back to a random legal action."""
+        return self.player.fallbacks
+
 
 MysteryAgent = ProverAgent | RandomAgent | LLMAgent
 """Any agent of the game: ``act(view) -> action``."""
@@ -187,13 +197,6 @@ def _llm(variant: Variant) -> Callable[[int, int, AgentSettings], MysteryAgent]:
         return LLMAgent(LLMPlayer(prompter, client, seed=seed, name=variant), formaliser)
 
     return make
-
-
-def usage_meters(agent: MysteryAgent) -> tuple[UsageMeter, ...]:
-    """The meters of an LLM seat (its decisions', then its formaliser's); none for the others."""
-    if not isinstance(agent, LLMAgent):
-        return ()
-    return agent.player.meter, agent.formaliser.meter
 
 
 AGENTS: AgentRegistry[AgentSettings, MysteryAgent] = AgentRegistry(
@@ -217,14 +220,13 @@ AGENTS: AgentRegistry[AgentSettings, MysteryAgent] = AgentRegistry(
         AgentType(
             "llm-cot", "LLM that reasons step by step (chain of thought)", True, _llm("llm-cot")
         ),
-    ]
+    ],
+    game="mystery",
+    settings=AgentSettings,
 )
 """The interrogation game's agents, by name."""
 
 
-def make_agents(specs: Sequence[str], seed: int, settings: AgentSettings) -> list[MysteryAgent]:
-    """One agent per seat of game ``seed`` by registry name, each with a seed of its own."""
-    return [
-        AGENTS.make(spec, seat, seat_seed("mystery", seed, seat), settings)
-        for seat, spec in enumerate(specs)
-    ]
+make_agent = AGENTS.make
+"""``make_agent(spec, seat, seed, settings=None)``: the agent named ``spec`` for ``seat`` of game
+``seed``, with a seed of its own (``seat_seed``)."""

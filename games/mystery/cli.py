@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated
 
@@ -18,15 +17,17 @@ from games.core.cli import (
     BaseUrl,
     LogFolder,
     Model,
+    Record,
+    RecordedRun,
     fail,
     llm_settings,
     prepare_out,
+    record_or_replay,
     usage_footer,
 )
-from games.core.log import SeatInfo
-from games.core.loop import play
+from games.core.play import play_game
 from games.core.runlog import EventLog, field_errors, write_atomic
-from games.mystery.agents import AGENTS, AgentSettings, make_agents, usage_meters
+from games.mystery.agents import AGENTS, AgentSettings
 from games.mystery.audit import audit_game
 from games.mystery.engine import MysteryState
 from games.mystery.entry import ENTRY, scripts_for
@@ -42,40 +43,14 @@ from games.mystery.events import (
 )
 from games.mystery.llm_agents import say_facts
 from provers.sat_prover import SatProver
-from reasoning.llm import UsageMeter
 
 
 def mystery_demo(seed: int, rounds: int) -> list[str]:
     """One short game of prover-backed agents (``rounds`` questioning rounds), as a transcript."""
-    agents = make_agents(("prover",) * 5, seed, AgentSettings())
-    seats = [SeatInfo(name=f"P{i}", agent=a.name) for i, a in enumerate(agents)]
     config = ENTRY.default_config(5).model_copy(update={"rounds": rounds})
-    state = ENTRY.new_state(config, seed, seats)
-    play(state, agents, ENTRY.header(config, seed, seats), max_decisions=ENTRY.info.max_decisions)
-    return transcript(state)
-
-
-def play_game(
-    specs: Sequence[str],
-    seed: int,
-    settings: AgentSettings,
-    out: Path | None,
-    script_file: Path | None = None,
-) -> tuple[MysteryState, dict[str, tuple[UsageMeter, ...]]]:
-    """Play one game of ``seed`` (on ``script_file``'s scripts when given) with the seat list
-    ``specs`` (logging it under ``out``); the finished state and each seat's LLM usage meters
-    by seat label (``P0 questum``)."""
-    agents = make_agents(specs, seed, settings)
-    seats = [SeatInfo(name=f"P{i}", agent=a.name) for i, a in enumerate(agents)]
-    config = game_config(len(specs), script_file)
-    state = ENTRY.new_state(config, seed, seats)
-    header = ENTRY.header(config, seed, seats)
-    if out is None:
-        play(state, agents, header, max_decisions=ENTRY.info.max_decisions)
-    else:
-        with EventLog(out / f"mystery-seed{seed}.jsonl") as log:
-            play(state, agents, header, log, max_decisions=ENTRY.info.max_decisions)
-    return state, {f"P{seat} {a.name}": usage_meters(a) for seat, a in enumerate(agents)}
+    played = play_game(ENTRY, ("prover",) * 5, seed, config=config)
+    assert isinstance(played.state, MysteryState)
+    return transcript(played.state)
 
 
 def transcript(state: MysteryState) -> list[str]:
@@ -190,6 +165,8 @@ def play_mystery(
     ] = "prover",
     seed: Annotated[int, typer.Option(help="Seed of the scripts and the agents.")] = 0,
     out: LogFolder = None,
+    record: Record = False,
+    replay: RecordedRun = None,
     model: Model = None,
     base_url: BaseUrl = None,
     script: Annotated[
@@ -204,8 +181,9 @@ def play_mystery(
         if len(specs) == 1:
             specs = specs * 5
         ENTRY.info.check_players(len(specs), "agents")
-        llm = llm_settings(model, base_url)
-        if AGENTS.needs_llm(specs) and not llm.configured:
+        record_in = record_or_replay(record, out, replay)
+        llm = llm_settings(model, base_url, record_in, replay)
+        if AGENTS.needs_llm(specs) and not llm.configured and replay is None:
             raise ValueError("--agents: an LLM agent needs --base-url")
     except (ValueError, ValidationError) as err:
         fail(err)
@@ -214,8 +192,16 @@ def play_mystery(
     try:
         if out is not None:
             prepare_out(out)
-        state, meters = play_game(specs, seed, AgentSettings(llm=llm), out, script)
+        game_id = f"mystery-seed{seed}"
+        config = game_config(len(specs), script)
+        settings = AgentSettings(llm=llm).for_game(game_id, len(specs))
+        if out is None:
+            played = play_game(ENTRY, specs, seed, settings, config)
+        else:
+            with EventLog(out / f"{game_id}.jsonl") as log:
+                played = play_game(ENTRY, specs, seed, settings, config, log=log)
     except (ValueError, ValidationError) as err:
         fail(err)
-    for line in [*transcript(state), *usage_footer(meters)]:
+    assert isinstance(played.state, MysteryState)
+    for line in [*transcript(played.state), *usage_footer(played.seat_meters())]:
         typer.echo(line)

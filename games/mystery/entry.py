@@ -12,9 +12,8 @@ from formalize.interrogation.script import Scripts
 from formalize.interrogation.script_file import load_scripts
 from formalize.interrogation.script_generate import ScriptConfig, generate_scripts
 from games.core.log import SeatInfo
-from games.core.loop import Agent
 from games.core.registry import GameEntry, LoggedActionError
-from games.mystery.agents import AGENTS, AgentSettings, make_agents
+from games.mystery.agents import AGENTS
 from games.mystery.engine import INFO, Ask, IllegalAction, Introduce, MysteryState, Reply, Vote
 from games.mystery.events import (
     MYSTERY_EVENT,
@@ -68,7 +67,9 @@ class MysteryEntry(GameEntry[MysteryEvent]):
     """The interrogation game in the registry; the header's config is a ``MysteryConfig``."""
 
     info = INFO
+    play_command = "games.mystery.cli:play_mystery"
     auditor = "games.mystery.audit:audit_record"
+    viewer = "games.mystery.view:mystery_view"
     config_type = MysteryConfig
     event_adapter = MYSTERY_EVENT
     agents = AGENTS
@@ -79,10 +80,9 @@ class MysteryEntry(GameEntry[MysteryEvent]):
         self.info.check_players(players)
         return MysteryConfig(scripts=ScriptConfig(players=players))
 
-    def seat_agents(self, specs: Sequence[str], seed: int) -> list[Agent]:
-        """Registry agents, each with its own seed, LLM agents under the environment's
-        endpoint."""
-        return list(make_agents(specs, seed, AgentSettings()))
+    def config_players(self, config: BaseModel) -> int:
+        """The characters the scripts are for."""
+        return MysteryConfig.model_validate(config).scripts.players
 
     def new_state(self, config: BaseModel, seed: int, seats: Sequence[SeatInfo]) -> MysteryState:
         """A fresh game over the scripts generated for ``seed``."""

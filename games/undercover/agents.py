@@ -17,7 +17,7 @@ from games.undercover.agent import Agent
 from games.undercover.checker import DEFAULT_TIMEOUT_S, ConsistencyTest
 from games.undercover.engine import UndercoverGame
 from games.undercover.lexicon import Lexicon
-from games.undercover.llm_agents import LLM_AGENT_KINDS, AgentKind, LLMAgent, make_llm_agent
+from games.undercover.llm_agents import LLM_AGENT_KINDS, AgentKind, make_llm_agent
 from games.undercover.llm_calls import SeatClients
 from games.undercover.pipeline import PipelineSettings
 from games.undercover.prover_agent import (
@@ -27,7 +27,7 @@ from games.undercover.prover_agent import (
     ProverAgent,
     StatementLibrary,
 )
-from reasoning.llm import ChatClient, FallbackCounter, UsageMeter
+from reasoning.llm import ChatClient, FallbackCounter
 from reasoning.prover import Prover
 
 
@@ -133,16 +133,23 @@ AGENTS: AgentRegistry[AgentSettings, Agent] = AgentRegistry(
             _prover(plain=True),
         ),
         *(AgentType(kind, _LLM_SUMMARIES[kind], True, _llm(kind)) for kind in LLM_AGENT_KINDS),
-    ]
+    ],
+    game="undercover",
+    settings=AgentSettings.create,
 )
 """Every Undercover-V agent, by name."""
 
 OFFLINE_AGENTS: tuple[str, ...] = tuple(n for n, t in AGENTS.types.items() if not t.needs_llm)
 
 
-def make_agent(spec: str, seat: int, seed: int, settings: AgentSettings) -> Agent:
-    """The agent named ``spec`` for ``seat`` of the game seeded with ``seed``."""
-    return AGENTS.make(spec, seat, seed, settings)
+def make_agent(spec: str, seat: int, seed: int, settings: AgentSettings | None = None) -> Agent:
+    """The agent named ``spec`` for ``seat`` of the game seeded with ``seed``.
+
+    Unlike the other games' factories, Undercover-V's take the game's seed itself: the prover
+    agents break vote ties in one order shared by the table, drawn from it (and the recorded LLM
+    games were played with seeds derived from it)."""
+    chosen = settings if settings is not None else AgentSettings.create()
+    return AGENTS.get(spec).factory(seat, seed, chosen)
 
 
 def seat_agents(
@@ -160,8 +167,3 @@ def seat_agents(
         for seat, spec in enumerate(specs)
     ]
     return [make_agent(name, seat, game.seed, settings) for seat, name in enumerate(names)]
-
-
-def seat_meters(agents: Sequence[Agent]) -> dict[int, UsageMeter]:
-    """The LLM usage meter of each seat played by an LLM agent, by seat."""
-    return {seat: a.seat.meter for seat, a in enumerate(agents) if isinstance(a, LLMAgent)}

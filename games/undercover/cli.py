@@ -10,6 +10,7 @@ from typing import Annotated
 import typer
 from pydantic import BaseModel, ValidationError
 
+from games.core.agents import agent_meters
 from games.core.cli import (
     BaseUrl,
     LogFolder,
@@ -18,17 +19,20 @@ from games.core.cli import (
     fail,
     llm_settings,
     prepare_out,
+    record_or_replay,
     usage_footer,
 )
 from games.core.errors import GAME_ERRORS
+from games.core.play import play_agents
 from games.core.runlog import EventLog, EventSink
 from games.core.settings import GameSettings
 from games.undercover.agent import Agent as UndercoverAgent
 from games.undercover.agents import AGENTS as UNDERCOVER_AGENTS
 from games.undercover.agents import AgentSettings as UndercoverAgentSettings
-from games.undercover.agents import seat_agents, seat_meters
+from games.undercover.agents import seat_agents
 from games.undercover.checker import ProverChecker
-from games.undercover.engine import INFO, UndercoverGame, normalise_description, play_game
+from games.undercover.engine import INFO, UndercoverGame, normalise_description
+from games.undercover.entry import ENTRY
 from games.undercover.events import (
     DescriptionEvent,
     EliminationEvent,
@@ -36,6 +40,7 @@ from games.undercover.events import (
     TieEvent,
     UndercoverConfig,
     UndercoverEvent,
+    UndercoverSetup,
     ViolationEvent,
     VoteEvent,
 )
@@ -225,10 +230,7 @@ def play_undercover(
     """Play one seeded Undercover-V game and print each round's descriptions, their card
     checks (the verification record) and the vote."""
     try:
-        if record and out is None:
-            raise ValueError("--record keeps the LLM calls next to the game's log: give --out")
-        if record and replay is not None:
-            raise ValueError("--record and --replay cannot be used together")
+        record_or_replay(record, out, replay)
         specs = UNDERCOVER_AGENTS.parse(agents)
         INFO.check_players(len(specs), "agents")
         GameSettings(prover_timeout_s=timeout)
@@ -268,20 +270,27 @@ def play_undercover(
     except (ValueError, ValidationError, ProverUnavailable) as err:
         fail(err)
     checker = ProverChecker(settings.test)
+    setup = UndercoverSetup(config=config, pair=chosen)
+    referee = ENTRY.judged_by(game, checker)
     path = None
     try:
         if out is not None:
             path = out / f"{name}.jsonl"
             with EventLog(path) as log:
-                play_game(game, seated, checker, UndercoverTranscript(seated, checker, log))
+                sink = UndercoverTranscript(seated, checker, log)
+                play_agents(ENTRY, seated, seed, setup, sink, state=referee)
         else:
-            play_game(game, seated, checker, UndercoverTranscript(seated, checker))
+            sink = UndercoverTranscript(seated, checker)
+            play_agents(ENTRY, seated, seed, setup, sink, state=referee)
     except GAME_ERRORS as err:
         fail(err, 1)
     if (client is not None or seat_clients is not None) and settings.fallbacks.count():
         typer.echo(f"LLM fallbacks: {settings.fallbacks.snapshot().counts}")
-    meters = seat_meters(seated)
-    labelled = {f"seat {seat} {seated[seat].name}": (meter,) for seat, meter in meters.items()}
+    labelled = {
+        f"seat {seat} {agent.name}": meters
+        for seat, agent in enumerate(seated)
+        if (meters := agent_meters(agent))
+    }
     for line in usage_footer(labelled):
         typer.echo(line)
     if scores:

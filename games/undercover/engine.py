@@ -19,10 +19,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Protocol
 
-from games.core.log import SeatInfo, make_header
-from games.core.loop import play
 from games.core.protocol import GameInfo, SeatResult
-from games.core.runlog import EventSink
 from games.undercover.agent import Agent, Description, Observation, RoundVote, SpokenDescription
 from games.undercover.events import (
     MAX_PLAYERS,
@@ -39,7 +36,6 @@ from games.undercover.events import (
     UndercoverConfig,
     UndercoverEvent,
     UndercoverResult,
-    UndercoverSetup,
     ViolationEvent,
     ViolationKind,
     VoteEvent,
@@ -335,6 +331,8 @@ class UndercoverState:
     def __init__(
         self, game: UndercoverGame, checker: DescriptionChecker, agents: Sequence[str]
     ) -> None:
+        if game.events:
+            raise ValueError("a game state needs a fresh game; this one has already been played")
         self.game = game
         self.checker = checker
         self._start = game.start_event(agents)
@@ -419,30 +417,3 @@ class UndercoverSeat:
         if turn.phase is Phase.DESCRIBE:
             return self.agent.describe(turn.observation)
         return self.agent.vote(turn.observation)
-
-
-def play_game(
-    game: UndercoverGame,
-    agents: Sequence[Agent],
-    checker: DescriptionChecker,
-    log: EventSink | None = None,
-) -> UndercoverResult:
-    """Play a fresh game to its end with the shared play loop, one agent per seat.
-
-    Every description is checked against its speaker's card with ``checker``. Writes the common
-    header, ``game_start``, every event as it happens and the common end to ``log``. An agent
-    that gives an illegal description or vote is a bug in the agent: IllegalAction names it.
-    """
-    n = game.config.players
-    if len(agents) != n:
-        raise ValueError(f"agents: {len(agents)} given for {n} seats")
-    if game.events:
-        raise ValueError("play_game needs a fresh game; this one has already been played")
-    names = [agent.name for agent in agents]
-    state = UndercoverState(game, checker, names)
-    seats = [SeatInfo(name=f"P{seat}", agent=name) for seat, name in enumerate(names)]
-    setup = UndercoverSetup(config=game.config, pair=game.pair)
-    header = make_header(INFO.name, setup, game.seed, seats)
-    play(state, [UndercoverSeat(a) for a in agents], header, log, max_decisions=INFO.max_decisions)
-    assert game.result is not None
-    return game.result

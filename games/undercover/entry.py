@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -13,9 +13,10 @@ from games.core.loop import Agent
 from games.core.registry import GameEntry
 from games.core.replay import replay as replay_log
 from games.undercover.agent import Description
-from games.undercover.agents import AGENTS
+from games.undercover.agents import AGENTS, make_agent
 from games.undercover.engine import (
     INFO,
+    DescriptionChecker,
     IllegalAction,
     UndercoverGame,
     UndercoverSeat,
@@ -30,7 +31,7 @@ from games.undercover.events import (
     UndercoverSetup,
     VoteEvent,
 )
-from games.undercover.replay import LoggedChecker
+from games.undercover.logged import LoggedChecker
 from games.undercover.words import builtin_pairs
 
 
@@ -59,7 +60,9 @@ class UndercoverEntry(GameEntry[UndercoverEvent]):
     """Undercover-V in the registry of games; the header's config is an ``UndercoverSetup``."""
 
     info = INFO
+    play_command = "games.undercover.cli:play_undercover"
     auditor = "games.undercover.audit:audit_record"
+    viewer = "games.undercover.view:undercover_view"
     config_type = UndercoverSetup
     event_adapter = UNDERCOVER_EVENT
     agents = AGENTS
@@ -71,15 +74,17 @@ class UndercoverEntry(GameEntry[UndercoverEvent]):
         config = UndercoverConfig.model_validate({"players": players})
         return UndercoverSetup(config=config, pair=builtin_pairs()[0])
 
-    def seat_agents(self, specs: Sequence[str], seed: int) -> list[Agent]:
-        """Registry agents over the shipped lexicon, testing with Z3 (no LLM endpoint)."""
-        from games.undercover.agents import AgentSettings, make_agent
+    def config_players(self, config: BaseModel) -> int:
+        """The seats of the setup's game."""
+        return UndercoverSetup.model_validate(config).config.players
 
-        settings = AgentSettings.create()
-        return [
-            UndercoverSeat(make_agent(spec, seat, seed, settings))
-            for seat, spec in enumerate(specs)
-        ]
+    def make_agent(self, spec: str, seat: int, seed: int, settings: Any) -> Any:
+        """See ``games.undercover.agents.make_agent`` (its factories take the game's seed)."""
+        return make_agent(spec, seat, seed, settings)
+
+    def seat(self, agent: Any) -> Agent:
+        """The agent describing or voting as the turn asks (``UndercoverSeat``)."""
+        return UndercoverSeat(agent)
 
     def new_state(self, config: BaseModel, seed: int, seats: Sequence[SeatInfo]) -> UndercoverState:
         """A fresh game whose descriptions the prover-backed checker judges (Z3, shipped
@@ -92,6 +97,13 @@ class UndercoverEntry(GameEntry[UndercoverEvent]):
         game = UndercoverGame(config.config, config.pair, seed)
         checker = ProverChecker(ConsistencyTest(Lexicon.load()))
         return UndercoverState(game, checker, [s.agent for s in seats])
+
+    def judged_by(
+        self, game: UndercoverGame, checker: DescriptionChecker
+    ) -> Callable[[Sequence[SeatInfo]], UndercoverState]:
+        """The state to play the fresh ``game`` in with ``checker`` as its referee (a chosen
+        prover or lexicon), for ``games.core.play.play_agents``."""
+        return lambda seats: UndercoverState(game, checker, [s.agent for s in seats])
 
     def logged_actions(
         self, events: Sequence[UndercoverEvent]

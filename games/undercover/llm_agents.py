@@ -46,6 +46,7 @@ from reasoning.llm import (
     ChatMessage,
     FallbackCounter,
     MalformedAnswer,
+    UsageMeter,
     labelled_fields,
 )
 from reasoning.prover import Prover
@@ -199,6 +200,11 @@ class LLMAgent:
         self.formalizer = formalizer
         self.role: Role | None = None
         self.turns: list[AgentTurn] = []
+
+    @property
+    def meters(self) -> tuple[UsageMeter, ...]:
+        """The agent's chat meter (its seat's, the only one)."""
+        return (self.seat.meter,)
 
     def describe(self, obs: Observation) -> Description:
         """A one-sentence description of ``obs.word`` (a fallback sentence after 3 re-prompts)."""

@@ -11,11 +11,11 @@ from pydantic import BaseModel, ValidationError
 from reasoning.llm.client import ChatClient, ChatOptions, ContextLengthError, complete_with
 from reasoning.llm.extract import MalformedAnswer, json_objects, labelled_text
 from reasoning.llm.messages import ChatMessage, ChatReply, assistant, user
+from reasoning.llm.settings import DEFAULT_MAX_REPROMPTS
 
 M = TypeVar("M", bound=BaseModel)
 
 Parser = Callable[[str], object]
-DEFAULT_MAX_REPROMPTS = 3
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,5 +1,6 @@
 """Agents and a checker that answer from an Undercover-V log, so a logged game can be played
-again through ``play_game`` (and replayed by ``games.core.replay``, whose checker this is)."""
+again through ``games.core.play.play_agents`` (and replayed by ``games.core.replay``, whose
+checker this is)."""
 
 from __future__ import annotations
 

@@ -1,0 +1,39 @@
+"""Playing a game object a test built (its own agents, its own referee) through the one play path
+(``games.core.play.play_agents``)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from games.clue.engine import ClueGame, ClueState
+from games.clue.entry import ENTRY as CLUE
+from games.clue.events import ClueResult
+from games.core.play import play_agents
+from games.core.runlog import EventSink
+from games.undercover.engine import DescriptionChecker, UndercoverGame
+from games.undercover.entry import ENTRY as UNDERCOVER
+from games.undercover.events import UndercoverResult, UndercoverSetup
+
+
+def play_clue(game: ClueGame, agents: Sequence[Any], log: EventSink | None = None) -> ClueResult:
+    """Play the fresh ``game`` with ``agents[i]`` at seat i; its result."""
+    play_agents(
+        CLUE, agents, game.seed, game.config, log, state=lambda seats: ClueState(game, seats)
+    )
+    return game.result()
+
+
+def play_undercover(
+    game: UndercoverGame,
+    agents: Sequence[Any],
+    checker: DescriptionChecker,
+    log: EventSink | None = None,
+) -> UndercoverResult:
+    """Play the fresh ``game`` with ``agents[i]`` at seat i, ``checker`` judging descriptions."""
+    setup = UndercoverSetup(config=game.config, pair=game.pair)
+    play_agents(
+        UNDERCOVER, agents, game.seed, setup, log, state=UNDERCOVER.judged_by(game, checker)
+    )
+    assert game.result is not None
+    return game.result
