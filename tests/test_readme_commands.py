@@ -1,5 +1,6 @@
 """Every `gumshoe` command of the README's shell blocks runs as written, in README order, in one
-scratch folder (so a command finds the files the commands before it wrote), and exits 0; the
+scratch folder (so a command finds the files the commands before it wrote; the repository's
+``examples`` and ``tests`` folders are linked into it), and exits 0; the
 sample case file of the README passes `detective check`.
 
 Rules, stated once:
@@ -77,7 +78,8 @@ COMMANDS = readme_commands()
 @pytest.fixture(scope="module")
 def scratch(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = tmp_path_factory.mktemp("readme")
-    (folder / "examples").symlink_to(ROOT / "examples")
+    for name in ("examples", "tests"):
+        (folder / name).symlink_to(ROOT / name)
     return folder
 
 
