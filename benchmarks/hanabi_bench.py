@@ -23,7 +23,16 @@ from typing import Annotated, Any
 import typer
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from benchmarks.console.options import AsJson, Concurrency, Quiet, Scheduler, Workers, run_options
+from benchmarks.console.options import (
+    AsJson,
+    Concurrency,
+    Quiet,
+    Scheduler,
+    Workers,
+    exit_when_all_errored,
+    run_options,
+    seed_range,
+)
 from benchmarks.hanabi_options import player_counts
 from benchmarks.llm_usage import game_usage, played_usage, usage_lines
 from benchmarks.report import format_table
@@ -45,7 +54,7 @@ from games.core.runlog import RunDir
 from games.hanabi.agents import AGENTS, HanabiAgentSettings
 from games.hanabi.audit import audit_log, tally
 from games.hanabi.cli import BestOf, Mixture, SherlockView, seat_specs
-from games.hanabi.config import Scoring
+from games.hanabi.config import MAX_SEED, Scoring
 from games.hanabi.entry import ENTRY
 from games.hanabi.events import DecisionEvent, GameEnd, HanabiConfig
 from games.hanabi.knowledge import KnowledgeView
@@ -150,8 +159,9 @@ class HanabiSummary(BaseModel):
     play_cpu_s: float
 
 
-def summarise_count(rundir: RunDir[HanabiRunConfig], players: int) -> PlayerCountRow:
-    """The row of ``players`` from the finished logs of the run."""
+def summarise_count(rundir: RunDir[HanabiRunConfig], players: int) -> PlayerCountRow | None:
+    """The row of ``players`` from the finished logs of the run (None when every game at
+    ``players`` seats errored: there is nothing to measure)."""
     config = rundir.config
     records: list[GameRecord] = []
     decisions = fallbacks = claims = true_claims = hinted = errored = 0
@@ -177,6 +187,8 @@ def summarise_count(rundir: RunDir[HanabiRunConfig], players: int) -> PlayerCoun
             part[1] += slots.claims + slots.unstated
         perfect = sum(end.fireworks) == 25
         records.append(GameRecord(end.score, perfect, end.lives == 0, end.turn - 1))
+    if not records:
+        return None
     stats = record_stats(players, config.scoring, records)
     return PlayerCountRow(
         **stats.model_dump(),
@@ -199,7 +211,7 @@ def run(
     config = rundir.config
     ids = [game_id(p, s) for p in config.players for s in config.seeds]
     report = run_games(rundir, ids, HanabiGamePlayer(config, llm), options)
-    rows = tuple(summarise_count(rundir, p) for p in config.players)
+    rows = tuple(row for p in config.players if (row := summarise_count(rundir, p)) is not None)
     summary = HanabiSummary(
         config=config,
         rows=rows,
@@ -253,8 +265,8 @@ def summary_json(summary: HanabiSummary) -> str:
 
 
 def parse_seeds(seeds: int, first: int) -> tuple[int, ...]:
-    """Seeds ``first`` .. ``first + seeds - 1``."""
-    return tuple(range(first, first + seeds))
+    """Seeds ``first`` .. ``first + seeds - 1``, each a valid Hanabi seed (ValueError else)."""
+    return seed_range(seeds, first, MAX_SEED)
 
 
 def counts_in(players: Sequence[int]) -> tuple[int, ...]:
@@ -294,27 +306,35 @@ def bench_hanabi(
     quiet: Quiet = False,
 ) -> None:
     """Play Hanabi games on the shared runner; print mean, std, IQM with 95% CIs, perfect games,
-    bomb-outs, turns, fallbacks and tracking accuracy per player count; write JSON and a PNG."""
+    bomb-outs, turns, fallbacks and tracking accuracy per player count; write JSON and a PNG.
+    With --replay every setting (player counts, seeds, agents, scoring, view, model) is the
+    recorded run's."""
     try:
         if old_view is not None:
             raise ValueError(
                 "--view is now --sherlock-view (as in play hanabi, where --view is the knowledge "
                 "printed)"
             )
-        counts = counts_in(player_counts(players))
         record_in = record_or_replay(record, out, replay)
-        config = HanabiRunConfig.model_validate(
-            {
-                "players": counts,
-                "seeds": parse_seeds(seeds, first_seed),
-                "agents": agents,
-                "scoring": scoring,
-                "view": sherlock_view,
-                "best_of": best_of,
-                "mixture": mixture,
-                "model": model,
-            }
-        )
+        if replay is not None:
+            config = RunDir.resume(replay, HanabiRunConfig).config
+            counts, agents, model = config.players, config.agents, config.model
+            if not AGENTS.needs_llm(AGENTS.parse(agents)):
+                raise ValueError(f"--replay: {replay} played agents {agents!r}, which ask no LLM")
+        else:
+            counts = counts_in(player_counts(players))
+            config = HanabiRunConfig.model_validate(
+                {
+                    "players": counts,
+                    "seeds": parse_seeds(seeds, first_seed),
+                    "agents": agents,
+                    "scoring": scoring,
+                    "view": sherlock_view,
+                    "best_of": best_of,
+                    "mixture": mixture,
+                    "model": model,
+                }
+            )
         for count in counts:
             seat_specs(agents, count)
         options = run_options(workers, concurrency, scheduler, quiet)
@@ -328,16 +348,22 @@ def bench_hanabi(
                     "set GUMSHOE_LLM_BASE_URL / OPENAI_API_KEY"
                 )
             if replay is not None:
-                check_replayable(config, replay, ("players", "seeds", "agents", "view"))
+                ids = [game_id(p, s) for p in config.players for s in config.seeds]
+                check_replayable(config, replay, ("players", "seeds", "agents", "view"), ids)
         rundir = RunDir(prepare_out(out), config)
         summary = run(rundir, options, llm)
     except (ValueError, ValidationError) as err:
         fail(err)
     except GAME_ERRORS as err:
         fail(err)
+    finished = sum(row.games for row in summary.rows)
+    errored = len(summary.config.seeds) * len(counts) - finished
+    if not summary.rows:
+        exit_when_all_errored(errored, finished)
     plot = plot_scores(summary, out / "scores.png")
     if as_json:
         typer.echo(summary_json(summary))
+        exit_when_all_errored(errored, finished)
         return
     typer.echo(f"Hanabi, agents {agents}, scoring {summary.config.scoring}")
     typer.echo(format_table(table_rows(summary), COLUMNS))

@@ -9,7 +9,6 @@ its speaker's script.
 
 from __future__ import annotations
 
-import math
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,7 +17,15 @@ from typing import Annotated, Any
 import typer
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from benchmarks.console.options import AsJson, Concurrency, Quiet, Scheduler, Workers, run_options
+from benchmarks.console.options import (
+    AsJson,
+    Concurrency,
+    Quiet,
+    Scheduler,
+    Workers,
+    exit_when_all_errored,
+    run_options,
+)
 from benchmarks.llm_usage import game_usage, played_usage, usage_lines
 from benchmarks.report import format_table, pyplot, write_json
 from benchmarks.runner import MemoryLog, check_replayable, run_games
@@ -36,6 +43,7 @@ from games.mystery.wellplay import load_wellplay
 from games.mystery.wellplay_answer import Knowledge, answer_all
 from provers.sat_prover import SatProver
 from reasoning.llm import LLMEndpointError, make_client
+from reasoning.progress import progress_bar
 from reasoning.verifier import ClaimStatus, Correctness
 
 
@@ -75,7 +83,11 @@ def quiz_bounds(seeds: list[int], config: MysteryConfig) -> dict[str, dict[str, 
     """The WellPlay-style metrics of exact reasoners over the games' scripts, by knowledge:
     own script only, that plus the planned answers, all scripts."""
     prover = SatProver()
-    questions = [q for seed in seeds for q in quiz(game_scripts(config, seed), prover, seed)]
+    questions = [
+        q
+        for seed in progress_bar(seeds, len(seeds), "quiz scripts")
+        for q in quiz(game_scripts(config, seed), prover, seed)
+    ]
     levels: tuple[Needs, ...] = ("own", "said", "all")
     out: dict[str, dict[str, float]] = {
         level: accuracy(questions, bound(questions, level)) for level in levels
@@ -123,16 +135,16 @@ def summarise(run_dir: RunDir[MysteryBenchConfig], game_ids: list[str]) -> dict[
         "games": len(game_ids),
         "finished": finished,
         "errored": errored,
-        "win_rate": wins / finished if finished else math.nan,
-        "solved_share": sum(solved) / len(solved) if solved else math.nan,
-        "mean_h0": sum(start) / len(start) if start else math.nan,
+        "win_rate": wins / finished if finished else None,
+        "solved_share": sum(solved) / len(solved) if solved else None,
+        "mean_h0": sum(start) / len(start) if start else None,
         "ig_per_round": per_round,
         "pruning": dict(sorted(pruning.items())),
         "facts": dict(sorted(facts.items())),
         "lies": lies,
         "lies_contradicting_own_script": caught,
         "calibration": {
-            level: {"n": len(v), "mean_exact_eig": sum(v) / len(v) if v else math.nan}
+            level: {"n": len(v), "mean_exact_eig": sum(v) / len(v) if v else None}
             for level, v in rated.items()
         },
     }
@@ -200,13 +212,13 @@ def bench_mystery(
             llm_model=llm.model if needs_llm else None,
             script_file=None if script is None else str(script.resolve()),
         )
+        ids = [f"seed-{first_seed + k}" for k in range(games)]
         if replay is not None:
-            check_replayable(config, replay, ["agents", "first_seed", "llm_model"])
+            check_replayable(config, replay, ["agents", "first_seed", "llm_model"], ids)
         if script is not None:
             checked_scripts(script, len(specs))
         options = run_options(workers, concurrency, scheduler, quiet)
         rundir = RunDir(out, config)
-        ids = [f"seed-{first_seed + k}" for k in range(games)]
         player = MysteryPlayer(specs, AgentSettings(llm=llm if needs_llm else None), script)
         report = run_games(rundir, ids, player, options)
         summary = summarise(rundir, ids)
@@ -226,6 +238,7 @@ def bench_mystery(
     path = write_json(out / "summary.json", summary)
     if as_json:
         typer.echo(write_json_text(summary))
+        exit_when_all_errored(summary["errored"], summary["finished"])
         return
     columns = ["agents", "games", "finished", "win_rate", "solved_share", "mean_h0", "lies"]
     typer.echo(format_table([summary], [*columns, "play_wall_s", "play_cpu_s"]))
@@ -244,6 +257,7 @@ def bench_mystery(
         typer.echo("\nWellPlay-style questions, exact reasoners")
         typer.echo(format_table(rows, ["knowledge", *metrics]))
     typer.echo(f"\nwrote {path} and {plot}")
+    exit_when_all_errored(summary["errored"], summary["finished"])
 
 
 KNOWLEDGE: dict[str, Knowledge] = {"own": "own", "all": "all", "played": "played"}
@@ -289,4 +303,4 @@ def write_json_text(payload: dict[str, Any]) -> str:
     """The summary as one JSON document."""
     import json
 
-    return json.dumps(payload, indent=2, default=str)
+    return json.dumps(payload, indent=2, default=str, allow_nan=False)

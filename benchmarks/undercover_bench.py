@@ -67,6 +67,7 @@ from reasoning.llm import (
     UsageReport,
     make_client,
 )
+from reasoning.progress import progress_bar
 
 PLOT_FILE = "undercover.png"
 Contest = Literal["fixed", "round-robin"]
@@ -367,7 +368,9 @@ def run(
     say(f"scoring {len(finished)} games (MiniLM embeddings)")
     metrics = {
         gid: game_metrics(read_undercover_log(rundir.log_path(gid)), settings.lexicon, sim)
-        for gid in finished
+        for gid in progress_bar(
+            finished, len(finished), "scoring games", quiet=(options or RunOptions()).quiet
+        )
     }
     summary = UndercoverBenchSummary(
         config=config,

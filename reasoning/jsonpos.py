@@ -14,6 +14,7 @@ from typing import Annotated, TypeVar
 from pydantic import AfterValidator, BaseModel, ValidationError
 
 from reasoning.syntax import FormulaSyntaxError, parse_formula
+from reasoning.textfile import UserFileError, parse_user_json, read_user_text
 
 Path = tuple[str | int, ...]
 M = TypeVar("M", bound=BaseModel)
@@ -93,20 +94,17 @@ def line_in(text: str, path: Path) -> int:
 
 
 def parse_model(text: str, model: type[M], source: str, error: type[ValueError]) -> M:
-    """``text`` (JSON) validated as ``model``; ``error`` says ``source:line: what is wrong``,
-    naming the field of the first problem (and how many more there are)."""
+    """``text`` (JSON, read as ``reasoning.textfile`` reads a user's JSON) validated as ``model``;
+    ``error`` says ``source:line: what is wrong``, naming the field of the first problem (and
+    how many more there are)."""
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as err:
-        raise error(f"{source}:{err.lineno}: not valid JSON: {err.msg}") from None
-    except RecursionError:
-        raise error(f"{source}:1: JSON nested too deeply") from None
+        data = parse_user_json(text, source)
+    except UserFileError as err:
+        raise error(str(err)) from None
     if not isinstance(data, dict):
         raise error(f"{source}:1: expected a JSON object")
     try:
         return model.model_validate(data)
-    except RecursionError:
-        raise error(f"{source}:1: JSON nested too deeply") from None
     except ValidationError as err:
         first = err.errors(include_url=False)[0]
         loc = tuple(first["loc"])
@@ -118,14 +116,9 @@ def parse_model(text: str, model: type[M], source: str, error: type[ValueError])
 
 
 def read_json_text(path: FilePath, limit: int, error: type[ValueError]) -> str:
-    """The UTF-8 text of the regular file ``path``, at most ``limit`` bytes; ``error`` naming
-    the file otherwise."""
+    """The text of the user's file ``path`` (``reasoning.textfile``), at most ``limit`` bytes;
+    ``error`` naming the file otherwise."""
     try:
-        if not path.is_file():
-            reason = "not a file" if path.exists() else "no such file"
-            raise error(f"{path}:1: cannot read: {reason}")
-        if path.stat().st_size > limit:
-            raise error(f"{path}:1: cannot read: larger than {limit} bytes")
-        return path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as err:
-        raise error(f"{path}:1: cannot read: {err}") from None
+        return read_user_text(path, limit=limit)
+    except UserFileError as err:
+        raise error(str(err)) from None

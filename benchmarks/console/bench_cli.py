@@ -10,6 +10,7 @@ from pydantic import ValidationError
 
 from benchmarks import backbone_bench, provers_bench, undercover_bench
 from benchmarks.console.options import (
+    MAX_GAMES,
     AsJson,
     Concurrency,
     Quiet,
@@ -57,7 +58,9 @@ def bench_provers(
 
 
 def bench_undercover(
-    seeds: Annotated[int, typer.Option(min=1, help="Seeds per matchup and word pair.")] = 20,
+    seeds: Annotated[
+        int, typer.Option(min=1, max=MAX_GAMES, help="Seeds per matchup and word pair.")
+    ] = 20,
     first_seed: Annotated[
         int | None,
         typer.Option(

@@ -22,6 +22,7 @@ from games.core.registry import GameEntry, game_names, get_game
 from games.core.runlog import LogError
 from games.core.view import Call, GameView, ViewParts, game_view
 from reasoning.llm.recording import load_recording, recording_file
+from reasoning.textfile import UserFileError, parse_user_json, read_user_json, read_user_text
 
 
 class RunGame(BaseModel):
@@ -87,11 +88,10 @@ def _escape(text: str) -> str:
 def detect_game(path: Path) -> GameEntry[Any]:
     """The registered game whose log ``path`` is: the header's ``game``, else the first game
     whose reader accepts it; ValueError naming the file otherwise."""
-    with path.open("r", encoding="utf-8", errors="replace") as handle:
-        first = handle.readline(1 << 20)
+    first = read_user_text(path).split("\n", 1)[0]
     try:
-        header = json.loads(first)
-    except ValueError:
+        header = parse_user_json(first, path)
+    except UserFileError:
         header = None
     if isinstance(header, dict) and header.get("game") in game_names():
         return get_game(str(header["game"]))
@@ -154,7 +154,7 @@ def view_run(folder: Path) -> RunView:
     summary_path = folder / "summary.json"
     summary: list[dict[str, Any]] = []
     if summary_path.is_file():
-        loaded = json.loads(summary_path.read_text(encoding="utf-8"))
+        loaded = read_user_json(summary_path)
         rows = loaded.get("rows") if isinstance(loaded, dict) else None
         if isinstance(rows, list):
             summary = [r for r in rows if isinstance(r, dict)]

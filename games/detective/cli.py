@@ -24,7 +24,7 @@ from games.core.cli import (
 from games.core.errors import PLAY_ERRORS
 from games.core.llm_player import seat_client
 from games.core.play import play_game
-from games.core.runlog import EventLog, field_errors
+from games.core.runlog import EventLog, field_errors, write_atomic
 from games.detective.agents import AGENTS, AgentSettings, LLMAgent
 from games.detective.autograder import MODES, AutoGrader, answer_text
 from games.detective.case import Case, CaseError, CaseKnobs, dump_case, load_case
@@ -108,7 +108,7 @@ def generate(
     except GenerationError as err:
         raise _fail(str(err)) from None
     try:
-        out.write_text(dump_case(case), encoding="utf-8")
+        write_atomic(out, dump_case(case))
     except OSError as err:
         raise _fail(f"{out}: cannot write: {err.strerror or err}") from None
     best = best_achievable(case)

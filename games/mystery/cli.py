@@ -25,6 +25,7 @@ from games.core.cli import (
     record_or_replay,
     usage_footer,
 )
+from games.core.errors import GAME_ERRORS
 from games.core.play import play_game
 from games.core.runlog import EventLog, field_errors, write_atomic
 from games.mystery.agents import AGENTS, AgentSettings
@@ -202,6 +203,8 @@ def play_mystery(
                 played = play_game(ENTRY, specs, seed, settings, config, log=log)
     except (ValueError, ValidationError) as err:
         fail(err)
+    except GAME_ERRORS as err:
+        fail(err, 1)
     assert isinstance(played.state, MysteryState)
     for line in [*transcript(played.state), *usage_footer(played.seat_meters())]:
         typer.echo(line)

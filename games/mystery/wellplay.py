@@ -12,15 +12,14 @@ a ``WellPlayError`` naming the file and line or field.
 
 from __future__ import annotations
 
-import csv
-import io
-import json
 import random
 import re
 from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
+
+from reasoning.textfile import UserFileError, read_user_csv, read_user_json_object
 
 LETTERS = ("a", "b", "c", "d", "e")
 VALUES = {"a": 10, "b": 5, "c": 2}
@@ -78,36 +77,11 @@ class WellPlayScript(BaseModel):
     characters: tuple[WellPlayCharacter, ...]
 
 
-MAX_FILE_BYTES = 32 * 1024 * 1024
-"""The largest WellPlay file read (the data set's files are under a megabyte)."""
-
-
-def _read(path: Path) -> str:
-    """The text of a regular file (UTF-8, an optional byte-order mark), or a WellPlayError."""
-    try:
-        if not path.exists():
-            raise WellPlayError(f"{path}: missing")
-        if not path.is_file():
-            raise WellPlayError(f"{path}: not a file")
-        if path.stat().st_size > MAX_FILE_BYTES:
-            raise WellPlayError(f"{path}: larger than {MAX_FILE_BYTES} bytes")
-        return path.read_text(encoding="utf-8-sig")
-    except UnicodeDecodeError as err:
-        raise WellPlayError(f"{path}: not UTF-8 ({err.reason})") from None
-    except OSError as err:
-        raise WellPlayError(f"{path}: cannot read: {err.strerror or err}") from None
-
-
 def _json(path: Path) -> dict[str, Any]:
     try:
-        data = json.loads(_read(path))
-    except json.JSONDecodeError as err:
-        raise WellPlayError(f"{path}:{err.lineno}: not JSON ({err.msg})") from None
-    except RecursionError:
-        raise WellPlayError(f"{path}: JSON nested too deeply") from None
-    if not isinstance(data, dict):
-        raise WellPlayError(f"{path}: expected a JSON object")
-    return data
+        return read_user_json_object(path)
+    except UserFileError as err:
+        raise WellPlayError(str(err)) from None
 
 
 def _field(data: dict[str, Any], name: str, path: Path) -> Any:
@@ -195,23 +169,12 @@ def _question(
     )
 
 
-def _rows(path: Path, text: str) -> list[tuple[int, list[str]]]:
-    """Each CSV record with the line it starts on (a quoted cell may hold newlines)."""
-    reader = csv.reader(io.StringIO(text, newline=""))
-    out = []
-    start = 1
-    try:
-        for row in reader:
-            out.append((start, row))
-            start = reader.line_num + 1
-    except csv.Error as err:
-        raise WellPlayError(f"{path}:{reader.line_num}: not CSV ({err})") from None
-    return out
-
-
 def read_questions(path: Path, seed: int) -> tuple[WellPlayQuestion, ...]:
     """The questions of one ``final_result/<name>.csv``, options shuffled by ``seed``."""
-    rows = _rows(path, _read(path))
+    try:
+        rows = read_user_csv(path)
+    except UserFileError as err:
+        raise WellPlayError(str(err)) from None
     if not rows:
         raise WellPlayError(f"{path}: empty")
     header = [h.strip().lower() for h in rows[0][1]]
