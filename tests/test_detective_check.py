@@ -199,7 +199,7 @@ def test_a_case_too_large_or_too_deep_is_one_line(tmp_path: Path, case_data: Dat
     first = data["locations"][0]
     data["locations"] = [dict(first, id=f"loc{i}") for i in range(6000)]
     assert "6000 locations" in _one_line(_check(tmp_path, data))
-    assert "nested too deeply" in _one_line(_check(tmp_path, "[" * 100_000 + "]" * 100_000))
+    assert "nested deeper than" in _one_line(_check(tmp_path, "[" * 100_000 + "]" * 100_000))
     assert "expected a JSON object" in _one_line(_check(tmp_path, "[1, 2]"))
     folder = runner.invoke(app, ["detective", "check", str(tmp_path)])
     assert "not a file" in _one_line(folder)

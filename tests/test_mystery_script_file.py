@@ -133,7 +133,7 @@ def test_a_broken_script_file_is_one_line(tmp_path: Path, name: str) -> None:
 
 def test_unreadable_script_files_are_one_line(tmp_path: Path) -> None:
     deep = _file(tmp_path, "[" * 100_000 + "]" * 100_000)
-    assert "nested too deeply" in _one_line(["mystery", "check", str(deep)])
+    assert "nested deeper than" in _one_line(["mystery", "check", str(deep)])
     assert "not a file" in _one_line(["mystery", "check", str(tmp_path)])
     torn = _file(tmp_path, dump_scripts(SCRIPTS)[:500])
     assert "not valid JSON" in _one_line(["mystery", "check", str(torn)])
