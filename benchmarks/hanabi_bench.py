@@ -155,8 +155,8 @@ class HanabiSummary(BaseModel):
     config: HanabiRunConfig
     rows: tuple[PlayerCountRow, ...]
     llm_usage: UsageReport | None = None
-    wall_s: float
-    cpu_s: float
+    play_wall_s: float
+    play_cpu_s: float
 
 
 def summarise_count(rundir: RunDir[HanabiRunConfig], players: int) -> PlayerCountRow | None:
@@ -216,8 +216,8 @@ def run(
         config=config,
         rows=rows,
         llm_usage=played_usage(report.played),
-        wall_s=report.wall_s,
-        cpu_s=report.cpu_s,
+        play_wall_s=report.wall_s,
+        play_cpu_s=report.cpu_s,
     )
     rundir.write_summary(summary)
     return summary
@@ -288,7 +288,8 @@ def bench_hanabi(
     scoring: Annotated[
         str, typer.Option(help="fireworks (the sum, kept at a bomb-out) or hle (a bomb-out is 0).")
     ] = "fireworks",
-    view: SherlockView = "hints",
+    sherlock_view: SherlockView = "hints",
+    old_view: Annotated[str | None, typer.Option("--view", hidden=True)] = None,
     best_of: BestOf = 1,
     mixture: Mixture = False,
     out: Annotated[Path, typer.Option(help="Run directory (resumed when it exists).")] = Path(
@@ -309,6 +310,11 @@ def bench_hanabi(
     With --replay every setting (player counts, seeds, agents, scoring, view, model) is the
     recorded run's."""
     try:
+        if old_view is not None:
+            raise ValueError(
+                "--view is now --sherlock-view (as in play hanabi, where --view is the knowledge "
+                "printed)"
+            )
         record_in = record_or_replay(record, out, replay)
         if replay is not None:
             config = RunDir.resume(replay, HanabiRunConfig).config
@@ -323,7 +329,7 @@ def bench_hanabi(
                     "seeds": parse_seeds(seeds, first_seed),
                     "agents": agents,
                     "scoring": scoring,
-                    "view": view,
+                    "view": sherlock_view,
                     "best_of": best_of,
                     "mixture": mixture,
                     "model": model,
@@ -363,5 +369,5 @@ def bench_hanabi(
     typer.echo(format_table(table_rows(summary), COLUMNS))
     for line in usage_lines(summary.llm_usage):
         typer.echo(line)
-    typer.echo(f"wall {summary.wall_s:.2f} s, CPU {summary.cpu_s:.2f} s")
+    typer.echo(f"wall {summary.play_wall_s:.2f} s, CPU {summary.play_cpu_s:.2f} s")
     typer.echo(f"wrote {rundir.summary_path} and {plot}")

@@ -129,6 +129,7 @@ COMMANDS: dict[str, Lazy | Group] = {
         },
     ),
     "detective": Lazy("Detective cases: generate and check.", "games.detective.cli:detective_app"),
+    "mystery": Lazy("Interrogation scripts: generate and check.", "games.mystery.cli:mystery_app"),
     "hanabi": Lazy("Hanabi datasets: annotate logged decisions.", "games.hanabi.cli:hanabi_app"),
     "demo": Lazy(
         "Run the offline demo: provers, an audit, Clue, Undercover-V, detective, mystery, Hanabi.",
