@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from benchmarks.llm_usage import SeatUsage, usage_report
 from benchmarks.report import pyplot
@@ -40,8 +40,9 @@ from games.clue.audit import GameAudit, audit_log
 from games.clue.cards import ClueConfig
 from games.clue.entry import ENTRY
 from games.core.play import play_game
-from games.core.runlog import RunDir, read_jsonl
+from games.core.runlog import RunDir, RunDirError, field_errors, read_text, write_atomic
 from reasoning.llm import UsageReport
+from reasoning.textfile import UserFileError, parse_user_jsonl
 
 SEATS_FILE = "seats.jsonl"
 """Per-game fallback counts, one JSON line per finished game, in the run directory."""
@@ -113,10 +114,10 @@ class ClueBenchSummary(BaseModel):
     ideal_known_per_round: list[float]
     llm_usage: UsageReport | None = None
     plot: str | None
-    play_seconds: float
-    play_cpu_seconds: float
-    audit_seconds: float
-    audit_cpu_seconds: float
+    play_wall_s: float
+    play_cpu_s: float
+    audit_wall_s: float
+    audit_cpu_s: float
 
 
 def game_id(index: int) -> str:
@@ -151,6 +152,30 @@ class CluePlayer:
         return {"fallbacks": [f.total for f in played.fallbacks], "usage": usage}
 
 
+def read_seats(path: Path) -> dict[str, SeatRecord]:
+    """The seat records of ``seats.jsonl`` by game id (none when it is absent). A last line cut
+    short (no newline, not JSON: a run stopped while writing it) is dropped, since the file is
+    rewritten whole on the next game; any other bad line raises RunDirError naming it."""
+    if not path.exists():
+        return {}
+    text = read_text(path)
+    try:
+        lines = parse_user_jsonl(text, path)
+    except UserFileError as err:
+        torn = not text.endswith("\n") and err.line == text.count("\n") + 1
+        if not torn:
+            raise RunDirError(str(err)) from None
+        lines = parse_user_jsonl(text[: text.rfind("\n") + 1], path)
+    records: dict[str, SeatRecord] = {}
+    for lineno, line in lines:
+        try:
+            record = SeatRecord.model_validate(line)
+        except ValidationError as err:
+            raise RunDirError(f"{path}:{lineno}: {field_errors(err)}") from None
+        records[record.game_id] = record
+    return records
+
+
 def recorded_config(run_dir: Path) -> ClueBenchConfig:
     """The config of an earlier run directory (RunDirError when it is not one)."""
     return RunDir.resume(run_dir, ClueBenchConfig).config
@@ -172,20 +197,22 @@ def run(
     settings = settings or AgentSettings()
     replay_from = settings.llm_settings().replay_path
     if replay_from is not None:
-        check_replayable(config, replay_from, ClueBenchConfig.model_fields)
+        ids = [game_id(i) for i in range(games)]
+        check_replayable(config, replay_from, ClueBenchConfig.model_fields, ids)
     say = progress or (lambda _message: None)
     rundir = RunDir(out, config)
     seats_path = rundir.path / SEATS_FILE
+    seats = read_seats(seats_path)
 
     def keep_fallbacks(game: GameOutcome) -> None:
         if game.error is None:
-            record = SeatRecord(
+            seats[game.game_id] = SeatRecord(
                 game_id=game.game_id,
                 fallbacks=game.extra["fallbacks"],
                 usage=game.extra["usage"],
             )
-            with seats_path.open("a", encoding="utf-8") as handle:
-                handle.write(record.model_dump_json() + "\n")
+            text = "".join(record.model_dump_json() + "\n" for record in seats.values())
+            write_atomic(seats_path, text)
         else:
             say(f"{game.game_id}: errored: {game.error}")
 
@@ -219,11 +246,9 @@ def summarize(
     seats_path = rundir.path / SEATS_FILE
     fallbacks: dict[str, list[int]] = {}
     usage: dict[str, list[SeatUsage | None]] = {}
-    if seats_path.exists():
-        for line in read_jsonl(seats_path):
-            record = SeatRecord.model_validate(line)
-            fallbacks[record.game_id] = record.fallbacks
-            usage[record.game_id] = record.usage
+    for record in read_seats(seats_path).values():
+        fallbacks[record.game_id] = record.fallbacks
+        usage[record.game_id] = record.usage
     finished = [game_id(i) for i in range(games) if rundir.is_finished(game_id(i))]
     by_agent: dict[str, list[SeatUsage]] = {name: [] for name in config.agents}
     for gid in finished:
@@ -249,10 +274,10 @@ def summarize(
         ideal_known_per_round=ideal,
         llm_usage=usage_report(by_agent),
         plot=str(plot) if plot else None,
-        play_seconds=report.wall_s,
-        play_cpu_seconds=report.cpu_s,
-        audit_seconds=time.perf_counter() - started,
-        audit_cpu_seconds=time.process_time() - started_cpu + audit_cpu_elsewhere,
+        play_wall_s=report.wall_s,
+        play_cpu_s=report.cpu_s,
+        audit_wall_s=time.perf_counter() - started,
+        audit_cpu_s=time.process_time() - started_cpu + audit_cpu_elsewhere,
     )
 
 

@@ -24,7 +24,15 @@ from typing import Annotated, Any
 import typer
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from benchmarks.console.options import AsJson, Concurrency, Quiet, Scheduler, Workers, run_options
+from benchmarks.console.options import (
+    AsJson,
+    Concurrency,
+    Quiet,
+    Scheduler,
+    Workers,
+    exit_when_all_errored,
+    run_options,
+)
 from benchmarks.llm_usage import game_usage, played_usage, usage_lines
 from benchmarks.report import format_table, pyplot
 from benchmarks.runner import GameOutcome, MemoryLog, RunOptions, check_replayable, run_games
@@ -381,7 +389,8 @@ def bench_detective(
             llm_model=llm.model if needs_llm else None,
         )
         if replay is not None:
-            check_replayable(config, replay, ["agents", "cases", "first_seed", "knobs"])
+            fields = ["agents", "cases", "first_seed", "knobs"]
+            check_replayable(config, replay, fields, game_ids(config))
         options = run_options(workers, concurrency, scheduler, quiet)
         settings = AgentSettings(llm=llm)
         if scripted_grader:
@@ -392,9 +401,12 @@ def bench_detective(
             summary = run(config, out, settings, options)
     except BENCH_ERRORS as err:
         fail(err)
+    errored = sum(row.errored for row in summary.agents)
+    played = sum(row.cases for row in summary.agents)
     if as_json:
         typer.echo(summary.model_dump_json())
-        return
-    for line in report_lines(summary):
-        typer.echo(line)
-    typer.echo(f"\nwrote {out / RunDir.SUMMARY_FILE} and {summary.plot}")
+    else:
+        for line in report_lines(summary):
+            typer.echo(line)
+        typer.echo(f"\nwrote {out / RunDir.SUMMARY_FILE} and {summary.plot}")
+    exit_when_all_errored(errored, played)

@@ -23,7 +23,16 @@ from typing import Annotated, Any
 import typer
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from benchmarks.console.options import AsJson, Concurrency, Quiet, Scheduler, Workers, run_options
+from benchmarks.console.options import (
+    AsJson,
+    Concurrency,
+    Quiet,
+    Scheduler,
+    Workers,
+    exit_when_all_errored,
+    run_options,
+    seed_range,
+)
 from benchmarks.hanabi_options import player_counts
 from benchmarks.hanabi_published import PUBLISHED, published_rows
 from benchmarks.llm_usage import game_usage, played_usage, usage_lines
@@ -150,12 +159,13 @@ class HanabiSummary(BaseModel):
     config: HanabiRunConfig
     rows: tuple[PlayerCountRow, ...]
     llm_usage: UsageReport | None = None
-    wall_s: float
-    cpu_s: float
+    play_wall_s: float
+    play_cpu_s: float
 
 
-def summarise_count(rundir: RunDir[HanabiRunConfig], players: int) -> PlayerCountRow:
-    """The row of ``players`` from the finished logs of the run."""
+def summarise_count(rundir: RunDir[HanabiRunConfig], players: int) -> PlayerCountRow | None:
+    """The row of ``players`` from the finished logs of the run (None when every game at
+    ``players`` seats errored: there is nothing to measure)."""
     config = rundir.config
     records: list[GameRecord] = []
     decisions = fallbacks = claims = true_claims = hinted = errored = 0
@@ -181,6 +191,8 @@ def summarise_count(rundir: RunDir[HanabiRunConfig], players: int) -> PlayerCoun
             part[1] += slots.claims + slots.unstated
         perfect = sum(end.fireworks) == 25
         records.append(GameRecord(end.score, perfect, end.lives == 0, end.turn - 1))
+    if not records:
+        return None
     stats = record_stats(players, config.scoring, records)
     return PlayerCountRow(
         **stats.model_dump(),
@@ -203,13 +215,13 @@ def run(
     config = rundir.config
     ids = [game_id(p, s) for p in config.players for s in config.seeds]
     report = run_games(rundir, ids, HanabiGamePlayer(config, llm), options)
-    rows = tuple(summarise_count(rundir, p) for p in config.players)
+    rows = tuple(row for p in config.players if (row := summarise_count(rundir, p)) is not None)
     summary = HanabiSummary(
         config=config,
         rows=rows,
         llm_usage=played_usage(report.played),
-        wall_s=report.wall_s,
-        cpu_s=report.cpu_s,
+        play_wall_s=report.wall_s,
+        play_cpu_s=report.cpu_s,
     )
     rundir.write_summary(summary)
     return summary
@@ -266,7 +278,7 @@ def parse_seeds(seeds: str, first: int) -> tuple[int, ...]:
     if len(numbers) == 1:
         if numbers[0] < 1:
             raise ValueError("--seeds: the count must be at least 1")
-        return tuple(range(first, first + numbers[0]))
+        return seed_range(numbers[0], first, MAX_SEED)
     if max(numbers) > MAX_SEED:
         raise ValueError(f"--seeds: a seed is at most {MAX_SEED}")
     return tuple(dict.fromkeys(numbers))
@@ -294,7 +306,8 @@ def bench_hanabi(
     scoring: Annotated[
         str, typer.Option(help="fireworks (the sum, kept at a bomb-out) or hle (a bomb-out is 0).")
     ] = "fireworks",
-    view: SherlockView = "hints",
+    sherlock_view: SherlockView = "hints",
+    old_view: Annotated[str | None, typer.Option("--view", hidden=True)] = None,
     best_of: BestOf = 1,
     mixture: Mixture = False,
     invalid: Annotated[
@@ -318,23 +331,36 @@ def bench_hanabi(
     quiet: Quiet = False,
 ) -> None:
     """Play Hanabi games on the shared runner; print mean, std, IQM with 95% CIs, perfect games,
-    bomb-outs, turns, fallbacks and tracking accuracy per player count; write JSON and a PNG."""
+    bomb-outs, turns, fallbacks and tracking accuracy per player count; write JSON and a PNG.
+    With --replay every setting (player counts, seeds, agents, scoring, view, model) is the
+    recorded run's."""
     try:
-        counts = counts_in(player_counts(players))
+        if old_view is not None:
+            raise ValueError(
+                "--view is now --sherlock-view (as in play hanabi, where --view is the knowledge "
+                "printed)"
+            )
         record_in = record_or_replay(record, out, replay)
-        config = HanabiRunConfig.model_validate(
-            {
-                "players": counts,
-                "seeds": parse_seeds(seeds, first_seed),
-                "agents": agents,
-                "scoring": scoring,
-                "view": view,
-                "best_of": best_of,
-                "mixture": mixture,
-                "model": model,
-                "invalid": invalid,
-            }
-        )
+        if replay is not None:
+            config = RunDir.resume(replay, HanabiRunConfig).config
+            counts, agents, model = config.players, config.agents, config.model
+            if not AGENTS.needs_llm(AGENTS.parse(agents)):
+                raise ValueError(f"--replay: {replay} played agents {agents!r}, which ask no LLM")
+        else:
+            counts = counts_in(player_counts(players))
+            config = HanabiRunConfig.model_validate(
+                {
+                    "players": counts,
+                    "seeds": parse_seeds(seeds, first_seed),
+                    "agents": agents,
+                    "scoring": scoring,
+                    "view": sherlock_view,
+                    "best_of": best_of,
+                    "mixture": mixture,
+                    "model": model,
+                    "invalid": invalid,
+                }
+            )
         for count in counts:
             seat_specs(agents, count)
         options = run_options(workers, concurrency, scheduler, quiet)
@@ -348,16 +374,22 @@ def bench_hanabi(
                     "set GUMSHOE_LLM_BASE_URL / OPENAI_API_KEY"
                 )
             if replay is not None:
-                check_replayable(config, replay, ("players", "seeds", "agents", "view"))
+                ids = [game_id(p, s) for p in config.players for s in config.seeds]
+                check_replayable(config, replay, ("players", "seeds", "agents", "view"), ids)
         rundir = RunDir(prepare_out(out), config)
         summary = run(rundir, options, llm)
     except (ValueError, ValidationError) as err:
         fail(err)
     except GAME_ERRORS as err:
         fail(err)
+    finished = sum(row.games for row in summary.rows)
+    errored = len(summary.config.seeds) * len(counts) - finished
+    if not summary.rows:
+        exit_when_all_errored(errored, finished)
     plot = plot_scores(summary, out / "scores.png")
     if as_json:
         typer.echo(summary_json(summary))
+        exit_when_all_errored(errored, finished)
         return
     typer.echo(f"Hanabi, agents {agents}, scoring {summary.config.scoring}")
     typer.echo(format_table(table_rows(summary), COLUMNS))
@@ -368,5 +400,5 @@ def bench_hanabi(
         )
     for line in usage_lines(summary.llm_usage):
         typer.echo(line)
-    typer.echo(f"wall {summary.wall_s:.2f} s, CPU {summary.cpu_s:.2f} s")
+    typer.echo(f"wall {summary.play_wall_s:.2f} s, CPU {summary.play_cpu_s:.2f} s")
     typer.echo(f"wrote {rundir.summary_path} and {plot}")

@@ -11,10 +11,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from games.core.runlog import write_atomic
 from reasoning.percentiles import percentile
 
 
 def _cell(value: Any) -> str:
+    if value is None:
+        return "-"
     if isinstance(value, float):
         return "nan" if math.isnan(value) else f"{value:.3f}"
     return str(value)
@@ -31,9 +34,10 @@ def format_table(rows: Sequence[Mapping[str, Any]], columns: Sequence[str]) -> s
 
 
 def write_json(path: Path, payload: Any) -> Path:
-    """Write ``payload`` as indented JSON, creating parent folders; returns the path."""
+    """Write ``payload`` as indented JSON (atomically), creating parent folders; returns the
+    path."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(payload, indent=2, default=str) + "\n", encoding="utf-8")
+    write_atomic(path, json.dumps(payload, indent=2, default=str) + "\n")
     return path
 
 

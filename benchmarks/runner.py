@@ -19,14 +19,16 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor, as_completed
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from games.core.errors import GAME_ERRORS
 from games.core.loop import errored_end
+from games.core.recordings import check_run_recordings
 from games.core.runlog import RunDir, write_atomic
 
 T = TypeVar("T")
@@ -45,6 +47,24 @@ class RunOptions(BaseModel):
     concurrency: int = Field(default=1, ge=1, le=MAX_CONCURRENCY)
     scheduler: str | None = None
     quiet: bool = False
+
+    @field_validator("scheduler")
+    @classmethod
+    def _scheduler_address(cls, value: str | None) -> str | None:
+        if value is None:
+            return None
+        scheme, _, rest = value.rpartition("://")
+        host, _, port = rest.rpartition(":")
+        if scheme == "inproc" and rest:
+            return value
+        if scheme not in ("", "tcp", "tls", "ws", "wss") or not host or not port.isdigit():
+            raise ValueError(f"not a scheduler address such as tcp://host:8786: {value!r}")
+        return value
+
+
+class RunStopped(RuntimeError):
+    """A run that cannot go on here (a worker process died): finished games are kept, and the
+    same command resumes it."""
 
 
 class MemoryLog:
@@ -121,14 +141,20 @@ def map_ordered(
         return [fn(item) for item in items], 0.0
     chunk = max(1, len(items) // (4 * options.workers))
     with ProcessPoolExecutor(max_workers=options.workers) as pool:
-        timed = list(pool.map(_timed, [fn] * len(items), items, chunksize=chunk))
+        try:
+            timed = list(pool.map(_timed, [fn] * len(items), items, chunksize=chunk))
+        except BrokenProcessPool:
+            raise RunStopped("a worker process died (killed, or out of memory)") from None
     return [result for result, _ in timed], sum(cpu for _, cpu in timed)
 
 
-def check_replayable(config: BaseModel, run_dir: Path, fields: Iterable[str]) -> None:
+def check_replayable(
+    config: BaseModel, run_dir: Path, fields: Iterable[str], game_ids: Iterable[str] = ()
+) -> None:
     """ValueError naming each of ``fields`` in which the run recorded in ``run_dir`` differs
     from ``config``: its recordings would not fit the calls this run makes (RunDirError when
-    ``run_dir`` is not a run directory)."""
+    ``run_dir`` is not a run directory; RecordingMissing naming the first of ``game_ids``
+    without recorded calls)."""
     recorded = RunDir.resume(run_dir, type(config)).config
     differing = [
         f"{name} {getattr(recorded, name)!r} (this run: {getattr(config, name)!r})"
@@ -137,6 +163,7 @@ def check_replayable(config: BaseModel, run_dir: Path, fields: Iterable[str]) ->
     ]
     if differing:
         raise ValueError(f"replay: {run_dir} was recorded with " + ", ".join(differing))
+    check_run_recordings(run_dir, game_ids)
 
 
 class GameError(BaseModel):
@@ -187,8 +214,48 @@ def _local(player: GamePlayer, ids: Sequence[str], options: RunOptions) -> Itera
             pool.submit(play_batch, player, batch, options.concurrency)
             for batch in _batches(ids, options.concurrency)
         ]
-        for future in as_completed(batches):
-            yield from future.result()
+        try:
+            for future in as_completed(batches):
+                yield from future.result()
+        except BrokenProcessPool:
+            for future in batches:
+                future.cancel()
+            raise RunStopped("a worker process died (killed, or out of memory)") from None
+
+
+SCHEDULER_TIMEOUT_S = 10.0
+"""How long a scheduler has to answer before ``--scheduler`` is refused."""
+
+
+def probe_scheduler(address: str, timeout_s: float = SCHEDULER_TIMEOUT_S) -> None:
+    """ValueError in one line unless a Dask scheduler at ``address`` answers its identity
+    request within ``timeout_s``: a port that is closed, silent or another server is refused
+    before the run starts, never waited on."""
+    import asyncio
+
+    from distributed.comm.core import connect
+
+    async def identity() -> object:
+        comm = await connect(address, timeout=timeout_s)  # type: ignore[no-untyped-call]
+        try:
+            await comm.write({"op": "identity"})
+            return await comm.read()
+        finally:
+            comm.abort()
+
+    try:
+        reply = asyncio.run(asyncio.wait_for(identity(), timeout_s))
+    except TimeoutError:
+        reason = f"no Dask scheduler answered within {timeout_s:g} s"
+    except OSError as err:
+        reason = f"cannot reach it ({err})"
+    except (Exception, MemoryError) as err:
+        reason = f"not a Dask scheduler ({type(err).__name__}: {err})"
+    else:
+        if isinstance(reply, dict) and reply.get("type") == "Scheduler":
+            return
+        reason = "the server there is not a Dask scheduler"
+    raise ValueError(f"--scheduler {address}: {' '.join(reason.split())}")
 
 
 def _distributed(
@@ -198,10 +265,12 @@ def _distributed(
     from dask.distributed import Client
     from dask.distributed import as_completed as dask_completed
 
+    address = options.scheduler or ""
+    probe_scheduler(address)
     try:
-        client = Client(options.scheduler, timeout=10)  # type: ignore[no-untyped-call]
+        client = Client(address, timeout=SCHEDULER_TIMEOUT_S)  # type: ignore[no-untyped-call]
     except OSError as err:
-        raise ValueError(f"--scheduler {options.scheduler}: cannot reach it ({err})") from None
+        raise ValueError(f"--scheduler {address}: cannot reach it ({err})") from None
     with client:
         futures = [
             client.submit(play_batch, player, batch, options.concurrency, pure=False)

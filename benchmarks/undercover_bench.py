@@ -67,6 +67,7 @@ from reasoning.llm import (
     UsageReport,
     make_client,
 )
+from reasoning.progress import progress_bar
 
 PLOT_FILE = "undercover.png"
 Contest = Literal["fixed", "round-robin"]
@@ -276,7 +277,7 @@ class UndercoverBenchSummary(BaseModel):
     similarity: list[PairSimilarity]
     fallbacks: FallbackSnapshot | None
     llm_usage: UsageReport | None = None
-    elapsed_s: float
+    play_wall_s: float
     play_cpu_s: float
     plot: str | None = None
 
@@ -367,7 +368,9 @@ def run(
     say(f"scoring {len(finished)} games (MiniLM embeddings)")
     metrics = {
         gid: game_metrics(read_undercover_log(rundir.log_path(gid)), settings.lexicon, sim)
-        for gid in finished
+        for gid in progress_bar(
+            finished, len(finished), "scoring games", quiet=(options or RunOptions()).quiet
+        )
     }
     summary = UndercoverBenchSummary(
         config=config,
@@ -384,7 +387,7 @@ def run(
             fallbacks.snapshot() if settings.client is not None or replay_from is not None else None
         ),
         llm_usage=played_usage(report.played),
-        elapsed_s=time.perf_counter() - started,
+        play_wall_s=time.perf_counter() - started,
         play_cpu_s=report.cpu_s,
     )
     plot = write_plot(summary, out / PLOT_FILE)

@@ -1,9 +1,10 @@
 """Prover binaries run as children that never outlive gumshoe and never outrun their CPU limit.
 
-Each child starts in its own process group, with its RLIMIT_CPU set before the program is
-executed (the kernel kills it there, however loaded the machine is; the child may lower its own
-soft limit below it, and no race with the child's own setrlimit can arise), and is registered
-until it has been reaped. The registered groups are
+Each child starts in its own process group, with its RLIMIT_CPU set by a small shell wrapper
+before the program is executed (the kernel kills it there, however loaded the machine is; the
+child may lower its own soft limit below it, and no race with the child's own setrlimit can
+arise; no ``preexec_fn``, which is unsafe once threads run), and is registered until it has been
+reaped. The registered groups are
 killed when gumshoe exits (``atexit``) and when it receives SIGTERM (a handler installed from
 the main thread, which then lets the signal's previous handling run), so no prover is left
 orphaned. Even a child that escapes both, when gumshoe is killed outright, dies at its CPU
@@ -14,9 +15,9 @@ from __future__ import annotations
 
 import atexit
 import contextlib
-import functools
+import errno
 import os
-import resource
+import shutil
 import signal
 import subprocess
 import threading
@@ -75,13 +76,12 @@ def run_child(
     OSError when the command cannot start. Any other interruption kills the group as well.
     """
     process = subprocess.Popen(
-        list(command),
+        list(command) if cpu_s is None else _cpu_limited(command, cpu_s),
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
         start_new_session=True,
-        preexec_fn=None if cpu_s is None else functools.partial(_limit_cpu, cpu_s),
     )
     with _live_lock:
         _live.add(process.pid)
@@ -99,6 +99,15 @@ def run_child(
     return subprocess.CompletedProcess(list(command), process.returncode, stdout, stderr)
 
 
-def _limit_cpu(cpu_s: int) -> None:
-    """Set this (forked, not yet executed) child's CPU limit to ``cpu_s``, soft and hard."""
-    resource.setrlimit(resource.RLIMIT_CPU, (cpu_s, cpu_s))
+_CPU_LIMIT_SCRIPT = 'ulimit -t "$1" || exit 126; shift; exec "$@"'
+"""Set the CPU limit (soft and hard), then become the program: a wrapper instead of a
+``preexec_fn``, which is unsafe in a process that runs threads."""
+
+
+def _cpu_limited(command: Sequence[str], cpu_s: int) -> list[str]:
+    """``command`` started through a shell that sets its CPU limit to ``cpu_s`` before it runs
+    the program; FileNotFoundError (as Popen raises) when the program is not found."""
+    program = shutil.which(command[0])
+    if program is None:
+        raise FileNotFoundError(errno.ENOENT, "no such program", command[0])
+    return ["/bin/sh", "-c", _CPU_LIMIT_SCRIPT, "cpu-limit", str(cpu_s), program, *command[1:]]

@@ -18,7 +18,13 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from pysat.solvers import Solver
 
 from provers.sat_encoding import AtMost, Clause, CnfEncoder
-from provers.sat_solver import DEFAULT_SOLVER, NO_PHASES, canonical_solver_name, open_solver
+from provers.sat_solver import (
+    DEFAULT_SOLVER,
+    NO_PHASES,
+    canonical_solver_name,
+    ctrl_c_as_keyboard_interrupt,
+    open_solver,
+)
 from reasoning.closing import Closing
 from reasoning.constraints import Inconsistent, assumption_literal
 from reasoning.formula import Atom, Formula, Not, Or, atoms
@@ -320,7 +326,8 @@ class SatSession(Closing):
     def _solve(self, assumptions: list[int]) -> bool:
         solver = self._live()
         self._calls += 1
-        return bool(solver.solve(assumptions=assumptions))
+        with ctrl_c_as_keyboard_interrupt():
+            return bool(solver.solve(assumptions=assumptions))
 
     def _keep_model(self) -> list[int]:
         """The model of the last (satisfiable) solve (a literal per variable, in order), kept as

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 
 from pysat.solvers import NoSuchSolverError, Solver, SolverNames
 
@@ -92,7 +93,8 @@ def solve_within(
     """
     lits = list(assumptions)
     if deadline is None:
-        return bool(solver.solve(assumptions=lits))
+        with ctrl_c_as_keyboard_interrupt():
+            return bool(solver.solve(assumptions=lits))
     remaining = deadline - time.monotonic()
     if remaining <= 0:
         return None
@@ -100,14 +102,29 @@ def solve_within(
         timer = threading.Timer(remaining, solver.interrupt)
         timer.start()
         try:
-            status: bool | None = solver.solve_limited(assumptions=lits, expect_interrupt=True)
+            with ctrl_c_as_keyboard_interrupt():
+                status: bool | None = solver.solve_limited(assumptions=lits, expect_interrupt=True)
         finally:
             timer.cancel()
             timer.join()
         return status
     while time.monotonic() < deadline:
         solver.conf_budget(CONFLICT_SLICE)
-        status = solver.solve_limited(assumptions=lits)
+        with ctrl_c_as_keyboard_interrupt():
+            status = solver.solve_limited(assumptions=lits)
         if status is not None:
             return bool(status)
     return None
+
+
+@contextmanager
+def ctrl_c_as_keyboard_interrupt() -> Iterator[None]:
+    """Around a pysat search: pysat catches Ctrl-C itself and raises its own error ("Caught
+    keyboard interrupt"); raise KeyboardInterrupt instead, so the program stops as anywhere else
+    and no backend mistakes the press for a failed proof."""
+    try:
+        yield
+    except Exception as err:
+        if type(err).__module__ == "pysolvers" and "keyboard interrupt" in str(err).lower():
+            raise KeyboardInterrupt from None
+        raise

@@ -1,10 +1,55 @@
-"""Reading input text files: UTF-8 with an optional byte-order mark, errors with a position."""
+"""Reading a user's files: regular files only, a size limit, UTF-8 text, bounded JSON and CSV.
+
+Every problem is a ``UserFileError`` naming the file and, where there is one, the line and
+column or the field: a FIFO is refused at once (never waited on), ``/dev/zero`` is refused
+before a byte is read, a folder where a file belongs is named as such, JSON nested too deep,
+numbers beyond a float (``1e400``) or past a digit limit, and CSV fields past csv's limit.
+"""
 
 from __future__ import annotations
 
 import codecs
+import csv
+import io
+import json
+import math
 import os
+import re
+import stat
+import zlib
 from pathlib import Path
+from typing import Any
+
+MAX_FILE_BYTES = 256 * 1024 * 1024
+"""The largest file (and decompressed recording) a user may hand any command: 256 MiB."""
+MAX_JSON_DEPTH = 100
+"""The deepest nesting of arrays and objects accepted in a JSON document or JSONL line."""
+MAX_INT_DIGITS = 1000
+"""The most digits a JSON integer may have."""
+
+
+class UserFileError(ValueError):
+    """A file a user named that cannot be read as asked: ``path``, the 1-based ``line`` and
+    ``column`` when known (0 otherwise), the ``field`` when known, and the ``reason``."""
+
+    def __init__(
+        self,
+        path: str | os.PathLike[str],
+        reason: str,
+        line: int = 0,
+        column: int = 0,
+        *,
+        field: str = "",
+    ) -> None:
+        where = f":{line}" if line else ""
+        where += f":{column}" if line and column else ""
+        named = f"field '{field}': " if field else ""
+        super().__init__(f"{path}{where}: {named}{reason}")
+        self.path = Path(path)
+        self.line = line
+        self.column = column
+        self.field = field
+        self.reason = reason
 
 
 class NotUtf8Error(ValueError):
@@ -31,3 +76,213 @@ def decode_utf8(data: bytes) -> str:
 def read_utf8(path: str | os.PathLike[str]) -> str:
     """The text of the file at ``path`` (see ``decode_utf8``); OSError when it cannot be read."""
     return decode_utf8(Path(path).read_bytes())
+
+
+def _size_error(path: str | os.PathLike[str], limit: int) -> UserFileError:
+    return UserFileError(path, f"larger than the {limit // (1024 * 1024)} MiB limit")
+
+
+def read_user_bytes(path: str | os.PathLike[str], limit: int = MAX_FILE_BYTES) -> bytes:
+    """The bytes of the regular file at ``path``, at most ``limit`` of them; UserFileError when
+    it is missing, unreadable, a folder, a FIFO or device, or too large (nothing is waited on)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError as err:
+        raise UserFileError(path, _os_reason(err)) from None
+    mode = os.fstat(fd).st_mode
+    if not stat.S_ISREG(mode):
+        os.close(fd)
+        if stat.S_ISDIR(mode):
+            raise UserFileError(path, "is a folder, not a file")
+        raise UserFileError(path, "not a regular file (a pipe, socket or device)")
+    os.set_blocking(fd, True)
+    with os.fdopen(fd, "rb") as file:
+        try:
+            data = file.read(limit + 1)
+        except OSError as err:
+            raise UserFileError(path, _os_reason(err)) from None
+    if len(data) > limit:
+        raise _size_error(path, limit)
+    return data
+
+
+def _os_reason(err: OSError) -> str:
+    if isinstance(err, FileNotFoundError):
+        return "no such file"
+    if isinstance(err, IsADirectoryError):
+        return "is a folder, not a file"
+    return f"cannot read it ({err.strerror or err})"
+
+
+def read_user_text(
+    path: str | os.PathLike[str], *, allow_bom: bool = True, limit: int = MAX_FILE_BYTES
+) -> str:
+    """The UTF-8 text of a user's file (``read_user_bytes``); a leading byte-order mark is
+    dropped, or refused when ``allow_bom`` is false; bad bytes name their line and column."""
+    data = read_user_bytes(path, limit)
+    if not allow_bom and data.startswith(codecs.BOM_UTF8):
+        raise UserFileError(path, "starts with a UTF-8 byte-order mark; save it without one", 1)
+    try:
+        return decode_utf8(data)
+    except NotUtf8Error as err:
+        raise UserFileError(path, str(err), err.line, err.column) from None
+
+
+def read_user_gzip_text(path: str | os.PathLike[str], limit: int = MAX_FILE_BYTES) -> str:
+    """The UTF-8 text of a gzip-compressed user file, refused when it or its decompressed text
+    exceeds ``limit`` bytes (so a small bomb cannot fill memory)."""
+    packed = read_user_bytes(path, limit)
+    reader = zlib.decompressobj(wbits=31)
+    try:
+        data = reader.decompress(packed, limit + 1)
+    except zlib.error as err:
+        raise UserFileError(path, f"not gzip data ({err})") from None
+    if len(data) > limit:
+        raise _size_error(path, limit)
+    try:
+        return decode_utf8(data)
+    except NotUtf8Error as err:
+        raise UserFileError(path, str(err), err.line, err.column) from None
+
+
+class _Bad(Exception):
+    """A JSON token refused while parsing: its text, found again to name its place."""
+
+    def __init__(self, token: str, reason: str) -> None:
+        super().__init__(reason)
+        self.token = token
+        self.reason = reason
+
+
+def _float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise _Bad(text, f"number {text} is too large for a float")
+    return value
+
+
+def _int(text: str) -> int:
+    digits = len(text.lstrip("-"))
+    if digits > MAX_INT_DIGITS:
+        raise _Bad(text, f"integer with {digits} digits (the limit is {MAX_INT_DIGITS})")
+    return int(text)
+
+
+def _constant(text: str) -> float:
+    raise _Bad(text, f"{text} is not a JSON number")
+
+
+def _position(text: str, offset: int) -> tuple[int, int]:
+    line = text.count("\n", 0, offset) + 1
+    return line, offset - (text.rfind("\n", 0, offset) + 1) + 1
+
+
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
+
+
+def _too_deep_at(text: str, limit: int) -> int:
+    """The offset where ``text``'s brackets first nest deeper than ``limit`` (0 when never)."""
+    depth = 0
+    position = 0
+    for match in re.finditer(r'"|[\[\]{}]', text):
+        if match.start() < position:
+            continue
+        char = match.group()
+        if char == '"':
+            string = _STRING.match(text, match.start())
+            position = string.end() if string else len(text)
+            continue
+        depth += 1 if char in "[{" else -1
+        if depth > limit:
+            return match.start()
+    return 0
+
+
+def _depth(value: Any) -> int:
+    deepest = 0
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict):
+            deepest = max(deepest, depth)
+            stack.extend((v, depth + 1) for v in item.values())
+        elif isinstance(item, list):
+            deepest = max(deepest, depth)
+            stack.extend((v, depth + 1) for v in item)
+    return deepest
+
+
+def parse_user_json(
+    text: str, path: str | os.PathLike[str], first_line: int = 1, max_depth: int = MAX_JSON_DEPTH
+) -> Any:
+    """``text`` (from ``path``, starting at line ``first_line``) as a JSON value: finite numbers,
+    no NaN, nesting at most ``max_depth``; UserFileError names the line and column otherwise."""
+
+    def error(reason: str, offset: int) -> UserFileError:
+        line, column = _position(text, offset)
+        return UserFileError(path, reason, line + first_line - 1, column)
+
+    deep = f"nested deeper than {max_depth} levels"
+    try:
+        value = json.loads(text, parse_float=_float, parse_int=_int, parse_constant=_constant)
+    except json.JSONDecodeError as err:
+        raise error(f"not valid JSON: {err.msg}", err.pos) from None
+    except RecursionError:
+        raise error(deep, _too_deep_at(text, max_depth)) from None
+    except _Bad as bad:
+        raise error(bad.reason, max(text.find(bad.token), 0)) from None
+    if _depth(value) > max_depth:
+        raise error(deep, _too_deep_at(text, max_depth))
+    return value
+
+
+def read_user_json(path: str | os.PathLike[str], *, allow_bom: bool = True) -> Any:
+    """The JSON value in a user's file (``read_user_text`` then ``parse_user_json``)."""
+    return parse_user_json(read_user_text(path, allow_bom=allow_bom), path)
+
+
+def read_user_json_object(
+    path: str | os.PathLike[str], *, allow_bom: bool = True
+) -> dict[str, Any]:
+    """The JSON object in a user's file; UserFileError when it holds another kind of value."""
+    value = read_user_json(path, allow_bom=allow_bom)
+    if not isinstance(value, dict):
+        raise UserFileError(path, "expected a JSON object", 1)
+    return value
+
+
+def parse_user_jsonl(text: str, path: str | os.PathLike[str]) -> list[tuple[int, dict[str, Any]]]:
+    """Every non-blank line of ``text`` (JSONL from ``path``) as (line number, JSON object);
+    UserFileError names the line of the first that is not one. Lines end at ``\n`` only (a
+    JSON string may hold other line separators such as U+0085 or U+2028 unescaped)."""
+    records: list[tuple[int, dict[str, Any]]] = []
+    for lineno, line in enumerate(text.split("\n"), start=1):
+        if not line.strip():
+            continue
+        record = parse_user_json(line, path, lineno)
+        if not isinstance(record, dict):
+            raise UserFileError(path, "expected a JSON object", lineno)
+        records.append((lineno, record))
+    return records
+
+
+def read_user_jsonl(
+    path: str | os.PathLike[str], *, allow_bom: bool = True
+) -> list[tuple[int, dict[str, Any]]]:
+    """The JSON objects of a user's JSONL file with their line numbers (``parse_user_jsonl``)."""
+    return parse_user_jsonl(read_user_text(path, allow_bom=allow_bom), path)
+
+
+def read_user_csv(path: str | os.PathLike[str]) -> list[tuple[int, list[str]]]:
+    """The rows of a user's CSV file (UTF-8, a byte-order mark allowed), each with the line it
+    starts on; a malformed row or a field past the csv module's limit (128 KiB) names its line."""
+    reader = csv.reader(io.StringIO(read_user_text(path), newline=""))
+    rows: list[tuple[int, list[str]]] = []
+    start = 1
+    try:
+        for row in reader:
+            rows.append((start, row))
+            start = reader.line_num + 1
+    except csv.Error as err:
+        raise UserFileError(path, f"not valid CSV: {err}", reader.line_num) from None
+    return rows

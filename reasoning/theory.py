@@ -34,7 +34,7 @@ from reasoning.syntax import (
     parse_formula,
     parse_name,
 )
-from reasoning.textfile import NotUtf8Error, read_utf8
+from reasoning.textfile import UserFileError, read_user_text
 
 
 class TheoryError(ValueError):
@@ -231,11 +231,14 @@ def parse_theory(text: str, source: str = "<string>", deadline: float | None = N
 
 def load_theory(path: str | os.PathLike[str], deadline: float | None = None) -> Theory:
     """Read the theory file at ``path`` (UTF-8, a byte-order mark allowed); errors name the file
-    (TheoryError, or OSError when it cannot be read); TheoryTimeout past ``deadline``."""
+    (TheoryError, or UserFileError when it is not a readable regular file); TheoryTimeout past
+    ``deadline``."""
     try:
-        text = read_utf8(path)
-    except NotUtf8Error as err:
-        raise TheoryError(str(err), str(path), err.line, err.column, "") from None
+        text = read_user_text(path)
+    except UserFileError as err:
+        if not err.line:
+            raise
+        raise TheoryError(err.reason, str(path), err.line, err.column, "") from None
     return parse_theory(text, source=str(path), deadline=deadline)
 
 

@@ -13,7 +13,6 @@ from scratch (``audit_trace``) or in one growing session (``audit_trace_incremen
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack, closing
 from dataclasses import dataclass
@@ -27,7 +26,7 @@ from reasoning.prover import Axiom, check_consistency
 from reasoning.session import EntailmentSession, EntailmentSessionFactory, is_ground
 from reasoning.sorts import SortError, infer_sorts
 from reasoning.syntax import FormulaSyntaxError, format_formula, parse_formula
-from reasoning.textfile import NotUtf8Error, read_utf8
+from reasoning.textfile import UserFileError, parse_user_json, read_user_text
 from reasoning.verdict import ProofResult, Verdict
 from reasoning.verifier import (
     ClaimCheck,
@@ -155,11 +154,10 @@ def _parse_formulas(
 
 def _read_line(source: str, number: int, raw: str) -> TruthLine | StepLine:
     try:
-        return _LINE.validate_python(json.loads(raw))
-    except json.JSONDecodeError as err:
-        raise TraceError(source, number, f"not JSON: {err.msg} at column {err.colno}") from None
-    except RecursionError:
-        raise TraceError(source, number, "JSON nested too deeply") from None
+        return _LINE.validate_python(parse_user_json(raw, source, number))
+    except UserFileError as err:
+        where = f" at column {err.column}" if err.column else ""
+        raise TraceError(source, number, f"{err.reason}{where}") from None
     except ValidationError as err:
         first = err.errors()[0]
         where = ".".join(str(p) for p in first["loc"]) or "line"
@@ -219,9 +217,11 @@ def sort_trace(trace: ReasoningTrace) -> SortedTrace:
 def read_trace(path: Path) -> tuple[ReasoningTrace, SortedTrace]:
     """Read a trace file once: the trace and its formulas sorted (TraceError names the line)."""
     try:
-        text = read_utf8(path)
-    except NotUtf8Error as err:
-        raise TraceError(str(path), err.line, str(err)) from None
+        text = read_user_text(path)
+    except UserFileError as err:
+        if not err.line:
+            raise
+        raise TraceError(str(path), err.line, err.reason) from None
     return parse_sorted_trace(text, str(path))
 
 

@@ -74,7 +74,7 @@ def test_bad_logs_name_file_line_and_problem(lines: list[str], tmp_path: Path) -
         "empty": (b"", ":1: the log is empty"),
         "blank": (b"\n  \n\t\n", ":1: the log is empty"),
         "bom": (b"\xef\xbb\xbf" + lines[0].encode() + b"\n", ":1: starts with a UTF-8 byte-order"),
-        "latin1": (lines[0].encode() + b"\n\xe9t\xe9\n", ":2: not UTF-8 text (byte 0xe9)"),
+        "latin1": (lines[0].encode() + b"\n\xe9t\xe9\n", ":2: not UTF-8: byte 0xe9"),
         "after_game_end": (
             "\n".join([*lines[: end + 1], lines[2]]).encode(),
             f":{end + 2}: an event after game_end",
@@ -217,4 +217,4 @@ def test_a_resumed_run_directory_with_bad_bytes_is_named(tmp_path: Path) -> None
     log.write_bytes(log.read_bytes()[:-40] + b"\xff\n")
     resumed = runner.invoke(app, [*args, "--out", str(out)])
     assert resumed.exit_code == 2
-    assert_one_line(resumed.stderr, "game-00000.jsonl", "not UTF-8 text")
+    assert_one_line(resumed.stderr, "game-00000.jsonl", "not UTF-8: byte")

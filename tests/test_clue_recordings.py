@@ -112,8 +112,9 @@ def test_a_replayed_bench_refuses_other_settings_and_errors_games_it_cannot_repl
 
     other_seed = replay("a", recorded.run_dir, "--seed", "6")
     assert "was recorded with seed 5 (this run: 6)" in other_seed
-    missing = errored("b", recorded.run_dir, "--games", "3")
-    assert list(missing) == ["game-00002"] and "no recording" in missing["game-00002"]
+    missing = replay("b", recorded.run_dir, "--games", "3")
+    assert "no recording of this game's LLM calls at" in missing
+    assert "game-00002.seat<k>.jsonl" in missing
     assert "not a run directory" in replay("c", tmp_path)
     edited = tmp_path / "edited"
     shutil.copytree(recorded.run_dir, edited)
@@ -129,7 +130,8 @@ def test_a_replayed_bench_refuses_other_settings_and_errors_games_it_cannot_repl
 def test_a_bench_in_which_every_game_errored_exits_1(recorded: Recorded, tmp_path: Path) -> None:
     bare = tmp_path / "bare"
     shutil.copytree(recorded.run_dir, bare)
-    shutil.rmtree(bare / CALLS_DIR)
+    for calls in (bare / CALLS_DIR).glob("*.jsonl"):
+        calls.write_text(calls.read_text().replace("ACTION PHASE", "ACTION TIME"))
     args = ["bench", "clue", "--out", str(tmp_path / "out"), "--replay", str(bare), "--games", "2"]
     result = runner.invoke(app, args)
     assert result.exit_code == 1, result.output

@@ -37,7 +37,7 @@ def test_invalid_json_names_its_line(tmp_path: Path, case_text: str) -> None:
     path = tmp_path / "broken.json"
     path.write_text(broken)
     line = _line_of(broken, '"title"')
-    with pytest.raises(CaseError, match=rf"broken.json:{line}: not valid JSON"):
+    with pytest.raises(CaseError, match=rf"broken.json:{line}:\d+: not valid JSON"):
         load_case(path)
 
 
@@ -90,9 +90,9 @@ def test_cli_rejects_a_malformed_case_with_one_line(tmp_path: Path) -> None:
     result = runner.invoke(app, ["detective", "check", str(path)])
     assert result.exit_code == 2
     assert result.output.strip().count("\n") == 0
-    assert result.output.startswith(f"error: {path}:4: not valid JSON")
+    assert result.output.startswith(f"error: {path}:4:1: not valid JSON")
     missing = runner.invoke(app, ["detective", "check", str(tmp_path / "none.json")])
-    assert missing.exit_code == 2 and "cannot read" in missing.output
+    assert missing.exit_code == 2 and "no such file" in missing.output
 
 
 def test_cli_rejects_bad_knobs(tmp_path: Path) -> None:

@@ -80,7 +80,7 @@ def test_a_version_0_log_still_reads_and_replays(tmp_path: Path) -> None:
         (b"", ":1: the log is empty"),
         (b"  \n\n \n", ":1: the log is empty"),
         (b"\xef\xbb\xbf{}\n", ":1: starts with a UTF-8 byte-order mark"),
-        (b'{"type": "x"}\n\xff\xfe\n', r":2: not UTF-8 text \(byte 0xff\)"),
+        (b'{"type": "x"}\n\xff\xfe\n', r":2: not UTF-8: byte 0xff"),
         (b"[1, 2]\n", ":1: expected a JSON object"),
         (b"[" * 100000 + b"\n", ":1: "),
     ],

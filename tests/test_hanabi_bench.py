@@ -87,7 +87,8 @@ def test_bench_hanabi_on_the_runner_reports_every_player_count(tmp_path: Path) -
         (["--agents", "nobody"], "unknown agent 'nobody'"),
         (["--agents", "symbolic,random", "--players", "3"], "2 seats named for 3 players"),
         (["--scoring", "points"], "scoring"),
-        (["--view", "all"], "view"),
+        (["--sherlock-view", "all"], "view"),
+        (["--view", "exact"], "--view is now --sherlock-view"),
         (["--agents", "watson"], "need an LLM endpoint"),
     ],
 )

@@ -285,7 +285,7 @@ def test_audit_and_annotate_refuse_a_log_the_engine_does_not_replay(tmp_path: Pa
         result = runner.invoke(app, [*command, str(path)])
         assert result.exit_code == 2 and "forged.jsonl:2: logged" in result.output
     missing = runner.invoke(app, ["audit", "hanabi", str(tmp_path / "none.jsonl")])
-    assert missing.exit_code == 2 and "No such file" in missing.output
+    assert missing.exit_code == 2 and "no such file" in missing.output
 
 
 def test_two_models_at_one_table_record_each_seats_model(tmp_path: Path) -> None:

@@ -258,5 +258,5 @@ def test_unreadable_lexicon_sources(tmp_path: Path) -> None:
     folder = tmp_path / "lex"
     folder.mkdir()
     (folder / "fruit.json").write_text('{"pair": \n}')
-    with pytest.raises(LexiconError, match=r"fruit.json:2: not valid JSON"):
+    with pytest.raises(LexiconError, match=r"fruit.json:2:1: not valid JSON"):
         Lexicon.load(folder, pairs=[PAIR])

@@ -73,3 +73,13 @@ def test_the_demo_shows_the_new_game(nim: str, monkeypatch: pytest.MonkeyPatch) 
     assert shown == [n for n in game_names() if n != nim]
     assert "== nim: random, random, seed 0 ==" in result.output
     assert "result: took the last counter" in result.output
+
+
+def test_the_viewer_shows_the_new_game(nim: str, tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    played = runner.invoke(app, ["play", nim, "--agents", "greedy,random", "--out", str(out)])
+    assert played.exit_code == 0, played.output
+    viewed = runner.invoke(app, ["view", str(out / "nim-seed0.jsonl")])
+    assert viewed.exit_code == 0, viewed.output
+    page = Path(viewed.stdout.strip())
+    assert page.is_file() and "gumshoe-data" in page.read_text(encoding="utf-8")

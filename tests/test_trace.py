@@ -37,7 +37,7 @@ def test_claims_see_only_earlier_observations() -> None:
 @pytest.mark.parametrize(
     ("text", "line", "fragment"),
     [
-        ('{"kind": "step"}\nnot json\n', 2, "not JSON"),
+        ('{"kind": "step"}\nnot json\n', 2, "not valid JSON"),
         ('{"kind": "stepp"}\n', 1, "kind"),
         ('{"kind": "step", "claims": ["p &"]}\n', 1, "claims[0]: line 1, column"),
         ('\n{"kind": "truth", "formulas": ["(q"]}\n', 2, "formulas[0]"),
@@ -60,7 +60,7 @@ def test_sort_and_arity_clashes_name_their_line() -> None:
 
 
 def test_deep_json_and_bom_and_bad_bytes(tmp_path: Path) -> None:
-    with pytest.raises(TraceError, match=r"t\.jsonl:1: JSON nested too deeply"):
+    with pytest.raises(TraceError, match=r"t\.jsonl:1: nested deeper than 100 levels"):
         parse_trace("[" * 100_000, source="t.jsonl")
     path = tmp_path / "t.jsonl"
     path.write_bytes(codecs.BOM_UTF8 + b'{"kind": "step", "observe": ["p"], "claims": ["p"]}\n')

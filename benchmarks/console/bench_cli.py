@@ -10,6 +10,7 @@ from pydantic import ValidationError
 
 from benchmarks import backbone_bench, provers_bench, undercover_bench
 from benchmarks.console.options import (
+    MAX_GAMES,
     AsJson,
     Concurrency,
     Quiet,
@@ -57,7 +58,9 @@ def bench_provers(
 
 
 def bench_undercover(
-    seeds: Annotated[int, typer.Option(min=1, help="Seeds per matchup and word pair.")] = 20,
+    seeds: Annotated[
+        int, typer.Option(min=1, max=MAX_GAMES, help="Seeds per matchup and word pair.")
+    ] = 20,
     first_seed: Annotated[
         int | None,
         typer.Option(
@@ -245,6 +248,6 @@ def bench_llm_concurrency(
             ["concurrency", "games", "errored", "play_wall_s", "play_cpu_s", "x_faster_wall"],
         )
     )
-    typer.echo(f"summaries equal: {result['summaries_equal']}")
+    typer.echo(f"outcomes equal: {result['outcomes_equal']}")
     path = write_json(out / "llm_concurrency.json", result)
     typer.echo(f"wrote {path}")

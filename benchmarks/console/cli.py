@@ -106,6 +106,10 @@ COMMANDS: dict[str, Lazy | Group] = {
                 "Hanabi runs merged into one table per seats and player count.",
                 "benchmarks.hanabi_table:bench_hanabi_table",
             ),
+            "viewer": Lazy(
+                "Viewer page sizes, generation cost and first paint.",
+                "benchmarks.viewer_bench:bench_viewer",
+            ),
             "hanabi-engine": Lazy(
                 "Hanabi engine speed next to the reference engines.",
                 "benchmarks.hanabi_engine_bench:main",
@@ -115,6 +119,9 @@ COMMANDS: dict[str, Lazy | Group] = {
                 "benchmarks.console.bench_cli:bench_llm_concurrency",
             ),
         },
+    ),
+    "view": Lazy(
+        "One self-contained HTML page of a game log or a run.", "benchmarks.viewer.cli:view"
     ),
     "export": Group(
         "Write a game or run in another tool's format.",
@@ -126,6 +133,7 @@ COMMANDS: dict[str, Lazy | Group] = {
         },
     ),
     "detective": Lazy("Detective cases: generate and check.", "games.detective.cli:detective_app"),
+    "mystery": Lazy("Interrogation scripts: generate and check.", "games.mystery.cli:mystery_app"),
     "hanabi": Lazy("Hanabi datasets: annotate logged decisions.", "games.hanabi.cli:hanabi_app"),
     "demo": Lazy(
         "Run the offline demo: provers, an audit, Clue, Undercover-V, detective, mystery, Hanabi.",

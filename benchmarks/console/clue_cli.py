@@ -11,6 +11,7 @@ from pydantic import ValidationError
 
 from benchmarks import clue_bench, clue_perf
 from benchmarks.console.options import (
+    MAX_GAMES,
     AsJson,
     Concurrency,
     Quiet,
@@ -31,7 +32,7 @@ from reasoning.llm import ReplayError as LLMReplayError
 
 
 def bench_clue(
-    games: Annotated[int, typer.Option(min=1, help="Number of games.")] = 20,
+    games: Annotated[int, typer.Option(min=1, max=MAX_GAMES, help="Number of games.")] = 20,
     agents: Annotated[
         str | None,
         typer.Option(

@@ -8,8 +8,10 @@ stderr with exit status 2, and prints how to resume when a resumable run is inte
 
 from __future__ import annotations
 
+import errno
 import shlex
 import signal
+import sys
 import threading
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
@@ -24,6 +26,8 @@ from typer.core import TyperCommand, TyperGroup
 
 USAGE_ERROR_STATUS = 2
 """Exit status of a command line click cannot parse: bad input, as everywhere in gumshoe."""
+FAULT_STATUS = 1
+"""Exit status when the machine fails a run (a full disk, a dead worker process)."""
 INTERRUPTED_STATUS = 130
 """Exit status after Ctrl-C (128 + SIGINT)."""
 _ARGV_KEY = "gumshoe.argv"
@@ -176,12 +180,32 @@ class RootGroup(LazyGroup):
             try:
                 return super().invoke(ctx)
             except (KeyboardInterrupt, Exception) as err:
+                resumable = self.resumable(ctx.meta.get(_PATH_KEY, []))
+                line = shlex.join([ctx.command_path, *ctx.meta[_ARGV_KEY]])
+                hint = f"; finished games are kept; run `{line}` again to resume"
                 if not (isinstance(err, KeyboardInterrupt) or interrupted.is_set()):
-                    raise
-                if self.resumable(ctx.meta.get(_PATH_KEY, [])):
-                    line = shlex.join([ctx.command_path, *ctx.meta[_ARGV_KEY]])
-                    typer.echo(
-                        f"interrupted: finished games are kept; run `{line}` again to resume",
-                        err=True,
-                    )
+                    fault = _fault(err)
+                    if fault is None:
+                        raise
+                    message, status = fault
+                    typer.echo(f"error: {message}{hint if resumable else ''}", err=True)
+                    raise typer.Exit(status) from None
+                if resumable:
+                    typer.echo(f"interrupted{hint}", err=True)
                 raise typer.Exit(INTERRUPTED_STATUS) from None
+
+
+def _fault(err: Exception) -> tuple[str, int] | None:
+    """The one line and exit status for an error no command handled itself: a user's file
+    that cannot be read (2), a full disk (1) or a run stopped by a dead worker (1); None for
+    anything else, which is a bug and keeps its traceback."""
+    textfile = sys.modules.get("reasoning.textfile")
+    if textfile is not None and isinstance(err, textfile.UserFileError):
+        return str(err), USAGE_ERROR_STATUS
+    if isinstance(err, OSError) and err.errno in (errno.ENOSPC, errno.EDQUOT):
+        where = f"{err.filename}: " if err.filename else ""
+        return f"{where}cannot write: {err.strerror}", FAULT_STATUS
+    runner = sys.modules.get("benchmarks.runner")
+    if runner is not None and isinstance(err, runner.RunStopped):
+        return str(err), FAULT_STATUS
+    return None

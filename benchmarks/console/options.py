@@ -41,6 +41,22 @@ def run_options(workers: int, concurrency: int, scheduler: str | None, quiet: bo
         raise ValueError(field_errors(err).replace("field '", "option '--")) from None
 
 
+MAX_GAMES = 1_000_000
+"""The most games (seeds) one ``bench`` command line may ask for."""
+
+
+def seed_range(count: int, first: int, max_seed: int, option: str = "--seeds") -> tuple[int, ...]:
+    """Seeds ``first`` .. ``first + count - 1``; ValueError in one line when ``count`` exceeds
+    MAX_GAMES or a seed falls outside 0..``max_seed`` (checked before any seed is made)."""
+    if not 1 <= count <= MAX_GAMES:
+        raise ValueError(f"option '{option}': must be 1 to {MAX_GAMES}, got {count}")
+    if first < 0 or first + count - 1 > max_seed:
+        raise ValueError(
+            f"option '--first-seed': seeds {first}..{first + count - 1} leave 0..{max_seed}"
+        )
+    return tuple(range(first, first + count))
+
+
 ALL_ERRORED_EXIT = 1
 """The exit status of a ``bench`` run in which every game errored."""
 

@@ -131,6 +131,7 @@ class ClueEntry(GameEntry[ClueEvent]):
     info = INFO
     play_command = "games.clue.cli:play_clue"
     auditor = "games.clue.audit:audit_record"
+    viewer = "games.clue.view:clue_view"
     config_type = ClueConfig
     event_adapter = CLUE_EVENT
     agents = AGENTS

@@ -15,7 +15,6 @@ file and line of the first problem.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,6 +23,7 @@ from typing import Any, Generic, Literal, TypeVar
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, model_validator
 
 from games.core.runlog import END_TYPE, LogError, TextFileError, field_errors, iter_lines
+from reasoning.textfile import UserFileError, parse_user_json
 
 SCHEMA_VERSION = 1
 """The version of the log format this code writes."""
@@ -128,11 +128,9 @@ class GameLog(Generic[E]):
 def _record_type(path: Path, lineno: int, line: str) -> str | None:
     """The ``type`` of a line that is a JSON object; LogError for anything else."""
     try:
-        record = json.loads(line)
-    except json.JSONDecodeError as err:
-        raise LogError(path, lineno, f"not valid JSON: {err.msg}") from None
-    except RecursionError:
-        raise LogError(path, lineno, "JSON nested too deeply") from None
+        record = parse_user_json(line, path, lineno)
+    except UserFileError as err:
+        raise LogError(path, lineno, err.reason) from None
     if not isinstance(record, dict):
         raise LogError(path, lineno, "expected a JSON object")
     kind = record.get("type")

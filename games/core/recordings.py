@@ -7,6 +7,8 @@ order or in parallel, replays exactly.
 
 from __future__ import annotations
 
+import glob
+from collections.abc import Iterable
 from pathlib import Path
 
 from reasoning.llm import LLMSettings, RecordedCall, load_recording, recording_file
@@ -69,6 +71,16 @@ def seat_settings(llm: LLMSettings, seat: int) -> LLMSettings:
     return llm.model_copy(
         update={"record_path": for_seat(llm.record_path), "replay_path": for_seat(llm.replay_path)}
     )
+
+
+def check_run_recordings(run_dir: Path, game_ids: Iterable[str]) -> None:
+    """Before a replay starts: RecordingMissing naming the first of ``game_ids`` whose LLM calls
+    ``run_dir`` does not hold (a run made without ``--record``, or with fewer games), so a replay
+    is refused at once instead of erroring every game."""
+    folder = run_dir / CALLS_DIR
+    for game_id in game_ids:
+        if not any(folder.glob(f"{glob.escape(game_id)}.seat*.jsonl*")):
+            raise RecordingMissing(folder / f"{game_id}.seat<k>.jsonl")
 
 
 def recorded_seat_calls(run_dir: Path, game_id: str, seat: int) -> list[RecordedCall]:

@@ -20,6 +20,7 @@ from games.core.audit import AuditRecord
 from games.core.log import GameLog, LogHeader, SeatInfo, make_header, read_game_log
 from games.core.loop import Agent
 from games.core.protocol import GameInfo, GameState
+from games.core.view import ViewParts
 
 E = TypeVar("E", bound=BaseModel)
 
@@ -58,6 +59,9 @@ class GameEntry(ABC, Generic[E]):
     auditor: str | None = None
     """``module:function`` auditing one of the game's logs (``GameLog -> AuditRecord``), imported
     on first use; None when the game has no audit."""
+    viewer: str | None = None
+    """``module:function`` giving the viewer's step texts and knowledge panels of one of the
+    game's logs (``GameLog -> games.core.view.ViewParts``); None shows the logged events."""
 
     @abstractmethod
     def default_config(self, players: int) -> BaseModel:
@@ -125,6 +129,16 @@ class GameEntry(ABC, Generic[E]):
         if not isinstance(record, AuditRecord):
             raise TypeError(f"{self.auditor} returned {type(record).__name__}, not AuditRecord")
         return record
+
+    def view(self, log: GameLog[E]) -> ViewParts | None:
+        """What the game's own viewer adds to the page of one of its logs (None without one)."""
+        if self.viewer is None:
+            return None
+        module, name = self.viewer.split(":")
+        parts = getattr(importlib.import_module(module), name)(log)
+        if not isinstance(parts, ViewParts):
+            raise TypeError(f"{self.viewer} returned {type(parts).__name__}, not ViewParts")
+        return parts
 
     def header(self, config: BaseModel, seed: int, seats: Sequence[SeatInfo]) -> LogHeader:
         """The common header of a game's log."""

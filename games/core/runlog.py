@@ -14,10 +14,10 @@ overwritten when the game is played again from its seed.
 
 from __future__ import annotations
 
-import codecs
 import json
 import os
 import re
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Any, Generic, Protocol, TypeVar
@@ -25,6 +25,12 @@ from typing import IO, Any, Generic, Protocol, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from reasoning.closing import Closing
+from reasoning.textfile import (
+    UserFileError,
+    parse_user_jsonl,
+    read_user_json_object,
+    read_user_text,
+)
 
 C = TypeVar("C", bound=BaseModel)
 
@@ -35,7 +41,7 @@ class LogError(ValueError):
     """A line of a game log that does not validate; carries the file and the 1-based line."""
 
     def __init__(self, path: Path, line: int, message: str) -> None:
-        super().__init__(f"{path}:{line}: {message}")
+        super().__init__(f"{path}:{line}: {message}" if line else f"{path}: {message}")
         self.path = path
         self.line = line
 
@@ -58,7 +64,7 @@ class TextFileError(RunDirError):
     """A file that is not UTF-8 text, or starts with a byte-order mark; names file and line."""
 
     def __init__(self, path: Path, line: int, reason: str) -> None:
-        super().__init__(f"{path}:{line}: {reason}")
+        super().__init__(f"{path}:{line}: {reason}" if line else f"{path}: {reason}")
         self.path = path
         self.line = line
         self.reason = reason
@@ -75,24 +81,33 @@ class EventSink(Protocol):
 class EventLog(Closing):
     """A JSONL event log open for writing: one event a line, each line flushed as it is written.
 
-    Use it as a context manager; opening it truncates whatever the file held before.
+    Use it as a context manager. The file is opened (truncating whatever it held) at the first
+    event, so a command refused before its game starts leaves an existing log as it was. An
+    OSError while writing (a full disk) names the file.
     """
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
-        self._file: IO[str] | None = self.path.open("w", encoding="utf-8", newline="\n")
+        self._file: IO[str] | None = None
+        self._closed = False
         self.count = 0
 
     def write(self, event: BaseModel) -> None:
         """Append ``event`` as one JSON line and flush it to the operating system."""
-        if self._file is None:
+        if self._closed:
             raise RunDirError(f"{self.path}: event log is closed")
-        self._file.write(event.model_dump_json() + "\n")
-        self._file.flush()
+        try:
+            if self._file is None:
+                self._file = self.path.open("w", encoding="utf-8", newline="\n")
+            self._file.write(event.model_dump_json() + "\n")
+            self._file.flush()
+        except OSError as err:
+            raise OSError(err.errno, err.strerror, str(self.path)) from None
         self.count += 1
 
     def close(self) -> None:
         """Close the file; later writes raise RunDirError."""
+        self._closed = True
         if self._file is not None:
             self._file.close()
             self._file = None
@@ -101,44 +116,48 @@ class EventLog(Closing):
 def read_jsonl(path: str | Path) -> list[dict[str, Any]]:
     """Read a JSONL file into one dict per non-blank line; a bad line raises with its number."""
     path = Path(path)
-    records: list[dict[str, Any]] = []
-    for lineno, line in iter_lines(path):
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError as err:
-            raise RunDirError(f"{path}:{lineno}: not valid JSON: {err.msg}") from err
-        if not isinstance(record, dict):
-            raise RunDirError(f"{path}:{lineno}: expected a JSON object")
-        records.append(record)
-    return records
+    try:
+        return [record for _, record in parse_user_jsonl(read_text(path), path)]
+    except UserFileError as err:
+        raise RunDirError(str(err)) from None
 
 
 def read_text(path: str | Path) -> str:
-    """A file's text, which must be UTF-8 without a byte-order mark; TextFileError names the file
-    and the line of the first bad byte."""
+    """A file's text, which must be a regular UTF-8 file without a byte-order mark, within the
+    size limit of ``reasoning.textfile``; TextFileError names the file and the line."""
     path = Path(path)
-    data = path.read_bytes()
-    if data.startswith(codecs.BOM_UTF8):
-        raise TextFileError(path, 1, "starts with a UTF-8 byte-order mark; save it without one")
     try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as err:
-        line = data[: err.start].count(b"\n") + 1
-        raise TextFileError(path, line, f"not UTF-8 text (byte 0x{data[err.start]:02x})") from None
+        return read_user_text(path, allow_bom=False)
+    except UserFileError as err:
+        raise TextFileError(path, err.line, err.reason) from None
 
 
 def iter_lines(path: str | Path) -> Iterator[tuple[int, str]]:
     """Yield (1-based line number, line) for every non-blank line of a UTF-8 text file."""
-    for lineno, line in enumerate(read_text(path).splitlines(), start=1):
+    for lineno, line in enumerate(read_text(path).split("\n"), start=1):
         if line.strip():
             yield lineno, line
 
 
 def write_atomic(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file, so readers never see half a file."""
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, path)
+    """Write ``text`` to ``path`` so readers see the old file or the whole new one, never part:
+    a uniquely named temporary file in the same folder, flushed to disk, then renamed. An
+    OSError (a full disk) names ``path``."""
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    except OSError as err:
+        raise OSError(err.errno, err.strerror, str(path)) from None
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as file:
+            file.write(text)
+            file.flush()
+            os.fsync(file.fileno())
+        os.replace(tmp, path)
+    except BaseException as err:
+        Path(tmp).unlink(missing_ok=True)
+        if isinstance(err, OSError):
+            raise OSError(err.errno, err.strerror, str(path)) from None
+        raise
 
 
 def _last_complete_record(path: Path) -> dict[str, Any] | None:
@@ -146,7 +165,7 @@ def _last_complete_record(path: Path) -> dict[str, Any] | None:
     text = read_text(path)
     if not text.endswith("\n"):
         return None
-    lines = [line for line in text.splitlines() if line.strip()]
+    lines = [line for line in text.split("\n") if line.strip()]
     if not lines:
         return None
     try:
@@ -292,9 +311,6 @@ class RunDir(Generic[C]):
     @staticmethod
     def _read_json(path: Path) -> dict[str, Any]:
         try:
-            data = json.loads(read_text(path))
-        except json.JSONDecodeError as err:
-            raise RunDirError(f"{path}:{err.lineno}: not valid JSON: {err.msg}") from err
-        if not isinstance(data, dict):
-            raise RunDirError(f"{path}: expected a JSON object")
-        return data
+            return read_user_json_object(path, allow_bom=False)
+        except UserFileError as err:
+            raise RunDirError(str(err)) from None

@@ -76,6 +76,7 @@ class DetectiveEntry(GameEntry[DetectiveEvent]):
     info = INFO
     play_command = "games.detective.cli:play_detective"
     auditor = "games.detective.audit:audit_record"
+    viewer = "games.detective.view:detective_view"
     config_type = DetectiveConfig
     event_adapter = DETECTIVE_EVENT
     agents = AGENTS

@@ -25,13 +25,14 @@ from games.core.play import play_game
 from games.core.runlog import EventLog, EventSink, write_atomic
 from games.hanabi.agents import AGENTS, HanabiAgentSettings
 from games.hanabi.annotate import correlation, decision_records
-from games.hanabi.config import Scoring
+from games.hanabi.config import MAX_SEED, Scoring
 from games.hanabi.engine import HanabiObservation
 from games.hanabi.entry import ENTRY
-from games.hanabi.events import HANABI_EVENT_TYPES, HanabiConfig
+from games.hanabi.events import HANABI_EVENT_TYPES, DecisionEvent, HanabiConfig
 from games.hanabi.hanablive import export_hanablive
 from games.hanabi.knowledge import KnowledgeView, seat_knowledge
 from games.hanabi.render import event_text, knowledge_text, table_text
+from reasoning.progress import progress_bar
 
 
 def narrator(
@@ -109,7 +110,7 @@ def seat_specs(agents: str, players: int) -> tuple[str, ...]:
 def play_hanabi(
     players: Annotated[int, typer.Option(help="Players, 2 to 5.")] = 3,
     seed: Annotated[
-        int, typer.Option(min=0, help="Seed of the deal (the reference engine's).")
+        int, typer.Option(min=0, max=MAX_SEED, help="Seed of the deal (the reference engine's).")
     ] = 0,
     agents: Annotated[
         str,
@@ -226,13 +227,14 @@ def annotate_run(
             raise ValueError(f"--max-samples: {max_samples} is below --samples {samples}")
         logs = run_logs(run)
         target = out or (run.parent if run.is_file() else run) / "decisions.jsonl"
-        records = [
+        read = [(path.stem, ENTRY.read_log(path)) for path in logs]
+        decisions = sum(isinstance(e, DecisionEvent) for _, log in read for e in log.events)
+        found = (
             record
-            for path in logs
-            for record in decision_records(
-                ENTRY.read_log(path), path.stem, samples, seed, max_samples, policy
-            )
-        ]
+            for name, log in read
+            for record in decision_records(log, name, samples, seed, max_samples, policy)
+        )
+        records = list(progress_bar(found, decisions, "valuing decisions"))
         write_atomic(target, "".join(r.model_dump_json() + "\n" for r in records))
     except (ValueError, ValidationError, OSError) as err:
         fail(err)

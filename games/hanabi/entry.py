@@ -141,6 +141,7 @@ class HanabiEntry(GameEntry[HanabiEvent]):
     info = HANABI_INFO
     play_command = "games.hanabi.cli:play_hanabi"
     auditor = "games.hanabi.audit:audit_record"
+    viewer = "games.hanabi.view:hanabi_view"
     config_type = HanabiConfig
     event_adapter = HANABI_EVENT
     agents = AGENTS

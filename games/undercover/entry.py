@@ -62,6 +62,7 @@ class UndercoverEntry(GameEntry[UndercoverEvent]):
     info = INFO
     play_command = "games.undercover.cli:play_undercover"
     auditor = "games.undercover.audit:audit_record"
+    viewer = "games.undercover.view:undercover_view"
     config_type = UndercoverSetup
     event_adapter = UNDERCOVER_EVENT
     agents = AGENTS

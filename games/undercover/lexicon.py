@@ -17,7 +17,6 @@ pair are sorted together, so facts, theories and descriptions sorted with ``sign
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
@@ -34,6 +33,7 @@ from reasoning.formula import Atom, Const, Formula, constants
 from reasoning.prover import Axiom
 from reasoning.sorts import Signature, SortError, infer_sorts
 from reasoning.syntax import FormulaSyntaxError, parse_formula
+from reasoning.textfile import UserFileError, parse_user_json, read_user_text
 
 CARD_AXIOM = "card"
 LEXICON_DIR = "lexicon"
@@ -162,9 +162,9 @@ class _PairReader:
 
     def read(self, text: str) -> tuple[tuple[LexiconEntry, LexiconEntry], Signature]:
         try:
-            model = _PairModel.model_validate(json.loads(text))
-        except json.JSONDecodeError as err:
-            raise LexiconError(f"{self.source}:{err.lineno}: not valid JSON: {err.msg}") from None
+            model = _PairModel.model_validate(parse_user_json(text, self.source))
+        except UserFileError as err:
+            raise LexiconError(str(err)) from None
         except ValidationError as err:
             raise LexiconError(f"{self.source}: {field_errors(err)}") from None
         pair = self.pairs.get(model.pair)
@@ -293,9 +293,9 @@ class Lexicon:
         for file in files:
             source = str(file) if directory is not None else f"{LEXICON_DIR}/{file.name}"
             try:
-                text = file.read_text(encoding="utf-8")
-            except OSError as err:
-                raise LexiconError(f"{source}: cannot read: {err.strerror}") from None
+                text = read_user_text(file) if isinstance(file, Path) else file.read_text("utf-8")
+            except UserFileError as err:
+                raise LexiconError(str(err)) from None
             pair_entries, signature = _PairReader(source, catalogue).read(text)
             pair_id = pair_entries[0].pair.id
             if pair_id in signatures:

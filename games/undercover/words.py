@@ -7,13 +7,13 @@ pair's word order carries no meaning.
 
 from __future__ import annotations
 
-import json
 from importlib import resources
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from games.core.runlog import field_errors
+from reasoning.textfile import UserFileError, parse_user_json, read_user_text
 
 BUILTIN_PAIRS_FILE = "word_pairs.json"
 
@@ -72,9 +72,9 @@ class WordPairFile(BaseModel):
 def parse_pairs(text: str, source: str = "<string>") -> tuple[WordPair, ...]:
     """Read the pairs of a word-pair JSON document; WordPairError names the source and field."""
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as err:
-        raise WordPairError(f"{source}:{err.lineno}: not valid JSON: {err.msg}") from None
+        data = parse_user_json(text, source)
+    except UserFileError as err:
+        raise WordPairError(str(err)) from None
     try:
         return WordPairFile.model_validate(data).pairs
     except ValidationError as err:
@@ -85,9 +85,9 @@ def load_pairs(path: str | Path) -> tuple[WordPair, ...]:
     """Read the pairs of a word-pair JSON file; WordPairError names the file and field."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as err:
-        raise WordPairError(f"{path}: cannot read: {err.strerror}") from None
+        text = read_user_text(path)
+    except UserFileError as err:
+        raise WordPairError(str(err)) from None
     return parse_pairs(text, str(path))
 
 

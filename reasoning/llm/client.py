@@ -247,23 +247,31 @@ class OpenAIChatClient(Closing):
         seed: int | None = None,
         options: ChatOptions | None = None,
     ) -> ChatReply:
-        """Send ``messages`` and return the first choice, retrying transient failures."""
+        """Send ``messages`` and return the first choice, retrying transient failures.
+
+        Each attempt, with the endpoint look-ups it needs (model list, context length, token
+        counts: at most half of it), ends within ``settings.request_timeout_s``."""
         options = options if options is not None else ChatOptions()
         settings = self._settings
-        model = self.model
+        limit = settings.request_timeout_s
+        deadline = time.monotonic() + limit
+        with self._probe.until(deadline - limit / 2):
+            model = self.model
+            context = self.context_tokens()
         max_tokens = options.max_tokens or settings.max_tokens
         mode = self.structured_mode if options.answer is not None else None
         degraded = False
-        context = self.context_tokens()
         scale = 1.0
         overflows = 0
         attempts = 0
         while True:
             attempts += 1
-            sent, reply_cap = self._fit(messages, context, scale, max_tokens, attempts)
+            with self._probe.until(deadline - limit / 2):
+                sent, reply_cap = self._fit(messages, context, scale, max_tokens, attempts)
             started = time.perf_counter()
             try:
                 completion = self._client.chat.completions.create(
+                    timeout=max(deadline - time.monotonic(), limit / 2),
                     model=model,
                     messages=[_message_param(m) for m in sent],
                     temperature=settings.temperature,
@@ -307,6 +315,7 @@ class OpenAIChatClient(Closing):
                 raise LLMEndpointError(settings.endpoint, attempts, failure.detail, failure.status)
             self._meter.record_retry()
             self._sleep(self._delay(attempts - 1, failure.retry_after_s))
+            deadline = time.monotonic() + limit
 
     def _fit(
         self,

@@ -9,9 +9,12 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 import urllib.error
 import urllib.request
 from collections import OrderedDict
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -76,6 +79,19 @@ class EndpointProbe:
         self._model = model
         self._timeout_s = timeout_s
         self._lock = self.facts.lock
+        self._deadline = threading.local()
+
+    @contextmanager
+    def until(self, deadline: float) -> Iterator[None]:
+        """Within the block, in this thread, probes end by ``deadline`` (a ``time.monotonic``
+        value): each waits at most the time left, and none is sent once it has passed, so the
+        look-ups a call makes fit inside the call's own time limit."""
+        previous = getattr(self._deadline, "at", None)
+        self._deadline.at = deadline
+        try:
+            yield
+        finally:
+            self._deadline.at = previous
 
     def models(self) -> tuple[str, ...]:
         """The model ids the server lists at ``/models``: empty when it lists none, or when it
@@ -177,8 +193,14 @@ class EndpointProbe:
     def _call(self, request: urllib.request.Request) -> object:
         """The JSON answer; None when the route is missing or answers no JSON; ``UNANSWERED``
         when the server could not be reached or did not answer in time."""
+        timeout = self._timeout_s
+        deadline: float | None = getattr(self._deadline, "at", None)
+        if deadline is not None:
+            timeout = min(timeout, deadline - time.monotonic())
+            if timeout <= 0:
+                return UNANSWERED
         try:
-            with urllib.request.urlopen(request, timeout=self._timeout_s) as response:
+            with urllib.request.urlopen(request, timeout=timeout) as response:
                 return json.loads(response.read() or b"null")
         except urllib.error.HTTPError:
             return None

@@ -10,11 +10,12 @@ A name also prices the dated or suffixed variants it is a prefix of (``gpt-4o-mi
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from reasoning.textfile import UserFileError, read_user_json
 
 
 class ModelPrice(BaseModel):
@@ -55,9 +56,9 @@ class PriceTable:
         if path is None:
             return table
         try:
-            raw = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, json.JSONDecodeError) as exc:
-            raise ValueError(f"price table {path}: cannot read it as JSON: {exc}") from exc
+            raw = read_user_json(path)
+        except UserFileError as exc:
+            raise ValueError(f"price table {exc}") from None
         if not isinstance(raw, dict):
             raise ValueError(f"price table {path}: expected an object of model name -> prices")
         for name, entry in raw.items():

@@ -2,17 +2,22 @@
 
 from __future__ import annotations
 
-import gzip
 import threading
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Self, TextIO
+from typing import Self
 
 from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 
 from reasoning.llm.client import ChatClient, ChatOptions, LLMEndpointError, complete_with
 from reasoning.llm.messages import ChatMessage, ChatReply
 from reasoning.llm.usage import UsageMeter
+from reasoning.textfile import (
+    UserFileError,
+    parse_user_jsonl,
+    read_user_gzip_text,
+    read_user_text,
+)
 
 _EXCERPT = 60
 
@@ -224,25 +229,23 @@ def load_recording(path: Path) -> list[RecordedCall]:
     """Read a recording (``recording_file`` finds a compressed one); a bad line raises
     ``ValueError`` naming the file and line number."""
     found = recording_file(path) or path
-    calls: list[RecordedCall] = []
     try:
-        with _open_text(found) as handle:
-            for number, line in enumerate(handle, start=1):
-                if not line.strip():
-                    continue
-                try:
-                    calls.append(RecordedCall.model_validate_json(line))
-                except ValidationError as exc:
-                    raise ValueError(f"{found}, line {number}: not a recorded call: {exc}") from exc
-    except (EOFError, gzip.BadGzipFile, UnicodeDecodeError) as exc:
-        raise ValueError(f"{found}: not a readable recording: {exc}") from exc
+        text = read_user_gzip_text(found) if found.suffix == ".gz" else read_user_text(found)
+        lines = parse_user_jsonl(text, found)
+    except UserFileError as err:
+        where = f"line {err.line}: " if err.line else ""
+        raise ValueError(f"{err.path}: not a readable recording: {where}{err.reason}") from None
+    calls: list[RecordedCall] = []
+    for number, record in lines:
+        try:
+            calls.append(RecordedCall.model_validate(record))
+        except ValidationError as exc:
+            problems = "; ".join(
+                f"{'.'.join(str(part) for part in item['loc']) or 'call'}: {item['msg']}"
+                for item in exc.errors(include_url=False)
+            )
+            raise ValueError(f"{found}, line {number}: not a recorded call: {problems}") from None
     return calls
-
-
-def _open_text(path: Path) -> TextIO:
-    if path.suffix == ".gz":
-        return gzip.open(path, "rt", encoding="utf-8")
-    return path.open(encoding="utf-8")
 
 
 def _check_same(

@@ -1,0 +1,1 @@
+"""The viewer: self-contained HTML pages of games and runs (``gumshoe view``)."""

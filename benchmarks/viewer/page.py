@@ -1,0 +1,248 @@
+"""`gumshoe view`: one self-contained HTML page for a game log or a run directory.
+
+The page embeds its data as JSON and its script and styles inline; it loads nothing from the
+network. A run's games are embedded gzip-compressed and rendered when opened, so a page for a
+thousand games stays small. What a page shows comes from ``games.core.view``: the steps, each
+seat's knowledge panels (from the game's own viewer), the audit record, and the recorded LLM calls.
+"""
+
+from __future__ import annotations
+
+import base64
+import gzip
+import json
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict
+
+from games.core.log import GameLog
+from games.core.registry import GameEntry, game_names, get_game
+from games.core.runlog import LogError
+from games.core.view import Call, GameView, ViewParts, game_view
+from reasoning.llm.recording import load_recording, recording_file
+from reasoning.textfile import UserFileError, parse_user_json, read_user_json, read_user_text
+
+
+class RunGame(BaseModel):
+    """One game of a run: its id, a title for the list and its view, compressed."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    id: str
+    title: str
+    packed: str
+
+
+class Curve(BaseModel):
+    """A per-round figure over a run's games: the mean, a 95% band (normal approximation of the
+    mean's interval) and, where the game has one, the ideal reasoner's mean."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    name: str
+    mean: list[float]
+    low: list[float]
+    high: list[float]
+    ideal: list[float] | None = None
+
+
+class RunView(BaseModel):
+    """A run: the bench's summary rows, per-agent totals of the audit, distributions of per-game
+    figures, per-round curves, and its games."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    title: str
+    summary: list[dict[str, Any]]
+    agents: list[dict[str, Any]]
+    distributions: dict[str, list[float]]
+    curves: list[Curve]
+    games: list[RunGame]
+
+
+def _asset(name: str) -> str:
+    return resources.files("benchmarks.viewer").joinpath(name).read_text(encoding="utf-8")
+
+
+def render_page(title: str, data: dict[str, Any]) -> str:
+    """The HTML page showing ``data`` (``{"kind": "game", "game": ...}`` or a run)."""
+    payload = json.dumps(data, separators=(",", ":"), ensure_ascii=False).replace("</", "<\\/")
+    return (
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+        f"<title>{_escape(title)}</title>"
+        '<meta http-equiv="Content-Security-Policy" content="default-src \'none\'; '
+        "script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:\">"
+        f"<style>{_asset('viewer.css')}</style></head>"
+        f"<body><header><h1>gumshoe · {_escape(title)}</h1></header><main></main>"
+        f'<script type="application/json" id="gumshoe-data">{payload}</script>'
+        f"<script>{_asset('viewer.js')}</script></body></html>\n"
+    )
+
+
+def _escape(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def detect_game(path: Path) -> GameEntry[Any]:
+    """The registered game whose log ``path`` is: the header's ``game``, else the first game
+    whose reader accepts it; ValueError naming the file otherwise."""
+    first = read_user_text(path).split("\n", 1)[0]
+    try:
+        header = parse_user_json(first, path)
+    except UserFileError:
+        header = None
+    if isinstance(header, dict) and header.get("game") in game_names():
+        return get_game(str(header["game"]))
+    for name in game_names():
+        entry = get_game(name)
+        try:
+            entry.read_log(path)
+        except (ValueError, LogError):
+            continue
+        return entry
+    raise ValueError(f"{path}: not a game log of any registered game ({', '.join(game_names())})")
+
+
+def recorded_calls(log_path: Path, seats: int) -> list[Call]:
+    """The LLM calls recorded beside a log (``llm/<log stem>.seat<k>.jsonl[.gz]`` in the log's
+    folder or its run's), every seat in turn."""
+    calls: list[Call] = []
+    for folder in (log_path.parent / "llm", log_path.parent.parent / "llm"):
+        for seat in range(seats):
+            found = recording_file(folder / f"{log_path.stem}.seat{seat}.jsonl")
+            if found is None:
+                continue
+            for recorded in load_recording(found):
+                reply = recorded.reply
+                calls.append(
+                    Call(
+                        seat=seat,
+                        prompt="\n\n".join(f"[{m.role}] {m.content}" for m in recorded.messages),
+                        reply=reply.content if reply is not None else f"failed: {recorded.failure}",
+                        prompt_tokens=reply.prompt_tokens if reply is not None else None,
+                        completion_tokens=reply.completion_tokens if reply is not None else None,
+                        latency_s=reply.latency_s if reply is not None else None,
+                    )
+                )
+        if calls:
+            break
+    return calls
+
+
+def view_log(path: Path) -> GameView:
+    """The view of one game log: steps, the game's panels, its audit and recorded calls."""
+    entry = detect_game(path)
+    log: GameLog[Any] = entry.read_log(path)
+    record = entry.audit(log) if entry.auditor is not None else None
+    parts: ViewParts | None = entry.view(log)
+    seats = len(log.header.seats) if log.header is not None else 0
+    return game_view(entry.info.name, log, record, parts, recorded_calls(path, seats))
+
+
+def _pack(view: GameView) -> str:
+    raw = view.model_dump_json(exclude_none=False).encode("utf-8")
+    return base64.b64encode(gzip.compress(raw, mtime=0)).decode("ascii")
+
+
+def view_run(folder: Path) -> RunView:
+    """The view of a run directory: its summary, per-game figures and every game, compressed."""
+    logs = sorted((folder / "games").glob("*.jsonl"))
+    if not logs:
+        raise ValueError(f"{folder}: no game logs under games/ (not a run directory)")
+    summary_path = folder / "summary.json"
+    summary: list[dict[str, Any]] = []
+    if summary_path.is_file():
+        loaded = read_user_json(summary_path)
+        rows = loaded.get("rows") if isinstance(loaded, dict) else None
+        if isinstance(rows, list):
+            summary = [r for r in rows if isinstance(r, dict)]
+        elif isinstance(loaded, dict):
+            summary = [{k: v for k, v in loaded.items() if not isinstance(v, dict | list)}]
+    games: list[RunGame] = []
+    distributions: dict[str, list[float]] = {"claims stated per game": [], "sound share": []}
+    agents: dict[str, dict[str, Any]] = {}
+    known: dict[str, list[list[float]]] = {}
+    ideal: dict[str, list[list[float]]] = {}
+    for path in logs:
+        view = view_log(path)
+        record = view.record
+        if record is not None:
+            stated = sum(s.stated for s in record.seats)
+            sound = sum(s.sound or 0 for s in record.seats)
+            distributions["claims stated per game"].append(float(stated))
+            if stated:
+                distributions["sound share"].append(sound / stated)
+            for seat in record.seats:
+                totals = agents.setdefault(seat.agent, {"agent": seat.agent, "seats": 0})
+                totals["seats"] += 1
+                for key in AGENT_COUNTS:
+                    totals[key] = totals.get(key, 0) + (getattr(seat, key) or 0)
+            by_name = {seat.name: seat.agent for seat in record.seats}
+            _per_round(record.figures, by_name, known, ideal)
+        games.append(RunGame(id=path.stem, title=f"{path.stem} ({view.game})", packed=_pack(view)))
+    curves = [
+        _curve(f"cards known per round: {agent}", rows, ideal.get(agent))
+        for agent, rows in known.items()
+    ]
+    return RunView(
+        title=str(folder),
+        summary=summary,
+        agents=list(agents.values()),
+        distributions=distributions,
+        curves=curves,
+        games=games,
+    )
+
+
+AGENT_COUNTS = ("stated", "entailed", "contradicted", "undetermined", "sound", "lucky", "wrong")
+"""The audit counts summed per agent over a run's seats."""
+
+
+def _per_round(
+    figures: dict[str, Any],
+    agents: dict[str, str],
+    known: dict[str, list[list[float]]],
+    ideal: dict[str, list[list[float]]],
+) -> None:
+    """Collect a game's per-round figures (``known_per_round`` and ``ideal_known_per_round``,
+    per seat name) under the seat's agent."""
+    for key, target in (("known_per_round", known), ("ideal_known_per_round", ideal)):
+        for name, series in (figures.get(key) or {}).items():
+            target.setdefault(agents.get(name, name), []).append([float(v) for v in series])
+
+
+def _curve(name: str, rows: list[list[float]], ideal: list[list[float]] | None) -> Curve:
+    length = max(len(r) for r in rows)
+    padded = [r + [r[-1]] * (length - len(r)) if r else [0.0] * length for r in rows]
+    mean, low, high = [], [], []
+    for column in zip(*padded, strict=True):
+        m = sum(column) / len(column)
+        sd = (sum((v - m) ** 2 for v in column) / max(len(column) - 1, 1)) ** 0.5
+        half = 1.96 * sd / len(column) ** 0.5
+        mean.append(m)
+        low.append(m - half)
+        high.append(m + half)
+    ideal_mean = None
+    if ideal:
+        ideal_padded = [r + [r[-1]] * (length - len(r)) if r else [0.0] * length for r in ideal]
+        ideal_mean = [sum(c) / len(c) for c in zip(*ideal_padded, strict=True)]
+    return Curve(name=name, mean=mean, low=low, high=high, ideal=ideal_mean)
+
+
+def write_view(path: Path, out: Path | None = None) -> Path:
+    """Write the page for ``path`` (a log or a run directory) to ``out`` (default: beside it,
+    ``.html``); return where it went."""
+    if path.is_dir():
+        run = view_run(path)
+        data: dict[str, Any] = {"kind": "run", "run": run.model_dump(mode="json")}
+        title = f"run {path.name}"
+        target = out or path / "view.html"
+    else:
+        game = view_log(path)
+        data = {"kind": "game", "packed": _pack(game)}
+        title = f"{game.game} {path.name}"
+        target = out or path.with_suffix(".html")
+    target.write_text(render_page(title, data), encoding="utf-8")
+    return target

@@ -1,0 +1,116 @@
+"""Clue in the viewer: each seat's grid beside the ideal reasoner's, and the game in words.
+
+For every seat a grid of cards by place (each seat, then the envelope): what the seat's exact
+knowledge (its SAT backbone, the ideal reasoner's) fixes, coloured by what the seat has stated so
+far: a fixed cell it stated is sound, a cell it holds or the envelope holds that it could have
+stated and did not is missed, a stated cell its knowledge leaves open is a guess, a stated cell
+its knowledge contradicts is wrong.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from formalize.clue.knowledge import KnowledgeGrid
+from formalize.clue.setup import ClueSetup
+from games.clue.events import DeductionEvent, GameStart
+from games.clue.knowledge import PlayerView, clue_setup, deduction_fact
+from games.clue.transcript import transcript
+from games.core.log import GameLog
+from games.core.view import Grid, KnowledgePanel, LegendEntry, ViewParts
+from provers.sat_session import SatSession
+
+LEGEND: dict[str, LegendEntry] = {
+    "O": LegendEntry(symbol="■", tone="", meaning="own card"),
+    "H": LegendEntry(symbol="✓", tone="sound", meaning="stated, and its knowledge fixes it"),
+    "h": LegendEntry(symbol="✓", tone="missed", meaning="fixed by its knowledge, not stated"),
+    "x": LegendEntry(symbol="✗", tone="", meaning="fixed absent by its knowledge"),
+    "X": LegendEntry(symbol="✗", tone="sound", meaning="stated absent, and its knowledge fixes it"),
+    "?": LegendEntry(
+        symbol="?", tone="undetermined", meaning="stated, its knowledge leaves it open"
+    ),
+    "!": LegendEntry(symbol="!", tone="wrong", meaning="stated, its knowledge contradicts it"),
+    ".": LegendEntry(symbol="", tone="", meaning="open"),
+}
+"""The codes of a Clue knowledge grid."""
+
+
+def _code(value: bool | None, stated: bool | None, own: bool) -> str:
+    if own and value:
+        return "O"
+    if stated is None:
+        return "." if value is None else ("h" if value else "x")
+    if value is None:
+        return "?"
+    if value != stated:
+        return "!"
+    return "H" if value else "X"
+
+
+def _grid(
+    setup: ClueSetup,
+    grid: KnowledgeGrid,
+    seat: int,
+    stated: dict[tuple[str, int], bool],
+    names: list[str],
+) -> Grid:
+    places = range(setup.n_players + 1)
+    cards = [card for _, category in setup.categories for card in category]
+    rows = [
+        "".join(
+            _code(grid.value(card, place), stated.get((card, place)), place == seat)
+            for place in places
+        )
+        for card in cards
+    ]
+    return Grid(columns=[*names, "env"], labels=cards, rows=rows, legend=LEGEND)
+
+
+def clue_view(log: GameLog[Any]) -> ViewParts:
+    """Each seat's knowledge grid at every event that changes it (seats whose hand the log
+    gives), and the transcript's words for the game."""
+    start = log.events[0] if log.events else None
+    if not isinstance(start, GameStart) or start.deal is None:
+        return ViewParts(texts=None, panels=[])
+    setup = clue_setup(start.config, start.hand_sizes)
+    names = [p.name for p in start.players]
+    views = [
+        PlayerView(setup, SatSession, seat, start.deal.hands[seat]) for seat in range(len(names))
+    ]
+    stated: list[dict[tuple[str, int], bool]] = [{} for _ in names]
+    last: list[list[str] | None] = [None for _ in names]
+    panels: list[KnowledgePanel] = []
+    try:
+        for index, event in enumerate(log.events):
+            for view in views:
+                view.observe(event)
+            if isinstance(event, DeductionEvent):
+                for deduction in event.deductions:
+                    fact = deduction_fact(deduction)
+                    place = fact.player if fact.player is not None else setup.n_players
+                    stated[event.player][(fact.card, place)] = fact.positive
+            for seat, view in enumerate(views):
+                grid = _grid(setup, view.knowledge.grid(), seat, stated[seat], names)
+                if grid.rows != last[seat]:
+                    last[seat] = grid.rows
+                    panels.append(
+                        KnowledgePanel(
+                            step=index,
+                            seat=seat,
+                            title=f"{names[seat]}: what it stated against what it could know",
+                            grid=grid,
+                        )
+                    )
+    finally:
+        for view in views:
+            view.close()
+    return ViewParts(texts=_texts(start, log), panels=panels)
+
+
+def _texts(start: GameStart, log: GameLog[Any]) -> list[str]:
+    """One line per event: the transcript's words for that event alone (seats named)."""
+    lines: list[str] = []
+    for event in log.events:
+        said = [line.strip() for line in transcript([start, event])] if event is not start else []
+        lines.append("; ".join(said) if said else getattr(event, "type", "event"))
+    return lines
