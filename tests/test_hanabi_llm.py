@@ -364,7 +364,7 @@ def test_the_reprompt_policy_asks_again_and_never_plays_a_random_move(tmp_path: 
         args = ["--players", "2", "--seeds", "1", "--agents", "watson,hat", "--model", "scripted"]
         args += ["--base-url", server.base_url, "--invalid", "reprompt", "--out", str(out)]
         result = runner.invoke(app, ["bench", "hanabi", *args, "--quiet"])
-    assert result.exit_code == 2 and "at least one finished game" in result.output
+    assert result.exit_code == 1 and "every game errored" in result.output
     log = ENTRY.read_log(out / "games" / "p2-seed0.jsonl")
     assert log.end is not None and log.end.status == "errored"
     assert not [e for e in log.events if isinstance(e, DecisionEvent)]
