@@ -102,6 +102,10 @@ COMMANDS: dict[str, Lazy | Group] = {
                 "benchmarks.hanabi_bench:bench_hanabi",
                 resumable=True,
             ),
+            "hanabi-table": Lazy(
+                "Hanabi runs merged into one table per seats and player count.",
+                "benchmarks.hanabi_table:bench_hanabi_table",
+            ),
             "viewer": Lazy(
                 "Viewer page sizes, generation cost and first paint.",
                 "benchmarks.viewer_bench:bench_viewer",
