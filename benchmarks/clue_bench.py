@@ -114,10 +114,10 @@ class ClueBenchSummary(BaseModel):
     ideal_known_per_round: list[float]
     llm_usage: UsageReport | None = None
     plot: str | None
-    play_seconds: float
-    play_cpu_seconds: float
-    audit_seconds: float
-    audit_cpu_seconds: float
+    play_wall_s: float
+    play_cpu_s: float
+    audit_wall_s: float
+    audit_cpu_s: float
 
 
 def game_id(index: int) -> str:
@@ -274,10 +274,10 @@ def summarize(
         ideal_known_per_round=ideal,
         llm_usage=usage_report(by_agent),
         plot=str(plot) if plot else None,
-        play_seconds=report.wall_s,
-        play_cpu_seconds=report.cpu_s,
-        audit_seconds=time.perf_counter() - started,
-        audit_cpu_seconds=time.process_time() - started_cpu + audit_cpu_elsewhere,
+        play_wall_s=report.wall_s,
+        play_cpu_s=report.cpu_s,
+        audit_wall_s=time.perf_counter() - started,
+        audit_cpu_s=time.process_time() - started_cpu + audit_cpu_elsewhere,
     )
 
 

@@ -34,6 +34,7 @@ from benchmarks.console.options import (
     seed_range,
 )
 from benchmarks.hanabi_options import player_counts
+from benchmarks.hanabi_published import PUBLISHED, published_rows
 from benchmarks.llm_usage import game_usage, played_usage, usage_lines
 from benchmarks.report import format_table
 from benchmarks.runner import MemoryLog, RunOptions, check_replayable, run_games
@@ -58,6 +59,7 @@ from games.hanabi.config import MAX_SEED, Scoring
 from games.hanabi.entry import ENTRY
 from games.hanabi.events import DecisionEvent, GameEnd, HanabiConfig
 from games.hanabi.knowledge import KnowledgeView
+from games.hanabi.llm_agents import InvalidPolicy
 from games.hanabi.stats import GameRecord, ScoreStats, record_stats
 from reasoning.llm import LLMSettings, UsageReport
 
@@ -97,6 +99,7 @@ class HanabiRunConfig(BaseModel):
     best_of: int = Field(default=1, ge=1)
     mixture: bool = False
     model: str | None = None
+    invalid: InvalidPolicy = "fallback"
 
 
 def game_id(players: int, seed: int) -> str:
@@ -122,6 +125,7 @@ class HanabiGamePlayer:
             view=self.config.view,
             best_of=self.config.best_of,
             mixture=self.config.mixture,
+            invalid=self.config.invalid,
             llm=llm,
         )
         config = HanabiConfig(players=players, scoring=self.config.scoring)
@@ -155,8 +159,8 @@ class HanabiSummary(BaseModel):
     config: HanabiRunConfig
     rows: tuple[PlayerCountRow, ...]
     llm_usage: UsageReport | None = None
-    wall_s: float
-    cpu_s: float
+    play_wall_s: float
+    play_cpu_s: float
 
 
 def summarise_count(rundir: RunDir[HanabiRunConfig], players: int) -> PlayerCountRow | None:
@@ -216,8 +220,8 @@ def run(
         config=config,
         rows=rows,
         llm_usage=played_usage(report.played),
-        wall_s=report.wall_s,
-        cpu_s=report.cpu_s,
+        play_wall_s=report.wall_s,
+        play_cpu_s=report.cpu_s,
     )
     rundir.write_summary(summary)
     return summary
@@ -264,9 +268,20 @@ def summary_json(summary: HanabiSummary) -> str:
     return json.dumps(summary.model_dump(mode="json"), indent=2)
 
 
-def parse_seeds(seeds: int, first: int) -> tuple[int, ...]:
-    """Seeds ``first`` .. ``first + seeds - 1``, each a valid Hanabi seed (ValueError else)."""
-    return seed_range(seeds, first, MAX_SEED)
+def parse_seeds(seeds: str, first: int) -> tuple[int, ...]:
+    """A count N (seeds ``first`` .. ``first + N - 1``) or a comma-separated list of seeds
+    (``2,3,5,7,11``, in that order, without repeats); ValueError naming ``--seeds`` otherwise."""
+    items = [item.strip() for item in seeds.split(",")]
+    if not all(item.isdigit() for item in items):
+        raise ValueError(f"--seeds: {seeds!r} is neither a count nor a list of seeds like 2,3,5")
+    numbers = [int(item) for item in items]
+    if len(numbers) == 1:
+        if numbers[0] < 1:
+            raise ValueError("--seeds: the count must be at least 1")
+        return seed_range(numbers[0], first, MAX_SEED)
+    if max(numbers) > MAX_SEED:
+        raise ValueError(f"--seeds: a seed is at most {MAX_SEED}")
+    return tuple(dict.fromkeys(numbers))
 
 
 def counts_in(players: Sequence[int]) -> tuple[int, ...]:
@@ -276,7 +291,10 @@ def counts_in(players: Sequence[int]) -> tuple[int, ...]:
 
 def bench_hanabi(
     players: Annotated[str, typer.Option(help="Player counts, comma-separated (2-5).")] = "2,3,4,5",
-    seeds: Annotated[int, typer.Option(min=1, help="Seeds per player count.")] = 10,
+    seeds: Annotated[
+        str,
+        typer.Option(help="Seeds per player count: a count, or a list such as 2,3,5,7,11."),
+    ] = "10",
     first_seed: Annotated[int, typer.Option(min=0, help="The first seed; then first+1, ...")] = 0,
     agents: Annotated[
         str,
@@ -288,9 +306,17 @@ def bench_hanabi(
     scoring: Annotated[
         str, typer.Option(help="fireworks (the sum, kept at a bomb-out) or hle (a bomb-out is 0).")
     ] = "fireworks",
-    view: SherlockView = "hints",
+    sherlock_view: SherlockView = "hints",
+    old_view: Annotated[str | None, typer.Option("--view", hidden=True)] = None,
     best_of: BestOf = 1,
     mixture: Mixture = False,
+    invalid: Annotated[
+        str,
+        typer.Option(
+            help="LLM answers still invalid after the re-prompts: fallback (a counted random "
+            "legal move) or reprompt (up to 10 re-prompts, then the game errors)."
+        ),
+    ] = "fallback",
     out: Annotated[Path, typer.Option(help="Run directory (resumed when it exists).")] = Path(
         "runs/hanabi"
     ),
@@ -309,6 +335,11 @@ def bench_hanabi(
     With --replay every setting (player counts, seeds, agents, scoring, view, model) is the
     recorded run's."""
     try:
+        if old_view is not None:
+            raise ValueError(
+                "--view is now --sherlock-view (as in play hanabi, where --view is the knowledge "
+                "printed)"
+            )
         record_in = record_or_replay(record, out, replay)
         if replay is not None:
             config = RunDir.resume(replay, HanabiRunConfig).config
@@ -323,10 +354,11 @@ def bench_hanabi(
                     "seeds": parse_seeds(seeds, first_seed),
                     "agents": agents,
                     "scoring": scoring,
-                    "view": view,
+                    "view": sherlock_view,
                     "best_of": best_of,
                     "mixture": mixture,
                     "model": model,
+                    "invalid": invalid,
                 }
             )
         for count in counts:
@@ -361,7 +393,12 @@ def bench_hanabi(
         return
     typer.echo(f"Hanabi, agents {agents}, scoring {summary.config.scoring}")
     typer.echo(format_table(table_rows(summary), COLUMNS))
+    if not AGENTS.needs_llm(names) and summary.config.scoring == "fireworks":
+        typer.echo("beside published self-play means (gap: this run minus published):")
+        typer.echo(
+            format_table(published_rows(summary.rows), ["players", "mean", "mean_ci", *PUBLISHED])
+        )
     for line in usage_lines(summary.llm_usage):
         typer.echo(line)
-    typer.echo(f"wall {summary.wall_s:.2f} s, CPU {summary.cpu_s:.2f} s")
+    typer.echo(f"wall {summary.play_wall_s:.2f} s, CPU {summary.play_cpu_s:.2f} s")
     typer.echo(f"wrote {rundir.summary_path} and {plot}")

@@ -35,8 +35,10 @@ from games.core.play import play_game
 from games.core.runlog import LogError, RunDir, RunDirError
 from games.mystery.agents import AGENTS, AgentSettings
 from games.mystery.audit import audit_game
-from games.mystery.entry import ENTRY, scripts_for
+from games.mystery.cli import checked_scripts, game_config
+from games.mystery.entry import ENTRY, game_scripts
 from games.mystery.events import GameEnd, MysteryConfig
+from games.mystery.logs import read_checked_log
 from games.mystery.wellplay import load_wellplay
 from games.mystery.wellplay_answer import Knowledge, answer_all
 from provers.sat_prover import SatProver
@@ -53,6 +55,7 @@ class MysteryBenchConfig(BaseModel):
     agents: tuple[str, ...]
     first_seed: int = 0
     llm_model: str | None = None
+    script_file: str | None = None
 
 
 @dataclass(frozen=True)
@@ -61,12 +64,14 @@ class MysteryPlayer:
 
     specs: tuple[str, ...]
     settings: AgentSettings
+    script_file: Path | None = None
 
     def __call__(self, game_id: str, log: MemoryLog) -> dict[str, Any]:
         """Play the game ``game_id`` names into ``log``; its LLM seats' usage by agent name."""
         seed = int(game_id.removeprefix("seed-"))
         settings = self.settings.for_game(game_id, len(self.specs))
-        played = play_game(ENTRY, self.specs, seed, settings, log=log)
+        config = game_config(len(self.specs), self.script_file)
+        played = play_game(ENTRY, self.specs, seed, settings, config, log=log)
         return {
             "usage": game_usage(
                 (s.agent, played.meters.get(i, ())) for i, s in enumerate(played.seats)
@@ -81,7 +86,7 @@ def quiz_bounds(seeds: list[int], config: MysteryConfig) -> dict[str, dict[str, 
     questions = [
         q
         for seed in progress_bar(seeds, len(seeds), "quiz scripts")
-        for q in quiz(scripts_for(seed, config.scripts), prover, seed)
+        for q in quiz(game_scripts(config, seed), prover, seed)
     ]
     levels: tuple[Needs, ...] = ("own", "said", "all")
     out: dict[str, dict[str, float]] = {
@@ -101,7 +106,7 @@ def summarise(run_dir: RunDir[MysteryBenchConfig], game_ids: list[str]) -> dict[
     facts: Counter[str] = Counter()
     rated: dict[str, list[float]] = {"high": [], "medium": [], "low": []}
     for gid in game_ids:
-        log = ENTRY.read_log(run_dir.log_path(gid))
+        log = read_checked_log(run_dir.log_path(gid))
         if log.end is None or log.end.status != "finished" or log.header is None:
             errored += 1
             continue
@@ -111,7 +116,7 @@ def summarise(run_dir: RunDir[MysteryBenchConfig], game_ids: list[str]) -> dict[
         assert isinstance(end, GameEnd)
         wins += end.winner == "civilians"
         solved.append(sum(end.solved) / len(end.solved))
-        audit = audit_game(scripts_for(log.header.seed, config.scripts), log.events, config.rounds)
+        audit = audit_game(game_scripts(config, log.header.seed), log.events, config.rounds)
         gains.append(audit.gains)
         start += [h[0] for h in audit.entropy.values()]
         pruning.update(audit.pruning)
@@ -185,6 +190,10 @@ def bench_mystery(
             help="Also generate WellPlay-style questions per script and report exact bounds.",
         ),
     ] = True,
+    script: Annotated[
+        Path | None,
+        typer.Option(help="Play every game on this script file (JSON) instead of generated ones."),
+    ] = None,
 ) -> None:
     """Interrogation games on generated scripts: win rate, exact IG per round, pruning audit,
     WellPlay-style question bounds."""
@@ -198,34 +207,41 @@ def bench_mystery(
         if needs_llm and replay is None and not llm.configured:
             raise ValueError("--agents: an LLM agent needs --base-url (or --replay)")
         config = MysteryBenchConfig(
-            agents=specs, first_seed=first_seed, llm_model=llm.model if needs_llm else None
+            agents=specs,
+            first_seed=first_seed,
+            llm_model=llm.model if needs_llm else None,
+            script_file=None if script is None else str(script.resolve()),
         )
         ids = [f"seed-{first_seed + k}" for k in range(games)]
         if replay is not None:
             check_replayable(config, replay, ["agents", "first_seed", "llm_model"], ids)
+        if script is not None:
+            checked_scripts(script, len(specs))
         options = run_options(workers, concurrency, scheduler, quiet)
         rundir = RunDir(out, config)
-        player = MysteryPlayer(specs, AgentSettings(llm=llm if needs_llm else None))
+        player = MysteryPlayer(specs, AgentSettings(llm=llm if needs_llm else None), script)
         report = run_games(rundir, ids, player, options)
         summary = summarise(rundir, ids)
         usage = played_usage(report.played)
         summary["llm_usage"] = None if usage is None else usage.model_dump(mode="json")
         if with_quiz:
             seeds = [first_seed + k for k in range(games)]
-            summary["quiz"] = quiz_bounds(seeds, ENTRY.default_config(len(specs)))
+            summary["quiz"] = quiz_bounds(seeds, game_config(len(specs), script))
     except (ValueError, ValidationError, RunDirError, LogError) as err:
         fail(err)
     summary.update(
-        agents=",".join(specs), wall_s=round(report.wall_s, 3), cpu_s=round(report.cpu_s, 3)
+        agents=",".join(specs),
+        play_wall_s=round(report.wall_s, 3),
+        play_cpu_s=round(report.cpu_s, 3),
     )
     plot = plot_gains(summary["ig_per_round"], out / "ig_per_round.png")
-    path = write_json(out / "mystery_summary.json", summary)
+    path = write_json(out / "summary.json", summary)
     if as_json:
         typer.echo(write_json_text(summary))
         exit_when_all_errored(summary["errored"], summary["finished"])
         return
     columns = ["agents", "games", "finished", "win_rate", "solved_share", "mean_h0", "lies"]
-    typer.echo(format_table([summary], [*columns, "wall_s", "cpu_s"]))
+    typer.echo(format_table([summary], [*columns, "play_wall_s", "play_cpu_s"]))
     for line in usage_lines(usage):
         typer.echo(line)
     rows = [{"round": r + 1, "mean_ig": g} for r, g in enumerate(summary["ig_per_round"])]

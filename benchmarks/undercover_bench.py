@@ -277,7 +277,7 @@ class UndercoverBenchSummary(BaseModel):
     similarity: list[PairSimilarity]
     fallbacks: FallbackSnapshot | None
     llm_usage: UsageReport | None = None
-    elapsed_s: float
+    play_wall_s: float
     play_cpu_s: float
     plot: str | None = None
 
@@ -387,7 +387,7 @@ def run(
             fallbacks.snapshot() if settings.client is not None or replay_from is not None else None
         ),
         llm_usage=played_usage(report.played),
-        elapsed_s=time.perf_counter() - started,
+        play_wall_s=time.perf_counter() - started,
         play_cpu_s=report.cpu_s,
     )
     plot = write_plot(summary, out / PLOT_FILE)

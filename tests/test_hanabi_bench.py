@@ -47,12 +47,18 @@ def test_agent_bench_writes_its_table(tmp_path: Path) -> None:
 
 
 def test_engine_bench_times_every_engine(tmp_path: Path) -> None:
-    args = ["--games", "2", "--players", "3", "--out", str(tmp_path)]
+    args = ["--games", "2", "--careful", "2", "--players", "3", "--out", str(tmp_path)]
     result = CliRunner().invoke(_app(hanabi_engine_bench.main), args)
     assert result.exit_code == 0, result.output
-    rows = json.loads((tmp_path / "hanabi_engine.json").read_text())["rows"]
+    report = json.loads((tmp_path / "hanabi_engine.json").read_text())
+    rows = report["rows"]
     assert {row["engine"] for row in rows} == {"gumshoe", "openspiel", "hle"}
     assert all(row["status"] in ("ok", "absent") for row in rows)
+    careful = report["careful_rows"]
+    engines = {"gumshoe", "openspiel", "hle", "gumshoe+hat rollout"}
+    assert {row["engine"] for row in careful} == engines
+    replayed = {row["moves_per_game"] for row in careful[:3] if row["status"] == "ok"}
+    assert len(replayed) == 1 and replayed.pop() > 40
 
 
 def test_bench_hanabi_on_the_runner_reports_every_player_count(tmp_path: Path) -> None:
@@ -81,7 +87,8 @@ def test_bench_hanabi_on_the_runner_reports_every_player_count(tmp_path: Path) -
         (["--agents", "nobody"], "unknown agent 'nobody'"),
         (["--agents", "symbolic,random", "--players", "3"], "2 seats named for 3 players"),
         (["--scoring", "points"], "scoring"),
-        (["--view", "all"], "view"),
+        (["--sherlock-view", "all"], "view"),
+        (["--view", "exact"], "--view is now --sherlock-view"),
         (["--agents", "watson"], "need an LLM endpoint"),
     ],
 )

@@ -23,9 +23,10 @@ from games.hanabi.engine import HanabiGame, HanabiObservation
 from games.hanabi.entry import ENTRY
 from games.hanabi.events import DecisionEvent, HanabiConfig, HanabiMove, SlotClaim
 from games.hanabi.knowledge import seat_knowledge
+from games.hanabi.llm_agents import REPROMPT_BOUND
 from games.hanabi.symbolic import SymbolicAgent
-from reasoning.llm import LLMSettings
-from reasoning.llm.scripted_server import ChatRequest, ScriptedChatServer
+from reasoning.llm import LLMEndpointError, LLMSettings
+from reasoning.llm.scripted_server import ChatRequest, Reply, ScriptedChatServer
 
 runner = CliRunner()
 LEGAL = re.compile(r"^  (\d+): ", re.MULTILINE)
@@ -285,3 +286,85 @@ def test_audit_and_annotate_refuse_a_log_the_engine_does_not_replay(tmp_path: Pa
         assert result.exit_code == 2 and "forged.jsonl:2: logged" in result.output
     missing = runner.invoke(app, ["audit", "hanabi", str(tmp_path / "none.jsonl")])
     assert missing.exit_code == 2 and "no such file" in missing.output
+
+
+def test_two_models_at_one_table_record_each_seats_model(tmp_path: Path) -> None:
+    """Seed 003's cross-play: ``sherlock@A,watson@B`` asks each seat's own model, and the log's
+    seats say which model sat where."""
+    agents = "sherlock@model-a,watson@model-b,hat"
+    with ScriptedChatServer(scripted) as server:
+        result = runner.invoke(
+            app,
+            [
+                "bench",
+                "hanabi",
+                "--players",
+                "3",
+                "--seeds",
+                "1",
+                "--agents",
+                agents,
+                "--base-url",
+                server.base_url,
+                "--out",
+                str(tmp_path),
+                "--quiet",
+            ],
+        )
+        assert result.exit_code == 0, result.output
+        seen = {(SEAT.search(r.last_user)[1], r.model) for r in server.requests}  # type: ignore[index]
+    assert seen == {("0", "model-a"), ("1", "model-b")}
+    log = ENTRY.read_log(tmp_path / "games" / "p3-seed0.jsonl")
+    assert log.header is not None
+    assert [s.agent for s in log.header.seats] == ["sherlock@model-a", "watson@model-b", "hat"]
+
+
+def test_a_model_on_an_agent_without_an_llm_is_refused() -> None:
+    with pytest.raises(ValueError, match="only LLM agents take @MODEL"):
+        AGENTS.parse("hat@model-a,sherlock")
+
+
+def test_reasoning_effort_is_sent_and_reasoning_content_is_logged() -> None:
+    """A reasoning-effort setting reaches the request; the server's separate reasoning text is
+    kept in the decision it led to."""
+
+    def thinking(request: ChatRequest) -> Reply:
+        return Reply(scripted(request), reasoning=f"thought {len(request.last_user)}")
+
+    with ScriptedChatServer(thinking) as server:
+        llm = LLMSettings(
+            base_url=server.base_url, model="scripted", max_retries=0, reasoning_effort="high"
+        )
+        agent = AGENTS.make("watson", 0, 1, HanabiAgentSettings(llm=llm))
+        game = HanabiGame(HanabiConfig(players=2), 1)
+        move = agent.act(game.observation(0))
+        (request,) = server.requests
+    assert request.body["reasoning_effort"] == "high"
+    assert isinstance(move, HanabiMove)
+    assert move.decision.reasoning_content == f"thought {len(request.last_user)}"
+    with ScriptedChatServer(scripted) as server:
+        plain = HanabiAgentSettings(
+            llm=LLMSettings(base_url=server.base_url, model="scripted", max_retries=0)
+        )
+        move = AGENTS.make("watson", 0, 1, plain).act(game.observation(0))
+        assert "reasoning_effort" not in server.requests[0].body
+    assert isinstance(move, HanabiMove) and move.decision.reasoning_content is None
+
+
+def test_the_reprompt_policy_asks_again_and_never_plays_a_random_move(tmp_path: Path) -> None:
+    """``--invalid reprompt``: an answer that stays invalid is asked again up to the bound, then
+    the game errors (counted in the run), where ``fallback`` would have moved at random."""
+    with ScriptedChatServer(lambda request: "no JSON here") as server:
+        llm = LLMSettings(base_url=server.base_url, model="scripted", max_retries=0)
+        agent = AGENTS.make("watson", 0, 1, HanabiAgentSettings(llm=llm, invalid="reprompt"))
+        with pytest.raises(LLMEndpointError, match="no valid answer in 11 asks"):
+            agent.act(HanabiGame(HanabiConfig(players=2), 1).observation(0))
+        assert len(server.requests) == 1 + REPROMPT_BOUND
+        out = tmp_path / "r"
+        args = ["--players", "2", "--seeds", "1", "--agents", "watson,hat", "--model", "scripted"]
+        args += ["--base-url", server.base_url, "--invalid", "reprompt", "--out", str(out)]
+        result = runner.invoke(app, ["bench", "hanabi", *args, "--quiet"])
+    assert result.exit_code == 1 and "every game errored" in result.output
+    log = ENTRY.read_log(out / "games" / "p2-seed0.jsonl")
+    assert log.end is not None and log.end.status == "errored"
+    assert not [e for e in log.events if isinstance(e, DecisionEvent)]

@@ -114,7 +114,7 @@ def test_a_claim_in_no_card_is_malformed(claim: dict[str, object]) -> None:
     ("changes", "problem"),
     [
         ({"reasoning": ""}, "at least 1 character"),
-        ({"reasoning": "x" * (MAX_TEXT + 1)}, "at most 600 characters"),
+        ({"reasoning": "x" * (MAX_TEXT + 1)}, f"at most {MAX_TEXT} characters"),
         ({"deductions": [{"seat": 3, "slot": 0, "colors": "R", "ranks": "1"}]}, "0, 1 or 2"),
         ({"deductions": [{"seat": 0, "slot": 5, "colors": "R", "ranks": "1"}]}, "4"),
         ({"deductions": [{"seat": 0, "slot": 0, "colors": "R", "ranks": "1"}] * 16}, "at most 15"),

@@ -41,7 +41,7 @@ def test_bench_json_prover_agents_win_and_resume(tmp_path: Path) -> None:
     assert summary["win_rate"] == 1.0 and summary["finished"] == 3
     assert summary["pruning"].keys() <= {"entailed"}
     assert (tmp_path / "ig_per_round.png").is_file()
-    assert (tmp_path / "mystery_summary.json").is_file()
+    assert (tmp_path / "summary.json").is_file()
     again = CliRunner().invoke(app, [*args, "--out", str(tmp_path)])
     assert json.loads(again.output)["ig_per_round"] == summary["ig_per_round"]
 

@@ -56,12 +56,12 @@ def test_bench_writes_llm_usage_per_agent_and_prints_its_table(tmp_path: Path) -
         result = runner.invoke(app, [*base, "--out", str(out), "--agents", AGENTS, *llm])
         served = len(server.requests)
     assert result.exit_code == 0, result.output
-    usage = json.loads((out / "mystery_summary.json").read_text())["llm_usage"]
+    usage = json.loads((out / "summary.json").read_text())["llm_usage"]
     assert list(usage["seats"]) == ["questum"]
     assert usage["seats"]["questum"]["calls"] == usage["total"]["calls"] == served > 0
     table = result.output[result.output.index("LLM usage per agent") :].splitlines()
     assert table[2].split()[:2] == ["questum", str(served)]
     offline = runner.invoke(app, [*base, "--agents", "prover", "--out", str(tmp_path / "off")])
     assert offline.exit_code == 0, offline.output
-    assert json.loads((tmp_path / "off" / "mystery_summary.json").read_text())["llm_usage"] is None
+    assert json.loads((tmp_path / "off" / "summary.json").read_text())["llm_usage"] is None
     assert "LLM usage" not in offline.output

@@ -19,7 +19,7 @@ CONFIG = clue_bench.ClueBenchConfig(agents=("prover", "random", "prover"), max_r
 def summary(out: Path, options: RunOptions) -> dict[str, Any]:
     result = clue_bench.run(CONFIG, 4, out, options=options)
     return result.model_dump(
-        exclude={"plot", "play_seconds", "play_cpu_seconds", "audit_seconds", "audit_cpu_seconds"}
+        exclude={"plot", "play_wall_s", "play_cpu_s", "audit_wall_s", "audit_cpu_s"}
     )
 
 

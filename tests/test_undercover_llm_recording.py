@@ -80,7 +80,7 @@ def test_a_two_game_bench_replays_from_its_recordings_with_an_identical_summary(
     result = runner.invoke(app, [*bare, "--replay", str(recorded_run)])
     assert result.exit_code == 0, result.output
     replayed = summary_of(result.stdout)
-    timing = ("elapsed_s", "play_cpu_s", "plot")
+    timing = ("play_wall_s", "play_cpu_s", "plot")
     assert without(replayed, timing) == without(recorded, timing)
     assert game_logs(tmp_path / "replayed") == game_logs(recorded_run)
     differing = ["--replay", str(recorded_run), "--model", "x", "--timeout", "5"]

@@ -248,6 +248,6 @@ def bench_llm_concurrency(
             ["concurrency", "games", "errored", "play_wall_s", "play_cpu_s", "x_faster_wall"],
         )
     )
-    typer.echo(f"summaries equal: {result['summaries_equal']}")
+    typer.echo(f"outcomes equal: {result['outcomes_equal']}")
     path = write_json(out / "llm_concurrency.json", result)
     typer.echo(f"wrote {path}")

@@ -102,6 +102,10 @@ COMMANDS: dict[str, Lazy | Group] = {
                 "benchmarks.hanabi_bench:bench_hanabi",
                 resumable=True,
             ),
+            "hanabi-table": Lazy(
+                "Hanabi runs merged into one table per seats and player count.",
+                "benchmarks.hanabi_table:bench_hanabi_table",
+            ),
             "viewer": Lazy(
                 "Viewer page sizes, generation cost and first paint.",
                 "benchmarks.viewer_bench:bench_viewer",
@@ -129,6 +133,7 @@ COMMANDS: dict[str, Lazy | Group] = {
         },
     ),
     "detective": Lazy("Detective cases: generate and check.", "games.detective.cli:detective_app"),
+    "mystery": Lazy("Interrogation scripts: generate and check.", "games.mystery.cli:mystery_app"),
     "hanabi": Lazy("Hanabi datasets: annotate logged decisions.", "games.hanabi.cli:hanabi_app"),
     "demo": Lazy(
         "Run the offline demo: provers, an audit, Clue, Undercover-V, detective, mystery, Hanabi.",

@@ -5,6 +5,7 @@ Slots are 0-based indices; crimes are 1-based (``c1_...``), so one world can hol
 
 from __future__ import annotations
 
+from formalize.world.setting import Setting
 from reasoning.formula import Atom
 
 
@@ -56,3 +57,22 @@ def method(crime: int, method_id: str) -> Atom:
 def motive(crime: int, motive_id: str) -> Atom:
     """Crime ``crime`` was done for ``motive_id``."""
     return Atom(f"c{crime}_motive_{motive_id}")
+
+
+def vocabulary(setting: Setting) -> frozenset[str]:
+    """The name of every atom the setting's theory, facts and answers can speak of."""
+    people = [p.id for p in setting.people]
+    places = [p.id for p in setting.places]
+    slots = range(len(setting.slots))
+    names = [at(p, lid, t).pred for p in people for lid in places for t in slots]
+    names += [holds(p, w.id, t).pred for p in people for w in setting.weapons for t in slots]
+    names += [has_key(p, k.id).pred for p in people for k in setting.keys]
+    names += [has_motive(p, m.id).pred for p in people for m in setting.motives]
+    for c in range(1, len(setting.crimes) + 1):
+        names += [culprit(c, p).pred for p in people]
+        names += [scene(c, lid).pred for lid in places]
+        names += [time(c, t).pred for t in slots]
+        names += [weapon(c, w.id).pred for w in setting.weapons]
+        names += [method(c, m.id).pred for m in setting.methods]
+        names += [motive(c, m.id).pred for m in setting.motives]
+    return frozenset(names)

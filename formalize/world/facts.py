@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from formalize.world import atoms
 from formalize.world.setting import Setting
 from formalize.world.world import World
-from reasoning.formula import And, Formula, Not, conj, disj
+from reasoning.formula import And, Atom, Formula, Not, Or, conj, disj
+from reasoning.formula import atoms as atoms_of
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,3 +188,73 @@ def holds_in(fact: Fact, world: World) -> bool:
             return world.crimes[crime - 1].weapon != item
         case MotiveAmong(crime, motives):
             return world.crimes[crime - 1].motive in motives
+
+
+def _literals(formula: Formula) -> list[tuple[list[str], bool]]:
+    """The formula's atoms split at ``_`` with their signs, read through one And or Or (and a
+    negation around it)."""
+    whole, outer = formula, True
+    if isinstance(formula, Not) and isinstance(formula.body, And | Or):
+        whole, outer = formula.body, False
+    parts = whole.parts if isinstance(whole, And | Or) else (whole,)
+    out: list[tuple[list[str], bool]] = []
+    for part in parts:
+        body, positive = (part.body, not outer) if isinstance(part, Not) else (part, outer)
+        if isinstance(body, And):
+            out += [(a.pred.split("_"), positive) for a in atoms_of(body)]
+        elif isinstance(body, Atom):
+            out.append((body.pred.split("_"), positive))
+    return out
+
+
+def _candidates(formula: Formula) -> list[Fact]:
+    """The facts whose formula could be ``formula``, judged by its atoms' names alone."""
+    literals = _literals(formula)
+    if not literals:
+        return []
+    (head, sign) = literals[0]
+    positive = [name for name, s in literals if s]
+    kind = head[0]
+    out: list[Fact] = []
+    try:
+        if kind == "at" and len(head) == 4:
+            people = list(dict.fromkeys(name[1] for name, _ in literals))
+            slot = int(head[3])
+            if len(people) == 1:
+                out.append(Seen(head[1], head[2], slot, sign))
+            elif len(people) == 2:
+                out += [Met(people[0], people[1], slot, t) for t in (True, False)]
+        elif kind == "holds" and len(head) == 4:
+            out.append(Held(head[1], head[2], int(head[3]), sign))
+        elif kind == "key" and len(head) == 3:
+            out.append(KeyHolders(head[2], tuple(sorted(name[1] for name in positive))))
+        elif kind == "motive" and len(head) == 3:
+            out.append(HasMotive(head[1], head[2], sign))
+            out.append(MotiveHolders(head[2], tuple(sorted(name[1] for name in positive))))
+        elif kind.startswith("c") and kind[1:].isdigit() and len(head) == 3:
+            crime, rest = int(kind[1:]), [name[2] for name, _ in literals]
+            match head[1]:
+                case "time":
+                    out.append(TimeAmong(crime, tuple(int(t) for t in rest)))
+                case "scene":
+                    out.append(SceneAmong(crime, tuple(rest)))
+                case "method":
+                    out.append(MethodWas(crime, head[2]))
+                case "weapon":
+                    out.append(WeaponNot(crime, head[2]))
+                case "motive":
+                    out.append(MotiveAmong(crime, tuple(rest)))
+    except ValueError:
+        return []
+    return out
+
+
+def fact_of(formula: Formula, setting: Setting) -> Fact | None:
+    """The fact whose formula (``fact_formula``) is ``formula``, or None when none is."""
+    for fact in _candidates(formula):
+        try:
+            if fact_formula(fact, setting) == formula:
+                return fact
+        except (StopIteration, IndexError):
+            continue
+    return None

@@ -49,8 +49,8 @@ def _people(setting: Setting, people: Sequence[str]) -> str:
     return listing([_person(setting, p) for p in people])
 
 
-def render_fact(fact: Fact, setting: Setting, rng: random.Random) -> str:
-    """One English sentence stating ``fact``; ``rng`` picks among equivalent phrasings."""
+def phrasings(fact: Fact, setting: Setting) -> list[str]:
+    """Every English sentence ``render_fact`` may state ``fact`` with."""
     options: list[str]
     match fact:
         case Seen(person, place, slot, True):
@@ -138,5 +138,9 @@ def render_fact(fact: Fact, setting: Setting, rng: random.Random) -> str:
         case MotiveAmong(crime, motives):
             whys = listing([setting.motive(m).name for m in motives], "or")
             options = [f"Whoever killed {_victim(setting, crime)} acted out of {whys}."]
-    text = rng.choice(options)
-    return text[0].upper() + text[1:]
+    return [text[0].upper() + text[1:] for text in options]
+
+
+def render_fact(fact: Fact, setting: Setting, rng: random.Random) -> str:
+    """One English sentence stating ``fact``; ``rng`` picks among equivalent phrasings."""
+    return rng.choice(phrasings(fact, setting))

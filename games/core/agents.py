@@ -1,7 +1,9 @@
 """One agent registry per game and one seat-list parser for every command.
 
 A seat list names one agent per seat, comma-separated; ``name*count`` (or ``name x count``)
-repeats a name: ``prover*5,llm`` seats five prover agents and one LLM agent.
+repeats a name: ``prover*5,llm`` seats five prover agents and one LLM agent. An LLM agent may
+name its own model, ``sherlock@MODEL``, where the game's registry knows how to set one; the seat
+keeps the whole spec, so logs record each seat's model.
 """
 
 from __future__ import annotations
@@ -45,11 +47,18 @@ class AgentRegistry(Generic[S, A]):
     built under when none are given."""
 
     def __init__(
-        self, types: Iterable[AgentType[S, A]], *, game: str, settings: Callable[[], S]
+        self,
+        types: Iterable[AgentType[S, A]],
+        *,
+        game: str,
+        settings: Callable[[], S],
+        with_model: Callable[[S, str], S] | None = None,
     ) -> None:
         self.types: dict[str, AgentType[S, A]] = {t.name: t for t in types}
         self.game = game
         self.default_settings = settings
+        self.with_model = with_model
+        """How a seat's ``@MODEL`` changes the settings its factory gets (None: not offered)."""
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -57,14 +66,22 @@ class AgentRegistry(Generic[S, A]):
         return tuple(self.types)
 
     def get(self, spec: str) -> AgentType[S, A]:
-        """The type named ``spec`` (surrounding spaces ignored); AgentSpecError names the known
-        ones otherwise."""
-        found = self.types.get(spec.strip())
+        """The type named ``spec`` (surrounding spaces and any ``@MODEL`` ignored);
+        AgentSpecError names the known ones otherwise."""
+        name = spec.strip().partition("@")[0]
+        found = self.types.get(name)
         if found is None:
-            raise AgentSpecError(
-                f"unknown agent {spec.strip()!r}; choose one of: {', '.join(self.types)}"
-            )
+            raise AgentSpecError(f"unknown agent {name!r}; choose one of: {', '.join(self.types)}")
         return found
+
+    def _checked(self, spec: str) -> str:
+        name, at, model = spec.strip().partition("@")
+        found = self.get(name)
+        if not at:
+            return found.name
+        if not model or not found.needs_llm or self.with_model is None:
+            raise AgentSpecError(f"agent entry {spec.strip()!r}: only LLM agents take @MODEL")
+        return f"{found.name}@{model}"
 
     def parse(self, text: str) -> tuple[str, ...]:
         """One registered agent name per seat from a seat list (see the module docstring)."""
@@ -80,7 +97,7 @@ class AgentRegistry(Generic[S, A]):
             count = 1 if count_text is None else int(count_text)
             if not 1 <= count <= MAX_SEATS:
                 raise AgentSpecError(f"agent entry {item!r}: count must be 1 to {MAX_SEATS}")
-            seats.extend([self.get(match["name"]).name] * count)
+            seats.extend([self._checked(match["name"])] * count)
             if len(seats) > MAX_SEATS:
                 raise AgentSpecError(f"agents: more than {MAX_SEATS} seats")
         return tuple(seats)
@@ -91,8 +108,12 @@ class AgentRegistry(Generic[S, A]):
 
     def make(self, spec: str, seat: int, seed: int, settings: S | None = None) -> A:
         """A fresh agent named ``spec`` for ``seat`` of the game dealt from ``seed``, built under
-        ``settings`` (default: the registry's) with a seed of its own (``seat_seed``)."""
+        ``settings`` (default: the registry's, with the spec's own model if it names one) with a
+        seed of its own (``seat_seed``)."""
         chosen = settings if settings is not None else self.default_settings()
+        model = self._checked(spec).partition("@")[2]
+        if model and self.with_model is not None:
+            chosen = self.with_model(chosen, model)
         return self.get(spec).factory(seat, seat_seed(self.game, seed, seat), chosen)
 
 

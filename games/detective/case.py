@@ -10,25 +10,23 @@ leave the logic out; it can then only be graded by a model, not exactly.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
 
 from pydantic import (
-    AfterValidator,
     BaseModel,
     ConfigDict,
     Field,
-    ValidationError,
     ValidationInfo,
     field_validator,
     model_validator,
 )
 
 from formalize.world.setting import Setting
-from games.detective.jsonpos import line_of, value_lines
-from reasoning.syntax import FormulaSyntaxError, parse_formula
-from reasoning.textfile import UserFileError, parse_user_json, read_user_text
+from reasoning.jsonpos import FormulaText, parse_model, read_json_text
 
 SCHEMA_VERSION = 1
+
+MAX_CASE_BYTES = 64 * 1024 * 1024
+"""The largest case file read (a generated case of 20 locations is about 100 kB)."""
 
 MAX_CLUE_LOCATIONS = 16
 """The most locations a generated case spreads clues over (the planner searches their subsets)."""
@@ -36,19 +34,6 @@ MAX_CLUE_LOCATIONS = 16
 
 class CaseError(ValueError):
     """A case file that cannot be used; the message names the file and line."""
-
-
-def _formula_text(text: str) -> str:
-    """``text`` if it parses as a formula; a one-line ValueError saying where it does not."""
-    try:
-        parse_formula(text)
-    except FormulaSyntaxError as err:
-        raise ValueError(f"not a formula: column {err.column}: {err.message}") from None
-    return text
-
-
-FormulaText = Annotated[str, AfterValidator(_formula_text)]
-"""A formula in the text syntax, checked when a case is read."""
 
 
 class Choice(BaseModel):
@@ -261,31 +246,12 @@ class Case(BaseModel):
 
 def parse_case(text: str, source: str = "<string>") -> Case:
     """Read a case from JSON text; a CaseError says ``source:line: what is wrong``."""
-    try:
-        data = parse_user_json(text, source)
-    except UserFileError as err:
-        raise CaseError(str(err)) from None
-    try:
-        return Case.model_validate(data)
-    except ValidationError as err:
-        first = err.errors(include_url=False)[0]
-        loc = tuple(first["loc"])
-        line = line_of(value_lines(text), loc)
-        where = ".".join(str(part) for part in loc)
-        message = first["msg"].removeprefix("Value error, ")
-        field = f"field '{where}': " if where else ""
-        more = f" (and {err.error_count() - 1} more)" if err.error_count() > 1 else ""
-        raise CaseError(f"{source}:{line}: {field}{message}{more}") from None
+    return parse_model(text, Case, source, CaseError)
 
 
 def load_case(path: str | Path) -> Case:
     """Read a case file; a CaseError names the file and line of the first problem."""
-    path = Path(path)
-    try:
-        text = read_user_text(path)
-    except UserFileError as err:
-        raise CaseError(str(err)) from None
-    return parse_case(text, str(path))
+    return parse_case(read_json_text(Path(path), MAX_CASE_BYTES, CaseError), str(path))
 
 
 def dump_case(case: Case) -> str:

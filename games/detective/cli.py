@@ -27,14 +27,18 @@ from games.core.play import play_game
 from games.core.runlog import EventLog, field_errors, write_atomic
 from games.detective.agents import AGENTS, AgentSettings, LLMAgent
 from games.detective.autograder import MODES, AutoGrader, answer_text
-from games.detective.case import CaseError, CaseKnobs, dump_case, load_case
+from games.detective.case import Case, CaseError, CaseKnobs, dump_case, load_case
+from games.detective.check import (
+    DEFAULT_TIME_LIMIT,
+    CheckLimitError,
+    check_case,
+    logic_problems,
+)
 from games.detective.engine import DetectiveState
 from games.detective.entry import ENTRY
 from games.detective.events import AnswersEvent, DetectiveConfig, VisitEvent
 from games.detective.generator import GenerationError, generate_case
 from games.detective.planner import best_achievable
-from games.detective.unlock import with_unlock_sets
-from games.detective.verify import verify_case
 from provers.registry import PROVER_NAMES, get_prover
 from provers.sat_session import SatSession
 from reasoning.prover import Prover, ProverUnavailable
@@ -115,35 +119,53 @@ def generate(
     )
 
 
+def checked_case(
+    case_file: Path, prover: str, time_limit: float = DEFAULT_TIME_LIMIT, verbose: bool = False
+) -> Case:
+    """The case in ``case_file`` with its unlock sets, once it passes every check; otherwise
+    exit 2 with one line naming the file and the first failing place."""
+    try:
+        case = load_case(case_file)
+    except CaseError as err:
+        raise _fail(str(err)) from None
+    problems = logic_problems(case)
+    if not case.checkable and not problems:
+        return case
+    checker = _prover(prover)
+
+    def computing() -> None:
+        if verbose:
+            typer.echo(f"{case_file}: computing the missing unlock sets")
+
+    try:
+        case, problems = check_case(case, checker, SatSession, time_limit, computing)
+    except (CheckLimitError, ValueError) as err:
+        raise _fail(f"{case_file}: {err}") from None
+    if problems:
+        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+        raise _fail(f"{case_file}: {problems[0]}{more}")
+    return case
+
+
 @detective_app.command("check")
 def check(
     case_file: Annotated[Path, typer.Argument(help="A case file (JSON).")],
     prover: Annotated[
         str, typer.Option(help=f"Backend that checks the case: {', '.join(PROVER_NAMES)}.")
     ] = DEFAULT_CHECK_PROVER,
+    time_limit: Annotated[
+        float, typer.Option(min=0.1, help="Seconds the check may take before it gives up.")
+    ] = DEFAULT_TIME_LIMIT,
 ) -> None:
-    """Check a case file against the generator's contract and print its best achievable score."""
-    try:
-        case = load_case(case_file)
-    except CaseError as err:
-        raise _fail(str(err)) from None
+    """Check a case file against everything the generator promises (exit 2 and the first
+    failing place when it breaks it) and print its best achievable score."""
+    case = checked_case(case_file, prover, time_limit, verbose=True)
     if not case.checkable:
         typer.echo(
             f"{case_file}: no logic (setting and formulas); it can only be graded by a model"
         )
         return
-    try:
-        if any(not q.unlock_sets for q in case.questions):
-            typer.echo(f"{case_file}: computing the missing unlock sets")
-            case = with_unlock_sets(case, SatSession)
-        problems = verify_case(case, _prover(prover))
-        best = best_achievable(case)
-    except ValueError as err:
-        raise _fail(f"{case_file}: {err}") from None
-    for problem in problems:
-        typer.echo(f"{case_file}: {problem}")
-    if problems:
-        raise typer.Exit(1)
+    best = best_achievable(case)
     typer.echo(f"{case_file}: passes; best order {', '.join(best.order)}")
     for q in best.score.questions:
         typer.echo(f"  {q.question}: P {q.progressive:.2f}  F {q.final}  O {q.overall:.2f}")
@@ -174,7 +196,8 @@ def play_detective(
     base_url: BaseUrl = None,
 ) -> None:
     """Play one detective case: answers after the introduction and after every location, each
-    stage's exact grades, the scores P, F, O and the best achievable."""
+    stage's exact grades, the scores P, F, O and the best achievable. A case file must pass
+    ``gumshoe detective check`` first."""
     try:
         knobs = CaseKnobs(questions=questions, locations=locations)
         config = DetectiveConfig(
@@ -184,11 +207,16 @@ def play_detective(
         if autograde is not None and autograde not in MODES:
             raise ValueError(f"--autograde: a mode 1-5, got {autograde}")
         record_in = record_or_replay(record, out, replay)
-        if out is not None:
-            prepare_out(out)
         game_id = f"detective-seed{seed}"
         llm = llm_settings(model, base_url, record_in, replay)
         settings = AgentSettings(llm=llm).for_game(game_id)
+    except (ValidationError, ValueError) as err:
+        fail(err)
+    if case_file is not None:
+        checked_case(case_file, DEFAULT_CHECK_PROVER)
+    try:
+        if out is not None:
+            prepare_out(out)
         sink = None if out is None else EventLog(out / f"{game_id}.jsonl")
     except (ValidationError, ValueError, OSError) as err:
         fail(err)

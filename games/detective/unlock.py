@@ -10,6 +10,8 @@ proposals means every minimal set has been found.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from games.detective.case import Case
 from games.detective.knowledge import CaseKnowledge
 from games.detective.verify import case_knowledge, slot_formula
@@ -39,11 +41,13 @@ def minimal_unlock_sets(
     goal: Formula,
     factory: ConstraintSessionFactory,
     limit: int = 64,
+    tick: Callable[[], None] | None = None,
 ) -> list[frozenset[int]]:
     """Every minimal set of cards that (with the theory and introduction) entails ``goal``.
 
     Sorted by size, then by card numbers; at most ``limit`` of them (TooManyUnlockSets beyond,
     since a case with that many ways to an answer is not what a generator should accept).
+    ``tick`` is called before every proposal (a deadline raises from it).
     """
     cards = range(knowledge.cards)
     found: list[frozenset[int]] = []
@@ -51,6 +55,8 @@ def minimal_unlock_sets(
     try:
         map_session.add(disj([*(_pick(i) for i in cards), *(Not(_pick(i)) for i in cards)]))
         while True:
+            if tick is not None:
+                tick()
             model = map_session.model()
             if model is None:
                 break
@@ -74,35 +80,53 @@ def minimal_unlock_sets(
     return sorted(found, key=lambda s: (len(s), sorted(s)))
 
 
-def with_unlock_sets(case: Case, factory: ConstraintSessionFactory) -> Case:
-    """The case with every question's and slot's minimal unlock sets (over its locations) and
-    its red herrings (locations in none of them) filled in; the case needs its logic."""
-    ids = [loc.id for loc in case.locations]
-    used: set[int] = set()
-    questions = []
+UnlockKey = tuple[str, str | None]
+"""A question's id with one of its slot's names, or with None for the whole answer."""
+
+
+def computed_unlock_sets(
+    case: Case, factory: ConstraintSessionFactory, tick: Callable[[], None] | None = None
+) -> dict[UnlockKey, list[frozenset[int]]]:
+    """Every question's and slot's minimal unlock sets (as location indices), computed; the
+    case needs its logic. ``tick`` is called often (a deadline raises from it)."""
+    out: dict[UnlockKey, list[frozenset[int]]] = {}
     with case_knowledge(case, factory) as kb:
         for q in case.questions:
-            q_sets = minimal_unlock_sets(
-                kb, conj(slot_formula(s, s.answer) for s in q.slots), factory
-            )
-            slots = []
+            goal = conj(slot_formula(s, s.answer) for s in q.slots)
+            out[q.id, None] = minimal_unlock_sets(kb, goal, factory, tick=tick)
             for slot in q.slots:
-                s_sets = minimal_unlock_sets(kb, slot_formula(slot, slot.answer), factory)
-                used.update(i for s in s_sets for i in s)
-                slots.append(
-                    slot.model_copy(
-                        update={"unlock_sets": [[ids[i] for i in sorted(s)] for s in s_sets]}
-                    )
-                )
-            used.update(i for s in q_sets for i in s)
-            questions.append(
-                q.model_copy(
-                    update={
-                        "slots": slots,
-                        "unlock_sets": [[ids[i] for i in sorted(s)] for s in q_sets],
-                    }
-                )
-            )
+                goal = slot_formula(slot, slot.answer)
+                out[q.id, slot.name] = minimal_unlock_sets(kb, goal, factory, tick=tick)
+    return out
+
+
+def with_unlock_sets(
+    case: Case,
+    factory: ConstraintSessionFactory,
+    computed: dict[UnlockKey, list[frozenset[int]]] | None = None,
+) -> Case:
+    """The case with every question's and slot's minimal unlock sets (over its locations) and
+    its red herrings (locations in none of them) filled in, from ``computed`` or computed now;
+    the case needs its logic."""
+    sets = computed if computed is not None else computed_unlock_sets(case, factory)
+    ids = [loc.id for loc in case.locations]
+
+    def named(key: UnlockKey) -> list[list[str]]:
+        return [[ids[i] for i in sorted(s)] for s in sets[key]]
+
+    questions = [
+        q.model_copy(
+            update={
+                "slots": [
+                    slot.model_copy(update={"unlock_sets": named((q.id, slot.name))})
+                    for slot in q.slots
+                ],
+                "unlock_sets": named((q.id, None)),
+            }
+        )
+        for q in case.questions
+    ]
+    used = {i for found in sets.values() for s in found for i in s}
     locations = [
         loc.model_copy(update={"red_herring": i not in used})
         for i, loc in enumerate(case.locations)

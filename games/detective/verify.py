@@ -105,27 +105,15 @@ def _unlock_axioms(
     return out
 
 
-def verify_case(case: Case, prover: Prover, world: World | None = None) -> list[str]:
-    """Every way the case breaks the contract, as one line each; empty when it holds.
-
-    Four prover calls when all is well: the consistency of everything with the truth (and the
-    world, when given); all locations settling every answer uniquely; the introduction alone
-    not entailing even the disjunction of the answers; and every question's first unlock set
-    entailing its answer (one call, through guard atoms). A failed combined check is redone
-    per question to say which one fails.
-    """
+def answer_problems(case: Case, prover: Prover) -> list[str]:
+    """What breaks the answers' part of the contract, given consistent cards: all locations must
+    settle every answer uniquely, and the introduction alone must settle none."""
     if case.setting is None:
         return ["the case has no setting, so it cannot be checked"]
     theory = background_theory(case.setting)
     intro, cards = card_formulas(case)
     everything = _axioms(theory, case, intro, cards)
     problems: list[str] = []
-    truth: list[Formula] = [answer_formula(q) for q in case.questions]
-    if world is not None:
-        truth += world.literals()
-    model = check_consistency(prover, [*everything, Axiom("truth", conj(truth))])
-    if model.verdict is not Verdict.INVALID:
-        problems.append(f"theory, cards and truth not shown consistent ({model.verdict})")
     settled = prover.prove(everything, conj(_settled(q) for q in case.questions))
     if settled.verdict is not Verdict.VALID:
         problems += [
@@ -141,6 +129,31 @@ def verify_case(case: Case, prover: Prover, world: World | None = None) -> list[
             for q in case.questions
             if prover.prove(alone, answer_formula(q)).verdict is not Verdict.INVALID
         ]
+    return problems
+
+
+def verify_case(case: Case, prover: Prover, world: World | None = None) -> list[str]:
+    """Every way the case breaks the contract, as one line each; empty when it holds.
+
+    Four prover calls when all is well: the consistency of everything with the truth (and the
+    world, when given); all locations settling every answer uniquely; the introduction alone
+    not entailing even the disjunction of the answers (``answer_problems``); and every
+    question's first unlock set entailing its answer (one call, through guard atoms). A failed
+    combined check is redone per question to say which one fails.
+    """
+    if case.setting is None:
+        return ["the case has no setting, so it cannot be checked"]
+    theory = background_theory(case.setting)
+    intro, cards = card_formulas(case)
+    everything = _axioms(theory, case, intro, cards)
+    problems: list[str] = []
+    truth: list[Formula] = [answer_formula(q) for q in case.questions]
+    if world is not None:
+        truth += world.literals()
+    model = check_consistency(prover, [*everything, Axiom("truth", conj(truth))])
+    if model.verdict is not Verdict.INVALID:
+        problems.append(f"theory, cards and truth not shown consistent ({model.verdict})")
+    problems += answer_problems(case, prover)
     short = [q for q in case.questions if not q.unlock_sets or min(map(len, q.unlock_sets)) < 2]
     problems += [f"{q.id}: an answer must need at least two locations" for q in short]
     stored = [q for q in case.questions if q.unlock_sets]

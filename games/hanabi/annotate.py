@@ -1,14 +1,14 @@
-"""Logs as datasets: every logged decision, each legal move valued by symbolic rollouts.
+"""Logs as datasets: every logged decision, each legal move valued by rollouts of an agent.
 
 ``decision_records`` turns a game log into one record per LLM decision (the seat's state, the
 prompt, the response, the move ratings and the chosen move). ``annotate`` adds what the model's
 own ratings cannot give: the value of every legal move, the mean final score when the move is
-made and the symbolic agent plays every seat afterwards, over hidden hands of the deciding seat
-sampled from its exact knowledge (slot by slot, each from its share of the consistent deals
-given the slots already drawn, so the hands are drawn jointly and exactly) with the rest of the
-deck in a random order. Sampling goes on, one sampled hand at a time and the same hands for every
-move, until the best move's 95% confidence interval lies above the runner-up's (or a cap), and
-every value is written with its interval.
+made and an in-house agent (``symbolic`` unless another is named) plays every seat afterwards,
+over hidden hands of the deciding seat sampled from its exact knowledge (slot by slot, each from
+its share of the consistent deals given the slots already drawn, so the hands are drawn jointly
+and exactly) with the rest of the deck in a random order. Sampling goes on, one sampled hand at
+a time and the same hands for every move, until the best move's 95% confidence interval lies
+above the runner-up's (or a cap), and every value is written with its interval.
 """
 
 from __future__ import annotations
@@ -24,11 +24,11 @@ from formalize.hanabi.deck import NUM_IDENTITIES
 from formalize.hanabi.knowledge import hand_knowledge, hint_masks, unseen_counts
 from games.core.log import GameLog
 from games.core.replay import replay
+from games.hanabi.agents import HanabiAgentSettings, make_agent
 from games.hanabi.engine import HanabiGame, HanabiObservation
 from games.hanabi.entry import ENTRY, hanabi_actions
 from games.hanabi.events import HanabiConfig, HanabiEvent, HanabiMove
 from games.hanabi.knowledge import visible_cards
-from games.hanabi.symbolic import SymbolicAgent
 
 
 class DecisionRecord(BaseModel):
@@ -82,13 +82,18 @@ def sample_hand(obs: HanabiObservation, rng: random.Random) -> list[int]:
     return [mask.bit_length() - 1 for mask in masks]
 
 
-def rollout(game: HanabiGame, action: int) -> int:
-    """The final score when ``action`` is made now and the symbolic agent plays on."""
+def rollout(game: HanabiGame, action: int, policy: str = "symbolic") -> int:
+    """The final score when ``action`` is made now and the agent named ``policy`` (a registry
+    name that needs no LLM) plays every seat on."""
     game.apply({game.current: action})
-    agents = [SymbolicAgent(seat, game.config.scoring) for seat in range(game.players)]
+    agents = [
+        make_agent(policy, seat, game.seed, HanabiAgentSettings(scoring=game.config.scoring))
+        for seat in range(game.players)
+    ]
     while not game.is_terminal():
         seat = game.current
-        game.apply({seat: agents[seat].act(game.observation(seat))})
+        move = agents[seat].act(game.observation(seat))
+        game.apply({seat: move.action if isinstance(move, HanabiMove) else move})
     return game.score()
 
 
@@ -145,7 +150,9 @@ def sample_until_separated(
             )
 
 
-def move_values(game: HanabiGame, least: int, cap: int, seed: int) -> MoveValues:
+def move_values(
+    game: HanabiGame, least: int, cap: int, seed: int, policy: str = "symbolic"
+) -> MoveValues:
     """The mean rollout score of every legal move of the seat to move, with its interval, over
     hands sampled from its knowledge (the same hands and deck orders for every move), from
     ``least`` samples until the best move separates or ``cap``."""
@@ -156,7 +163,7 @@ def move_values(game: HanabiGame, least: int, cap: int, seed: int) -> MoveValues
     def draw(_: int) -> tuple[float, ...]:
         hand, deck_seed = sample_hand(obs, rng), rng.getrandbits(32)
         return tuple(
-            float(rollout(game.determinized(seat, hand, deck_seed), action))
+            float(rollout(game.determinized(seat, hand, deck_seed), action, policy))
             for action in obs.legal_actions
         )
 
@@ -169,6 +176,7 @@ def decision_records(
     samples: int = 0,
     seed: int = 0,
     max_samples: int | None = None,
+    policy: str = "symbolic",
 ) -> Iterator[DecisionRecord]:
     """Every decision of ``log`` as a record; with ``samples`` > 0, each legal move valued by at
     least that many rollouts, more until the best move separates or ``max_samples`` (default
@@ -184,7 +192,11 @@ def decision_records(
             decision = move.decision
             valued = (
                 move_values(
-                    state.game, samples, max_samples or samples, seed * 1000 + decision.turn
+                    state.game,
+                    samples,
+                    max_samples or samples,
+                    seed * 1000 + decision.turn,
+                    policy,
                 )
                 if samples
                 else None

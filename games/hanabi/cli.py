@@ -208,15 +208,21 @@ def annotate_run(
         ),
     ] = 64,
     seed: Annotated[int, typer.Option(min=0, help="Seed of the sampled hands.")] = 0,
+    policy: Annotated[
+        str, typer.Option(help="The agent playing every seat in the rollouts (no LLM agent).")
+    ] = "symbolic",
     out: Annotated[
         Path | None, typer.Option(help="Dataset file (default: RUN/decisions.jsonl).")
     ] = None,
 ) -> None:
     """Write one JSONL line per logged decision (state, prompt, response, ratings, chosen move)
-    with each legal move valued by symbolic rollouts over hands sampled from the deciding seat's
-    exact knowledge, each with its 95% interval, sampled until the best move's interval separates
-    from the runner-up's or the cap; print how the model's ratings correlate with the values."""
+    with each legal move valued by rollouts of ``--policy`` over hands sampled from the deciding
+    seat's exact knowledge, each with its 95% interval, sampled until the best move's interval
+    separates from the runner-up's or the cap; print how the model's ratings correlate with the
+    values."""
     try:
+        if AGENTS.needs_llm([policy]):
+            raise ValueError(f"--policy: {policy!r} needs an LLM; name an in-house agent")
         if max_samples < samples:
             raise ValueError(f"--max-samples: {max_samples} is below --samples {samples}")
         logs = run_logs(run)
@@ -226,7 +232,7 @@ def annotate_run(
         found = (
             record
             for name, log in read
-            for record in decision_records(log, name, samples, seed, max_samples)
+            for record in decision_records(log, name, samples, seed, max_samples, policy)
         )
         records = list(progress_bar(found, decisions, "valuing decisions"))
         write_atomic(target, "".join(r.model_dump_json() + "\n" for r in records))

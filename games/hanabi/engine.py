@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from formalize.hanabi.deck import COPIES, NUM_COLORS, NUM_IDENTITIES, NUM_RANKS, card_name
-from games.hanabi.config import MAX_SEED
+from games.hanabi.config import MAX_SEED, Scoring
 from games.hanabi.events import HanabiConfig
 from games.hanabi.moves import Move, move_table
 from games.hanabi.rng import MT19937, discrete_index
@@ -275,6 +275,45 @@ class HanabiGame:
             raise ValueError("hand: more copies of a card than the seat could hold")
         game.hands[seat] = list(hand)
         game._rng = MT19937(seed)
+        return game
+
+    @classmethod
+    def from_observation(
+        cls, obs: HanabiObservation, hand: Sequence[int], seed: int, scoring: Scoring = "fireworks"
+    ) -> HanabiGame:
+        """A game in the observed state with the observing seat holding ``hand`` and the deck
+        holding every other unseen card, drawn from a generator seeded with ``seed``;
+        ValueError if ``hand`` does not fit what the seat sees."""
+        seat = obs.seat
+        if len(hand) != len(obs.hands[seat]):
+            raise ValueError(f"hand: {len(obs.hands[seat])} cards needed, got {len(hand)}")
+        game = cls.__new__(cls)
+        game.config = HanabiConfig(players=obs.players, scoring=scoring)
+        game.seed = seed
+        game.players = obs.players
+        game.hand_size = obs.hand_size
+        game.moves = move_table(obs.players, obs.hand_size)
+        game._rng = MT19937(seed)
+        game.hands = [list(hand) if s == seat else list(h) for s, h in enumerate(obs.hands)]
+        deck = list(COPIES)
+        for card in [c for h in game.hands for c in h] + list(obs.discards):
+            deck[card] -= 1
+        for color, height in enumerate(obs.fireworks):
+            for rank in range(height):
+                deck[color * NUM_RANKS + rank] -= 1
+        if min(deck) < 0 or sum(deck) != obs.deck_size:
+            raise ValueError("hand: more copies of a card than the seat could hold")
+        game.deck = deck
+        game.deck_size = obs.deck_size
+        game.color_masks = [list(m) for m in obs.color_masks]
+        game.rank_masks = [list(m) for m in obs.rank_masks]
+        game.tokens = obs.tokens
+        game.lives = obs.lives
+        game.fireworks = list(obs.fireworks)
+        game.discards = list(obs.discards)
+        game.history = list(obs.history)
+        game.current = obs.current_player
+        game.turns_to_play = obs.players if obs.turns_left is None else obs.turns_left
         return game
 
     def describe(self, action: int) -> str:

@@ -112,6 +112,8 @@ class DecisionEvent(_Event):
     chosen: int = Field(ge=0)
     fallback: bool
     claims: tuple[SlotClaim, ...] = ()
+    reasoning_content: str | None = None
+    """The server's separate reasoning text behind the answer used, when it returned one."""
 
 
 @dataclass(frozen=True)

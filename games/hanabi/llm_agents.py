@@ -34,10 +34,15 @@ from games.hanabi.llm_prompts import (
     watson_prompt,
 )
 from games.hanabi.llm_schemas import mycroft_answer_model, rated_answer_model
-from reasoning.llm import ChatClient, FallbackSnapshot, UsageMeter
+from reasoning.llm import ChatClient, FallbackSnapshot, LLMEndpointError, UsageMeter
 
 Role = Literal["watson", "sherlock", "mycroft"]
 """The three LLM settings of seed 003."""
+InvalidPolicy = Literal["fallback", "reprompt"]
+"""What an answer still invalid after the re-prompts leads to: a counted random legal move
+(``fallback``), or, as seed 003's authors play, no move at all: the game errors (``reprompt``)."""
+REPROMPT_BOUND = 10
+"""Re-prompts under ``reprompt``: the seed's environment asks until a legal move; we bound it."""
 Player = LLMPlayer[HanabiObservation, RatedAnswer, int]
 PROPOSAL_SEED_STEP = 1009
 """Proposal k of a decision samples with the seat's seed plus k times this."""
@@ -118,8 +123,13 @@ class HanabiLLMAgent:
         best_of: int = 1,
         mixture: bool = False,
         max_reprompts: int = 3,
+        invalid: InvalidPolicy = "fallback",
+        label: str | None = None,
     ) -> None:
-        self.name = role
+        self.role = role
+        self.name = label or role
+        self.invalid = invalid
+        self.max_reprompts = max_reprompts
         self.seat = seat
         self.memory = Memory()
 
@@ -165,19 +175,27 @@ class HanabiLLMAgent:
         self.final.proposals = proposals
         self.final.last_prompt, self.final.last_answer = "", None
         before = self.fallbacks.total
+        self.player.meter.last_reasoning = None
         action = self.player.act(obs)
         answer = self.final.last_answer
         fell_back = self.fallbacks.total > before
+        if fell_back and self.invalid == "reprompt":
+            asks = 1 + self.max_reprompts
+            raise LLMEndpointError(
+                f"seat P{self.seat} ({self.name})",
+                asks,
+                f"no valid answer in {asks} asks (--invalid reprompt plays no random move)",
+            )
         claims = tuple(answer.deductions) if isinstance(answer, MycroftAnswer) else ()
         response = "" if answer is None else answer.model_dump_json()
-        if self.name == "mycroft":
+        if self.role == "mycroft":
             self.memory.observation = mycroft_observation(obs)
             self.memory.reply = response
             self.memory.last_turn = len(obs.history) + 1
         decision = DecisionEvent(
             turn=len(obs.history) + 1,
             seat=self.seat,
-            agent=self.name,
+            agent=self.role,
             prompt=self.final.last_prompt,
             response=response,
             legal=obs.legal_actions,
@@ -185,5 +203,6 @@ class HanabiLLMAgent:
             chosen=action,
             fallback=fell_back,
             claims=claims,
+            reasoning_content=self.player.meter.last_reasoning if answer is not None else None,
         )
         return HanabiMove(action, decision)

@@ -2,14 +2,19 @@
 
 Three settings, after seed 003's Section 3, each in our own words:
 
-- ``watson``: the table, teammates' cards, every hand's hint-only knowledge, the legal moves and
-  a short list of priorities;
-- ``sherlock``: Watson's context plus each card's possible identities (the ``hints`` view by
-  default, ``exact`` as an option), a think-aloud in three parts (what is playable, which hints
-  help, what is safe to discard) and a probability step before rating;
-- ``mycroft``: no engine deductions at all; the moves since its last turn, its own working
-  memory (its previous observation and reply), and it must state per slot what it has deduced
-  about its own cards and about what each teammate knows of theirs.
+- ``watson``: the table, teammates' cards, what the hints said positively about every card (its
+  clued colour and rank, "?" otherwise: no negative information, which the seed keeps for
+  Sherlock), the legal moves and a short list of priorities;
+- ``sherlock``: the table plus each card's possible identities (what hints, positive and
+  negative, leave possible: the seed's view and the default; gumshoe's ``exact`` view, also
+  narrowed by every card in sight, is an option), the copies of each card it cannot see (the
+  distribution its probabilities come from), in the last round which seat moves last, a
+  think-aloud in three parts (what is playable, which hints help, what is safe to discard) and
+  a probability step before rating;
+- ``mycroft``: no engine deductions at all; the positively clued facts about its own cards (as
+  Watson sees them), the moves since its last turn, its own working memory (its previous
+  observation and reply), and it must state per slot what it has deduced about its own cards
+  and about what each teammate knows of theirs.
 
 Every answer is one JSON object: a think-aloud, a rating in [-1, 1] of every legal move in the
 order listed, and the index of the chosen move (the explicit choice, not the top rating).
@@ -25,10 +30,16 @@ from typing import Annotated
 from pydantic import BaseModel, ConfigDict, Field, create_model, model_validator
 
 from formalize.hanabi.deck import COLORS, NUM_RANKS, card_name
-from formalize.hanabi.knowledge import hint_masks
+from formalize.hanabi.knowledge import unseen_counts
 from games.hanabi.engine import HanabiObservation
 from games.hanabi.events import SlotClaim
-from games.hanabi.knowledge import KnowledgeView, possible_sets, public_knowledge, seat_knowledge
+from games.hanabi.knowledge import (
+    KnowledgeView,
+    possible_sets,
+    public_knowledge,
+    seat_knowledge,
+    visible_cards,
+)
 from games.hanabi.moves import move_table
 from games.hanabi.render import mask_text, table_text
 
@@ -119,9 +130,35 @@ def history_text(obs: HanabiObservation, since: int) -> list[str]:
     return lines
 
 
-def _hint_knowledge(obs: HanabiObservation, seat: int) -> str:
-    masks = hint_masks(obs.color_masks[seat], obs.rank_masks[seat])
-    return " ".join(f"{slot}:{mask_text(m)}" for slot, m in enumerate(masks))
+def clued_facts(obs: HanabiObservation, seat: int) -> list[tuple[int | None, int | None]]:
+    """Per slot of ``seat``'s hand, the colour and 0-based rank a hint touching it named (None
+    where no hint did), following the slots as cards leave and arrive."""
+    moves = move_table(obs.players, obs.hand_size)
+    facts: list[tuple[int | None, int | None]] = [(None, None)] * obs.hand_size
+    for turn in obs.history:
+        move = moves[turn.action]
+        if move.kind in ("play", "discard"):
+            if turn.seat == seat:
+                del facts[move.slot]
+                if turn.drew:
+                    facts.append((None, None))
+        elif (turn.seat + move.offset) % obs.players == seat:
+            for slot in range(len(facts)):
+                if turn.touched >> slot & 1:
+                    color, rank = facts[slot]
+                    if move.kind == "reveal_color":
+                        facts[slot] = (move.color, rank)
+                    else:
+                        facts[slot] = (color, move.rank)
+    return facts
+
+
+def clued_text(obs: HanabiObservation, seat: int) -> str:
+    """The clued facts as ``slot:CR``, ``?`` for what no hint named (``0:R? 1:?3 2:??``)."""
+    return " ".join(
+        f"{slot}:{'?' if c is None else COLORS[c]}{'?' if r is None else r + 1}"
+        for slot, (c, r) in enumerate(clued_facts(obs, seat))
+    )
 
 
 def _possibilities(obs: HanabiObservation, seat: int, view: KnowledgeView) -> str:
@@ -213,17 +250,22 @@ THINK_ALOUD = (
 
 
 def watson_prompt(obs: HanabiObservation) -> str:
-    """Watson: the table, teammates' cards, everyone's hint-only knowledge, priorities."""
+    """Watson: the table, teammates' cards, what the hints named of every card, priorities."""
     lines = table_section(obs)
-    lines.append("What the hints say (slot: possible colours x ranks):")
+    lines.append("What hints named (slot: clued colour and rank, ? where no hint named it):")
     lines += [
-        f"  {'you' if s == obs.seat else f'P{s}'}: {_hint_knowledge(obs, s)}"
-        for s in range(obs.players)
+        f"  {'you' if s == obs.seat else f'P{s}'}: {clued_text(obs, s)}" for s in range(obs.players)
     ]
     recent = history_text(obs, max(0, len(obs.history) - RECENT_MOVES))
     lines += ["Recent moves:", *(f"  {line}" for line in recent or ["none yet"])]
     lines += [PRIORITIES, *legal_section(obs)]
     return "\n".join(lines)
+
+
+def distribution_text(obs: HanabiObservation) -> str:
+    """How many copies of each identity the seat cannot see, as ``R1x3 R2x2 ...`` (none: 0)."""
+    counts = unseen_counts(visible_cards(obs))
+    return " ".join(f"{card_name(c)}x{n}" for c, n in enumerate(counts) if n) or "none"
 
 
 def sherlock_prompt(obs: HanabiObservation, view: KnowledgeView) -> str:
@@ -235,6 +277,10 @@ def sherlock_prompt(obs: HanabiObservation, view: KnowledgeView) -> str:
         f"  {'you' if s == obs.seat else f'P{s}'}: {_possibilities(obs, s, view)}"
         for s in range(obs.players)
     ]
+    lines.append(f"Cards you cannot see (the deck and your hand): {distribution_text(obs)}")
+    if obs.turns_left is not None:
+        last = (obs.seat + obs.turns_left - 1) % obs.players
+        lines.append(f"Final round: no card is left to draw and P{last} makes the last move.")
     recent = history_text(obs, max(0, len(obs.history) - RECENT_MOVES))
     lines += ["Recent moves:", *(f"  {line}" for line in recent or ["none yet"])]
     lines += [PRIORITIES, THINK_ALOUD, *legal_section(obs)]
@@ -257,7 +303,9 @@ def mycroft_prompt(obs: HanabiObservation, memory: Memory) -> str:
     lines.append("Moves since your last turn:")
     since = history_text(obs, memory.last_turn)
     lines += [f"  {line}" for line in since or ["none"]]
-    lines += ["Now:", mycroft_observation(obs), PRIORITIES, *legal_section(obs)]
+    lines += ["Now:", mycroft_observation(obs)]
+    lines.append(f"What hints named of your cards (? where none did): {clued_text(obs, obs.seat)}")
+    lines += [PRIORITIES, *legal_section(obs)]
     return "\n".join(lines)
 
 

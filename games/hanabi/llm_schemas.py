@@ -24,8 +24,9 @@ from formalize.hanabi.deck import COLORS, NUM_RANKS
 from games.hanabi.engine import HanabiObservation
 from reasoning.llm.answer_models import answer_model, text_field
 
-MAX_TEXT = 600
-"""Characters of the reasoning: room to think aloud, none to ramble to the token cap."""
+MAX_TEXT = 16000
+"""Characters of the reasoning: seed 003's models think at length before they answer, so the
+schema leaves them room for a full step-by-step analysis (the token cap bounds the rest)."""
 RANKS = "".join(str(rank + 1) for rank in range(NUM_RANKS))
 """The ranks as a claim writes them."""
 RATINGS = tuple(round(tenths / 10, 1) for tenths in range(-10, 11))

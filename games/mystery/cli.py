@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated
 
 import typer
 from pydantic import ValidationError
 
+from formalize.interrogation.acceptance import check_scripts
 from formalize.interrogation.questions import render_question
+from formalize.interrogation.script import Scripts
+from formalize.interrogation.script_file import ScriptFileError, dump_scripts, load_scripts
+from formalize.interrogation.script_generate import ScriptConfig, ScriptGenerationError
 from games.core.cli import (
     BaseUrl,
     LogFolder,
@@ -22,21 +27,23 @@ from games.core.cli import (
 )
 from games.core.errors import GAME_ERRORS
 from games.core.play import play_game
-from games.core.runlog import EventLog
+from games.core.runlog import EventLog, field_errors, write_atomic
 from games.mystery.agents import AGENTS, AgentSettings
 from games.mystery.audit import audit_game
 from games.mystery.engine import MysteryState
-from games.mystery.entry import ENTRY
+from games.mystery.entry import ENTRY, scripts_for
 from games.mystery.events import (
     Answered,
     Asked,
     GameEnd,
     Introduction,
+    MysteryConfig,
     Voted,
     record_fact,
     record_question,
 )
 from games.mystery.llm_agents import say_facts
+from provers.sat_prover import SatProver
 
 
 def mystery_demo(seed: int, rounds: int) -> list[str]:
@@ -86,6 +93,72 @@ def transcript(state: MysteryState) -> list[str]:
     return lines
 
 
+mystery_app = typer.Typer(
+    help="Interrogation scripts: generate a script file, check one against the acceptance checks.",
+    no_args_is_help=True,
+)
+
+
+def game_config(players: int, script_file: Path | None) -> MysteryConfig:
+    """The default game for ``players`` seats, on ``script_file``'s scripts when given."""
+    if script_file is None:
+        return ENTRY.default_config(players)
+    return MysteryConfig(
+        scripts=ScriptConfig(players=players), script_file=str(script_file.resolve())
+    )
+
+
+def checked_scripts(path: Path, players: int | None = None) -> Scripts:
+    """The scripts of the file at ``path`` once they pass the acceptance checks (for
+    ``players`` seats, when given); otherwise exit 2 with one line naming the failing part."""
+    try:
+        scripts = load_scripts(path)
+    except ScriptFileError as err:
+        fail(err)
+    if players is not None and len(scripts.players) != players:
+        fail(f"{path}: {len(scripts.players)} players, but {players} seats were given")
+    problems = check_scripts(scripts, SatProver())
+    if problems:
+        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+        fail(f"{path}: {problems[0]}{more}")
+    return scripts
+
+
+@mystery_app.command("check")
+def check_script(
+    script_file: Annotated[Path, typer.Argument(help="A script file (JSON).")],
+) -> None:
+    """Check a script file against the acceptance checks (exit 2 and the failing part when it
+    breaks one)."""
+    scripts = checked_scripts(script_file)
+    setting = scripts.world.setting
+    typer.echo(
+        f"{script_file}: passes; players {len(scripts.players)}, crimes {len(setting.crimes)}, "
+        f"murderers {len(scripts.murderers)}, lies in the cover stories "
+        f"{sum(len(scripts.lies(m)) for m in scripts.murderers)}"
+    )
+
+
+@mystery_app.command("generate")
+def generate_script(
+    seed: Annotated[int, typer.Option(help="Seed of the scripts; the same seed, the same file.")],
+    out: Annotated[Path, typer.Option(help="Where to write the script file (JSON).")],
+    players: Annotated[int, typer.Option(help="Living characters (4-8).")] = 5,
+) -> None:
+    """Generate a game's scripts (accepted by the prover) and write them as a script file."""
+    try:
+        scripts = scripts_for(seed, ScriptConfig(players=players))
+    except ValidationError as err:
+        fail(field_errors(err).replace("field '", "option '--"))
+    except ScriptGenerationError as err:
+        fail(err)
+    try:
+        write_atomic(out, dump_scripts(scripts))
+    except OSError as err:
+        fail(f"{out}: cannot write: {err.strerror or err}")
+    typer.echo(f"{out}: {scripts.world.setting.title}, {len(scripts.players)} players")
+
+
 def play_mystery(
     agents: Annotated[
         str,
@@ -97,8 +170,13 @@ def play_mystery(
     replay: RecordedRun = None,
     model: Model = None,
     base_url: BaseUrl = None,
+    script: Annotated[
+        Path | None,
+        typer.Option(help="Play this script file (JSON) instead of generated scripts."),
+    ] = None,
 ) -> None:
-    """Play one interrogation game on generated scripts and print it with its exact audit."""
+    """Play one interrogation game on generated scripts (or a script file) and print it with
+    its exact audit."""
     try:
         specs = AGENTS.parse(agents)
         if len(specs) == 1:
@@ -108,15 +186,21 @@ def play_mystery(
         llm = llm_settings(model, base_url, record_in, replay)
         if AGENTS.needs_llm(specs) and not llm.configured and replay is None:
             raise ValueError("--agents: an LLM agent needs --base-url")
+    except (ValueError, ValidationError) as err:
+        fail(err)
+    if script is not None:
+        checked_scripts(script, len(specs))
+    try:
         if out is not None:
             prepare_out(out)
         game_id = f"mystery-seed{seed}"
+        config = game_config(len(specs), script)
         settings = AgentSettings(llm=llm).for_game(game_id, len(specs))
         if out is None:
-            played = play_game(ENTRY, specs, seed, settings)
+            played = play_game(ENTRY, specs, seed, settings, config)
         else:
             with EventLog(out / f"{game_id}.jsonl") as log:
-                played = play_game(ENTRY, specs, seed, settings, log=log)
+                played = play_game(ENTRY, specs, seed, settings, config, log=log)
     except (ValueError, ValidationError) as err:
         fail(err)
     except GAME_ERRORS as err:

@@ -9,6 +9,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from formalize.interrogation.script import Scripts
+from formalize.interrogation.script_file import load_scripts
 from formalize.interrogation.script_generate import ScriptConfig, generate_scripts
 from games.core.log import SeatInfo
 from games.core.registry import GameEntry, LoggedActionError
@@ -32,6 +33,14 @@ from provers.sat_prover import SatProver
 def scripts_for(seed: int, config: ScriptConfig) -> Scripts:
     """The accepted scripts of game ``seed`` (checked with the SAT prover; kept for reuse)."""
     return generate_scripts(seed, SatProver(), config)
+
+
+def game_scripts(config: MysteryConfig, seed: int) -> Scripts:
+    """The scripts a game plays: its script file's (ScriptFileError, a ValueError, when that
+    cannot be read) or those generated for ``seed``."""
+    if config.script_file is not None:
+        return load_scripts(config.script_file)
+    return scripts_for(seed, config.scripts)
 
 
 def mystery_actions(events: Sequence[MysteryEvent]) -> Iterator[tuple[int, Mapping[int, Any]]]:
@@ -79,7 +88,12 @@ class MysteryEntry(GameEntry[MysteryEvent]):
         """A fresh game over the scripts generated for ``seed``."""
         if not isinstance(config, MysteryConfig):
             raise TypeError(f"an interrogation game needs a MysteryConfig, not {config!r}")
-        return MysteryState(scripts_for(seed, config.scripts), config, seed)
+        scripts = game_scripts(config, seed)
+        if len(scripts.players) != len(seats):
+            raise ValueError(
+                f"scripts.players: {len(scripts.players)} characters for {len(seats)} seats"
+            )
+        return MysteryState(scripts, config, seed)
 
     def logged_actions(
         self, events: Sequence[MysteryEvent]

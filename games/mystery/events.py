@@ -20,12 +20,14 @@ ROUNDS = 3
 
 
 class MysteryConfig(BaseModel):
-    """A game's settings: the shape of its scripts and the number of questioning rounds."""
+    """A game's settings: the shape of its scripts (or the script file played instead of
+    generated scripts) and the number of questioning rounds."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     scripts: ScriptConfig = ScriptConfig()
     rounds: int = Field(default=ROUNDS, ge=1, le=6)
+    script_file: str | None = None
 
 
 class _Event(BaseModel):

@@ -90,15 +90,25 @@ def _field(data: dict[str, Any], name: str, path: Path) -> Any:
     return data[name]
 
 
-def _text(value: Any) -> str:
-    if isinstance(value, list):
-        return "\n".join(str(v) for v in value)
-    return "" if value is None else str(value)
+def _text(data: dict[str, Any], name: str, path: Path, required: bool = False) -> str:
+    """A text field, given as a string or a list of lines (``None`` for empty)."""
+    value = _field(data, name, path)
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        text = "\n".join(value)
+    elif isinstance(value, str) or value is None:
+        text = value or ""
+    else:
+        raise WellPlayError(f"{path}: field {name!r} must be text or a list of lines")
+    if required and not text.strip():
+        raise WellPlayError(f"{path}: field {name!r} is empty")
+    return text
 
 
 def _flag(value: Any, name: str, path: Path) -> bool:
     if isinstance(value, bool):
         return value
+    if not isinstance(value, str | int):
+        raise WellPlayError(f"{path}: field {name!r} is not a yes/no value: {value!r}")
     text = str(value).strip().lower()
     if text in ("true", "yes", "1", "是"):
         return True
@@ -127,18 +137,26 @@ def _question(
         truth, cells[filled[-1]] = cells[filled[-1]], ""
     value = VALUES.get(cells.get("value", "").strip().lower())
     if value is None:
-        raise WellPlayError(f"{where}: value must be a, b or c, got {cells.get('value')!r}")
+        raise WellPlayError(
+            f"{where}: column 'value': must be a, b or c, got {cells.get('value')!r}"
+        )
     kind = cells.get("type", "").strip().lower()
     if kind not in ("a", "b"):
-        raise WellPlayError(f"{where}: type must be a or b, got {kind!r}")
+        raise WellPlayError(f"{where}: column 'type': must be a or b, got {kind!r}")
+    if not cells.get("question", "").strip():
+        raise WellPlayError(f"{where}: column 'question': the question is empty")
     options = {k: cells.get(k, "").strip() for k in LETTERS if cells.get(k, "").strip()}
+    if len(options) < 2:
+        raise WellPlayError(f"{where}: columns 'a'-'e': a question needs two options or more")
     key = _letters(truth)
     if not _KEY.match(truth) or not key:
-        raise WellPlayError(f"{where}: truth must name options a-e, got {truth!r}")
+        raise WellPlayError(f"{where}: column 'truth': must name options a-e, got {truth!r}")
     if not key <= set(options):
-        raise WellPlayError(f"{where}: truth {truth!r} names an empty option")
-    if not cells.get("question", "").strip():
-        raise WellPlayError(f"{where}: the question is empty")
+        raise WellPlayError(f"{where}: column 'truth': {truth!r} names an empty option")
+    if kind == "a" and len(key) > 1:
+        raise WellPlayError(
+            f"{where}: column 'truth': a single-choice question (type a) has one key, got {truth!r}"
+        )
     order = list(options)
     rng.shuffle(order)
     moved = {old: LETTERS[i] for i, old in enumerate(order)}
@@ -163,27 +181,58 @@ def read_questions(path: Path, seed: int) -> tuple[WellPlayQuestion, ...]:
     for needed in ("value", "type", "question", "truth", "a"):
         if needed not in header:
             raise WellPlayError(f"{path}:1: column {needed!r} is missing")
+    twice = sorted({h for h in header if h and header.count(h) > 1})
+    if twice:
+        raise WellPlayError(f"{path}:1: column {twice[0]!r} appears twice")
     rng = random.Random(f"wellplay:{seed}:{path.name}")
-    return tuple(
+    questions = tuple(
         _question(row, header, f"{path}:{line}", rng)
         for line, row in rows[1:]
         if any(c.strip() for c in row)
     )
+    if not questions:
+        raise WellPlayError(f"{path}: no questions")
+    return questions
+
+
+def _names(info: dict[str, Any], path: Path) -> list[str]:
+    """The characters ``script_info.json`` lists: distinct names that can name files."""
+    names = _field(info, "character_name", path)
+    if isinstance(names, str):
+        names = [names]
+    if not isinstance(names, list) or not all(isinstance(n, str) and n.strip() for n in names):
+        raise WellPlayError(f"{path}: field 'character_name' must list names")
+    if not names:
+        raise WellPlayError(f"{path}: field 'character_name' lists no characters")
+    for name in names:
+        if "/" in name or "\\" in name or name in (".", ".."):
+            raise WellPlayError(f"{path}: field 'character_name': {name!r} cannot name a file")
+        if names.count(name) > 1:
+            raise WellPlayError(f"{path}: field 'character_name' lists {name!r} twice")
+    return names
+
+
+def _count(info: dict[str, Any], path: Path) -> int:
+    value = _field(info, "agent_num", path)
+    try:
+        number = float(value) if isinstance(value, str) else value
+        if isinstance(number, bool) or not isinstance(number, int | float):
+            raise TypeError
+        if number != int(number) or number < 1:
+            raise ValueError
+    except (TypeError, ValueError, OverflowError):
+        raise WellPlayError(
+            f"{path}: field 'agent_num' must be a whole number of players"
+        ) from None
+    return int(number)
 
 
 def load_script(folder: Path, seed: int = 0) -> WellPlayScript:
     """One script folder, its options shuffled with ``seed``."""
     info_path = folder / "json" / "script_info.json"
     info = _json(info_path)
-    names = _field(info, "character_name", info_path)
-    if isinstance(names, str):
-        names = [names]
-    if not isinstance(names, list) or not all(isinstance(n, str) and n for n in names):
-        raise WellPlayError(f"{info_path}: field 'character_name' must list names")
-    try:
-        agent_num = int(_field(info, "agent_num", info_path))
-    except (TypeError, ValueError):
-        raise WellPlayError(f"{info_path}: field 'agent_num' must be a number") from None
+    names = _names(info, info_path)
+    agent_num = _count(info, info_path)
     characters = []
     for name in names:
         path = folder / "json" / f"{name}.json"
@@ -191,16 +240,16 @@ def load_script(folder: Path, seed: int = 0) -> WellPlayScript:
         characters.append(
             WellPlayCharacter(
                 name=name,
-                script=_text(_field(data, "script", path)),
-                goal=_text(_field(data, "acts_goal", path)),
-                victims=_text(_field(data, "victims", path)),
-                kill_by_me=_text(_field(data, "kill_by_me", path)),
+                script=_text(data, "script", path, required=True),
+                goal=_text(data, "acts_goal", path),
+                victims=_text(data, "victims", path),
+                kill_by_me=_text(data, "kill_by_me", path),
                 is_murderer=_flag(_field(data, "is_murderer", path), "is_murderer", path),
                 questions=read_questions(folder / "final_result" / f"{name}.csv", seed),
             )
         )
     return WellPlayScript(
-        name=_text(_field(info, "script_name", info_path)),
+        name=_text(info, "script_name", info_path, required=True),
         agent_num=agent_num,
         characters=tuple(characters),
     )

@@ -277,7 +277,7 @@ class OpenAIChatClient(Closing):
                     temperature=settings.temperature,
                     max_tokens=reply_cap if reply_cap is not None else openai.omit,
                     seed=seed if seed is not None else openai.omit,
-                    extra_body=_format_body(mode, options.answer),
+                    extra_body=_format_body(mode, options.answer) | _effort(settings),
                 )
             except openai.OpenAIError as err:
                 failure = _classify(err, settings.request_timeout_s)
@@ -376,6 +376,7 @@ class OpenAIChatClient(Closing):
         choice = completion.choices[0]
         reply = ChatReply(
             content=choice.message.content or "",
+            reasoning=_reasoning(choice.message),
             model=completion.model or self.model,
             prompt_tokens=usage.prompt_tokens if usage is not None else 0,
             completion_tokens=usage.completion_tokens if usage is not None else 0,
@@ -386,6 +387,22 @@ class OpenAIChatClient(Closing):
         )
         self._meter.record_reply(reply)
         return reply
+
+
+def _effort(settings: LLMSettings) -> dict[str, Any]:
+    """The request's ``reasoning_effort`` when one is set."""
+    effort = settings.reasoning_effort
+    return {} if effort is None else {"reasoning_effort": effort}
+
+
+def _reasoning(message: object) -> str | None:
+    """The separate reasoning text a server returned beside the answer (``reasoning_content``,
+    as vLLM and DeepSeek name it, or ``reasoning``), if any."""
+    for name in ("reasoning_content", "reasoning"):
+        text = getattr(message, name, None)
+        if isinstance(text, str) and text:
+            return text
+    return None
 
 
 def _format_body(mode: StructuredMode | None, answer: type[BaseModel] | None) -> dict[str, Any]:

@@ -31,6 +31,8 @@ class ChatReply(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     content: str
+    reasoning: str | None = None
+    """The server's separate reasoning text (``reasoning_content``), when it returns one."""
     model: str
     prompt_tokens: int = Field(default=0, ge=0)
     completion_tokens: int = Field(default=0, ge=0)

@@ -64,6 +64,8 @@ class Reply:
     completion_tokens: int | None = None
     model: str | None = None
     finish_reason: str = "stop"
+    reasoning: str | None = None
+    """Sent as the message's ``reasoning_content`` when given."""
 
 
 @dataclass(frozen=True)
@@ -389,7 +391,8 @@ def _completion(reply: Reply, request: ChatRequest, number: int) -> dict[str, An
         "choices": [
             {
                 "index": 0,
-                "message": {"role": "assistant", "content": reply.content},
+                "message": {"role": "assistant", "content": reply.content}
+                | ({} if reply.reasoning is None else {"reasoning_content": reply.reasoning}),
                 "finish_reason": reply.finish_reason,
             }
         ],

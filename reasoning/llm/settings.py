@@ -45,6 +45,11 @@ class LLMSettings(BaseSettings):
         description="Model name; empty means the first model the server lists at /v1/models.",
     )
     temperature: float = Field(default=0.7, ge=0.0, le=2.0)
+    reasoning_effort: Literal["low", "medium", "high"] | None = Field(
+        default=None,
+        description="Sent as the request's reasoning_effort (servers of reasoning models take "
+        "it); None sends nothing.",
+    )
     max_tokens: int | None = Field(
         default=DEFAULT_MAX_TOKENS,
         gt=0,

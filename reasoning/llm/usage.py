@@ -66,6 +66,8 @@ class UsageMeter:
         self.price_output_per_1k = price_output_per_1k
         self.prices = prices if prices is not None else PriceTable()
         self._lock = threading.Lock()
+        self.last_reasoning: str | None = None
+        """The separate reasoning text of the last reply counted (None if it had none)."""
         self._counts = dict.fromkeys(_COUNTERS, 0)
         self._latencies: list[float] = []
         self._table_cost = 0.0
@@ -84,6 +86,7 @@ class UsageMeter:
         """Count one answered call with its tokens, latency and price."""
         price = self.prices.price(reply.model)
         with self._lock:
+            self.last_reasoning = reply.reasoning
             self._bump("calls")
             self._bump("prompt_tokens", reply.prompt_tokens)
             self._bump("completion_tokens", reply.completion_tokens)
