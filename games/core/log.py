@@ -2,15 +2,16 @@
 
 A log is JSONL, one event a line::
 
-    {"type": "header", "schema_version": 1, "game": "clue", "seed": 3, "config": {...},
+    {"type": "header", "schema_version": 2, "game": "clue", "seed": 3, "config": {...},
      "seats": [{"name": "P0", "agent": "prover"}, ...]}
     ... the game's own events ...
     {"type": "end", "status": "finished", "returns": [...], "ranks": [...], "reason": "..."}
 
 Logs written before the header and end existed (schema version 0) hold the game's events only;
-they still read, with ``header`` and ``end`` None. ``read_game_log`` validates every line with
-strict types (a ``"seq": true`` or ``"player": "0"`` is refused) and raises LogError naming the
-file and line of the first problem.
+they still read, with ``header`` and ``end`` None. Logs of an older schema are migrated as they
+are read (the game renames what changed; see ``GameEntry.migrate_record``). ``read_game_log``
+validates every line with strict types (a ``"seq": true`` or ``"seat": "0"`` is refused) and
+raises LogError naming the file and line of the first problem.
 """
 
 from __future__ import annotations
@@ -119,7 +120,8 @@ class GameLog(Generic[E]):
 
     @property
     def schema_version(self) -> int:
-        """1 for logs with the common header, 0 for older ones."""
+        """The current version for logs with the common header (older ones are migrated as they
+        are read), 0 for logs without one."""
         return 0 if self.header is None else self.header.schema_version
 
     def line_of(self, index: int) -> int:
