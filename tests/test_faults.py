@@ -306,3 +306,22 @@ def test_the_progress_bar_passes_every_item_through() -> None:
 
     assert list(progress_bar(iter(range(5)), 5, "items")) == [0, 1, 2, 3, 4]
     assert list(progress_bar(range(3), None, "items", quiet=True)) == [0, 1, 2]
+
+
+def test_ctrl_c_in_a_play_leaves_a_log_that_does_not_pose_as_finished(tmp_path: Path) -> None:
+    out = tmp_path / "game"
+    args = ["play", "clue", "--agents", "random*6", "--rounds", "1000", "--out", str(out)]
+    process = _start(args, tmp_path)
+    _wait_for(
+        lambda: any(out.glob("*.jsonl")) and next(out.glob("*.jsonl")).stat().st_size, process
+    )
+    process.send_signal(signal.SIGINT)
+    _, stderr = process.communicate(timeout=120)
+    assert process.returncode == 130, stderr
+    assert _one_line(stderr).startswith("interrupted")
+    [log] = out.glob("*.jsonl")
+    lines = log.read_text().splitlines()
+    assert lines and json.loads(lines[-1])["type"] != "end"
+    assert not [p for p in out.rglob("*") if p.name.endswith(".tmp")]
+    refused = runner.invoke(app, ["audit", "clue", str(log)])
+    assert refused.exit_code == 0 and "incomplete" in refused.stdout

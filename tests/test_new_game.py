@@ -14,7 +14,9 @@ from benchmarks.console import demo
 from benchmarks.console.cli import COMMANDS, app, play_rows
 from benchmarks.console.command_group import Generated, Group
 from games.core.conformance import check_game
+from games.core.play import play_game
 from games.core.registry import game_names, get_game, register_game, unregister_game
+from games.core.runlog import EventLog
 
 runner = CliRunner()
 
@@ -76,10 +78,10 @@ def test_the_demo_shows_the_new_game(nim: str, monkeypatch: pytest.MonkeyPatch) 
 
 
 def test_the_viewer_shows_the_new_game(nim: str, tmp_path: Path) -> None:
-    out = tmp_path / "run"
-    played = runner.invoke(app, ["play", nim, "--agents", "greedy,random", "--out", str(out)])
-    assert played.exit_code == 0, played.output
-    viewed = runner.invoke(app, ["view", str(out / "nim-seed0.jsonl")])
+    log = tmp_path / "nim.jsonl"
+    with EventLog(log) as sink:
+        play_game(get_game(nim), ["greedy", "random"], 0, log=sink)
+    viewed = runner.invoke(app, ["view", str(log)])
     assert viewed.exit_code == 0, viewed.output
     page = Path(viewed.stdout.strip())
     assert page.is_file() and "gumshoe-data" in page.read_text(encoding="utf-8")

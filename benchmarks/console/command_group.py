@@ -8,6 +8,7 @@ stderr with exit status 2, and prints how to resume when a resumable run is inte
 
 from __future__ import annotations
 
+import _thread
 import errno
 import shlex
 import signal
@@ -144,24 +145,54 @@ def _usage_errors_in_one_line() -> Iterator[None]:
         raise typer.Exit(USAGE_ERROR_STATUS) from None
 
 
+class _Interrupts:
+    """Whether Ctrl-C arrived, and the repeater that makes sure the command notices it."""
+
+    def __init__(self) -> None:
+        self.event = threading.Event()
+        self.handled = threading.Event()
+
+    def is_set(self) -> bool:
+        """Whether Ctrl-C arrived."""
+        return self.event.is_set()
+
+    def repeat(self) -> None:
+        """Raise KeyboardInterrupt in the main thread again every half second until the command
+        has handled it: a KeyboardInterrupt raised where Python only reports exceptions (inside
+        ``isinstance`` called from C, a finaliser) is lost, and the command would run on."""
+        while not self.handled.wait(0.5):
+            _thread.interrupt_main()
+
+
 @contextmanager
-def _watching_interrupts() -> Iterator[threading.Event]:
-    """An event set when Ctrl-C arrives (which still raises KeyboardInterrupt), watched in the
-    main thread only, where Python delivers signals."""
-    interrupted = threading.Event()
+def _watching_interrupts() -> Iterator[_Interrupts]:
+    """Interrupts set when Ctrl-C arrives (which still raises KeyboardInterrupt, and again until
+    the command handles it), watched in the main thread only, where Python delivers signals."""
+    interrupts = _Interrupts()
     if threading.current_thread() is not threading.main_thread():
-        yield interrupted
+        yield interrupts
         return
 
     def on_interrupt(signum: int, frame: FrameType | None) -> None:
-        interrupted.set()
+        if interrupts.handled.is_set():
+            return
+        if not interrupts.event.is_set():
+            interrupts.event.set()
+            threading.Thread(target=interrupts.repeat, name="interrupt", daemon=True).start()
         raise KeyboardInterrupt
 
+    def unraisable(report: Any) -> None:
+        if not isinstance(report.exc_value, KeyboardInterrupt):
+            previous_hook(report)
+
     previous = signal.signal(signal.SIGINT, on_interrupt)
+    previous_hook, sys.unraisablehook = sys.unraisablehook, unraisable
     try:
-        yield interrupted
+        yield interrupts
     finally:
+        interrupts.handled.set()
         signal.signal(signal.SIGINT, previous)
+        sys.unraisablehook = previous_hook
 
 
 class RootGroup(LazyGroup):
@@ -180,6 +211,7 @@ class RootGroup(LazyGroup):
             try:
                 return super().invoke(ctx)
             except (KeyboardInterrupt, Exception) as err:
+                interrupted.handled.set()
                 resumable = self.resumable(ctx.meta.get(_PATH_KEY, []))
                 line = shlex.join([ctx.command_path, *ctx.meta[_ARGV_KEY]])
                 hint = f"; finished games are kept; run `{line}` again to resume"
@@ -190,8 +222,7 @@ class RootGroup(LazyGroup):
                     message, status = fault
                     typer.echo(f"error: {message}{hint if resumable else ''}", err=True)
                     raise typer.Exit(status) from None
-                if resumable:
-                    typer.echo(f"interrupted{hint}", err=True)
+                typer.echo(f"interrupted{hint if resumable else ''}", err=True)
                 raise typer.Exit(INTERRUPTED_STATUS) from None
 
 
