@@ -37,8 +37,8 @@ from benchmarks.runner import (
 )
 from games.clue.agents import AgentSettings
 from games.clue.audit import GameAudit, audit_log
-from games.clue.cards import ClueConfig
 from games.clue.entry import ENTRY
+from games.clue.events import ClueConfig
 from games.core.play import play_game
 from games.core.runlog import RunDir, RunDirError, field_errors, read_text, write_atomic
 from reasoning.llm import UsageReport
@@ -65,7 +65,7 @@ class ClueBenchConfig(BaseModel):
     def game_config(self, index: int) -> ClueConfig:
         """The settings of game ``index``."""
         n = len(self.agents)
-        return ClueConfig(n_players=n, max_rounds=self.max_rounds, first_player=index % n)
+        return ClueConfig(players=n, max_rounds=self.max_rounds, first_player=index % n)
 
 
 class SeatRecord(BaseModel):

@@ -24,11 +24,12 @@ from benchmarks.report import TimeSamples, measure
 from formalize.clue import ClueSetup, KnowledgeGrid, RulePropagation
 from games.clue.agent import Accuse, ClueAction, ClueObservation, Phase, Suggest
 from games.clue.audit import audit_events
-from games.clue.cards import Card, ClueConfig
+from games.clue.cards import Card
 from games.clue.engine import ClueState
 from games.clue.entry import ENTRY as CLUE
 from games.clue.events import (
     AccusationEvent,
+    ClueConfig,
     ClueEvent,
     Deduction,
     DeductionKind,
@@ -144,23 +145,23 @@ class RuleView:
         if isinstance(event, SuggestionEvent):
             self._pending = (event.suspect, event.weapon, event.room)
         elif isinstance(event, PassEvent):
-            rules.passed(event.player, self._pending)
+            rules.passed(event.seat, self._pending)
         elif isinstance(event, RefuteEvent):
-            if event.card is not None and event.suggester == rules.player:
-                rules.shown(event.refuter, event.card.name)
+            if event.card is not None and event.suggester_seat == rules.player:
+                rules.shown(event.refuter_seat, event.card.name)
             else:
-                rules.refuted(event.refuter, self._pending)
+                rules.refuted(event.refuter_seat, self._pending)
         elif isinstance(event, NoRefutationEvent):
-            rules.unrefuted(event.suggester, self._pending)
+            rules.unrefuted(event.seat, self._pending)
         elif isinstance(event, AccusationEvent):
-            right = event.accuracy if event.player == rules.player else None
+            right = event.accuracy if event.seat == rules.player else None
             rules.accused((event.suspect, event.weapon, event.room), event.correct, right)
 
 
 def perf_game(seed: int, rounds: int = 30) -> list[ClueEvent]:
     """A 6-player game played to the round limit, with deductions stated every turn."""
     agents = [GuessingAgent(seed * 10 + seat) for seat in range(6)]
-    config = ClueConfig(n_players=6, max_rounds=rounds)
+    config = ClueConfig(players=6, max_rounds=rounds)
     state = play_agents(CLUE, agents, seed, config).state
     assert isinstance(state, ClueState)
     return state.events()

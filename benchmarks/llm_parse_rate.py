@@ -31,9 +31,8 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
 from games.clue.agent import Agent as ClueAgent
-from games.clue.cards import ClueConfig
 from games.clue.entry import ENTRY as CLUE
-from games.clue.events import Deduction, DeductionKind
+from games.clue.events import ClueConfig, Deduction, DeductionKind
 from games.clue.llm_agent import LLMClueAgent
 from games.clue.llm_answers import format_deduction
 from games.clue.random_agent import RandomAgent
@@ -156,7 +155,7 @@ def clue_choices(config: ClueConfig) -> Choices:
     about_players = [
         Deduction(kind=kind, card=card, player=seat)
         for kind in player_kinds
-        for seat in range(config.n_players)
+        for seat in range(config.players)
         for card in cards
     ]
     about_envelope = [
@@ -295,7 +294,7 @@ def play_one(
     """One short game of ``game`` with the LLM at seat 0 and offline agents elsewhere; the LLM
     seat's own meter (its re-prompts and fallbacks included)."""
     if game == "clue":
-        clue_config = ClueConfig(n_players=CLUE_PLAYERS, max_rounds=clue_rounds)
+        clue_config = ClueConfig(players=CLUE_PLAYERS, max_rounds=clue_rounds)
         llm = LLMClueAgent(client, seed=seed)
         clue_agents: list[ClueAgent] = [llm, RandomAgent(seed + 1), RandomAgent(seed + 2)]
         play_agents(CLUE, clue_agents, seed, clue_config)
@@ -316,7 +315,7 @@ def play_one(
 def game_choices(game: GameName) -> Choices:
     """The enums of the games this module plays."""
     if game == "clue":
-        return clue_choices(ClueConfig(n_players=CLUE_PLAYERS))
+        return clue_choices(ClueConfig(players=CLUE_PLAYERS))
     return undercover_choices(UNDERCOVER_PLAYERS)
 
 

@@ -19,7 +19,7 @@ from tests.support.played import play_clue
 
 runner = CliRunner()
 SMALL = ClueConfig(
-    n_players=3,
+    players=3,
     suspects=("Plum", "Green"),
     weapons=("Rope", "Knife"),
     rooms=("Hall", "Study", "Lounge"),
@@ -98,9 +98,9 @@ def test_bad_logs_name_file_line_and_problem(lines: list[str], tmp_path: Path) -
         "seq_true": ("\n".join(edit(lines, 2, seq=True)).encode(), ":3: field 'turn_start.seq'"),
         "player_text": (
             "\n".join(
-                edit(lines, accusation, player=str(json.loads(lines[accusation])["player"]))
+                edit(lines, accusation, seat=str(json.loads(lines[accusation])["seat"]))
             ).encode(),
-            f":{accusation + 1}: field 'accusation.player'",
+            f":{accusation + 1}: field 'accusation.seat'",
         ),
     }
     for name, (data, message) in cases.items():

@@ -30,7 +30,7 @@ from games.clue.audit import audit_log, render_audit
 from reasoning.verifier import ClaimStatus, Correctness
 
 SMALL = ClueConfig(
-    n_players=3,
+    players=3,
     suspects=("Scarlet", "Plum"),
     weapons=("Rope", "Knife"),
     rooms=("Hall", "Study", "Lounge"),
@@ -63,16 +63,16 @@ def game_log(deal: Deal | None = DEAL) -> list[ClueEvent]:
             hand_sizes=(2, 1, 1),
             deal=deal,
         ),
-        TurnStart(seq=1, turn=1, player=0, round=1),
+        TurnStart(seq=1, turn=1, seat=0, round=1),
         SuggestionEvent(
-            seq=2, turn=1, player=0, suspect="Scarlet", weapon="Rope", room="Study", round=1
+            seq=2, turn=1, seat=0, suspect="Scarlet", weapon="Rope", room="Study", round=1
         ),
-        RefuteEvent(seq=3, turn=1, refuter=1, suggester=0, card=CARD["Study"], round=1),
-        TurnStart(seq=4, turn=2, player=1, round=1),
+        RefuteEvent(seq=3, turn=1, refuter_seat=1, suggester_seat=0, card=CARD["Study"], round=1),
+        TurnStart(seq=4, turn=2, seat=1, round=1),
         DeductionEvent(
             seq=5,
             turn=2,
-            player=1,
+            seat=1,
             deductions=(
                 hidden("not_holds", "Study", 2),
                 hidden("in_envelope", "Hall"),
@@ -82,21 +82,21 @@ def game_log(deal: Deal | None = DEAL) -> list[ClueEvent]:
             round=1,
         ),
         SuggestionEvent(
-            seq=6, turn=2, player=1, suspect="Plum", weapon="Knife", room="Lounge", round=1
+            seq=6, turn=2, seat=1, suspect="Plum", weapon="Knife", room="Lounge", round=1
         ),
-        RefuteEvent(seq=7, turn=2, refuter=2, suggester=1, card=CARD["Lounge"], round=1),
-        TurnStart(seq=8, turn=3, player=2, round=1),
+        RefuteEvent(seq=7, turn=2, refuter_seat=2, suggester_seat=1, card=CARD["Lounge"], round=1),
+        TurnStart(seq=8, turn=3, seat=2, round=1),
         SuggestionEvent(
-            seq=9, turn=3, player=2, suspect="Scarlet", weapon="Rope", room="Hall", round=1
+            seq=9, turn=3, seat=2, suspect="Scarlet", weapon="Rope", room="Hall", round=1
         ),
-        PassEvent(seq=10, turn=3, player=0, suggester=2, round=1),
-        PassEvent(seq=11, turn=3, player=1, suggester=2, round=1),
-        NoRefutationEvent(seq=12, turn=3, suggester=2, round=1),
-        TurnStart(seq=13, turn=4, player=0, round=2),
+        PassEvent(seq=10, turn=3, seat=0, suggester_seat=2, round=1),
+        PassEvent(seq=11, turn=3, seat=1, suggester_seat=2, round=1),
+        NoRefutationEvent(seq=12, turn=3, seat=2, round=1),
+        TurnStart(seq=13, turn=4, seat=0, round=2),
         DeductionEvent(
             seq=14,
             turn=4,
-            player=0,
+            seat=0,
             deductions=(
                 holds(2, "Lounge"),
                 hidden("in_envelope", "Hall"),
@@ -108,7 +108,7 @@ def game_log(deal: Deal | None = DEAL) -> list[ClueEvent]:
         AccusationEvent(
             seq=15,
             turn=4,
-            player=0,
+            seat=0,
             suspect="Scarlet",
             weapon="Rope",
             room="Hall",
@@ -167,7 +167,7 @@ def test_known_verdicts_counts_and_recall(tmp_path: Path) -> None:
 
 def test_log_without_deal_audits_the_given_hand(tmp_path: Path) -> None:
     events = game_log(deal=None)
-    hand = HandEvent(seq=0, round=0, turn=0, player=1, cards=(CARD["Study"],))
+    hand = HandEvent(seq=0, round=0, turn=0, seat=1, cards=(CARD["Study"],))
     events = [
         events[0],
         hand.model_copy(update={"seq": 1}),
@@ -215,10 +215,10 @@ def replaced(index: int, event: ClueEvent) -> list[ClueEvent]:
         (broken(2, weapon="Hall"), None, 3, "Hall"),
         (broken(3, card=CARD["Plum"]), None, 4, "not suggested"),
         (broken(7, card=CARD["Knife"]), None, 8, "deal does not give it"),
-        (broken(10, player=2), None, 11, "answers its own suggestion"),
-        (broken(11, player=2, suggester=1), None, 12, "suggestion by player 1"),
+        (broken(10, seat=2), None, 11, "answers its own suggestion"),
+        (broken(11, seat=2, suggester_seat=1), None, 12, "suggestion by player 1"),
         (
-            replaced(3, PassEvent(seq=3, round=1, turn=1, player=1, suggester=0)),
+            replaced(3, PassEvent(seq=3, round=1, turn=1, seat=1, suggester_seat=0)),
             None,
             4,
             "passes while the deal gives it",
@@ -230,7 +230,7 @@ def replaced(index: int, event: ClueEvent) -> list[ClueEvent]:
             "Hall",
         ),
         (broken(5, deductions=(holds(4, "Plum"),)), None, 6, "player 4"),
-        (broken(2, player=9), None, 3, "player 9"),
+        (broken(2, seat=9), None, 3, "player 9"),
         (game_log()[1:], None, 1, "game_start"),
     ],
 )
@@ -255,9 +255,7 @@ def test_line_numbers_count_blank_lines(tmp_path: Path) -> None:
 
 def test_contradictory_log_without_deal_is_reported_at_its_line(tmp_path: Path) -> None:
     events = game_log(deal=None)
-    events.insert(
-        1, HandEvent(seq=1, round=0, turn=0, player=0, cards=(CARD["Plum"], CARD["Knife"]))
-    )
+    events.insert(1, HandEvent(seq=1, round=0, turn=0, seat=0, cards=(CARD["Plum"], CARD["Knife"])))
     events = [events[0], *(e.model_copy(update={"seq": i + 1}) for i, e in enumerate(events[1:]))]
     assert isinstance(events[10], SuggestionEvent) and isinstance(events[12], PassEvent)
     events[10] = events[10].model_copy(update={"room": "Study"})

@@ -46,7 +46,7 @@ from games.core.runlog import EventLog
 from tests.support.played import play_clue
 
 SMALL = ClueConfig(
-    n_players=3,
+    players=3,
     suspects=("Scarlet", "Plum"),
     weapons=("Rope", "Knife"),
     rooms=("Hall", "Study", "Lounge"),
@@ -98,7 +98,7 @@ def new_events(game: ClueGame, since: int) -> list[ClueEvent]:
 
 def play_random(config: ClueConfig, seed: int, path: Path | None = None) -> ClueGame:
     game = ClueGame(config, seed)
-    agents = [RandomAgent(seed * 10 + seat) for seat in range(config.n_players)]
+    agents = [RandomAgent(seed * 10 + seat) for seat in range(config.players)]
     if path is None:
         play_clue(game, agents)
     else:
@@ -116,7 +116,7 @@ EXPECTED_SIZES = {3: (6, 6, 6), 4: (5, 5, 4, 4), 5: (4, 4, 4, 3, 3), 6: (3, 3, 3
 @FAST
 @given(n=st.integers(3, 6), seed=st.integers(0, 2**32))
 def test_deal_sizes_and_partition(n: int, seed: int) -> None:
-    config = ClueConfig(n_players=n)
+    config = ClueConfig(players=n)
     game = ClueGame(config, seed)
     assert tuple(len(h) for h in game.hands) == EXPECTED_SIZES[n] == config.hand_sizes()
     env = set(game.deck.triple_cards(game.envelope))
@@ -151,15 +151,15 @@ def test_small_deck_hand_sizes_are_public() -> None:
 @pytest.mark.parametrize(
     ("settings_", "field"),
     [
-        ({"n_players": 2}, "n_players"),
-        ({"n_players": 7}, "n_players"),
+        ({"players": 2}, "players"),
+        ({"players": 7}, "players"),
         ({"max_rounds": 0}, "max_rounds"),
         ({"suspects": ()}, "suspects"),
         ({"weapons": ("Rope", "Rope")}, "weapons"),
         ({"rooms": ("Hall", " ")}, "rooms"),
         ({"rooms": ("Hall", "Rope")}, "rooms"),
-        ({"n_players": 3, "first_player": 3}, "first_player"),
-        ({"players": 3}, "players"),
+        ({"players": 3, "first_player": 3}, "first_player"),
+        ({"n_players": 3}, "n_players"),
     ],
 )
 def test_bad_settings_name_the_field(settings_: dict[str, object], field: str) -> None:
@@ -181,7 +181,7 @@ def test_bad_settings_name_the_field(settings_: dict[str, object], field: str) -
 def test_refutation_goes_to_first_holder_after_suggester(
     n: int, seed: int, first: int, picks: tuple[int, int, int], choice: int
 ) -> None:
-    config = ClueConfig(n_players=n, first_player=first % n)
+    config = ClueConfig(players=n, first_player=first % n)
     game = ClueGame(config, seed)
     suggester = config.first_player
     triple = Triple(config.suspects[picks[0]], config.weapons[picks[1]], config.rooms[picks[2]])
@@ -192,7 +192,7 @@ def test_refutation_goes_to_first_holder_after_suggester(
     game.apply(suggest(triple))
     events = new_events(game, start)
     assert isinstance(events[0], SuggestionEvent)
-    passes = [e.player for e in events if isinstance(e, PassEvent)]
+    passes = [e.seat for e in events if isinstance(e, PassEvent)]
     if not holders:
         assert passes == order
         assert isinstance(events[-2], NoRefutationEvent)
@@ -209,8 +209,8 @@ def test_refutation_goes_to_first_holder_after_suggester(
     game.apply(Show(card=shown))
     refute, turn = new_events(game, start)
     assert isinstance(refute, RefuteEvent)
-    assert (refute.refuter, refute.suggester, refute.card) == (refuter, suggester, shown)
-    assert isinstance(turn, TurnStart) and turn.player == (suggester + 1) % n
+    assert (refute.refuter_seat, refute.suggester_seat, refute.card) == (refuter, suggester, shown)
+    assert isinstance(turn, TurnStart) and turn.seat == (suggester + 1) % n
 
 
 def test_refutation_passes_then_first_holder_in_standard_game() -> None:
@@ -218,7 +218,7 @@ def test_refutation_passes_then_first_holder_in_standard_game() -> None:
     third = next(c for c in game.hands[3])
     fifth = next(c for c in game.hands[5] if c.category != third.category)
     game.apply(suggest(with_card_in(with_card(game, third), fifth)))
-    kinds = [(type(e).__name__, getattr(e, "player", None)) for e in game.events[1:]]
+    kinds = [(type(e).__name__, getattr(e, "seat", None)) for e in game.events[1:]]
     assert kinds == [
         ("SuggestionEvent", 0),
         ("PassEvent", 1),
@@ -239,7 +239,7 @@ def test_shown_card_is_seen_only_by_suggester_and_refuter() -> None:
     for seat in range(6):
         obs = game.observation(seat)
         (seen,) = [e for e in obs.history if isinstance(e, RefuteEvent)]
-        assert seen.refuter == refuter
+        assert seen.refuter_seat == refuter
         if seat in (0, refuter):
             assert seen.card == logged[0].card
         else:
@@ -273,7 +273,7 @@ def test_wrong_accusation_eliminates_and_game_goes_on() -> None:
     assert (acc.correct, acc.eliminated, acc.accuracy, acc.final) == (False, True, 2, False)
     assert game.eliminated == [True, False, False]
     assert not game.is_terminal()
-    assert isinstance(turn, TurnStart) and turn.player == 1
+    assert isinstance(turn, TurnStart) and turn.seat == 1
     assert game.observation(2).eliminated == (True, False, False)
 
 
@@ -286,7 +286,7 @@ def test_eliminated_player_refutes_but_takes_no_turn() -> None:
     game.apply(suggest(with_card(game, card)))  # seat 0 passes, eliminated seat 1 refutes
     assert game.phase is Phase.REFUTE and game.current_player == 1
     last = game.events[-1]
-    assert isinstance(last, PassEvent) and last.player == 0
+    assert isinstance(last, PassEvent) and last.seat == 0
     game.apply(Show(card=card))
     turns: list[int] = []
     while not game.is_terminal():
@@ -297,12 +297,12 @@ def test_eliminated_player_refutes_but_takes_no_turn() -> None:
             turns.append(seat)
         game.apply(RandomAgent(seat).act(obs))
     assert turns and 1 not in turns
-    finals = [e.player for e in game.events if isinstance(e, TurnStart) and e.final]
+    finals = [e.seat for e in game.events if isinstance(e, TurnStart) and e.final]
     assert finals == [0, 2]
 
 
 def test_right_accusation_wins_and_ends() -> None:
-    game = ClueGame(ClueConfig(n_players=4, first_player=2), 8)
+    game = ClueGame(ClueConfig(players=4, first_player=2), 8)
     game.apply(suggest(game.envelope))
     assert game.current_player == 3
     game.apply(accuse(game.envelope))
@@ -335,9 +335,9 @@ def test_round_limit_then_final_accusations_for_six_random_players() -> None:
     regular = [e for e in turns if not e.final]
     finals = [e for e in turns if e.final]
     assert len(regular) == 30 * 6
-    assert [e.player for e in regular[:7]] == [0, 1, 2, 3, 4, 5, 0]
+    assert [e.seat for e in regular[:7]] == [0, 1, 2, 3, 4, 5, 0]
     assert max(e.round for e in regular) == 30
-    assert [e.player for e in finals] == [0, 1, 2, 3, 4, 5]
+    assert [e.seat for e in finals] == [0, 1, 2, 3, 4, 5]
     assert all(e.round == 31 for e in finals)
     accusations = [e for e in game.events if isinstance(e, AccusationEvent)]
     assert len(accusations) == 6 and all(a.final for a in accusations)
@@ -369,7 +369,7 @@ def test_ranks_follow_correctness_then_accuracy_then_earlier_round() -> None:
     assert result.ranks == (2, 3, 1)
     assert result.accuracy == (2, 2, 3)
     finals = [e for e in game.events if isinstance(e, AccusationEvent) and e.final]
-    assert [(e.player, e.eliminated) for e in finals] == [(1, False), (2, False)]
+    assert [(e.seat, e.eliminated) for e in finals] == [(1, False), (2, False)]
 
 
 def test_first_right_final_accusation_wins() -> None:
@@ -460,7 +460,7 @@ def test_random_agent_accuses_only_at_the_end_and_never_its_own_cards() -> None:
         accusations = [e for e in game.events if isinstance(e, AccusationEvent)]
         assert accusations and all(a.final for a in accusations)
         for a in accusations:
-            own = {c.name for c in game.hands[a.player]}
+            own = {c.name for c in game.hands[a.seat]}
             assert not own & {a.suspect, a.weapon, a.room}
 
 
@@ -468,9 +468,9 @@ def test_random_agent_accuses_only_at_the_end_and_never_its_own_cards() -> None:
 
 
 def test_same_seed_gives_the_same_log(tmp_path: Path) -> None:
-    play_random(ClueConfig(n_players=4), 5, tmp_path / "a.jsonl")
-    play_random(ClueConfig(n_players=4), 5, tmp_path / "b.jsonl")
-    play_random(ClueConfig(n_players=4), 6, tmp_path / "c.jsonl")
+    play_random(ClueConfig(players=4), 5, tmp_path / "a.jsonl")
+    play_random(ClueConfig(players=4), 5, tmp_path / "b.jsonl")
+    play_random(ClueConfig(players=4), 6, tmp_path / "c.jsonl")
     a = (tmp_path / "a.jsonl").read_text()
     assert a == (tmp_path / "b.jsonl").read_text()
     assert a != (tmp_path / "c.jsonl").read_text()
@@ -478,7 +478,7 @@ def test_same_seed_gives_the_same_log(tmp_path: Path) -> None:
 
 def test_game_replays_exactly_from_its_log(tmp_path: Path) -> None:
     path = tmp_path / "game.jsonl"
-    config = ClueConfig(n_players=5, max_rounds=6, first_player=2)
+    config = ClueConfig(players=5, max_rounds=6, first_player=2)
     game = ClueGame(config, 13)
     tell = Deduction(kind="not_in_envelope", card=game.hands[0][0])
 
@@ -507,7 +507,7 @@ def test_replay_names_the_line_where_log_and_engine_differ(tmp_path: Path) -> No
     index = next(i for i, e in enumerate(events) if isinstance(e, PassEvent))
     passed = events[index]
     assert isinstance(passed, PassEvent)
-    moved = passed.model_copy(update={"player": 2 - passed.player})
+    moved = passed.model_copy(update={"seat": 2 - passed.seat})
     with pytest.raises(ReplayError, match=f"<events>:{index + 1}: logged PassEvent") as info:
         replay([*events[:index], moved, *events[index + 1 :]])
     assert info.value.line == index + 1
@@ -557,12 +557,10 @@ def test_foreign_log_without_deal_with_one_hand_and_hidden_cards(tmp_path: Path)
             players=tuple(PlayerInfo(name=n, agent="llm") for n in "ABC"),
             hand_sizes=(2, 1, 1),
         ),
-        HandEvent(seq=1, round=0, turn=0, player=1, cards=(Card("room", "Hall"),)),
-        TurnStart(seq=2, round=1, turn=1, player=0),
-        SuggestionEvent(
-            seq=3, round=1, turn=1, player=0, suspect="Plum", weapon="Rope", room="Hall"
-        ),
-        RefuteEvent(seq=4, round=1, turn=1, refuter=1, suggester=0),
+        HandEvent(seq=1, round=0, turn=0, seat=1, cards=(Card("room", "Hall"),)),
+        TurnStart(seq=2, round=1, turn=1, seat=0),
+        SuggestionEvent(seq=3, round=1, turn=1, seat=0, suspect="Plum", weapon="Rope", room="Hall"),
+        RefuteEvent(seq=4, round=1, turn=1, refuter_seat=1, suggester_seat=0),
     ]
     path = tmp_path / "foreign.jsonl"
     path.write_text("".join(e.model_dump_json() + "\n" for e in lines))

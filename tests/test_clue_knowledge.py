@@ -37,7 +37,7 @@ from reasoning.verifier import ClaimStatus, Verifier
 from tests.support.played import play_clue
 
 SMALL = ClueConfig(
-    n_players=3,
+    players=3,
     suspects=("Scarlet", "Plum"),
     weapons=("Rope", "Knife"),
     rooms=("Hall", "Study", "Lounge"),
@@ -99,25 +99,25 @@ def consistent(
     pending: tuple[int, set[str]] = (-1, set())
     for event in seen:
         if isinstance(event, SuggestionEvent):
-            pending = (event.player, {event.suspect, event.weapon, event.room})
+            pending = (event.seat, {event.suspect, event.weapon, event.room})
         elif isinstance(event, PassEvent):
-            if hands[event.player] & pending[1]:
+            if hands[event.seat] & pending[1]:
                 return False
         elif isinstance(event, RefuteEvent):
-            if event.suggester == seat and event.card is not None:
-                if event.card.name not in hands[event.refuter]:
+            if event.suggester_seat == seat and event.card is not None:
+                if event.card.name not in hands[event.refuter_seat]:
                     return False
-            elif not hands[event.refuter] & pending[1]:
+            elif not hands[event.refuter_seat] & pending[1]:
                 return False
         elif isinstance(event, NoRefutationEvent):
-            others = [h for p, h in enumerate(hands) if p != event.suggester]
+            others = [h for p, h in enumerate(hands) if p != event.seat]
             if any(h & pending[1] for h in others):
                 return False
         elif isinstance(event, AccusationEvent):
             named = {event.suspect, event.weapon, event.room}
             if event.correct != (named == envelope):
                 return False
-            right = event.accuracy if event.player == seat else None
+            right = event.accuracy if event.seat == seat else None
             if right is not None and len(named & envelope) != right:
                 return False
     return True

@@ -14,7 +14,14 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from benchmarks.console.cli import app
-from games.clue import AccusationEvent, DeductionReviewEvent, GameEnd, TurnStart, read_clue_log
+from games.clue import (
+    ENTRY,
+    AccusationEvent,
+    DeductionReviewEvent,
+    GameEnd,
+    TurnStart,
+    read_clue_log,
+)
 
 RECORDED = Path(__file__).parent / "fixtures" / "llm" / "clue-live-30r"
 CALLS = RECORDED / "llm" / "clue-seed0.seat0.jsonl.gz"
@@ -32,16 +39,21 @@ def test_the_recorded_30_round_game_replays_to_the_same_log_and_metering(tmp_pat
     assert int(columns[2]) == len(calls) == 70
     assert columns[7:11] == ["0", "0", "0", "0"]  # retries, re-prompts, fallbacks, cut off
     assert "game over after 30 rounds: nobody wins (round_limit)" in result.output
-    replayed = (tmp_path / "clue-seed0.jsonl").read_text()
-    assert replayed == (RECORDED / "clue-seed0.jsonl").read_text()
+    # the recording is a schema 1 log: read (and so migrated), it is the replayed game's log
+    replayed, recorded = (ENTRY.read_log(d / "clue-seed0.jsonl") for d in (tmp_path, RECORDED))
+    assert (replayed.header, replayed.events, replayed.end) == (
+        recorded.header,
+        recorded.events,
+        recorded.end,
+    )
 
 
 def test_the_llm_seat_stayed_in_and_its_prompts_stayed_within_the_context() -> None:
     events = read_clue_log(RECORDED / "clue-seed0.jsonl")
     assert isinstance(events[-1], GameEnd) and events[-1].rounds == 30
-    own_turns = [e for e in events if isinstance(e, TurnStart) and e.player == 0]
+    own_turns = [e for e in events if isinstance(e, TurnStart) and e.seat == 0]
     assert len(own_turns) == 31  # 30 rounds and the final accusation
-    accused = [e for e in events if isinstance(e, AccusationEvent) and e.player == 0]
+    accused = [e for e in events if isinstance(e, AccusationEvent) and e.seat == 0]
     assert [e.final for e in accused] == [True]
     withheld = [e for e in events if isinstance(e, DeductionReviewEvent) and e.withheld]
     assert len(withheld) >= 20

@@ -49,7 +49,7 @@ from reasoning.verifier import ClaimStatus
 from tests.support.played import play_clue
 
 SMALL = ClueConfig(
-    n_players=3,
+    players=3,
     max_rounds=2,
     suspects=("Scarlet", "Mrs. White"),
     weapons=("Rope", "Knife"),
@@ -144,7 +144,7 @@ def phase_script(deduction: str = NO_DEDUCTIONS) -> Callable[[ChatRequest], Step
 def deductions(draw: st.DrawFn) -> Deduction:
     card = draw(st.sampled_from(SMALL.deck.cards))
     kind: DeductionKind = draw(st.sampled_from(get_args(DeductionKind)))
-    player = draw(st.integers(0, SMALL.n_players - 1)) if kind in ("holds", "not_holds") else None
+    player = draw(st.integers(0, SMALL.players - 1)) if kind in ("holds", "not_holds") else None
     return Deduction(kind=kind, card=card, player=player)
 
 
@@ -152,8 +152,8 @@ def deductions(draw: st.DrawFn) -> Deduction:
 @given(deductions(), st.sampled_from(["{}", "- {}", "1. {}", "{}.", "**{}**"]))
 def test_stated_deductions_read_back(deduction: Deduction, decoration: str) -> None:
     text = decoration.format(format_deduction(deduction))
-    assert parse_deduction(text, SMALL.deck, SMALL.n_players) == deduction
-    assert parse_deduction(text.upper(), SMALL.deck, SMALL.n_players) == deduction
+    assert parse_deduction(text, SMALL.deck, SMALL.players) == deduction
+    assert parse_deduction(text.upper(), SMALL.deck, SMALL.players) == deduction
 
 
 def test_deduction_list_forms_and_errors() -> None:
@@ -192,7 +192,7 @@ def test_triples_are_read_by_category_and_wrong_names_named() -> None:
     with pytest.raises(MalformedAnswer, match="after the room"):
         read_triple("Scarlet, Knife, Study, Hall", SMALL.deck)
     comma_deck = ClueConfig(
-        n_players=3, suspects=("Green, Jr.", "Green"), weapons=("Rope",), rooms=("Hall",)
+        players=3, suspects=("Green, Jr.", "Green"), weapons=("Rope",), rooms=("Hall",)
     ).deck
     assert read_triple("Green, Jr., Rope, Hall", comma_deck) == Triple("Green, Jr.", "Rope", "Hall")
     assert read_triple("Green, Rope, Hall", comma_deck) == Triple("Green", "Rope", "Hall")
@@ -232,9 +232,9 @@ def test_derived_information_from_the_observation() -> None:
         "weapon": env.weapon,
         "room": env.room,
     }
-    assert [s.player for s in info.unrefuted] == [0]
+    assert [s.seat for s in info.unrefuted] == [0]
     other = derive_info(game.observation(1))
-    assert [s.player for s in other.unrefuted] == [0]
+    assert [s.seat for s in other.unrefuted] == [0]
     hand1 = set(game.hands[1])
     for cat, cards in other.remaining.items():
         expected = [c for c in SMALL.deck.by_category[cat] if c not in hand1]
@@ -563,7 +563,7 @@ def test_a_contradicted_deduction_is_sent_back_once_and_the_revision_used() -> N
         ClaimStatus.UNDETERMINED,
     ]
     assert [(c.deduction, c.status) for c in review.revised] == [(kept[0], ClaimStatus.ENTAILED)]
-    assert review.acted_on == kept and (review.player, review.turn) == (0, 1)
+    assert review.acted_on == kept and (review.seat, review.turn) == (0, 1)
     assert agent.name == "llm-verified" and agent.fallbacks.total == 0
 
 

@@ -25,7 +25,7 @@ from tests.support.played import play_clue
 from tests.test_clue_llm_agent import client_for, phase_prompt, phase_script
 
 CONTEXT = 4096
-SIX = ClueConfig(n_players=6, max_rounds=30)
+SIX = ClueConfig(players=6, max_rounds=30)
 
 
 def test_a_30_round_six_player_game_fits_a_4096_token_context() -> None:
@@ -44,7 +44,7 @@ def test_a_30_round_six_player_game_fits_a_4096_token_context() -> None:
 
 
 def test_history_before_the_last_moves_goes_in_trimmable_messages_by_round() -> None:
-    game = ClueGame(ClueConfig(n_players=6, max_rounds=3), 3)
+    game = ClueGame(ClueConfig(players=6, max_rounds=3), 3)
     play_clue(game, [RandomAgent(seed) for seed in range(6)])
     obs = game.observation(0)
     messages = history_messages(obs)
@@ -77,7 +77,7 @@ def json_script(request: ChatRequest) -> Step:
 
 
 def test_answers_are_asked_for_as_json_in_the_observation_model() -> None:
-    game = ClueGame(ClueConfig(n_players=3, max_rounds=2), 7)
+    game = ClueGame(ClueConfig(players=3, max_rounds=2), 7)
     with ScriptedChatServer(json_script) as srv:
         agent = LLMClueAgent(client_for(srv, structured="json_object"), seed=0)
         action = agent.act(game.observation(0))
@@ -91,7 +91,7 @@ def test_answers_are_asked_for_as_json_in_the_observation_model() -> None:
 
 @pytest.mark.parametrize("final", [False, True])
 def test_answer_models_enumerate_what_is_legal(final: bool) -> None:
-    game = ClueGame(ClueConfig(n_players=3, max_rounds=1), 5)
+    game = ClueGame(ClueConfig(players=3, max_rounds=1), 5)
     obs = game.observation(0).model_copy(
         update={"phase": Phase.FINAL_ACCUSATION if final else Phase.TURN}
     )

@@ -58,7 +58,7 @@ def test_prover_agents_make_no_incorrect_deduction_nor_wrong_accusation(
             assert player.recall in (None, 1.0)
             stated += player.statements
         for event in events:
-            if isinstance(event, AccusationEvent) and event.player in provers:
+            if isinstance(event, AccusationEvent) and event.seat in provers:
                 assert event.correct
     assert stated > GAMES * 20
 
@@ -78,7 +78,7 @@ def test_prover_accuses_exactly_when_the_envelope_is_entailed(
             if n == "prover"
         }
         for event in events[1:]:
-            seat = getattr(event, "player", None)
+            seat = getattr(event, "seat", None)
             if isinstance(event, SuggestionEvent | AccusationEvent) and seat in views:
                 solution = views[seat].knowledge.grid().solution()
                 if isinstance(event, AccusationEvent):
@@ -132,7 +132,7 @@ def brute_information(
 
 
 NINE = ClueConfig(
-    n_players=3, suspects=("S1", "S2", "S3"), weapons=("W1", "W2", "W3"), rooms=("R1", "R2", "R3")
+    players=3, suspects=("S1", "S2", "S3"), weapons=("W1", "W2", "W3"), rooms=("R1", "R2", "R3")
 )
 
 
@@ -144,7 +144,7 @@ def refute_observation(history: list[ClueEvent], triple: tuple[str, str, str]) -
     """Seat 1 (holding S1 and W1) must refute seat 0's suggestion of ``triple``."""
     seq = len(history) + 1
     pending = SuggestionEvent(
-        seq=seq, round=3, turn=7, player=0, suspect=triple[0], weapon=triple[1], room=triple[2]
+        seq=seq, round=3, turn=7, seat=0, suspect=triple[0], weapon=triple[1], room=triple[2]
     )
     hand = (card("S1"), card("W1"))
     return ClueObservation(
@@ -175,8 +175,8 @@ def numbered(events: list[ClueEvent]) -> list[ClueEvent]:
 def test_refuter_shows_the_card_it_showed_that_player_before() -> None:
     history = numbered(
         [
-            SuggestionEvent(seq=0, round=1, turn=1, player=0, suspect="S1", weapon="W2", room="R2"),
-            RefuteEvent(seq=0, round=1, turn=1, refuter=1, suggester=0, card=card("S1")),
+            SuggestionEvent(seq=0, round=1, turn=1, seat=0, suspect="S1", weapon="W2", room="R2"),
+            RefuteEvent(seq=0, round=1, turn=1, refuter_seat=1, suggester_seat=0, card=card("S1")),
         ]
     )
     shown = ProverAgent(1).act(refute_observation(history, ("S1", "W1", "R3")))
@@ -188,13 +188,13 @@ def test_refuter_shows_the_card_it_showed_that_player_before() -> None:
 def test_refuter_shows_a_card_the_public_record_already_gives_it() -> None:
     history = numbered(
         [
-            SuggestionEvent(seq=0, round=1, turn=3, player=2, suspect="S2", weapon="W2", room="R1"),
-            PassEvent(seq=0, round=1, turn=3, player=0, suggester=2),
-            PassEvent(seq=0, round=1, turn=3, player=1, suggester=2),
-            NoRefutationEvent(seq=0, round=1, turn=3, suggester=2),
-            SuggestionEvent(seq=0, round=2, turn=6, player=2, suspect="S2", weapon="W1", room="R1"),
-            PassEvent(seq=0, round=2, turn=6, player=0, suggester=2),
-            RefuteEvent(seq=0, round=2, turn=6, refuter=1, suggester=2, card=card("W1")),
+            SuggestionEvent(seq=0, round=1, turn=3, seat=2, suspect="S2", weapon="W2", room="R1"),
+            PassEvent(seq=0, round=1, turn=3, seat=0, suggester_seat=2),
+            PassEvent(seq=0, round=1, turn=3, seat=1, suggester_seat=2),
+            NoRefutationEvent(seq=0, round=1, turn=3, seat=2),
+            SuggestionEvent(seq=0, round=2, turn=6, seat=2, suspect="S2", weapon="W1", room="R1"),
+            PassEvent(seq=0, round=2, turn=6, seat=0, suggester_seat=2),
+            RefuteEvent(seq=0, round=2, turn=6, refuter_seat=1, suggester_seat=2, card=card("W1")),
         ]
     )
     for seed in range(5):

@@ -37,7 +37,8 @@ def scripted_answers() -> Callable[[ChatRequest], Step]:
 
 def comparable(summary: dict[str, Any]) -> dict[str, Any]:
     """A bench summary without what differs between two runs of the same games."""
-    return {k: v for k, v in summary.items() if k != "plot" and not k.endswith("_seconds")}
+    timing = ("_seconds", "_wall_s", "_cpu_s")
+    return {k: v for k, v in summary.items() if k != "plot" and not k.endswith(timing)}
 
 
 def bench(out: Path, *args: str) -> dict[str, Any]:

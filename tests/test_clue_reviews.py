@@ -62,7 +62,7 @@ def reviewed(
 ) -> DeductionReview:
     guess = Deduction(kind="in_envelope", card=SMALL.deck.card("Scarlet"))
     return DeductionReview(
-        player=player,
+        seat=player,
         round=1,
         turn=turn,
         stated=(CheckedDeduction(deduction=guess, status=ClaimStatus.UNDETERMINED),),
@@ -84,7 +84,7 @@ def test_the_game_loop_logs_each_review_before_the_action_it_led_to(tmp_path: Pa
     events = read_clue_log(path)
     assert events == list(played.state.events())
     logged = [(i, e) for i, e in enumerate(events) if isinstance(e, DeductionReviewEvent)]
-    assert all(e.player == 0 for _, e in logged)
+    assert all(e.seat == 0 for _, e in logged)
     assert {e.sent_back for _, e in logged} == {True, False}
     for index, event in logged:
         after = events[index + 1]
@@ -237,7 +237,7 @@ def test_the_verified_agent_withholds_an_accusation_its_knowledge_does_not_entai
     seed = next(s for s in range(50) if ClueGame(SMALL, s).envelope.names() != SCARLET_ROPE_HALL)
     plain = list(play_accusing("llm", seed, tmp_path / "plain.jsonl").state.events())
     accused = [e for e in plain if isinstance(e, AccusationEvent)]
-    assert accused[0].player == 0 and accused[0].eliminated
+    assert accused[0].seat == 0 and accused[0].eliminated
 
     path = tmp_path / "verified.jsonl"
     events = list(play_accusing("llm-verified", seed, path).state.events())

@@ -28,7 +28,7 @@ from reasoning.llm.scripted_server import ScriptedChatServer
 from tests.support.played import play_clue
 
 SMALL = ClueConfig(
-    n_players=3,
+    players=3,
     suspects=("Plum", "Green"),
     weapons=("Rope", "Knife"),
     rooms=("Hall", "Study", "Lounge"),
@@ -55,13 +55,13 @@ def write(tmp_path: Path, lines: Sequence[str], name: str = "x.jsonl") -> Path:
 def test_a_log_has_the_common_header_and_end(tmp_path: Path) -> None:
     lines = clue_log(tmp_path)
     header, end = json.loads(lines[0]), json.loads(lines[-1])
-    assert header["type"] == "header" and header["schema_version"] == 1
+    assert header["type"] == "header" and header["schema_version"] == 2
     assert header["game"] == "clue" and header["seed"] == 1 and len(header["seats"]) == 3
     assert header["seats"][0] == {"name": "P0", "agent": "random"}
     assert end["type"] == "end" and end["status"] == "finished"
     assert sorted(end["ranks"]) == [1, 2, 3] and len(end["returns"]) == 3
     log = CLUE.read_log(tmp_path / "g.jsonl")
-    assert log.schema_version == 1 and log.end is not None and log.lines[0] == 2
+    assert log.schema_version == 2 and log.end is not None and log.lines[0] == 2
     assert log.events[-1].type == "game_end"
 
 
@@ -119,9 +119,9 @@ def test_types_are_strict(tmp_path: Path) -> None:
     with pytest.raises(LogError, match=r":3: field 'turn_start\.seq'"):
         CLUE.read_log(write(tmp_path, [lines[0], lines[1], seq_true, *lines[3:]]))
     index = next(i for i, line in enumerate(lines) if '"type":"suggestion"' in line)
-    player = lines[index].replace('"player":0', '"player":"0"')
+    player = lines[index].replace('"seat":0', '"seat":"0"')
     assert player != lines[index]
-    with pytest.raises(LogError, match=f":{index + 1}: field 'suggestion.player'"):
+    with pytest.raises(LogError, match=f":{index + 1}: field 'suggestion.seat'"):
         CLUE.read_log(write(tmp_path, [*lines[:index], player, *lines[index + 1 :]]))
 
 

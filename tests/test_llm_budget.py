@@ -10,8 +10,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 from pydantic import BaseModel
 
-from games.clue.cards import ClueConfig
 from games.clue.engine import ClueGame
+from games.clue.events import ClueConfig
 from games.clue.llm_agent import LLMClueAgent
 from games.clue.random_agent import RandomAgent
 from reasoning.llm import (
@@ -200,7 +200,7 @@ def clue_answer(request: ChatRequest) -> Step:
 
 
 def test_a_30_round_clue_game_outgrowing_the_context_still_finishes() -> None:
-    config = ClueConfig(n_players=3, max_rounds=30)
+    config = ClueConfig(players=3, max_rounds=30)
     server = ScriptedChatServer(clue_answer, context_tokens=600, tokenizer="extras")
     with server as srv:
         agent = LLMClueAgent(client_for(srv, max_tokens=64), seed=3)

@@ -17,7 +17,7 @@ import pytest
 from pydantic import BaseModel
 
 from benchmarks.llm_parse_rate import asked_labels, game_choices
-from games.clue.cards import ClueConfig
+from games.clue.events import ClueConfig
 from games.clue.llm_answers import parse_deduction_answer, parse_move_answer
 from games.undercover.llm_agents import read_seat
 from games.undercover.prompts import DESCRIPTION, VOTE
@@ -31,7 +31,7 @@ from reasoning.llm import (
 
 FIXTURES = Path(__file__).parent / "fixtures" / "llm"
 RECORDINGS = sorted(FIXTURES.glob("*.jsonl"))
-DECK = ClueConfig(n_players=3).deck
+DECK = ClueConfig(players=3).deck
 LAST_ATTEMPT = 3  # the agents re-prompt up to three times
 
 

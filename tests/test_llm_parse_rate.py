@@ -18,7 +18,7 @@ from benchmarks.llm_parse_rate import (
     results,
     run_game,
 )
-from games.clue.cards import ClueConfig
+from games.clue.events import ClueConfig
 from games.clue.llm_prompts import DEDUCTION_FORMAT, MOVE_FORMAT, SHOW_FORMAT
 from games.undercover.prompts import NLI_DESCRIBE_TASK, NLI_VOTE_TASK
 from reasoning.llm import LLMSettings
@@ -45,7 +45,7 @@ def test_labels_come_from_the_answer_format() -> None:
     free = Choices().model(("REASONING", "SHOW")).model_json_schema()
     assert free["required"] == ["reasoning", "show"]
     assert free["properties"]["show"] == {"maxLength": 300, "title": "Show", "type": "string"}
-    clue = clue_choices(ClueConfig(n_players=3)).model(("ANALYSIS", "DEDUCTIONS"))
+    clue = clue_choices(ClueConfig(players=3)).model(("ANALYSIS", "DEDUCTIONS"))
     deductions = clue.model_json_schema()["properties"]["deductions"]
     assert deductions["maxItems"] == 6 and "P2 holds Rope" in deductions["items"]["enum"]
 

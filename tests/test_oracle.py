@@ -15,7 +15,7 @@ from reasoning.verifier import ClaimStatus, Correctness, Verifier, judge
 from tests.support.played import play_clue
 
 SMALL = ClueConfig(
-    n_players=3,
+    players=3,
     suspects=("Plum", "Green"),
     weapons=("Rope", "Knife"),
     rooms=("Hall", "Study", "Lounge"),

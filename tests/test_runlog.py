@@ -194,7 +194,7 @@ def run_clue(
             CountingAgent(seed * 7 + s, calls, game_id, stop_after)
             for s in range(run.config.n_players)
         ]
-        game = ClueGame(ClueConfig(n_players=run.config.n_players, max_rounds=8), seed)
+        game = ClueGame(ClueConfig(players=run.config.n_players, max_rounds=8), seed)
         with run.game_log(game_id) as log:
             results[game_id] = play_clue(game, agents, log)
     run.write_summary(Summary(results=results))

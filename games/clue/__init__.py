@@ -24,7 +24,6 @@ if TYPE_CHECKING:
     from games.clue.cards import WEAPONS as WEAPONS
     from games.clue.cards import Card as Card
     from games.clue.cards import Category as Category
-    from games.clue.cards import ClueConfig as ClueConfig
     from games.clue.cards import Deck as Deck
     from games.clue.cards import Triple as Triple
     from games.clue.engine import ClueGame as ClueGame
@@ -37,6 +36,7 @@ if TYPE_CHECKING:
     from games.clue.events import CLUE_EVENT as CLUE_EVENT
     from games.clue.events import AccusationEvent as AccusationEvent
     from games.clue.events import CheckedDeduction as CheckedDeduction
+    from games.clue.events import ClueConfig as ClueConfig
     from games.clue.events import ClueEvent as ClueEvent
     from games.clue.events import ClueResult as ClueResult
     from games.clue.events import Deal as Deal
@@ -69,7 +69,7 @@ _HOMES = {
     "Category": "games.clue.cards",
     "CheckedDeduction": "games.clue.events",
     "ClueAction": "games.clue.agent",
-    "ClueConfig": "games.clue.cards",
+    "ClueConfig": "games.clue.events",
     "ClueEvent": "games.clue.events",
     "ClueGame": "games.clue.engine",
     "ClueMove": "games.clue.engine",

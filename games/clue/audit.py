@@ -28,10 +28,11 @@ from pydantic import BaseModel, ConfigDict, computed_field
 
 from formalize.clue import Fact
 from formalize.clue.oracle import GridOracle
-from games.clue.cards import ClueConfig, Triple
+from games.clue.cards import Triple
 from games.clue.entry import ENTRY
 from games.clue.events import (
     AccusationEvent,
+    ClueConfig,
     ClueEvent,
     ClueResult,
     Deal,
@@ -214,8 +215,8 @@ class _Auditor:
             self._check_deal(start.deal)
             self.truth = _Truth(start.deal)
             known_hands.update(range(len(start.deal.hands)))
-        n = self.config.n_players
-        known_hands.update(e.player for e in events if isinstance(e, HandEvent) and e.player < n)
+        n = self.config.players
+        known_hands.update(e.seat for e in events if isinstance(e, HandEvent) and e.seat < n)
         wanted = sorted(known_hands) if players is None else sorted(set(players))
         if not wanted:
             raise ValueError("nothing to audit: the log has no deal and no hand event")
@@ -237,7 +238,7 @@ class _Auditor:
             tracker.view.close()
 
     def _check_deal(self, deal: Deal) -> None:
-        n = self.config.n_players
+        n = self.config.players
         if len(deal.hands) != n:
             raise ValueError(f"deal: {len(deal.hands)} hands for {n} players")
         cards = [c for hand in deal.hands for c in hand]
@@ -256,19 +257,19 @@ class _Auditor:
         for tracker in self.trackers.values():
             if tracker.view.observe(event):
                 tracker.view.knowledge.grid()
-        if isinstance(event, TurnStart) and event.player in self.trackers:
-            self._turn(event.player)
-        elif isinstance(event, DeductionEvent) and event.player in self.trackers:
+        if isinstance(event, TurnStart) and event.seat in self.trackers:
+            self._turn(event.seat)
+        elif isinstance(event, DeductionEvent) and event.seat in self.trackers:
             self._deductions(event, line)
         elif isinstance(event, RefuteEvent) and event.card is not None:
-            if event.suggester in self.trackers:
-                self.trackers[event.suggester].shown.add(event.card.name)
+            if event.suggester_seat in self.trackers:
+                self.trackers[event.suggester_seat].shown.add(event.card.name)
         elif isinstance(event, GameEnd):
             self.result = event.result()
 
     def _validate(self, event: ClueEvent) -> None:
         setup, deck = self.setup, self.deck
-        for attr in ("player", "refuter", "suggester"):
+        for attr in ("seat", "refuter_seat", "suggester_seat"):
             seat = getattr(event, attr, None)
             if isinstance(seat, int):
                 setup.check_seat(seat)
@@ -282,16 +283,16 @@ class _Auditor:
         elif isinstance(event, HandEvent):
             for card in event.cards:
                 deck.card(card.name, card.category)
-            if len(set(event.cards)) != self.start.hand_sizes[event.player]:
+            if len(set(event.cards)) != self.start.hand_sizes[event.seat]:
                 raise ValueError(
-                    f"hand of player {event.player}: {len(set(event.cards))} cards, "
-                    f"hand_sizes says {self.start.hand_sizes[event.player]}"
+                    f"hand of player {event.seat}: {len(set(event.cards))} cards, "
+                    f"hand_sizes says {self.start.hand_sizes[event.seat]}"
                 )
             if (
                 self.truth is not None
-                and {c.name for c in event.cards} != self.truth.hands[event.player]
+                and {c.name for c in event.cards} != self.truth.hands[event.seat]
             ):
-                raise ValueError(f"hand of player {event.player} differs from the deal")
+                raise ValueError(f"hand of player {event.seat} differs from the deal")
         elif isinstance(event, DeductionEvent | DeductionReviewEvent):
             stated = event.deductions if isinstance(event, DeductionEvent) else event.mentioned()
             for deduction in stated:
@@ -303,8 +304,8 @@ class _Auditor:
 
     def _check_answer(self, event: RefuteEvent | PassEvent) -> None:
         """A refutation or pass must answer the pending suggestion and fit the deal."""
-        answering = event.refuter if isinstance(event, RefuteEvent) else event.player
-        if answering == event.suggester:
+        answering = event.refuter_seat if isinstance(event, RefuteEvent) else event.seat
+        if answering == event.suggester_seat:
             raise ValueError(f"player {answering} answers its own suggestion")
         if self.pending is None:
             raise ValueError(f"{event.type} without a suggestion before it")
@@ -346,7 +347,7 @@ class _Auditor:
         tracker.targets.update(f for f in grid.facts() if f.kind == "holds" and f.player != seat)
 
     def _deductions(self, event: DeductionEvent, line: int) -> None:
-        tracker = self.trackers[event.player]
+        tracker = self.trackers[event.seat]
         grid = tracker.view.knowledge.grid()
         for deduction in event.deductions:
             fact = deduction_fact(deduction)
@@ -378,7 +379,7 @@ class _Auditor:
         return GameAudit(
             source=source,
             seed=self.start.seed,
-            n_players=self.config.n_players,
+            n_players=self.config.players,
             names=[p.name for p in self.start.players],
             rounds=self.rounds,
             has_truth=self.truth is not None,

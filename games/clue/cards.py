@@ -4,10 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import cached_property
 from typing import Literal, get_args
-
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 Category = Literal["suspect", "weapon", "room"]
 CATEGORIES: tuple[Category, ...] = get_args(Category)
@@ -112,55 +109,3 @@ class Deck:
 
 MAX_ROUNDS = 1000
 """The largest round limit a Clue game accepts."""
-
-
-class ClueConfig(BaseModel):
-    """Settings of one Clue game; invalid settings raise a validation error naming the field.
-
-    ``first_player`` opens every round. The card lists default to the standard deck (6 suspects,
-    6 weapons, 9 rooms) and can be shortened for small test games.
-    """
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    n_players: int = Field(default=6, ge=3, le=6)
-    max_rounds: int = Field(default=30, ge=1, le=MAX_ROUNDS)
-    first_player: int = Field(default=0, ge=0)
-    suspects: tuple[str, ...] = SUSPECTS
-    weapons: tuple[str, ...] = WEAPONS
-    rooms: tuple[str, ...] = ROOMS
-
-    @field_validator("suspects", "weapons", "rooms")
-    @classmethod
-    def _names_ok(cls, names: tuple[str, ...]) -> tuple[str, ...]:
-        if not names:
-            raise ValueError("needs at least one card")
-        for name in names:
-            if not name.strip() or name != name.strip():
-                raise ValueError(f"card name {name!r} is empty or has surrounding spaces")
-        if len(set(names)) != len(names):
-            raise ValueError("card names repeat")
-        return names
-
-    @model_validator(mode="after")
-    def _consistent(self) -> ClueConfig:
-        if self.first_player >= self.n_players:
-            raise ValueError(f"first_player: {self.first_player} is not a seat of {self.n_players}")
-        seen: dict[str, str] = {}
-        for field in ("suspects", "weapons", "rooms"):
-            for name in getattr(self, field):
-                if name in seen:
-                    raise ValueError(f"{field}: card name {name!r} is also one of the {seen[name]}")
-                seen[name] = field
-        return self
-
-    @cached_property
-    def deck(self) -> Deck:
-        """The deck these settings describe."""
-        return Deck(self.suspects, self.weapons, self.rooms)
-
-    def hand_sizes(self) -> tuple[int, ...]:
-        """Cards per player after the envelope's three: dealt round-robin from seat 0."""
-        dealt = len(self.deck.cards) - 3
-        base, extra = divmod(dealt, self.n_players)
-        return tuple(base + (1 if seat < extra else 0) for seat in range(self.n_players))

@@ -9,10 +9,10 @@ import typer
 
 from games.clue.agents import AGENTS, AgentSettings
 from games.clue.audit import audit_events, render_audit
-from games.clue.cards import MAX_ROUNDS, ClueConfig
+from games.clue.cards import MAX_ROUNDS
 from games.clue.engine import ClueState
 from games.clue.entry import ENTRY
-from games.clue.events import GameStart
+from games.clue.events import ClueConfig, GameStart
 from games.clue.transcript import transcript
 from games.core.cli import (
     BaseUrl,
@@ -114,7 +114,7 @@ def play_clue(
         game_id = f"clue-seed{seed}"
         specs = AGENTS.parse(DEFAULT_CLUE_AGENTS if agents is None else agents)
         ENTRY.info.check_players(len(specs), "agents")
-        config = ClueConfig(n_players=len(specs), max_rounds=rounds)
+        config = ClueConfig(players=len(specs), max_rounds=rounds)
         record_in = record_or_replay(record, out, replay)
         if out is not None:
             prepare_out(out)

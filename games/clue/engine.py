@@ -27,9 +27,10 @@ from games.clue.agent import (
     Suggest,
     legal_actions,
 )
-from games.clue.cards import MAX_ROUNDS, Card, ClueConfig, Triple
+from games.clue.cards import MAX_ROUNDS, Card, Triple
 from games.clue.events import (
     AccusationEvent,
+    ClueConfig,
     ClueEvent,
     ClueResult,
     Deal,
@@ -75,7 +76,7 @@ class ClueGame:
         self.config = config
         self.seed = seed
         self.deck = config.deck
-        n = config.n_players
+        n = config.players
         rng = random.Random(seed)
         suspect, weapon, room = (rng.choice(cards) for cards in self.deck.by_category.values())
         self.envelope = Triple(suspect.name, weapon.name, room.name)
@@ -102,7 +103,7 @@ class ClueGame:
         self._events: list[ClueEvent] = []
         self._views: list[list[ClueEvent]] = [[] for _ in range(n)]
         self._shown: list[list[ShownCard]] = [[] for _ in range(n)]
-        self._emit(TurnStart, player=config.first_player)
+        self._emit(TurnStart, seat=config.first_player)
 
     @property
     def events(self) -> Sequence[ClueEvent]:
@@ -142,7 +143,7 @@ class ClueGame:
         refuting = self.phase is Phase.REFUTE
         return ClueObservation(
             player=player,
-            n_players=self.config.n_players,
+            n_players=self.config.players,
             phase=self.phase,
             current_player=self.current_player,
             round=self.round,
@@ -179,7 +180,7 @@ class ClueGame:
                 **review.model_dump(exclude={"round", "turn"}),
             )
         if action.deductions:
-            self._emit(DeductionEvent, player=player, deductions=action.deductions)
+            self._emit(DeductionEvent, seat=player, deductions=action.deductions)
         if isinstance(action, Suggest):
             self._suggest(player, action.triple())
         elif isinstance(action, Show):
@@ -202,11 +203,11 @@ class ClueGame:
     def returns(self) -> list[float]:
         """Payoff per seat: 1.0 for the winner, 0.0 for everyone else (all 0.0 while running)."""
         winner = self._result.winner if self._result is not None else None
-        return [1.0 if seat == winner else 0.0 for seat in range(self.config.n_players)]
+        return [1.0 if seat == winner else 0.0 for seat in range(self.config.players)]
 
     def _check_seat(self, seat: int, what: str) -> None:
-        if not 0 <= seat < self.config.n_players:
-            raise ValueError(f"{what} {seat}: no such seat among {self.config.n_players}")
+        if not 0 <= seat < self.config.players:
+            raise ValueError(f"{what} {seat}: no such seat among {self.config.players}")
 
     def _check_legal(self, action: ClueAction) -> None:
         phase = self.phase
@@ -240,10 +241,10 @@ class ClueGame:
             raise IllegalAction(str(err)) from err
 
     def _check_review(self, review: DeductionReview, player: int, action: ClueAction) -> None:
-        made = (review.player, review.round, review.turn)
+        made = (review.seat, review.round, review.turn)
         if made != (player, self.round, self.turn):
             raise IllegalAction(
-                f"review of player {review.player} at round {review.round}, turn {review.turn} "
+                f"review of player {review.seat} at round {review.round}, turn {review.turn} "
                 f"comes with an action of player {player} at round {self.round}, turn {self.turn}"
             )
         if review.acted_on != action.deductions:
@@ -271,10 +272,13 @@ class ClueGame:
     def _view(event: ClueEvent, seat: int) -> ClueEvent | None:
         """``event`` as ``seat`` sees it, or None when it is private to someone else."""
         if isinstance(event, DeductionEvent | DeductionReviewEvent):
-            return event if event.player == seat else None
-        if isinstance(event, RefuteEvent) and seat not in (event.refuter, event.suggester):
+            return event if event.seat == seat else None
+        if isinstance(event, RefuteEvent) and seat not in (
+            event.refuter_seat,
+            event.suggester_seat,
+        ):
             return event.model_copy(update={"card": None})
-        if isinstance(event, AccusationEvent) and event.player != seat:
+        if isinstance(event, AccusationEvent) and event.seat != seat:
             return event.model_copy(update={"accuracy": None})
         return event
 
@@ -282,13 +286,13 @@ class ClueGame:
         cards = frozenset(self.deck.triple_cards(triple))
         suggestion = self._emit(
             SuggestionEvent,
-            player=player,
+            seat=player,
             suspect=triple.suspect,
             weapon=triple.weapon,
             room=triple.room,
         )
         assert isinstance(suggestion, SuggestionEvent)
-        n = self.config.n_players
+        n = self.config.players
         for offset in range(1, n):
             seat = (player + offset) % n
             matching = self._hand_sets[seat] & cards
@@ -298,14 +302,14 @@ class ClueGame:
                 self._pending = suggestion
                 self._matching = self.deck.sort(matching)
                 return
-            self._emit(PassEvent, player=seat, suggester=player)
-        self._emit(NoRefutationEvent, suggester=player)
+            self._emit(PassEvent, seat=seat, suggester_seat=player)
+        self._emit(NoRefutationEvent, seat=player)
         self._end_turn()
 
     def _show(self, refuter: int, card: Card) -> None:
         assert self._pending is not None
-        suggester = self._pending.player
-        event = self._emit(RefuteEvent, refuter=refuter, suggester=suggester, card=card)
+        suggester = self._pending.seat
+        event = self._emit(RefuteEvent, refuter_seat=refuter, suggester_seat=suggester, card=card)
         self._shown[suggester].append(
             ShownCard(seq=event.seq, round=event.round, refuter=refuter, card=card)
         )
@@ -349,7 +353,7 @@ class ClueGame:
     ) -> None:
         self._emit(
             AccusationEvent,
-            player=player,
+            seat=player,
             suspect=triple.suspect,
             weapon=triple.weapon,
             room=triple.room,
@@ -361,10 +365,10 @@ class ClueGame:
 
     def _position(self, seat: int) -> int:
         """A seat's place in the round, counted from the first player."""
-        return (seat - self.config.first_player) % self.config.n_players
+        return (seat - self.config.first_player) % self.config.players
 
     def _end_turn(self) -> None:
-        n = self.config.n_players
+        n = self.config.players
         current = self.turn_player
         nxt = next(
             seat
@@ -388,10 +392,10 @@ class ClueGame:
         self.turn += 1
         self.turn_player = seat
         self.current_player = seat
-        self._emit(TurnStart, player=seat, final=final)
+        self._emit(TurnStart, seat=seat, final=final)
 
     def _finish(self, winner: int | None, reason: EndReason) -> None:
-        n = self.config.n_players
+        n = self.config.players
 
         def order(seat: int) -> tuple[int, int, float, float, int]:
             record = self._accusations[seat]

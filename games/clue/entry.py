@@ -15,11 +15,11 @@ from pydantic import BaseModel
 from games.clue.agent import Accuse, ClueAction, Show
 from games.clue.agent import Suggest as SuggestAction
 from games.clue.agents import AGENTS
-from games.clue.cards import ClueConfig
 from games.clue.engine import INFO, ClueGame, ClueMove, ClueSeat, ClueState, IllegalAction
 from games.clue.events import (
     CLUE_EVENT,
     AccusationEvent,
+    ClueConfig,
     ClueEvent,
     Deduction,
     DeductionEvent,
@@ -29,6 +29,7 @@ from games.clue.events import (
     GameStart,
     RefuteEvent,
     SuggestionEvent,
+    migrate_record,
 )
 from games.core.log import GameLog, SeatInfo
 from games.core.loop import Agent
@@ -53,7 +54,7 @@ def check_clue_events(events: Sequence[ClueEvent]) -> tuple[int, str] | None:
         if config is not None and event.round > config.max_rounds + 1:
             return index, f"round {event.round} is past the round limit {config.max_rounds}"
         if isinstance(event, AccusationEvent) and event.correct and first_correct is None:
-            first_correct = event.player
+            first_correct = event.seat
         if isinstance(event, GameEnd):
             problem = _end_problem(event, first_correct, config)
             if problem is not None:
@@ -66,7 +67,7 @@ def _end_problem(end: GameEnd, first_correct: int | None, config: ClueConfig | N
     if end.winner != first_correct:
         said = "nobody" if first_correct is None else f"player {first_correct}"
         return f"winner: {end.winner} contradicts the accusations ({said} accused correctly)"
-    n = len(end.ranks) if config is None else config.n_players
+    n = len(end.ranks) if config is None else config.players
     if sorted(end.ranks) != list(range(1, n + 1)):
         return f"ranks: {list(end.ranks)} is not a ranking of {n} players"
     if end.winner is not None and end.ranks[end.winner] != 1:
@@ -111,17 +112,17 @@ def _action(
 ) -> tuple[int, ClueAction]:
     """The seat and action an action event records, stating ``deductions``."""
     if isinstance(event, SuggestionEvent):
-        return event.player, SuggestAction(
+        return event.seat, SuggestAction(
             suspect=event.suspect, weapon=event.weapon, room=event.room, deductions=deductions
         )
     if isinstance(event, AccusationEvent):
-        return event.player, Accuse(
+        return event.seat, Accuse(
             suspect=event.suspect, weapon=event.weapon, room=event.room, deductions=deductions
         )
     if isinstance(event, RefuteEvent):
         if event.card is None:
             raise LoggedActionError(index, "the shown card is not in the log")
-        return event.refuter, Show(card=event.card, deductions=deductions)
+        return event.refuter_seat, Show(card=event.card, deductions=deductions)
     raise LoggedActionError(index, f"a {event.type} event where the engine waits for an action")
 
 
@@ -140,11 +141,11 @@ class ClueEntry(GameEntry[ClueEvent]):
     def default_config(self, players: int) -> ClueConfig:
         """The standard deck and round limit for ``players`` seats."""
         self.info.check_players(players)
-        return ClueConfig(n_players=players)
+        return ClueConfig(players=players)
 
     def config_players(self, config: BaseModel) -> int:
         """The players the deal is for."""
-        return ClueConfig.model_validate(config).n_players
+        return ClueConfig.model_validate(config).players
 
     def seat(self, agent: Any) -> Agent:
         """The agent with the deduction reviews it keeps (``ClueSeat``)."""
@@ -183,6 +184,10 @@ class ClueEntry(GameEntry[ClueEvent]):
     def check_events(self, events: Sequence[ClueEvent]) -> tuple[int, str] | None:
         """See ``check_clue_events``."""
         return check_clue_events(events)
+
+    def migrate_record(self, record: dict[str, Any], version: int) -> dict[str, Any]:
+        """See ``migrate_record`` in ``games.clue.events``."""
+        return migrate_record(record, version)
 
 
 ENTRY = ClueEntry()

@@ -7,15 +7,68 @@ player's hand, and a ``refute`` event may leave the shown card out.
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from functools import cached_property
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, model_validator
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator, model_validator
 
-from games.clue.cards import Card, ClueConfig, Triple
+from games.clue.cards import MAX_ROUNDS, ROOMS, SUSPECTS, WEAPONS, Card, Deck, Triple
 from reasoning.verifier import ClaimStatus
 
 DeductionKind = Literal["holds", "not_holds", "in_envelope", "not_in_envelope"]
 EndReason = Literal["correct_accusation", "all_eliminated", "round_limit"]
+
+
+class ClueConfig(BaseModel):
+    """Settings of one Clue game; invalid settings raise a validation error naming the field.
+
+    ``first_player`` opens every round. The card lists default to the standard deck (6 suspects,
+    6 weapons, 9 rooms) and can be shortened for small test games.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    players: int = Field(default=6, ge=3, le=6)
+    max_rounds: int = Field(default=30, ge=1, le=MAX_ROUNDS)
+    first_player: int = Field(default=0, ge=0)
+    suspects: tuple[str, ...] = SUSPECTS
+    weapons: tuple[str, ...] = WEAPONS
+    rooms: tuple[str, ...] = ROOMS
+
+    @field_validator("suspects", "weapons", "rooms")
+    @classmethod
+    def _names_ok(cls, names: tuple[str, ...]) -> tuple[str, ...]:
+        if not names:
+            raise ValueError("needs at least one card")
+        for name in names:
+            if not name.strip() or name != name.strip():
+                raise ValueError(f"card name {name!r} is empty or has surrounding spaces")
+        if len(set(names)) != len(names):
+            raise ValueError("card names repeat")
+        return names
+
+    @model_validator(mode="after")
+    def _consistent(self) -> ClueConfig:
+        if self.first_player >= self.players:
+            raise ValueError(f"first_player: {self.first_player} is not a seat of {self.players}")
+        seen: dict[str, str] = {}
+        for field in ("suspects", "weapons", "rooms"):
+            for name in getattr(self, field):
+                if name in seen:
+                    raise ValueError(f"{field}: card name {name!r} is also one of the {seen[name]}")
+                seen[name] = field
+        return self
+
+    @cached_property
+    def deck(self) -> Deck:
+        """The deck these settings describe."""
+        return Deck(self.suspects, self.weapons, self.rooms)
+
+    def hand_sizes(self) -> tuple[int, ...]:
+        """Cards per player after the envelope's three: dealt round-robin from seat 0."""
+        dealt = len(self.deck.cards) - 3
+        base, extra = divmod(dealt, self.players)
+        return tuple(base + (1 if seat < extra else 0) for seat in range(self.players))
 
 
 class Deduction(BaseModel):
@@ -81,7 +134,7 @@ class GameStart(_Event):
 
     @model_validator(mode="after")
     def _sizes_fit(self) -> GameStart:
-        n = self.config.n_players
+        n = self.config.players
         if len(self.players) != n:
             raise ValueError(f"players: {len(self.players)} listed for {n} seats")
         if len(self.hand_sizes) != n:
@@ -97,7 +150,7 @@ class HandEvent(_Event):
     """One player's hand, for logs that know only the hand of the player they were written for."""
 
     type: Literal["hand"] = "hand"
-    player: int = Field(ge=0)
+    seat: int = Field(ge=0)
     cards: tuple[Card, ...]
 
 
@@ -105,7 +158,7 @@ class TurnStart(_Event):
     """A player's turn begins; ``final`` marks the final accusations after the round limit."""
 
     type: Literal["turn_start"] = "turn_start"
-    player: int = Field(ge=0)
+    seat: int = Field(ge=0)
     final: bool = False
 
 
@@ -113,7 +166,7 @@ class DeductionEvent(_Event):
     """Deductions a player stated along with its action."""
 
     type: Literal["deduction"] = "deduction"
-    player: int = Field(ge=0)
+    seat: int = Field(ge=0)
     deductions: tuple[Deduction, ...]
 
 
@@ -139,7 +192,7 @@ class DeductionReview(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    player: int = Field(ge=0)
+    seat: int = Field(ge=0)
     round: int = Field(ge=0)
     turn: int = Field(ge=0)
     stated: tuple[CheckedDeduction, ...]
@@ -197,7 +250,7 @@ class SuggestionEvent(_Event):
     """A player suggests a suspect, a weapon and a room."""
 
     type: Literal["suggestion"] = "suggestion"
-    player: int = Field(ge=0)
+    seat: int = Field(ge=0)
     suspect: str
     weapon: str
     room: str
@@ -207,16 +260,16 @@ class PassEvent(_Event):
     """``player`` holds none of the suggested cards."""
 
     type: Literal["pass"] = "pass"
-    player: int = Field(ge=0)
-    suggester: int = Field(ge=0)
+    seat: int = Field(ge=0)
+    suggester_seat: int = Field(ge=0)
 
 
 class RefuteEvent(_Event):
     """``refuter`` shows ``suggester`` a matching card (None if the log's author did not see it)."""
 
     type: Literal["refute"] = "refute"
-    refuter: int = Field(ge=0)
-    suggester: int = Field(ge=0)
+    refuter_seat: int = Field(ge=0)
+    suggester_seat: int = Field(ge=0)
     card: Card | None = None
 
 
@@ -224,14 +277,14 @@ class NoRefutationEvent(_Event):
     """Nobody else holds any of the suggested cards."""
 
     type: Literal["no_refutation"] = "no_refutation"
-    suggester: int = Field(ge=0)
+    seat: int = Field(ge=0)
 
 
 class AccusationEvent(_Event):
     """An accusation and its outcome; ``accuracy`` counts the cards right (None where unknown)."""
 
     type: Literal["accusation"] = "accusation"
-    player: int = Field(ge=0)
+    seat: int = Field(ge=0)
     suspect: str
     weapon: str
     room: str
@@ -284,3 +337,36 @@ ClueEvent = Annotated[
 ]
 
 CLUE_EVENT: TypeAdapter[ClueEvent] = TypeAdapter(ClueEvent)
+
+
+SEAT_FIELDS_BEFORE_2: dict[str, dict[str, str]] = {
+    "hand": {"player": "seat"},
+    "turn_start": {"player": "seat"},
+    "deduction": {"player": "seat"},
+    "deduction_review": {"player": "seat"},
+    "suggestion": {"player": "seat"},
+    "accusation": {"player": "seat"},
+    "pass": {"player": "seat", "suggester": "suggester_seat"},
+    "refute": {"refuter": "refuter_seat", "suggester": "suggester_seat"},
+    "no_refutation": {"suggester": "seat"},
+}
+"""The seat fields of each event type in logs before schema 2: old name to new name."""
+
+
+def _renamed(record: dict[str, Any], names: dict[str, str]) -> dict[str, Any]:
+    """``record`` with its keys renamed by ``names`` (a key whose new name is taken stays)."""
+    return {names[k] if k in names and names[k] not in record else k: v for k, v in record.items()}
+
+
+def migrate_record(record: dict[str, Any], version: int) -> dict[str, Any]:
+    """A record of a Clue log written at schema ``version`` in the current vocabulary: before
+    schema 2 the config counted ``n_players`` and events named seats ``player``, ``refuter`` and
+    ``suggester``."""
+    if version >= 2:
+        return record
+    kind = record.get("type")
+    if kind in ("header", "game_start") and isinstance(record.get("config"), dict):
+        return {**record, "config": _renamed(record["config"], {"n_players": "players"})}
+    if isinstance(kind, str) and kind in SEAT_FIELDS_BEFORE_2:
+        return _renamed(record, SEAT_FIELDS_BEFORE_2[kind])
+    return record

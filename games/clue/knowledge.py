@@ -12,9 +12,10 @@ from collections.abc import Sequence
 
 from formalize.clue import ClueKnowledge, ClueSetup, Fact
 from games.clue.agent import ClueObservation
-from games.clue.cards import CATEGORIES, Card, ClueConfig, Deck
+from games.clue.cards import CATEGORIES, Card, Deck
 from games.clue.events import (
     AccusationEvent,
+    ClueConfig,
     ClueEvent,
     Deduction,
     HandEvent,
@@ -81,41 +82,41 @@ class PlayerView(Closing):
         self.last_seq = event.seq
         knowledge = self.knowledge
         if isinstance(event, HandEvent):
-            if event.player == self.player:
+            if event.seat == self.player:
                 return knowledge.set_hand(c.name for c in event.cards)
             return False
         if isinstance(event, SuggestionEvent):
-            knowledge.setup.check_seat(event.player)
+            knowledge.setup.check_seat(event.seat)
             names = (event.suspect, event.weapon, event.room)
             for name in names:
                 knowledge.setup.check_card(name)
-            self._pending = (event.player, names)
+            self._pending = (event.seat, names)
             return False
         if isinstance(event, PassEvent):
-            return knowledge.passed(event.player, self._suggested(event.suggester, event.type))
+            return knowledge.passed(event.seat, self._suggested(event.suggester_seat, event.type))
         if isinstance(event, RefuteEvent):
             return self._refute(event)
         if isinstance(event, NoRefutationEvent):
-            cards = self._suggested(event.suggester, event.type)
+            cards = self._suggested(event.seat, event.type)
             self._pending = None
-            return knowledge.unrefuted(event.suggester, cards)
+            return knowledge.unrefuted(event.seat, cards)
         if isinstance(event, AccusationEvent):
-            right = event.accuracy if event.player == self.player else None
+            right = event.accuracy if event.seat == self.player else None
             names = (event.suspect, event.weapon, event.room)
             return knowledge.accused(names, event.correct, right)
         return False
 
     def _refute(self, event: RefuteEvent) -> bool:
-        cards = self._suggested(event.suggester, event.type)
+        cards = self._suggested(event.suggester_seat, event.type)
         self._pending = None
         knowledge = self.knowledge
-        if event.refuter == event.suggester:
-            raise ValueError(f"player {event.refuter} refutes its own suggestion")
+        if event.refuter_seat == event.suggester_seat:
+            raise ValueError(f"player {event.refuter_seat} refutes its own suggestion")
         if event.card is not None and event.card.name not in cards:
             raise ValueError(f"refute shows {event.card.name!r}, which was not suggested")
-        if event.card is not None and self.player == event.suggester:
-            return knowledge.shown(event.refuter, event.card.name)
-        return knowledge.refuted(event.refuter, cards)
+        if event.card is not None and self.player == event.suggester_seat:
+            return knowledge.shown(event.refuter_seat, event.card.name)
+        return knowledge.refuted(event.refuter_seat, cards)
 
     def _suggested(self, suggester: int, kind: str) -> tuple[str, str, str]:
         if self._pending is None or self._pending[0] != suggester:

@@ -108,7 +108,7 @@ def derive_info(obs: ClueObservation) -> DerivedInfo:
     unrefuted = unrefuted_suggestions(obs)
     hidden: dict[Category, Card] = {}
     for suggestion in unrefuted:
-        if suggestion.player != obs.player:
+        if suggestion.seat != obs.player:
             continue
         for card in deck.triple_cards(Triple(*suggestion_triple(suggestion))):
             if card not in obs.hand:
@@ -137,7 +137,7 @@ def stated_deductions(obs: ClueObservation) -> tuple[Deduction, ...]:
     """Every deduction the player has stated so far (each once, in the order first stated)."""
     seen: list[Deduction] = []
     for event in obs.history:
-        if isinstance(event, DeductionEvent) and event.player == obs.player:
+        if isinstance(event, DeductionEvent) and event.seat == obs.player:
             seen.extend(d for d in event.deductions if d not in seen)
     return tuple(seen)
 
@@ -162,20 +162,18 @@ def _history_entries(
     for event in obs.history:
         stamp = f"Round {event.round}, turn {event.turn}: "
         if isinstance(event, SuggestionEvent):
-            who = "you" if event.player == me else player_label(event.player)
+            who = "you" if event.seat == me else player_label(event.seat)
             entries.append(
                 (event, f"{stamp}{who} suggested {', '.join(suggestion_triple(event))}.")
             )
         elif isinstance(event, PassEvent):
-            extend(
-                f"{'You' if event.player == me else player_label(event.player)} could not refute."
-            )
+            extend(f"{'You' if event.seat == me else player_label(event.seat)} could not refute.")
         elif isinstance(event, NoRefutationEvent):
             extend("Nobody refuted.")
         elif isinstance(event, RefuteEvent):
             extend(_refutation(event, me))
         elif isinstance(event, AccusationEvent):
-            who = "you" if event.player == me else player_label(event.player)
+            who = "you" if event.seat == me else player_label(event.seat)
             kind = "made the final accusation" if event.final else "accused"
             outcome = "correct" if event.correct else "wrong"
             if event.eliminated:
@@ -186,10 +184,10 @@ def _history_entries(
 
 
 def _refutation(event: RefuteEvent, me: int) -> str:
-    refuter = player_label(event.refuter)
-    if event.suggester == me and event.card is not None:
+    refuter = player_label(event.refuter_seat)
+    if event.suggester_seat == me and event.card is not None:
         return f"{refuter} refuted and showed you {event.card.name}."
-    if event.refuter == me and event.card is not None:
+    if event.refuter_seat == me and event.card is not None:
         return f"You refuted and showed {event.card.name}."
     return f"{refuter} refuted (you did not see the card)."
 
@@ -237,7 +235,7 @@ def _candidates(obs: ClueObservation, info: DerivedInfo) -> str:
             note = f"{len(cards)} left: {_names(cards)}"
         rows.append(f"- {_PLURAL[category]}: {note}")
     unrefuted = [
-        f"- round {s.round}: {'you' if s.player == obs.player else player_label(s.player)} "
+        f"- round {s.round}: {'you' if s.seat == obs.player else player_label(s.seat)} "
         f"suggested {', '.join(suggestion_triple(s))}"
         for s in info.unrefuted
     ]
@@ -337,7 +335,7 @@ def _last_suggestion(obs: ClueObservation) -> str:
     mine = [
         line
         for event, line in _history_entries(obs)
-        if isinstance(event, SuggestionEvent) and event.player == obs.player
+        if isinstance(event, SuggestionEvent) and event.seat == obs.player
     ]
     return f"Your last suggestion: {mine[-1]}" if mine else "Your last suggestion: none yet"
 
@@ -400,11 +398,11 @@ def show_prompt(obs: ClueObservation) -> str:
     pending = obs.pending
     if pending is None:
         raise ValueError("the show-card prompt needs a pending suggestion")
-    suggester = player_label(pending.player)
+    suggester = player_label(pending.seat)
     shown_before = [
-        f"- {event.card.name} to {player_label(event.suggester)} in round {event.round}"
+        f"- {event.card.name} to {player_label(event.suggester_seat)} in round {event.round}"
         for event in obs.history
-        if isinstance(event, RefuteEvent) and event.refuter == obs.player and event.card
+        if isinstance(event, RefuteEvent) and event.refuter_seat == obs.player and event.card
     ]
     return f"""SHOW-CARD PHASE (round {obs.round}, turn {obs.turn}). {suggester} suggested \
 {", ".join(suggestion_triple(pending))}.

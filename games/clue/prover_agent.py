@@ -169,8 +169,8 @@ class ProverAgent:
             if state.me.observe(event):
                 state.hypotheses = None
             state.public.observe(event)
-            if isinstance(event, RefuteEvent) and event.refuter == obs.player and event.card:
-                state.shown_to.setdefault(event.suggester, []).append(event.card.name)
+            if isinstance(event, RefuteEvent) and event.refuter_seat == obs.player and event.card:
+                state.shown_to.setdefault(event.suggester_seat, []).append(event.card.name)
         return state
 
     def _new_deductions(self, state: _State, grid: KnowledgeGrid) -> tuple[Deduction, ...]:
@@ -220,7 +220,7 @@ class ProverAgent:
     def _card_to_show(self, state: _State, obs: ClueObservation) -> Card:
         if obs.pending is None or not obs.matching:
             raise ValueError("refute phase without a pending suggestion or a matching card")
-        suggester = obs.pending.player
+        suggester = obs.pending.seat
         seen = state.shown_to.get(suggester, [])
         matching = list(obs.matching)
         for card in matching:

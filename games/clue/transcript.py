@@ -60,27 +60,25 @@ def transcript(events: Sequence[ClueEvent]) -> Iterator[str]:
         elif isinstance(event, DeductionEvent):
             yield from flush()
             stated = "; ".join(describe_deduction(d, names) for d in event.deductions)
-            yield f"  {names[event.player]} states: {stated}"
+            yield f"  {names[event.seat]} states: {stated}"
         elif isinstance(event, DeductionReviewEvent):
             if event.sent_back:
                 yield from flush()
-                yield f"  {names[event.player]} is checked: {_doubted(event, names)}"
+                yield f"  {names[event.seat]} is checked: {_doubted(event, names)}"
             if (withheld := event.withheld_accusation()) is not None:
                 yield from flush()
                 yield (
-                    f"  {names[event.player]} would accuse {withheld.suspect}, {withheld.weapon}, "
+                    f"  {names[event.seat]} would accuse {withheld.suspect}, {withheld.weapon}, "
                     f"{withheld.room}: withheld ({_accusation_status(event)})"
                 )
         elif isinstance(event, SuggestionEvent):
             yield from flush()
-            yield (
-                f"  {names[event.player]} suggests {event.suspect}, {event.weapon}, {event.room}"
-            )
+            yield (f"  {names[event.seat]} suggests {event.suspect}, {event.weapon}, {event.room}")
         elif isinstance(event, PassEvent):
-            answers.append(f"{names[event.player]} passes")
+            answers.append(f"{names[event.seat]} passes")
         elif isinstance(event, RefuteEvent):
             card = f" [{event.card.name}]" if event.card is not None else ""
-            answers.append(f"{names[event.refuter]} shows a card{card}")
+            answers.append(f"{names[event.refuter_seat]} shows a card{card}")
         elif isinstance(event, NoRefutationEvent):
             answers.append("nobody can refute")
         elif isinstance(event, AccusationEvent):
@@ -90,7 +88,7 @@ def transcript(events: Sequence[ClueEvent]) -> Iterator[str]:
                 outcome += ", eliminated"
             right = f", {event.accuracy}/3 right" if event.accuracy is not None else ""
             yield (
-                f"  {names[event.player]} accuses {event.suspect}, {event.weapon}, "
+                f"  {names[event.seat]} accuses {event.suspect}, {event.weapon}, "
                 f"{event.room}: {outcome}{right}"
             )
         elif isinstance(event, GameEnd):
@@ -126,7 +124,7 @@ def _accusation_status(review: DeductionReviewEvent) -> str:
 
 def _seats(events: Sequence[ClueEvent]) -> Iterator[int]:
     for event in events:
-        for attr in ("player", "refuter", "suggester"):
+        for attr in ("seat", "refuter_seat", "suggester_seat"):
             seat = getattr(event, attr, None)
             if isinstance(seat, int):
                 yield seat

@@ -143,7 +143,7 @@ class VerifiedLLMClueAgent(LLMClueAgent, Closing):
             sent_back = not all(c.status is ClaimStatus.ENTAILED for c in stated)
             self._reviews.append(
                 DeductionReview(
-                    player=obs.player,
+                    seat=obs.player,
                     round=obs.round,
                     turn=obs.turn,
                     stated=stated,
@@ -198,7 +198,7 @@ class VerifiedLLMClueAgent(LLMClueAgent, Closing):
         """Note the withheld accusation in this decision's review (made now if the deduction
         phase left none)."""
         last = self._reviews[-1] if self._reviews else None
-        if last is not None and (last.player, last.round, last.turn) == (
+        if last is not None and (last.seat, last.round, last.turn) == (
             obs.player,
             obs.round,
             obs.turn,
@@ -208,7 +208,7 @@ class VerifiedLLMClueAgent(LLMClueAgent, Closing):
             return
         self._reviews.append(
             DeductionReview(
-                player=obs.player,
+                seat=obs.player,
                 round=obs.round,
                 turn=obs.turn,
                 stated=(),

@@ -88,7 +88,7 @@ def clue_view(log: GameLog[Any]) -> ViewParts:
                 for deduction in event.deductions:
                     fact = deduction_fact(deduction)
                     place = fact.player if fact.player is not None else setup.n_players
-                    stated[event.player][(fact.card, place)] = fact.positive
+                    stated[event.seat][(fact.card, place)] = fact.positive
             for seat, view in enumerate(views):
                 grid = _grid(setup, view.knowledge.grid(), seat, stated[seat], names)
                 if grid.rows != last[seat]:

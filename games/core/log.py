@@ -2,19 +2,21 @@
 
 A log is JSONL, one event a line::
 
-    {"type": "header", "schema_version": 1, "game": "clue", "seed": 3, "config": {...},
+    {"type": "header", "schema_version": 2, "game": "clue", "seed": 3, "config": {...},
      "seats": [{"name": "P0", "agent": "prover"}, ...]}
     ... the game's own events ...
     {"type": "end", "status": "finished", "returns": [...], "ranks": [...], "reason": "..."}
 
 Logs written before the header and end existed (schema version 0) hold the game's events only;
-they still read, with ``header`` and ``end`` None. ``read_game_log`` validates every line with
-strict types (a ``"seq": true`` or ``"player": "0"`` is refused) and raises LogError naming the
-file and line of the first problem.
+they still read, with ``header`` and ``end`` None. Logs of an older schema are migrated as they
+are read (the game renames what changed; see ``GameEntry.migrate_record``). ``read_game_log``
+validates every line with strict types (a ``"seq": true`` or ``"seat": "0"`` is refused) and
+raises LogError naming the file and line of the first problem.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,7 +27,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError,
 from games.core.runlog import END_TYPE, LogError, TextFileError, field_errors, iter_lines
 from reasoning.textfile import UserFileError, parse_user_json
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 """The version of the log format this code writes."""
 HEADER_TYPE = "header"
 """The ``type`` of the common header event."""
@@ -34,6 +36,9 @@ E = TypeVar("E", bound=BaseModel)
 
 EventCheck = Callable[[Sequence[Any]], "tuple[int, str] | None"]
 """A game's consistency check over a log's events: (index of the bad event, why) or None."""
+Migration = Callable[[dict[str, Any], int], dict[str, Any]]
+"""A game's migration of one record (its header or one of its events) of a log written at an
+older schema version to the current one."""
 
 
 class SeatInfo(BaseModel):
@@ -51,7 +56,7 @@ class LogHeader(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
 
     type: Literal["header"] = "header"
-    schema_version: Literal[1] = 1
+    schema_version: Literal[2] = 2
     game: str
     seed: int
     config: dict[str, Any]
@@ -115,7 +120,8 @@ class GameLog(Generic[E]):
 
     @property
     def schema_version(self) -> int:
-        """1 for logs with the common header, 0 for older ones."""
+        """The current version for logs with the common header (older ones are migrated as they
+        are read), 0 for logs without one."""
         return 0 if self.header is None else self.header.schema_version
 
     def line_of(self, index: int) -> int:
@@ -125,16 +131,23 @@ class GameLog(Generic[E]):
         return self.lines[min(index, len(self.lines) - 1)]
 
 
-def _record_type(path: Path, lineno: int, line: str) -> str | None:
-    """The ``type`` of a line that is a JSON object; LogError for anything else."""
+def _record(path: Path, lineno: int, line: str) -> dict[str, Any]:
+    """The JSON object on a line; LogError for anything else."""
     try:
         record = parse_user_json(line, path, lineno)
     except UserFileError as err:
         raise LogError(path, lineno, err.reason) from None
     if not isinstance(record, dict):
         raise LogError(path, lineno, "expected a JSON object")
-    kind = record.get("type")
-    return kind if isinstance(kind, str) else None
+    return record
+
+
+def _written_version(first: dict[str, Any]) -> int:
+    """The schema version a log was written at, from its first record: 0 without a header."""
+    if first.get("type") != HEADER_TYPE:
+        return 0
+    version = first.get("schema_version")
+    return version if isinstance(version, int) and 0 < version < SCHEMA_VERSION else SCHEMA_VERSION
 
 
 def read_game_log(
@@ -144,11 +157,14 @@ def read_game_log(
     game: str,
     terminal_type: str = "game_end",
     check: EventCheck | None = None,
+    migrate: Migration | None = None,
 ) -> GameLog[E]:
     """Read and validate a log of ``game`` whose own events ``adapter`` validates.
 
     The header may only be the first line and the end only the last; nothing may follow the
     game's ``terminal_type`` event but the end. ``check`` adds the game's own consistency rules.
+    A log written at an older schema version is migrated as it is read: ``migrate`` brings each
+    of its records (header and game events) to the current version.
     Raises LogError (file and line) for every problem, an empty or blank-only file included.
     """
     path = Path(path)
@@ -163,10 +179,20 @@ def read_game_log(
     events: list[E] = []
     lines: list[int] = []
     over_at: int | None = None
+    version = SCHEMA_VERSION
     for position, (lineno, line) in enumerate(numbered):
-        kind = _record_type(path, lineno, line)
+        record = _record(path, lineno, line)
+        if position == 0:
+            version = _written_version(record)
+        kind = record.get("type")
         if end is not None:
             raise LogError(path, lineno, "an event after the log's end event")
+        if version < SCHEMA_VERSION and kind != END_TYPE:
+            if migrate is not None:
+                record = migrate(record, version)
+            if kind == HEADER_TYPE:
+                record = {**record, "schema_version": SCHEMA_VERSION}
+            line = json.dumps(record)
         try:
             if kind == HEADER_TYPE:
                 if position != 0:

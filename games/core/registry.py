@@ -109,14 +109,21 @@ class GameEntry(ABC, Generic[E]):
         """The game's own consistency rules over a log's events: (index, why) or None."""
         return None
 
+    def migrate_record(self, record: dict[str, Any], version: int) -> dict[str, Any]:
+        """One record of a log written at schema ``version``, in the current schema (the
+        game's own changes; the core's are made by ``read_game_log``)."""
+        return record
+
     def read_log(self, path: str | Path) -> GameLog[E]:
-        """Read and validate one of this game's logs (LogError with file and line)."""
+        """Read and validate one of this game's logs (LogError with file and line), migrated
+        to the current schema."""
         return read_game_log(
             path,
             self.event_adapter,
             game=self.info.name,
             terminal_type=self.terminal_type,
             check=self.check_events,
+            migrate=self.migrate_record,
         )
 
     def audit(self, log: GameLog[E]) -> AuditRecord:
