@@ -142,6 +142,15 @@ def _record(path: Path, lineno: int, line: str) -> dict[str, Any]:
     return record
 
 
+def _game_event(adapter: TypeAdapter[E], line: str) -> E | None:
+    """The game event on a line of a current log, parsed and validated in one pass; None when
+    the line is anything else (a header, an end, or an error, which the careful path names)."""
+    try:
+        return adapter.validate_json(line, strict=True)
+    except ValidationError:
+        return None
+
+
 def _written_version(first: dict[str, Any]) -> int:
     """The schema version a log was written at, from its first record: 0 without a header."""
     if first.get("type") != HEADER_TYPE:
@@ -181,6 +190,14 @@ def read_game_log(
     over_at: int | None = None
     version = SCHEMA_VERSION
     for position, (lineno, line) in enumerate(numbered):
+        if position and version == SCHEMA_VERSION and end is None and over_at is None:
+            event = _game_event(adapter, line)
+            if event is not None:
+                if getattr(event, "type", None) == terminal_type:
+                    over_at = lineno
+                events.append(event)
+                lines.append(lineno)
+                continue
         record = _record(path, lineno, line)
         if position == 0:
             version = _written_version(record)
