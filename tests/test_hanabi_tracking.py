@@ -213,7 +213,7 @@ def test_bench_row_reports_own_teammate_recall_and_hint_agreement(tmp_path: Path
     row = summarise_count(rundir, 2)
     assert row.own_recall == row.teammate_recall == 1.0
     assert row.hle_agreement is not None and 0.0 < row.hle_agreement < 1.0
-    summary = HanabiSummary(config=config, rows=(row,), wall_s=0.0, cpu_s=0.0)
+    summary = HanabiSummary(config=config, rows=(row,), play_wall_s=0.0, play_cpu_s=0.0)
     cells = table_rows(summary)[0]
     assert {"own_recall", "teammate_recall", "hle_agreement"} <= set(COLUMNS)
     assert cells["own_recall"] == cells["teammate_recall"] == "1.000"
