@@ -14,7 +14,7 @@ occurs with both polarities, so a kind that is never exercised fails the test.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -43,12 +43,14 @@ from games.hanabi.audit import judge_claim
 from games.hanabi.engine import HanabiGame
 from games.hanabi.events import SlotClaim
 from games.mystery.knowledge import Knowledge
+from provers.model_eval import evaluate
 from provers.sat_prover import SatProver
 from provers.sat_session import SatSession
 from provers.z3_prover import Z3Prover
 from reasoning.formula import And, Atom, Card, Formula, Not, Or, disj, literal
 from reasoning.oracle import FallbackOracle, claim_status
 from reasoning.syntax import format_formula
+from reasoning.verdict import Countermodel
 from reasoning.verifier import ClaimStatus, Correctness, Verifier
 
 DECISIVE = {ClaimStatus.ENTAILED, ClaimStatus.CONTRADICTED, ClaimStatus.UNDETERMINED}
@@ -81,21 +83,10 @@ def _wrap(draw: st.DrawFn, claim: Formula) -> tuple[Formula, bool]:
     return out, positive
 
 
-def evaluate(formula: Formula, value: Callable[[str], bool]) -> bool:
-    """``formula``'s truth value when each atom ``name`` has ``value(name)``."""
-    match formula:
-        case Atom(pred, ()):
-            return value(pred)
-        case Not(body):
-            return not evaluate(body, value)
-        case And(parts):
-            return all(evaluate(p, value) for p in parts)
-        case Or(parts):
-            return any(evaluate(p, value) for p in parts)
-        case Card(op, k, parts):
-            n = sum(evaluate(p, value) for p in parts)
-            return {"exactly": n == k, "atmost": n <= k, "atleast": n >= k}[op]
-    raise AssertionError(f"not propositional: {formula!r}")
+def holds_with(true_atoms: Iterable[str]) -> Callable[[Formula], bool]:
+    """A formula's truth when exactly ``true_atoms`` hold (the provers' own model evaluator)."""
+    model = Countermodel(true_atoms=sorted(true_atoms))
+    return lambda formula: evaluate(formula, model)
 
 
 def random_play(state: Any, draw: st.DrawFn, most: int) -> None:
@@ -171,7 +162,7 @@ def clue_cases(draw: st.DrawFn) -> list[Case_]:
                 real == positive,
                 formulas,
                 claim,
-                lambda f, t=truth: evaluate(f, t.__getitem__),
+                holds_with(name for name, value in truth.items() if value),
             )
         )
     view.close()
@@ -262,15 +253,10 @@ def hanabi_cases(draw: st.DrawFn) -> list[Case_]:
                 truth,
                 formulas,
                 claim,
-                lambda f, h=tuple(hand): evaluate(f, _hand_truth(h)),
+                holds_with(_slot_atom(j, card).pred for j, card in enumerate(hand)),
             )
         )
     return out
-
-
-def _hand_truth(hand: Sequence[int]) -> Callable[[str], bool]:
-    table = {_slot_atom(j, card).pred for j, card in enumerate(hand)}
-    return lambda name: name in table
 
 
 # --- Detective: the case knowledge, read locations chosen at random ----------------------------

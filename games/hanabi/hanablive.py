@@ -16,7 +16,7 @@ from collections import defaultdict
 
 from pydantic import BaseModel, Field
 
-from formalize.hanabi.deck import COLORS, NUM_IDENTITIES, NUM_RANKS, card_name
+from formalize.hanabi.deck import COLORS, NUM_IDENTITIES, NUM_RANKS
 from games.core.log import GameLog
 from games.core.replay import replay
 from games.hanabi.audit import judge_claim
@@ -24,6 +24,7 @@ from games.hanabi.engine import HanabiGame
 from games.hanabi.entry import ENTRY, hanabi_actions
 from games.hanabi.events import HanabiConfig, HanabiEvent, HanabiMove
 from games.hanabi.knowledge import seat_knowledge
+from games.hanabi.render import mask_text
 
 SUIT_INDEX: dict[str, int] = {"R": 0, "Y": 1, "G": 2, "B": 3, "W": 4}
 """gumshoe colour letter -> hanab.live "No Variant" suit index (white shown as purple)."""
@@ -64,10 +65,6 @@ def _live_card(card: int) -> LiveCard:
     return LiveCard(suitIndex=SUIT_INDEX[COLORS[card // NUM_RANKS]], rank=card % NUM_RANKS + 1)
 
 
-def _mask_text(mask: int) -> str:
-    return " ".join(card_name(x) for x in range(NUM_IDENTITIES) if mask >> x & 1) or "none"
-
-
 class _Tracker:
     """The deck order of every card in every hand, and the notes written so far."""
 
@@ -88,8 +85,8 @@ class _Tracker:
         """Note the holder's knowledge of its card in ``slot`` now."""
         known = seat_knowledge(self.game.observation(seat))
         self.notes[seat][self.orders[seat][slot]].append(
-            f"gumshoe {when}: could be {_mask_text(known.exact[slot])}; "
-            f"hints allow {_mask_text(known.hints[slot])}"
+            f"gumshoe {when}: could be {mask_text(known.exact[slot])}; "
+            f"hints allow {mask_text(known.hints[slot])}"
         )
 
     def claims(self, seat: int, move: HanabiMove) -> None:

@@ -10,26 +10,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from formalize.hanabi.deck import COLORS, NUM_IDENTITIES, card_name
+from formalize.hanabi.deck import card_name
 from games.core.log import GameLog
 from games.core.view import KnowledgePanel, ViewParts
 from games.hanabi.engine import HanabiGame
 from games.hanabi.entry import ENTRY, hanabi_actions
 from games.hanabi.events import HanabiConfig, HanabiMove
 from games.hanabi.knowledge import seat_knowledge
-from games.hanabi.render import event_text, table_text
-
-
-def _cards(mask: int) -> str:
-    return " ".join(card_name(x) for x in range(NUM_IDENTITIES) if mask >> x & 1) or "none"
-
-
-def _product(mask: int) -> str:
-    """A hint mask (a colour x rank product) as ``[colours][ranks]``."""
-    names = [card_name(x) for x in range(NUM_IDENTITIES) if mask >> x & 1]
-    colors = "".join(c for c in COLORS if any(n[0] == c for n in names))
-    ranks = "".join(r for r in "12345" if any(n[1] == r for n in names))
-    return f"[{colors}][{ranks}]"
+from games.hanabi.render import event_text, mask_text, table_text
 
 
 def _panels(game: HanabiGame, step: int) -> list[KnowledgePanel]:
@@ -39,8 +27,8 @@ def _panels(game: HanabiGame, step: int) -> list[KnowledgePanel]:
         known = seat_knowledge(obs)
         lines = [table_text(obs)] if seat == 0 else []
         lines += [
-            f"slot {slot}: {card_name(card)} | hints {_product(known.hints[slot])} | "
-            f"could be {_cards(known.exact[slot])}"
+            f"slot {slot}: {card_name(card)} | hints {mask_text(known.hints[slot])} | "
+            f"could be {mask_text(known.exact[slot])}"
             for slot, card in enumerate(game.hands[seat])
         ]
         panels.append(
