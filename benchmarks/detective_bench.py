@@ -25,18 +25,14 @@ import typer
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from benchmarks.console.options import (
-    AsJson,
-    Concurrency,
-    Quiet,
-    Scheduler,
-    Workers,
+    RunCommandOptions,
     exit_when_all_errored,
-    run_options,
+    run_command,
 )
 from benchmarks.llm_usage import game_usage, played_usage, usage_lines
 from benchmarks.report import format_table, pyplot
 from benchmarks.runner import GameOutcome, MemoryLog, RunOptions, check_replayable, run_games
-from games.core.cli import BaseUrl, Model, Record, RecordedRun, fail, llm_settings, record_or_replay
+from games.core.cli import fail
 from games.core.errors import GAME_ERRORS
 from games.core.llm_player import seat_client
 from games.core.play import play_game
@@ -341,7 +337,9 @@ BENCH_ERRORS: tuple[type[Exception], ...] = (
 """What ends ``bench detective`` with one line: bad options or input, or a spoilt LLM run."""
 
 
+@run_command(out=Path("runs/detective"))
 def bench_detective(
+    shared: RunCommandOptions,
     cases: Annotated[int, typer.Option(min=1, max=10000, help="Cases per agent.")] = 20,
     first_seed: Annotated[int, typer.Option(help="Seed of the first case; then +1, ...")] = 0,
     agents: Annotated[
@@ -359,27 +357,15 @@ def bench_detective(
             help="Answer the autograder from a fixed rule on a local chat server (not a model).",
         ),
     ] = False,
-    out: Annotated[Path, typer.Option(help="Run directory (resumed when it exists).")] = Path(
-        "runs/detective"
-    ),
-    as_json: AsJson = False,
-    model: Model = None,
-    base_url: BaseUrl = None,
-    record: Record = False,
-    replay: RecordedRun = None,
-    workers: Workers = 1,
-    concurrency: Concurrency = 1,
-    scheduler: Scheduler = None,
-    quiet: Quiet = False,
 ) -> None:
     """Detective cases per agent: P, F, O next to the best achievable, a plot of the grade
     against locations visited, and the autograder's agreement with exact grades."""
+    out, replay = shared.out, shared.replay
     try:
-        record_in = record_or_replay(record, out, replay)
         names = AGENTS.parse(agents)
         modes = _modes(autograde_modes)
         needs_llm = AGENTS.needs_llm(names) or (bool(modes) and not scripted_grader)
-        llm = llm_settings(model, base_url, record_in, replay)
+        llm = shared.llm()
         config = DetectiveBenchConfig(
             agents=names,
             cases=cases,
@@ -391,7 +377,7 @@ def bench_detective(
         if replay is not None:
             fields = ["agents", "cases", "first_seed", "knobs"]
             check_replayable(config, replay, fields, game_ids(config))
-        options = run_options(workers, concurrency, scheduler, quiet)
+        options = shared.runner
         settings = AgentSettings(llm=llm)
         if scripted_grader:
             with ScriptedChatServer(grade_by_rule) as server:
@@ -403,7 +389,7 @@ def bench_detective(
         fail(err)
     errored = sum(row.errored for row in summary.agents)
     played = sum(row.cases for row in summary.agents)
-    if as_json:
+    if shared.as_json:
         typer.echo(summary.model_dump_json())
     else:
         for line in report_lines(summary):

@@ -24,13 +24,9 @@ import typer
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from benchmarks.console.options import (
-    AsJson,
-    Concurrency,
-    Quiet,
-    Scheduler,
-    Workers,
+    RunCommandOptions,
     exit_when_all_errored,
-    run_options,
+    run_command,
     seed_range,
 )
 from benchmarks.hanabi_options import player_counts
@@ -39,14 +35,9 @@ from benchmarks.llm_usage import game_usage, played_usage, usage_lines
 from benchmarks.report import format_table
 from benchmarks.runner import MemoryLog, RunOptions, check_replayable, run_games
 from games.core.cli import (
-    BaseUrl,
-    Model,
-    Record,
-    RecordedRun,
     fail,
     llm_settings,
     prepare_out,
-    record_or_replay,
 )
 from games.core.errors import GAME_ERRORS
 from games.core.play import play_game
@@ -289,7 +280,9 @@ def counts_in(players: Sequence[int]) -> tuple[int, ...]:
     return tuple(dict.fromkeys(players))
 
 
+@run_command(out=Path("runs/hanabi"))
 def bench_hanabi(
+    shared: RunCommandOptions,
     players: Annotated[str, typer.Option(help="Player counts, comma-separated (2-5).")] = "2,3,4,5",
     seeds: Annotated[
         str,
@@ -317,18 +310,6 @@ def bench_hanabi(
             "legal move) or reprompt (up to 10 re-prompts, then the game errors)."
         ),
     ] = "fallback",
-    out: Annotated[Path, typer.Option(help="Run directory (resumed when it exists).")] = Path(
-        "runs/hanabi"
-    ),
-    as_json: AsJson = False,
-    model: Model = None,
-    base_url: BaseUrl = None,
-    record: Record = False,
-    replay: RecordedRun = None,
-    workers: Workers = 1,
-    concurrency: Concurrency = 1,
-    scheduler: Scheduler = None,
-    quiet: Quiet = False,
 ) -> None:
     """Play Hanabi games on the shared runner; print mean, std, IQM with 95% CIs, perfect games,
     bomb-outs, turns, fallbacks and tracking accuracy per player count; write JSON and a PNG.
@@ -340,7 +321,7 @@ def bench_hanabi(
                 "--view is now --sherlock-view (as in play hanabi, where --view is the knowledge "
                 "printed)"
             )
-        record_in = record_or_replay(record, out, replay)
+        out, replay, model = shared.out, shared.replay, shared.model
         if replay is not None:
             config = RunDir.resume(replay, HanabiRunConfig).config
             counts, agents, model = config.players, config.agents, config.model
@@ -363,11 +344,10 @@ def bench_hanabi(
             )
         for count in counts:
             seat_specs(agents, count)
-        options = run_options(workers, concurrency, scheduler, quiet)
         names = AGENTS.parse(agents)
         llm = None
         if AGENTS.needs_llm(names):
-            llm = llm_settings(model, base_url, record_in, replay)
+            llm = llm_settings(model, shared.base_url, shared.record_in, replay)
             if replay is None and not llm.configured:
                 raise ValueError(
                     f"agents {agents!r} need an LLM endpoint: give --base-url (and --model), or "
@@ -377,7 +357,7 @@ def bench_hanabi(
                 ids = [game_id(p, s) for p in config.players for s in config.seeds]
                 check_replayable(config, replay, ("players", "seeds", "agents", "view"), ids)
         rundir = RunDir(prepare_out(out), config)
-        summary = run(rundir, options, llm)
+        summary = run(rundir, shared.runner, llm)
     except (ValueError, ValidationError) as err:
         fail(err)
     except GAME_ERRORS as err:
@@ -387,7 +367,7 @@ def bench_hanabi(
     if not summary.rows:
         exit_when_all_errored(errored, finished)
     plot = plot_scores(summary, out / "scores.png")
-    if as_json:
+    if shared.as_json:
         typer.echo(summary_json(summary))
         exit_when_all_errored(errored, finished)
         return

@@ -18,19 +18,15 @@ import typer
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from benchmarks.console.options import (
-    AsJson,
-    Concurrency,
-    Quiet,
-    Scheduler,
-    Workers,
+    RunCommandOptions,
     exit_when_all_errored,
-    run_options,
+    run_command,
 )
 from benchmarks.llm_usage import game_usage, played_usage, usage_lines
 from benchmarks.report import format_table, pyplot, write_json
 from benchmarks.runner import MemoryLog, check_replayable, run_games
 from formalize.interrogation.quiz import Needs, accuracy, bound, quiz
-from games.core.cli import BaseUrl, Model, Record, RecordedRun, fail, llm_settings
+from games.core.cli import BaseUrl, Model, fail, llm_settings
 from games.core.play import play_game
 from games.core.runlog import LogError, RunDir, RunDirError
 from games.mystery.agents import AGENTS, AgentSettings
@@ -164,25 +160,15 @@ def plot_gains(per_round: list[float], path: Path) -> Path:
     return path
 
 
+@run_command(out=Path("runs/mystery"))
 def bench_mystery(
+    shared: RunCommandOptions,
     games: Annotated[int, typer.Option(min=1, max=100000, help="Games (seeds) to play.")] = 30,
     first_seed: Annotated[int, typer.Option(help="The first seed; then first+1, ...")] = 0,
     agents: Annotated[
         str,
         typer.Option(help="One agent per seat (prover*4,questum); one name fills 5 seats."),
     ] = "prover",
-    out: Annotated[Path, typer.Option(help="Run directory (resumed when it exists).")] = Path(
-        "runs/mystery"
-    ),
-    as_json: AsJson = False,
-    model: Model = None,
-    base_url: BaseUrl = None,
-    record: Record = False,
-    replay: RecordedRun = None,
-    workers: Workers = 1,
-    concurrency: Concurrency = 1,
-    scheduler: Scheduler = None,
-    quiet: Quiet = False,
     with_quiz: Annotated[
         bool,
         typer.Option(
@@ -197,13 +183,14 @@ def bench_mystery(
 ) -> None:
     """Interrogation games on generated scripts: win rate, exact IG per round, pruning audit,
     WellPlay-style question bounds."""
+    out, replay = shared.out, shared.replay
     try:
         specs = AGENTS.parse(agents)
         if len(specs) == 1:
             specs = specs * 5
         ENTRY.info.check_players(len(specs), "agents")
         needs_llm = AGENTS.needs_llm(specs)
-        llm = llm_settings(model, base_url, out if record else None, replay)
+        llm = shared.llm()
         if needs_llm and replay is None and not llm.configured:
             raise ValueError("--agents: an LLM agent needs --base-url (or --replay)")
         config = MysteryBenchConfig(
@@ -217,10 +204,9 @@ def bench_mystery(
             check_replayable(config, replay, ["agents", "first_seed", "llm_model"], ids)
         if script is not None:
             checked_scripts(script, len(specs))
-        options = run_options(workers, concurrency, scheduler, quiet)
         rundir = RunDir(out, config)
         player = MysteryPlayer(specs, AgentSettings(llm=llm if needs_llm else None), script)
-        report = run_games(rundir, ids, player, options)
+        report = run_games(rundir, ids, player, shared.runner)
         summary = summarise(rundir, ids)
         usage = played_usage(report.played)
         summary["llm_usage"] = None if usage is None else usage.model_dump(mode="json")
@@ -236,7 +222,7 @@ def bench_mystery(
     )
     plot = plot_gains(summary["ig_per_round"], out / "ig_per_round.png")
     path = write_json(out / "summary.json", summary)
-    if as_json:
+    if shared.as_json:
         typer.echo(write_json_text(summary))
         exit_when_all_errored(summary["errored"], summary["finished"])
         return

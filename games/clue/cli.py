@@ -15,15 +15,11 @@ from games.clue.entry import ENTRY
 from games.clue.events import ClueConfig, GameStart
 from games.clue.transcript import transcript
 from games.core.cli import (
-    BaseUrl,
-    LogFolder,
-    Model,
-    Record,
+    CommandOptions,
     fail,
-    llm_settings,
     prepare_out,
-    record_or_replay,
     usage_footer,
+    with_options,
 )
 from games.core.errors import PLAY_ERRORS
 from games.core.play import play_game
@@ -32,13 +28,6 @@ from games.core.runlog import EventLog, LogError
 
 DEFAULT_CLUE_AGENTS = "prover,prover,random,prover,prover,prover"
 """The seats of `gumshoe play clue` and `gumshoe bench clue` when none are given."""
-
-
-def llm_agent_settings(
-    model: str | None, base_url: str | None, record: Path | None, replay: Path | None
-) -> AgentSettings:
-    """Agent settings with the LLM options given on the command line over the environment's."""
-    return AgentSettings(llm=llm_settings(model, base_url, record, replay))
 
 
 def recorded_settings(
@@ -69,7 +58,9 @@ def recorded_settings(
     )
 
 
+@with_options(CommandOptions)
 def play_clue(
+    shared: CommandOptions,
     agents: Annotated[
         str | None,
         typer.Option(
@@ -91,10 +82,6 @@ def play_clue(
             help=f"Round limit (1-{MAX_ROUNDS}). [default: 30; with --replay: the recorded game's]"
         ),
     ] = None,
-    out: LogFolder = None,
-    model: Model = None,
-    base_url: BaseUrl = None,
-    record: Record = False,
     replay: Annotated[
         Path | None,
         typer.Option(
@@ -106,6 +93,7 @@ def play_clue(
     ] = None,
 ) -> None:
     """Play one seeded Clue game, print every turn, then the deduction audit."""
+    out = shared.out
     try:
         if replay is not None:
             seed, agents, rounds = recorded_settings(replay, seed, agents, rounds)
@@ -115,10 +103,9 @@ def play_clue(
         specs = AGENTS.parse(DEFAULT_CLUE_AGENTS if agents is None else agents)
         ENTRY.info.check_players(len(specs), "agents")
         config = ClueConfig(players=len(specs), max_rounds=rounds)
-        record_in = record_or_replay(record, out, replay)
         if out is not None:
             prepare_out(out)
-        settings = llm_agent_settings(model, base_url, record_in, replay)
+        settings = AgentSettings(llm=shared.llm())
         settings = settings.for_game(game_id, len(specs))
         if replay is not None:
             for seat, spec in enumerate(specs):

@@ -10,16 +10,11 @@ import typer
 from pydantic import ValidationError
 
 from games.core.cli import (
-    BaseUrl,
-    LogFolder,
-    Model,
-    Record,
-    RecordedRun,
+    CommandOptions,
     fail,
-    llm_settings,
     prepare_out,
-    record_or_replay,
     usage_footer,
+    with_options,
 )
 from games.core.errors import PLAY_ERRORS
 from games.core.llm_player import seat_client
@@ -175,7 +170,9 @@ def check(
     )
 
 
+@with_options(CommandOptions)
 def play_detective(
+    shared: CommandOptions,
     seed: Annotated[int, typer.Option(help="Seed of the generated case and of the agent.")] = 0,
     agent: Annotated[str, typer.Option(help=f"The player: {', '.join(AGENTS.names)}.")] = "prover",
     case_file: Annotated[
@@ -183,21 +180,17 @@ def play_detective(
     ] = None,
     questions: Annotated[int, typer.Option(help="Questions of a generated case (2-5).")] = 3,
     locations: Annotated[int, typer.Option(help="Locations of a generated case.")] = 15,
-    out: LogFolder = None,
-    record: Record = False,
-    replay: RecordedRun = None,
     autograde: Annotated[
         int | None,
         typer.Option(
             help="Also grade the final answers with the LLM autograder in this mode (1-5)."
         ),
     ] = None,
-    model: Model = None,
-    base_url: BaseUrl = None,
 ) -> None:
     """Play one detective case: answers after the introduction and after every location, each
     stage's exact grades, the scores P, F, O and the best achievable. A case file must pass
     ``gumshoe detective check`` first."""
+    out = shared.out
     try:
         knobs = CaseKnobs(questions=questions, locations=locations)
         config = DetectiveConfig(
@@ -206,9 +199,8 @@ def play_detective(
         AGENTS.get(agent)
         if autograde is not None and autograde not in MODES:
             raise ValueError(f"--autograde: a mode 1-5, got {autograde}")
-        record_in = record_or_replay(record, out, replay)
         game_id = f"detective-seed{seed}"
-        llm = llm_settings(model, base_url, record_in, replay)
+        llm = shared.llm()
         settings = AgentSettings(llm=llm).for_game(game_id)
     except (ValidationError, ValueError) as err:
         fail(err)

@@ -14,16 +14,11 @@ from formalize.interrogation.script import Scripts
 from formalize.interrogation.script_file import ScriptFileError, dump_scripts, load_scripts
 from formalize.interrogation.script_generate import ScriptConfig, ScriptGenerationError
 from games.core.cli import (
-    BaseUrl,
-    LogFolder,
-    Model,
-    Record,
-    RecordedRun,
+    CommandOptions,
     fail,
-    llm_settings,
     prepare_out,
-    record_or_replay,
     usage_footer,
+    with_options,
 )
 from games.core.errors import GAME_ERRORS
 from games.core.play import play_game
@@ -159,17 +154,14 @@ def generate_script(
     typer.echo(f"{out}: {scripts.world.setting.title}, {len(scripts.players)} players")
 
 
+@with_options(CommandOptions)
 def play_mystery(
+    shared: CommandOptions,
     agents: Annotated[
         str,
         typer.Option(help=f"One agent per seat ({', '.join(AGENTS.names)}); one name fills 5."),
     ] = "prover",
     seed: Annotated[int, typer.Option(help="Seed of the scripts and the agents.")] = 0,
-    out: LogFolder = None,
-    record: Record = False,
-    replay: RecordedRun = None,
-    model: Model = None,
-    base_url: BaseUrl = None,
     script: Annotated[
         Path | None,
         typer.Option(help="Play this script file (JSON) instead of generated scripts."),
@@ -177,14 +169,14 @@ def play_mystery(
 ) -> None:
     """Play one interrogation game on generated scripts (or a script file) and print it with
     its exact audit."""
+    out = shared.out
     try:
         specs = AGENTS.parse(agents)
         if len(specs) == 1:
             specs = specs * 5
         ENTRY.info.check_players(len(specs), "agents")
-        record_in = record_or_replay(record, out, replay)
-        llm = llm_settings(model, base_url, record_in, replay)
-        if AGENTS.needs_llm(specs) and not llm.configured and replay is None:
+        llm = shared.llm()
+        if AGENTS.needs_llm(specs) and not llm.configured and shared.replay is None:
             raise ValueError("--agents: an LLM agent needs --base-url")
     except (ValueError, ValidationError) as err:
         fail(err)

@@ -12,15 +12,12 @@ from pydantic import BaseModel, ValidationError
 
 from games.core.agents import agent_meters
 from games.core.cli import (
-    BaseUrl,
-    LogFolder,
-    Model,
-    Record,
+    CommandOptions,
     fail,
     llm_settings,
     prepare_out,
-    record_or_replay,
     usage_footer,
+    with_options,
 )
 from games.core.errors import GAME_ERRORS
 from games.core.play import play_agents
@@ -187,7 +184,9 @@ class UndercoverTranscript:
             self.echo(f"    seat {ballot.voter} -> seat {ballot.target}{belief}")
 
 
+@with_options(CommandOptions)
 def play_undercover(
+    shared: CommandOptions,
     agents: Annotated[
         str,
         typer.Option(
@@ -215,10 +214,6 @@ def play_undercover(
     scores: Annotated[
         bool, typer.Option(help="Also print each seat's Attributional Score (loads MiniLM).")
     ] = False,
-    out: LogFolder = None,
-    model: Model = None,
-    base_url: BaseUrl = None,
-    record: Record = False,
     replay: Annotated[
         Path | None,
         typer.Option(
@@ -229,8 +224,8 @@ def play_undercover(
 ) -> None:
     """Play one seeded Undercover-V game and print each round's descriptions, their card
     checks (the verification record) and the vote."""
+    out, model = shared.out, shared.model
     try:
-        record_or_replay(record, out, replay)
         specs = UNDERCOVER_AGENTS.parse(agents)
         INFO.check_players(len(specs), "agents")
         GameSettings(prover_timeout_s=timeout)
@@ -254,14 +249,14 @@ def play_undercover(
         name = undercover_game_name(chosen.id, seed)
         if replay is not None and model is None:
             model = recorded_model(replay, name)
-        llm = undercover_llm(model, base_url)
+        llm = undercover_llm(model, shared.base_url)
         client, seat_clients = None, None
         if replay is not None:
             seat_clients = replay_clients(replay, name, llm.model, UsageMeter.for_settings(llm))
         else:
             client = undercover_client(names, llm)
-        if record and out is not None and client is not None:
-            seat_clients = recording_clients(client, out, name)
+        if shared.record_in is not None and client is not None:
+            seat_clients = recording_clients(client, shared.record_in, name)
         settings = UndercoverAgentSettings.create(
             lex, get_prover(prover), timeout=timeout, client=client
         )
