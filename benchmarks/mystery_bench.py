@@ -27,7 +27,7 @@ from benchmarks.report import format_table, pyplot, write_json
 from benchmarks.runner import MemoryLog, check_replayable, run_games
 from formalize.interrogation.quiz import Needs, accuracy, bound, quiz
 from games.core.cli import BaseUrl, Model, fail, llm_settings
-from games.core.play import play_game
+from games.core.play import check_seats, play_game
 from games.core.runlog import LogError, RunDir, RunDirError
 from games.mystery.agents import AGENTS, AgentSettings
 from games.mystery.audit import audit_game
@@ -188,7 +188,7 @@ def bench_mystery(
         specs = AGENTS.parse(agents)
         if len(specs) == 1:
             specs = specs * 5
-        ENTRY.info.check_players(len(specs), "agents")
+        check_seats(ENTRY, len(specs))
         needs_llm = AGENTS.needs_llm(specs)
         llm = shared.llm()
         if needs_llm and replay is None and not llm.configured:

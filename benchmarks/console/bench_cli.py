@@ -17,11 +17,13 @@ from benchmarks.console.options import (
 )
 from benchmarks.report import format_table, write_json
 from games.core.cli import fail, prepare_out
+from games.core.play import check_seats
 from games.core.runlog import RunDir, RunDirError
 from games.core.settings import GameSettings
 from games.undercover.agents import AGENTS as UNDERCOVER_AGENTS
 from games.undercover.agents import AgentSettings as UndercoverAgentSettings
 from games.undercover.cli import find_pair, undercover_client, undercover_llm
+from games.undercover.entry import ENTRY as UNDERCOVER
 from games.undercover.lexicon import Lexicon
 from games.undercover.metrics import MiniLMSimilarity
 from games.undercover.words import builtin_pairs
@@ -88,9 +90,7 @@ def bench_undercover(
     ] = None,
     players: Annotated[
         int | None,
-        typer.Option(
-            min=4, max=10, help="Players per game. [default: 6; with --replay: the recorded run's]"
-        ),
+        typer.Option(help="Players per game. [default: 6; with --replay: the recorded run's]"),
     ] = None,
     prover: Annotated[
         str | None,
@@ -118,12 +118,13 @@ def bench_undercover(
             pairs = pairs if pairs is not None else ",".join(recorded.pairs)
         if recorded is not None:
             fixed_citizen = fixed_citizen or recorded.fixed_citizen
-            players = players or recorded.players
+            players = recorded.players if players is None else players
             prover = prover or recorded.prover
             timeout = timeout or recorded.timeout_s
             first_seed = recorded.first_seed if first_seed is None else first_seed
         fixed_citizen = fixed_citizen or "prover"
-        players = players or 6
+        players = 6 if players is None else players
+        check_seats(UNDERCOVER, players, option="option '--players'")
         prover = prover or DEFAULT_PROVER
         timeout = timeout or 10.0
         first_seed = first_seed or 0

@@ -21,8 +21,9 @@ from benchmarks.report import format_table, write_json
 from games.clue.agents import AGENTS, AgentSettings
 from games.clue.cards import MAX_ROUNDS
 from games.clue.cli import DEFAULT_CLUE_AGENTS
-from games.clue.engine import INFO
+from games.clue.entry import ENTRY
 from games.core.cli import fail, prepare_out
+from games.core.play import check_seats
 from games.core.runlog import RunDirError
 from reasoning.llm import ReplayError as LLMReplayError
 
@@ -66,7 +67,7 @@ def bench_clue(
             seed = seed if seed is not None else recorded.seed
             rounds = rounds if rounds is not None else recorded.max_rounds
         specs = AGENTS.parse(agents if agents is not None else DEFAULT_CLUE_AGENTS)
-        INFO.check_players(len(specs), "agents")
+        check_seats(ENTRY, len(specs))
         settings = AgentSettings(llm=shared.llm(None if recorded is None else recorded.llm_model))
         uses_llm = any(spec.startswith("llm") for spec in specs)
         llm_model = settings.llm_settings().model if uses_llm else None

@@ -22,7 +22,7 @@ from games.core.cli import (
     with_options,
 )
 from games.core.errors import PLAY_ERRORS
-from games.core.play import play_game
+from games.core.play import check_seats, play_game
 from games.core.recordings import recorded_seat_calls
 from games.core.runlog import EventLog, LogError
 
@@ -101,7 +101,7 @@ def play_clue(
         rounds = 30 if rounds is None else rounds
         game_id = f"clue-seed{seed}"
         specs = AGENTS.parse(DEFAULT_CLUE_AGENTS if agents is None else agents)
-        ENTRY.info.check_players(len(specs), "agents")
+        check_seats(ENTRY, len(specs))
         config = ClueConfig(players=len(specs), max_rounds=rounds)
         if out is not None:
             prepare_out(out)

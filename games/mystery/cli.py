@@ -21,7 +21,7 @@ from games.core.cli import (
     with_options,
 )
 from games.core.errors import GAME_ERRORS
-from games.core.play import play_game
+from games.core.play import check_seats, play_game
 from games.core.runlog import EventLog, field_errors, write_atomic
 from games.mystery.agents import AGENTS, AgentSettings
 from games.mystery.audit import audit_game
@@ -174,7 +174,7 @@ def play_mystery(
         specs = AGENTS.parse(agents)
         if len(specs) == 1:
             specs = specs * 5
-        ENTRY.info.check_players(len(specs), "agents")
+        check_seats(ENTRY, len(specs))
         llm = shared.llm()
         if AGENTS.needs_llm(specs) and not llm.configured and shared.replay is None:
             raise ValueError("--agents: an LLM agent needs --base-url")

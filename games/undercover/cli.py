@@ -20,7 +20,7 @@ from games.core.cli import (
     with_options,
 )
 from games.core.errors import GAME_ERRORS
-from games.core.play import play_agents
+from games.core.play import check_seats, play_agents
 from games.core.runlog import EventLog, EventSink
 from games.core.settings import GameSettings
 from games.undercover.agent import Agent as UndercoverAgent
@@ -191,7 +191,7 @@ def play_undercover(
         str,
         typer.Option(
             help=f"One agent per seat, comma-separated ({', '.join(UNDERCOVER_AGENTS.names)}); "
-            "`prover*5` repeats. 4 to 10 seats."
+            f"`prover*5` repeats. {INFO.min_players} to {INFO.max_players} seats."
         ),
     ] = DEFAULT_UNDERCOVER_AGENTS,
     seed: Annotated[int, typer.Option(help="Seed of the seating and of the agents.")] = 0,
@@ -227,7 +227,7 @@ def play_undercover(
     out, model = shared.out, shared.model
     try:
         specs = UNDERCOVER_AGENTS.parse(agents)
-        INFO.check_players(len(specs), "agents")
+        check_seats(ENTRY, len(specs))
         GameSettings(prover_timeout_s=timeout)
         if out is not None:
             prepare_out(out)
