@@ -36,8 +36,8 @@ from games.core.cli import fail
 from games.core.errors import GAME_ERRORS
 from games.core.llm_player import seat_client
 from games.core.play import play_game
-from games.core.recordings import game_llm_settings
-from games.core.runlog import RunDir, RunDirError
+from games.core.recordings import game_llm_settings, migrate_game_ids
+from games.core.runlog import RunDir, RunDirError, game_id, game_seed
 from games.detective.agents import AGENTS, AgentSettings
 from games.detective.autograder import (
     MODES,
@@ -119,7 +119,7 @@ class DetectiveSummary(BaseModel):
 
 @dataclass(frozen=True)
 class DetectivePlayer:
-    """Plays game ``<agent>-seed-<n>`` into a log (a picklable ``GamePlayer``)."""
+    """Plays game ``detective-<agent>-seed<n>`` into a log (a picklable ``GamePlayer``)."""
 
     knobs: CaseKnobs
     settings: AgentSettings
@@ -127,11 +127,12 @@ class DetectivePlayer:
     def __call__(self, game_id: str, log: MemoryLog) -> dict[str, Any]:
         """Play the game ``game_id`` names; its LLM fallbacks and usage are what the log
         lacks."""
-        agent, seed = game_id.rsplit("-seed-", 1)
+        seed = game_seed(game_id)
+        agent = game_id.removeprefix("detective-").removesuffix(f"-seed{seed}")
         played = play_game(
             ENTRY,
             [agent],
-            int(seed),
+            seed,
             self.settings.for_game(game_id),
             DetectiveConfig(knobs=self.knobs),
             log,
@@ -142,10 +143,23 @@ class DetectivePlayer:
         }
 
 
+def agent_ids(config: DetectiveBenchConfig, agent: str) -> list[str]:
+    """The games ``agent`` plays in a run: ``detective-<agent>-seed<n>``."""
+    seeds = range(config.first_seed, config.first_seed + config.cases)
+    return [game_id("detective", n, agent) for n in seeds]
+
+
 def game_ids(config: DetectiveBenchConfig) -> list[str]:
     """Every game of a run, agent by agent."""
-    seeds = range(config.first_seed, config.first_seed + config.cases)
-    return [f"{agent}-seed-{n}" for agent in config.agents for n in seeds]
+    return [gid for agent in config.agents for gid in agent_ids(config, agent)]
+
+
+def migrate_ids(run_dir: Path, config: DetectiveBenchConfig) -> None:
+    """Rename the games of a run made when ids were ``<agent>-seed-<n>``."""
+    renames = {
+        gid.removeprefix("detective-").replace("-seed", "-seed-"): gid for gid in game_ids(config)
+    }
+    migrate_game_ids(run_dir, renames)
 
 
 def _mean_curve(curves: Sequence[Sequence[float]]) -> list[float]:
@@ -258,6 +272,7 @@ def run(
 ) -> DetectiveSummary:
     """Play the run's games (resuming ``out``), grade with the autograder modes, summarise."""
     rundir = RunDir(out, config)
+    migrate_ids(rundir.path, config)
     ids = game_ids(config)
     fallbacks: dict[str, int] = {}
 
@@ -267,7 +282,7 @@ def run(
     report = run_games(rundir, ids, DetectivePlayer(config.knobs, settings), options, done)
     rows = []
     for agent in config.agents:
-        mine = [g for g in ids if g.startswith(f"{agent}-seed-")]
+        mine = agent_ids(config, agent)
         rows.append(agent_row(rundir, agent, mine, sum(fallbacks.get(g, 0) for g in mine)))
     modes: list[ModeRow] = []
     if config.autograde_modes:
@@ -376,6 +391,7 @@ def bench_detective(
         )
         if replay is not None:
             fields = ["agents", "cases", "first_seed", "knobs"]
+            migrate_ids(replay, config)
             check_replayable(config, replay, fields, game_ids(config))
         options = shared.runner
         settings = AgentSettings(llm=llm)

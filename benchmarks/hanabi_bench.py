@@ -41,8 +41,8 @@ from games.core.cli import (
 )
 from games.core.errors import GAME_ERRORS
 from games.core.play import play_game
-from games.core.recordings import game_llm_settings
-from games.core.runlog import RunDir
+from games.core.recordings import game_llm_settings, migrate_game_ids
+from games.core.runlog import RunDir, game_id, game_seed
 from games.hanabi.agents import AGENTS, HanabiAgentSettings
 from games.hanabi.audit import audit_log, tally
 from games.hanabi.cli import BestOf, Mixture, SherlockView, seat_specs
@@ -93,22 +93,28 @@ class HanabiRunConfig(BaseModel):
     invalid: InvalidPolicy = "fallback"
 
 
-def game_id(players: int, seed: int) -> str:
-    """The id of the game at ``players`` seats dealt from ``seed``."""
-    return f"p{players}-seed{seed}"
+def hanabi_id(players: int, seed: int) -> str:
+    """The id of the game at ``players`` seats dealt from ``seed``: ``hanabi-p<n>-seed<k>``."""
+    return game_id("hanabi", seed, f"p{players}")
+
+
+def migrate_ids(run_dir: Path, config: HanabiRunConfig) -> None:
+    """Rename the games of a run made when ids were ``p<n>-seed<k>``."""
+    renames = {f"p{p}-seed{s}": hanabi_id(p, s) for p in config.players for s in config.seeds}
+    migrate_game_ids(run_dir, renames)
 
 
 @dataclass(frozen=True)
 class HanabiGamePlayer:
-    """Plays game ``p<n>-seed<k>`` with the run's seats (a picklable ``GamePlayer``)."""
+    """Plays game ``hanabi-p<n>-seed<k>`` with the run's seats (a picklable ``GamePlayer``)."""
 
     config: HanabiRunConfig
     llm: LLMSettings | None = None
 
     def __call__(self, game_id: str, log: MemoryLog) -> dict[str, Any]:
         """Play the game ``game_id`` names into ``log``; its LLM seats' usage by agent name."""
-        head, seed_text = game_id.split("-seed")
-        players, seed = int(head.removeprefix("p")), int(seed_text)
+        seed = game_seed(game_id)
+        players = int(game_id.removeprefix("hanabi-p").removesuffix(f"-seed{seed}"))
         specs = seat_specs(self.config.agents, players)
         llm = None if self.llm is None else game_llm_settings(self.llm, game_id, players)
         settings = HanabiAgentSettings(
@@ -163,7 +169,7 @@ def summarise_count(rundir: RunDir[HanabiRunConfig], players: int) -> PlayerCoun
     own = [0, 0]
     teammate = [0, 0]
     for seed in config.seeds:
-        path = rundir.log_path(game_id(players, seed))
+        path = rundir.log_path(hanabi_id(players, seed))
         log = ENTRY.read_log(path)
         if log.end is None or log.end.status != "finished":
             errored += 1
@@ -204,7 +210,8 @@ def run(
 ) -> HanabiSummary:
     """Play every game of the run not yet finished and summarise the run from its logs."""
     config = rundir.config
-    ids = [game_id(p, s) for p in config.players for s in config.seeds]
+    ids = [hanabi_id(p, s) for p in config.players for s in config.seeds]
+    migrate_ids(rundir.path, config)
     report = run_games(rundir, ids, HanabiGamePlayer(config, llm), options)
     rows = tuple(row for p in config.players if (row := summarise_count(rundir, p)) is not None)
     summary = HanabiSummary(
@@ -354,7 +361,8 @@ def bench_hanabi(
                     "set GUMSHOE_LLM_BASE_URL / OPENAI_API_KEY"
                 )
             if replay is not None:
-                ids = [game_id(p, s) for p in config.players for s in config.seeds]
+                ids = [hanabi_id(p, s) for p in config.players for s in config.seeds]
+                migrate_ids(replay, config)
                 check_replayable(config, replay, ("players", "seeds", "agents", "view"), ids)
         rundir = RunDir(prepare_out(out), config)
         summary = run(rundir, shared.runner, llm)

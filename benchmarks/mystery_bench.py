@@ -1,6 +1,6 @@
 """``gumshoe bench mystery``: interrogation games on generated scripts, audited exactly.
 
-Games ``seed-<n>`` are played on the shared runner (resumable run directory, ``--workers``,
+Games ``mystery-seed<n>`` are played on the shared runner (resumable run directory, ``--workers``,
 ``--concurrency``, ``--scheduler``); LLM calls can be recorded per game and replayed. The summary
 is built from the logs: the civilians' win rate, the mean exact IG of each round (and a plot of
 it), the pruning audit of stated suspects, and every answered fact checked against the world and
@@ -28,7 +28,8 @@ from benchmarks.runner import MemoryLog, check_replayable, run_games
 from formalize.interrogation.quiz import Needs, accuracy, bound, quiz
 from games.core.cli import BaseUrl, Model, fail, llm_settings
 from games.core.play import check_seats, play_game
-from games.core.runlog import LogError, RunDir, RunDirError
+from games.core.recordings import migrate_game_ids
+from games.core.runlog import LogError, RunDir, RunDirError, game_id, game_seed
 from games.mystery.agents import AGENTS, AgentSettings
 from games.mystery.audit import audit_game
 from games.mystery.cli import checked_scripts, game_config
@@ -56,7 +57,7 @@ class MysteryBenchConfig(BaseModel):
 
 @dataclass(frozen=True)
 class MysteryPlayer:
-    """Plays game ``seed-<n>`` with the seat list ``specs`` (a picklable ``GamePlayer``)."""
+    """Plays game ``mystery-seed<n>`` with the seat list ``specs`` (a picklable ``GamePlayer``)."""
 
     specs: tuple[str, ...]
     settings: AgentSettings
@@ -64,7 +65,7 @@ class MysteryPlayer:
 
     def __call__(self, game_id: str, log: MemoryLog) -> dict[str, Any]:
         """Play the game ``game_id`` names into ``log``; its LLM seats' usage by agent name."""
-        seed = int(game_id.removeprefix("seed-"))
+        seed = game_seed(game_id)
         settings = self.settings.for_game(game_id, len(self.specs))
         config = game_config(len(self.specs), self.script_file)
         played = play_game(ENTRY, self.specs, seed, settings, config, log=log)
@@ -199,12 +200,15 @@ def bench_mystery(
             llm_model=llm.model if needs_llm else None,
             script_file=None if script is None else str(script.resolve()),
         )
-        ids = [f"seed-{first_seed + k}" for k in range(games)]
+        ids = [game_id("mystery", first_seed + k) for k in range(games)]
+        renames = {f"seed-{first_seed + k}": gid for k, gid in enumerate(ids)}
         if replay is not None:
+            migrate_game_ids(replay, renames)
             check_replayable(config, replay, ["agents", "first_seed", "llm_model"], ids)
         if script is not None:
             checked_scripts(script, len(specs))
         rundir = RunDir(out, config)
+        migrate_game_ids(rundir.path, renames)
         player = MysteryPlayer(specs, AgentSettings(llm=llm if needs_llm else None), script)
         report = run_games(rundir, ids, player, shared.runner)
         summary = summarise(rundir, ids)

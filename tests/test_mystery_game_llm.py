@@ -90,7 +90,7 @@ def test_llm_agents_play_record_and_replay_through_the_bench(tmp_path: Path) -> 
     calibration = summary["calibration"]
     assert calibration["high"]["n"] > 0 and calibration["low"]["n"] > 0
     assert calibration["high"]["mean_exact_eig"] >= 0.0
-    recording = (tmp_path / "rec" / "llm" / "seed-0.seat0.jsonl").read_text()
+    recording = (tmp_path / "rec" / "llm" / "mystery-seed0.seat0.jsonl").read_text()
     assert "Sentence: I would rather not say." in recording
     again = runner.invoke(
         app,
@@ -113,10 +113,10 @@ def test_llm_agents_play_record_and_replay_through_the_bench(tmp_path: Path) -> 
         ],
     )
     assert again.exit_code == 0, again.output
-    for name in ("seed-0.jsonl", "seed-1.jsonl"):
+    for name in ("mystery-seed0.jsonl", "mystery-seed1.jsonl"):
         recorded = (tmp_path / "rec" / "games" / name).read_text()
         assert (tmp_path / "replayed" / "games" / name).read_text() == recorded
-    log = (tmp_path / "rec" / "games" / "seed-0.jsonl").read_text()
+    log = (tmp_path / "rec" / "games" / "mystery-seed0.jsonl").read_text()
     assert '"stated":[[' in log
 
 

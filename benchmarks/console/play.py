@@ -21,7 +21,7 @@ from games.core.errors import PLAY_ERRORS
 from games.core.play import play_game
 from games.core.recordings import game_llm_settings
 from games.core.registry import GameEntry, get_game
-from games.core.runlog import EventLog
+from games.core.runlog import EventLog, game_id
 
 
 def play_command(name: str) -> Callable[..., None]:
@@ -53,7 +53,7 @@ def generic_play(entry: GameEntry[Any]) -> Callable[..., None]:
         seed: Annotated[int, typer.Option(min=0, help="Seed of the game and its agents.")] = 0,
     ) -> None:
         """Play one game with registry agents and print its result."""
-        game_id = f"{game}-seed{seed}"
+        gid = game_id(game, seed)
         out = shared.out
         try:
             specs = entry.agents.parse(agents)
@@ -61,11 +61,11 @@ def generic_play(entry: GameEntry[Any]) -> Callable[..., None]:
                 prepare_out(out)
             settings = entry.default_settings()
             if "llm" in getattr(type(settings), "model_fields", {}):
-                llm = game_llm_settings(shared.llm(), game_id, len(specs))
+                llm = game_llm_settings(shared.llm(), gid, len(specs))
                 settings = settings.model_copy(update={"llm": llm})
         except ValueError as err:
             fail(err)
-        path = None if out is None else out / f"{game_id}.jsonl"
+        path = None if out is None else out / f"{gid}.jsonl"
         try:
             if path is None:
                 played = play_game(entry, specs, seed, settings)

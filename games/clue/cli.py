@@ -24,7 +24,7 @@ from games.core.cli import (
 from games.core.errors import PLAY_ERRORS
 from games.core.play import check_seats, play_game
 from games.core.recordings import recorded_seat_calls
-from games.core.runlog import EventLog, LogError
+from games.core.runlog import EventLog, LogError, game_id
 
 DEFAULT_CLUE_AGENTS = "prover,prover,random,prover,prover,prover"
 """The seats of `gumshoe play clue` and `gumshoe bench clue` when none are given."""
@@ -43,7 +43,7 @@ def recorded_settings(
             raise ValueError(f"--replay: {folder} holds {found}; give --seed")
         path = logs[0]
     else:
-        path = folder / f"clue-seed{seed}.jsonl"
+        path = folder / f"{game_id('clue', seed)}.jsonl"
     if not path.is_file():
         raise ValueError(f"--replay: no game log {path}")
     log = ENTRY.read_log(path)
@@ -99,24 +99,24 @@ def play_clue(
             seed, agents, rounds = recorded_settings(replay, seed, agents, rounds)
         seed = 0 if seed is None else seed
         rounds = 30 if rounds is None else rounds
-        game_id = f"clue-seed{seed}"
+        gid = game_id("clue", seed)
         specs = AGENTS.parse(DEFAULT_CLUE_AGENTS if agents is None else agents)
         check_seats(ENTRY, len(specs))
         config = ClueConfig(players=len(specs), max_rounds=rounds)
         if out is not None:
             prepare_out(out)
         settings = AgentSettings(llm=shared.llm())
-        settings = settings.for_game(game_id, len(specs))
+        settings = settings.for_game(gid, len(specs))
         if replay is not None:
             for seat, spec in enumerate(specs):
                 if AGENTS.needs_llm([spec]):
-                    recorded_seat_calls(replay, game_id, seat)
+                    recorded_seat_calls(replay, gid, seat)
     except (ValueError, LogError, OSError) as err:
         fail(err)
     path = None
     try:
         if out is not None:
-            path = out / f"{game_id}.jsonl"
+            path = out / f"{gid}.jsonl"
             with EventLog(path) as log:
                 played = play_game(ENTRY, specs, seed, settings, config, log)
         else:

@@ -19,7 +19,7 @@ from games.core.cli import (
 from games.core.errors import PLAY_ERRORS
 from games.core.llm_player import seat_client
 from games.core.play import play_game
-from games.core.runlog import EventLog, field_errors, write_atomic
+from games.core.runlog import EventLog, field_errors, game_id, write_atomic
 from games.detective.agents import AGENTS, AgentSettings, LLMAgent
 from games.detective.autograder import MODES, AutoGrader, answer_text
 from games.detective.case import Case, CaseError, CaseKnobs, dump_case, load_case
@@ -199,9 +199,9 @@ def play_detective(
         AGENTS.get(agent)
         if autograde is not None and autograde not in MODES:
             raise ValueError(f"--autograde: a mode 1-5, got {autograde}")
-        game_id = f"detective-seed{seed}"
+        gid = game_id("detective", seed)
         llm = shared.llm()
-        settings = AgentSettings(llm=llm).for_game(game_id)
+        settings = AgentSettings(llm=llm).for_game(gid)
     except (ValidationError, ValueError) as err:
         fail(err)
     if case_file is not None:
@@ -209,7 +209,7 @@ def play_detective(
     try:
         if out is not None:
             prepare_out(out)
-        sink = None if out is None else EventLog(out / f"{game_id}.jsonl")
+        sink = None if out is None else EventLog(out / f"{gid}.jsonl")
     except (ValidationError, ValueError, OSError) as err:
         fail(err)
     try:
@@ -252,4 +252,4 @@ def play_detective(
         except PLAY_ERRORS as err:
             fail(err, 1)
     if out is not None:
-        typer.echo(f"log: {out / f'{game_id}.jsonl'}")
+        typer.echo(f"log: {out / f'{gid}.jsonl'}")

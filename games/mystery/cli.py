@@ -22,7 +22,7 @@ from games.core.cli import (
 )
 from games.core.errors import GAME_ERRORS
 from games.core.play import check_seats, play_game
-from games.core.runlog import EventLog, field_errors, write_atomic
+from games.core.runlog import EventLog, field_errors, game_id, write_atomic
 from games.mystery.agents import AGENTS, AgentSettings
 from games.mystery.audit import audit_game
 from games.mystery.engine import MysteryState
@@ -185,13 +185,13 @@ def play_mystery(
     try:
         if out is not None:
             prepare_out(out)
-        game_id = f"mystery-seed{seed}"
+        gid = game_id("mystery", seed)
         config = game_config(len(specs), script)
-        settings = AgentSettings(llm=llm).for_game(game_id, len(specs))
+        settings = AgentSettings(llm=llm).for_game(gid, len(specs))
         if out is None:
             played = play_game(ENTRY, specs, seed, settings, config)
         else:
-            with EventLog(out / f"{game_id}.jsonl") as log:
+            with EventLog(out / f"{gid}.jsonl") as log:
                 played = play_game(ENTRY, specs, seed, settings, config, log=log)
     except (ValueError, ValidationError) as err:
         fail(err)

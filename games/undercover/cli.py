@@ -21,7 +21,7 @@ from games.core.cli import (
 )
 from games.core.errors import GAME_ERRORS
 from games.core.play import check_seats, play_agents
-from games.core.runlog import EventLog, EventSink
+from games.core.runlog import EventLog, EventSink, game_id
 from games.core.settings import GameSettings
 from games.undercover.agent import Agent as UndercoverAgent
 from games.undercover.agents import AGENTS as UNDERCOVER_AGENTS
@@ -304,7 +304,7 @@ def play_undercover(
 
 def undercover_game_name(pair: str, seed: int) -> str:
     """The name of a played game's log and LLM recording: ``undercover-<pair>-seed<seed>``."""
-    return f"undercover-{pair}-seed{seed}"
+    return game_id("undercover", seed, pair)
 
 
 def _num(value: float | None) -> str:
