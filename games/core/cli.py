@@ -10,6 +10,7 @@ from typing import Annotated, Any, ClassVar, NoReturn
 
 import typer
 from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
+from typer.models import OptionInfo
 
 from games.core.runlog import field_errors
 from reasoning.llm import LLMSettings, UsageMeter, UsageReport
@@ -85,9 +86,10 @@ def option_flag(options_type: type[CommandOptions], name: str) -> str:
     """The command-line flag of field ``name`` (``--base-url``, or the name its declaration
     gives, such as ``--json``)."""
     for meta in getattr(options_type.DECLARATIONS.get(name), "__metadata__", ()):
-        for decl in getattr(meta, "param_decls", None) or ():
-            if decl.startswith("--"):
-                return str(decl)
+        if isinstance(meta, OptionInfo):
+            for decl in (meta.default, *(meta.param_decls or ())):
+                if isinstance(decl, str) and decl.startswith("--"):
+                    return decl
     return "--" + name.replace("_", "-")
 
 
