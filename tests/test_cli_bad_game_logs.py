@@ -177,6 +177,10 @@ def test_damaged_logs_are_audited_or_refused_in_one_line(
             "agents: undercover takes 4 to 10 players, got 11",
         ),
         (["play", "undercover", "--timeout", "inf"], "field 'prover_timeout_s'"),
+        (
+            ["bench", "undercover", "--players", "11"],
+            "option '--players': undercover takes 4 to 10 players, got 11",
+        ),
         (["bench", "undercover", "--fixed-citizen", "wizard"], "--fixed-citizen: unknown agent"),
         (["bench", "undercover", "--timeout", "1e300"], "field 'prover_timeout_s'"),
     ],
