@@ -12,10 +12,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from formalize.hanabi.deck import COLORS, NUM_IDENTITIES, NUM_RANKS
 from games.core.reward import Reward, RewardWeights, malformed, reward
 from games.hanabi.annotate import move_values
-from games.hanabi.audit import judge_claim
+from games.hanabi.audit import judge_claim, standard, tightest
 from games.hanabi.engine import MAX_SCORE, HanabiGame
+from games.hanabi.events import SlotClaim
 from games.hanabi.llm_prompts import MycroftAnswer, RatedAnswer, decision_schema
 from games.hanabi.position import Position
 from reasoning.llm import MalformedAnswer, parse_reply
@@ -77,3 +79,24 @@ def stated_claims(game: HanabiGame, answer: RatedAnswer) -> tuple[list[Judgement
     }
     tracked = sum(len(hand) for hand in game.hands)
     return [a.kind or "unjudged" for a in audits], len(complete) / tracked
+
+
+def hull_claim(seat: int, slot: int, known: int) -> SlotClaim:
+    """The narrowest claim about ``seat``'s ``slot`` that the identities ``known`` entail: their
+    colours and their ranks."""
+    cards = [card for card in range(NUM_IDENTITIES) if tightest(known) >> card & 1]
+    colors = "".join(c for k, c in enumerate(COLORS) if any(i // NUM_RANKS == k for i in cards))
+    ranks = "".join(str(r + 1) for r in range(NUM_RANKS) if any(i % NUM_RANKS == r for i in cards))
+    return SlotClaim(seat=seat, slot=slot, colors=colors, ranks=ranks)
+
+
+def exact_deductions(position: Position) -> list[SlotClaim]:
+    """What a perfect tracker states in ``position``: for every slot on the table the hull of
+    what the seat to move can know of it (``games.hanabi.audit.standard``), every claim sound
+    and complete; a reference answer, or a target for supervised fine-tuning."""
+    game = position.game()
+    return [
+        hull_claim(seat, slot, known)
+        for seat in range(game.players)
+        for slot, known in enumerate(standard(game, game.current, seat))
+    ]
