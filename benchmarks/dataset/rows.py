@@ -28,14 +28,19 @@ DECISIONS_FILE = "decisions.jsonl"
 """What ``gumshoe hanabi annotate`` writes into a run: decisions with rollout values."""
 
 
-class ClaimRow(BaseModel):
-    """One claim a seat stated, as the game's audit judged it."""
+class GameKey(BaseModel):
+    """The columns every table starts with: which run and which of its games."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     run: str = Field(description="The run directory's name.")
     game: str = Field(description="The game: clue, detective, hanabi, mystery or undercover.")
     game_id: str = Field(description="The game's id in its run (its log's file name).")
+
+
+class ClaimRow(GameKey):
+    """One claim a seat stated, as the game's audit judged it."""
+
     seed: int | None = Field(description="The seed the game was dealt from.")
     seat: int = Field(description="The seat that stated the claim.")
     agent: str = Field(description="The agent at that seat.")
@@ -50,14 +55,9 @@ class ClaimRow(BaseModel):
     detail: str = Field(description="The game's extra columns (JSON object).")
 
 
-class DecisionRow(BaseModel):
+class DecisionRow(GameKey):
     """One LLM call of a seat, joined to the decision the game logged from it where it did."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    run: str = Field(description="The run directory's name.")
-    game: str = Field(description="The game.")
-    game_id: str = Field(description="The game's id in its run.")
     seat: int = Field(description="The seat that was asked.")
     agent: str = Field(description="The agent at that seat.")
     turn: int | None = Field(description="The turn decided, where the game logs its decisions.")
@@ -91,14 +91,9 @@ class DecisionRow(BaseModel):
     )
 
 
-class GameRow(BaseModel):
+class GameRow(GameKey):
     """One game: its seats, result and audit summary."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    run: str = Field(description="The run directory's name.")
-    game: str = Field(description="The game.")
-    game_id: str = Field(description="The game's id in its run.")
     seed: int | None = Field(description="The seed the game was dealt from.")
     agents: list[str] = Field(description="The agent at each seat.")
     status: str = Field(description="finished, errored, or incomplete (no end event).")
