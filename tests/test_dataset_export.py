@@ -204,7 +204,13 @@ def test_bad_runs_and_outputs_exit_2_in_one_line(runs: dict[str, Path], tmp_path
     for part in ("config.json", "games"):
         (annotated / part).symlink_to(runs["hanabi"] / part)
     (annotated / "decisions.jsonl").write_text('{"game": "hanabi-0"}\n')
+    bad_calls = tmp_path / "bad-calls"
+    (bad_calls / "llm").mkdir(parents=True)
+    for part in ("config.json", "games"):
+        (bad_calls / part).symlink_to(runs["clue-llm"] / part)
+    (bad_calls / "llm" / "game-00000.seat0.jsonl").write_text("not JSON\n")
     cases = [
+        ([str(bad_calls)], "game-00000.seat0.jsonl: not a readable recording: line 1"),
         ([str(tmp_path)], "not a run directory"),
         ([str(a_file)], "not a run directory"),
         ([str(no_games)], "a run without games"),

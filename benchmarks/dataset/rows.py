@@ -291,11 +291,9 @@ class DecisionJoin:
         }
         if answer is not None:
             fields.update(self.call_fields(*answer))
-        fields.update(
-            user_prompt=decision.prompt,
-            reasoning=decision.reasoning,
-            parsed=decision.response or None,
-        )
+        else:
+            fields["reasoning"] = decision.reasoning
+        fields.update(user_prompt=decision.prompt, parsed=decision.response or None)
         return DecisionRow(
             **self.base,
             **fields,
