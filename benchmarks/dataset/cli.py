@@ -10,7 +10,7 @@ import typer
 from pydantic import ValidationError
 
 from benchmarks.dataset.card import dataset_card
-from benchmarks.dataset.files import Format, pyarrow_missing, write_table
+from benchmarks.dataset.files import Format, pyarrow_missing, table_file, write_table
 from benchmarks.dataset.hub import hub_token, push_folder
 from benchmarks.dataset.rows import TABLES, Tables, export_run
 from games.core.cli import fail, prepare_out
@@ -46,15 +46,19 @@ def export_dataset(
         for run in runs:
             export_run(run, tables)
         prepare_out(out)
-        files = [
-            write_table(out, table, model, tables.rows(table), fmt)
+        for table in TABLES:
+            (out / table_file(table, "jsonl" if fmt == "parquet" else "parquet")).unlink(
+                missing_ok=True
+            )
+        files = {
+            table: write_table(out, table, model, tables.rows(table), fmt)
             for table, model in TABLES.items()
-        ]
+        }
         write_atomic(out / "README.md", dataset_card(tables, fmt, command, push))
     except (ValueError, ValidationError, OSError) as err:
         fail(err)
-    for path in files:
-        typer.echo(f"{path}: {len(tables.rows(path.name.split('.')[0]))} rows")
+    for table, path in files.items():
+        typer.echo(f"{path}: {len(tables.rows(table))} rows")
     typer.echo(f"{out / 'README.md'}: the dataset card")
     if push and token:
         try:
