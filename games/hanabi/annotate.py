@@ -188,17 +188,9 @@ def decision_records(
             else None
         )
         yield DecisionRecord(
+            **decision.model_dump(exclude={"reasoning", "position"}),
             game=game_id,
-            turn=decision.turn,
-            seat=decision.seat,
-            agent=decision.agent,
             state=state_record(game.observation(decision.seat)),
-            prompt=decision.prompt,
-            response=decision.response,
-            legal=decision.legal,
-            ratings=decision.ratings,
-            chosen=decision.chosen,
-            fallback=decision.fallback,
             values=() if valued is None else valued.values,
             intervals=() if valued is None else valued.intervals,
             samples=0 if valued is None else valued.samples,
