@@ -8,6 +8,7 @@ import json
 import sys
 from collections import Counter
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any, ClassVar
 
 import pytest
@@ -24,7 +25,7 @@ from games.detective.events import DetectiveConfig
 from games.hanabi.events import DecisionEvent
 from games.hanabi.position import Position
 from games.hanabi.reward import decision_reward
-from reasoning.llm.scripted_server import ScriptedChatServer
+from reasoning.llm.scripted_server import ChatRequest, ScriptedChatServer
 from tests.test_hanabi_llm import scripted
 
 pq = pytest.importorskip("pyarrow.parquet", reason="pyarrow (gumshoe's `export` extra)")
@@ -277,3 +278,29 @@ def test_push_needs_a_token_and_uploads_the_folder(
     monkeypatch.setattr(FakeHub, "fail", True)
     failed = export(*args)
     assert failed.exit_code == 2 and "--push me/runs: Name or service not known" in failed.output
+
+
+def test_a_reprompted_call_belongs_to_the_turn_its_decision_answers(tmp_path: Path) -> None:
+    def once_malformed(request: ChatRequest) -> str:
+        if len(request.messages) == 2:
+            return "not JSON"
+        question = SimpleNamespace(
+            last_user=request.messages[1]["content"], messages=request.messages
+        )
+        return scripted(question)  # type: ignore[arg-type]
+
+    run = tmp_path / "watson"
+    bench = ["bench", "hanabi", "--players", "2", "--seeds", "1", "--agents", "watson,symbolic"]
+    bench += ["--model", "scripted", "--record", "--quiet", "--out", str(run)]
+    with ScriptedChatServer(once_malformed) as server:
+        done = runner.invoke(app, [*bench, "--base-url", server.base_url])
+        assert done.exit_code == 0, done.output
+    out = tmp_path / "ds"
+    assert export(str(run), "--out", str(out), "--format", "jsonl").exit_code == 0
+    rows = [json.loads(x) for x in (out / "decisions.jsonl").read_text().splitlines()]
+    assert rows and [r["logged"] for r in rows] == [False, True] * (len(rows) // 2)
+    for asked, answered in zip(rows[::2], rows[1::2], strict=True):
+        assert asked["turn"] == answered["turn"] and asked["call"] + 1 == answered["call"]
+        assert asked["completion"] == "not JSON" and asked["parsed"] is None
+        assert json.loads(answered["messages"])[2]["content"] == "not JSON"
+        assert not answered["fallback"] and answered["parsed"] is not None
