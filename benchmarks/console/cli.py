@@ -130,6 +130,10 @@ COMMANDS: dict[str, Lazy | Group] = {
                 "A Hanabi log as a hanab.live replay, knowledge in the notes.",
                 "games.hanabi.cli:export_hanablive_command",
             ),
+            "dataset": Lazy(
+                "Runs as dataset tables (claims, LLM decisions, games) with a card.",
+                "benchmarks.dataset.cli:export_dataset",
+            ),
         },
     ),
     "detective": Lazy("Detective cases: generate and check.", "games.detective.cli:detective_app"),

@@ -17,6 +17,7 @@ from pydantic import BaseModel, TypeAdapter
 
 from games.core.agents import AgentRegistry
 from games.core.audit import AuditRecord
+from games.core.decisions import LoggedDecision
 from games.core.log import GameLog, LogHeader, SeatInfo, make_header, read_game_log
 from games.core.loop import Agent
 from games.core.protocol import GameInfo, GameState
@@ -62,6 +63,9 @@ class GameEntry(ABC, Generic[E]):
     viewer: str | None = None
     """``module:function`` giving the viewer's step texts and knowledge panels of one of the
     game's logs (``GameLog -> games.core.view.ViewParts``); None shows the logged events."""
+    decisions: str | None = None
+    """``module:function`` giving the LLM decisions one of the game's logs records (``GameLog ->
+    list[games.core.decisions.LoggedDecision]``); None when its logs record none."""
 
     @abstractmethod
     def default_config(self, players: int) -> BaseModel:
@@ -136,6 +140,16 @@ class GameEntry(ABC, Generic[E]):
         if not isinstance(record, AuditRecord):
             raise TypeError(f"{self.auditor} returned {type(record).__name__}, not AuditRecord")
         return record
+
+    def logged_decisions(self, log: GameLog[E]) -> list[LoggedDecision]:
+        """The LLM decisions one of this game's logs records (none when the game logs none)."""
+        if self.decisions is None:
+            return []
+        module, name = self.decisions.split(":")
+        found = getattr(importlib.import_module(module), name)(log)
+        if not all(isinstance(d, LoggedDecision) for d in found):
+            raise TypeError(f"{self.decisions} returned other records than LoggedDecision")
+        return list(found)
 
     def view(self, log: GameLog[E]) -> ViewParts | None:
         """What the game's own viewer adds to the page of one of its logs (None without one)."""
