@@ -34,6 +34,11 @@ from reasoning.llm import load_recording
 from reasoning.llm.scripted_server import ScriptedChatServer
 from tests.test_clue_recordings import scripted_answers
 
+pytestmark = pytest.mark.filterwarnings(
+    "ignore:The 'initial' parameter is deprecated:DeprecationWarning"
+)
+"""inspect_ai's own retry set-up warns at each model call; not ours to change."""
+
 ROOT = Path(__file__).resolve().parents[1]
 runner = CliRunner()
 SCORER = "gumshoe_audit"
