@@ -30,6 +30,7 @@ from games.core.runlog import EventLog
 from reasoning.llm import (
     ChatClient,
     ClientProvider,
+    FallbackCounter,
     LLMSettings,
     UsageMeter,
     chat_clients_from,
@@ -78,9 +79,18 @@ def _play(game: str, specs: tuple[str, ...], seed: int, model: Model) -> tuple[s
     with tempfile.TemporaryDirectory(prefix="gumshoe-inspect-") as folder:
         path = Path(folder) / f"{game}-{seed}.jsonl"
         with chat_clients_from(_provider(model)), EventLog(path) as log:
-            played: PlayedGame = play_game(entry, specs, seed, _model_settings(entry), log=log)
-        fallbacks = sum(f.total for f in played.fallbacks)
-        return path.read_text(encoding="utf-8"), fallbacks
+            settings = _model_settings(entry)
+            played: PlayedGame = play_game(entry, specs, seed, settings, log=log)
+        return path.read_text(encoding="utf-8"), _fallbacks(played, settings)
+
+
+def _fallbacks(played: PlayedGame, settings: Any) -> int:
+    """The game's fallbacks: its settings' own counter where the game counts every seat's
+    there (Undercover-V), else what each seat's agent reports."""
+    shared = getattr(settings, "fallbacks", None)
+    if isinstance(shared, FallbackCounter):
+        return shared.count()
+    return sum(f.total for f in played.fallbacks)
 
 
 @solver
