@@ -244,3 +244,21 @@ def test_without_the_extra_nothing_imports_inspect_ai(tmp_path: Path) -> None:
     lines = done.stderr.strip().splitlines()
     assert done.returncode == 2
     assert len(lines) == 1 and "install gumshoe[inspect]" in lines[0]
+
+
+def test_a_seat_naming_its_own_model_asks_that_model(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``sherlock@MODEL`` seats ask inspect's ``get_model(MODEL)`` (here a chat-completions server, the
+    scripted one), the other LLM seats the task's model."""
+    with ScriptedChatServer(lambda request: "I pass.") as server:
+        monkeypatch.setenv("LOCAL_API_KEY", "none")
+        monkeypatch.setenv("LOCAL_BASE_URL", server.base_url)
+        task = game_task("hanabi", agents="sherlock@openai-api/local/m,mycroft")
+        (log,) = inspect_eval(task, model=mock_model(), log_dir=str(tmp_path), display="none")
+        served = len(server.requests)
+    assert log.status == "success" and log.samples is not None
+    asked = [e.model for e in log.samples[0].events if e.event == "model"]
+    assert asked.count("openai-api/local/m") == served > 0
+    assert asked.count("mockllm/model") > 0
+    assert set(asked) == {"openai-api/local/m", "mockllm/model"}
