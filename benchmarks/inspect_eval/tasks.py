@@ -24,7 +24,7 @@ from pydantic import BaseModel
 
 from benchmarks.inspect_eval.client import InspectChatClient
 from benchmarks.inspect_eval.scores import SCORE_METRICS, audit_score
-from games.core.play import PlayedGame, play_game
+from games.core.play import PlayedGame, check_seats, play_game
 from games.core.registry import GameEntry, get_game
 from games.core.runlog import EventLog
 from reasoning.llm import (
@@ -124,7 +124,7 @@ def gumshoe_audit() -> Scorer:
             path = Path(folder) / f"{state.sample_id}.jsonl"
             path.write_text(state.store.get(LOG_KEY), encoding="utf-8")
             log = entry.read_log(path)
-            record = entry.audit(log)
+            record = entry.audit(log).model_copy(update={"source": None})
         return audit_score(entry, log, record, state.store.get(FALLBACKS_KEY))
 
     return score
@@ -138,7 +138,7 @@ def game_task(game: str, agents: str | None = None, seeds: int = 1, first_seed: 
     specs = entry.agents.parse(agents or DEFAULT_AGENTS[game])
     if not entry.agents.needs_llm(specs):
         raise ValueError(f"agents {agents!r}: no LLM agent for the model to play")
-    entry.default_config(len(specs))
+    check_seats(entry, entry.default_config(len(specs)), len(specs))
     if seeds < 1:
         raise ValueError(f"seeds: must be >= 1, got {seeds}")
     samples = [
