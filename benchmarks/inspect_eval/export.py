@@ -5,6 +5,7 @@ log readers open runs played outside inspect."""
 from __future__ import annotations
 
 import math
+import uuid
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -164,6 +165,9 @@ def run_eval_log(run: Path) -> EvalLog:
     games = sorted({str((s.metadata or {}).get("game")) for s in samples})
     task = f"gumshoe/{games[0]}" if len(games) == 1 else "gumshoe/run"
     spec = EvalSpec(
+        eval_id=uuid.uuid4().hex,
+        run_id=uuid.uuid4().hex,
+        task_id=uuid.uuid4().hex,
         created=datetime.now(UTC).isoformat(timespec="seconds"),
         task=task,
         dataset=EvalDataset(name=run.name, location=str(run), samples=len(samples)),
