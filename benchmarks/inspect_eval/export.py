@@ -35,7 +35,7 @@ from inspect_ai.scorer import Score
 
 from benchmarks.inspect_eval.client import inspect_message
 from benchmarks.inspect_eval.scores import SCORE_KEYS, audit_score
-from benchmarks.inspect_eval.tasks import LOG_KEY
+from benchmarks.inspect_eval.tasks import LOG_KEY, sample_input
 from benchmarks.viewer.page import detect_game
 from games.core.recordings import CALLS_DIR, RecordingMissing, recorded_seat_calls
 from games.core.runlog import RunDir
@@ -117,7 +117,7 @@ def game_sample(run: Path, log_path: Path) -> tuple[EvalSample, str]:
     sample = EvalSample(
         id=log_path.stem,
         epoch=1,
-        input=f"{game}, seed {seed}: seats {', '.join(seats)}",
+        input=sample_input(game, seed, seats),
         target="",
         messages=messages,
         output=ModelOutput.from_content(model="", content=score.answer or ""),

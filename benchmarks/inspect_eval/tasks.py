@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import tempfile
+from collections.abc import Sequence
 from functools import partial
 from pathlib import Path
 from typing import Any, cast
@@ -130,6 +131,11 @@ def gumshoe_audit() -> Scorer:
     return score
 
 
+def sample_input(game: str, seed: int | None, seats: Sequence[str]) -> str:
+    """A sample's input: the game, its seed and who sits where."""
+    return f"{game}, seed {seed}: seats {', '.join(seats)}"
+
+
 def game_task(game: str, agents: str | None = None, seeds: int = 1, first_seed: int = 0) -> Task:
     """The inspect task of ``game``: seeds ``first_seed`` .. ``first_seed + seeds - 1``, one
     sample each, seated by ``agents`` (a seat list; default ``DEFAULT_AGENTS``), at least one of
@@ -144,7 +150,7 @@ def game_task(game: str, agents: str | None = None, seeds: int = 1, first_seed: 
     samples = [
         Sample(
             id=seed,
-            input=f"{game}, seed {seed}: seats {', '.join(specs)}",
+            input=sample_input(game, seed, specs),
             metadata={"game": game, "seed": seed, "agents": list(specs)},
         )
         for seed in range(first_seed, first_seed + seeds)
