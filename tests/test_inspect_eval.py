@@ -59,10 +59,12 @@ def mock_model() -> Model:
 
 @pytest.fixture(scope="module")
 def evaluated(tmp_path_factory: pytest.TempPathFactory) -> dict[str, EvalLog]:
-    """A Clue task (two seeds) and a Hanabi task (one) evaluated in one ``eval`` call, each log
-    read back from its file."""
+    """A Clue task (two seeds), Hanabi, Undercover-V and murder-mystery tasks (one each; the
+    detective's is left out for its length) evaluated in one ``eval`` call, each log read back
+    from its file."""
     log_dir = tmp_path_factory.mktemp("inspect-logs")
     tasks = [game_task("clue", seeds=2), game_task("hanabi", seeds=1, first_seed=3)]
+    tasks += [game_task("undercover"), game_task("mystery")]
     logs = inspect_eval(tasks, model=mock_model(), log_dir=str(log_dir), display="none")
     return {log.eval.task: read_eval_log(log.location) for log in logs}
 
@@ -91,7 +93,9 @@ def assert_score_is_the_audit(sample: EvalSample, record: dict[str, Any], seats:
         assert math.isnan(value["recall"])
 
 
-@pytest.mark.parametrize(("game", "samples"), [("clue", 2), ("hanabi", 1)])
+@pytest.mark.parametrize(
+    ("game", "samples"), [("clue", 2), ("hanabi", 1), ("undercover", 1), ("mystery", 1)]
+)
 def test_game_task_plays_against_the_mock_model_and_the_audit_scores_it(
     evaluated: dict[str, EvalLog], game: str, samples: int, tmp_path: Path
 ) -> None:
@@ -249,8 +253,8 @@ def test_without_the_extra_nothing_imports_inspect_ai(tmp_path: Path) -> None:
 def test_a_seat_naming_its_own_model_asks_that_model(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """``sherlock@MODEL`` seats ask inspect's ``get_model(MODEL)`` (here a chat-completions server, the
-    scripted one), the other LLM seats the task's model."""
+    """``sherlock@MODEL`` seats ask inspect's ``get_model(MODEL)`` (here a chat-completions
+    server, the scripted one), the other LLM seats the task's model."""
     with ScriptedChatServer(lambda request: "I pass.") as server:
         monkeypatch.setenv("LOCAL_API_KEY", "none")
         monkeypatch.setenv("LOCAL_BASE_URL", server.base_url)
