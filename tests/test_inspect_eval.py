@@ -266,3 +266,17 @@ def test_a_seat_naming_its_own_model_asks_that_model(
     assert asked.count("openai-api/local/m") == served > 0
     assert asked.count("mockllm/model") > 0
     assert set(asked) == {"openai-api/local/m", "mockllm/model"}
+
+
+def test_a_failing_model_errors_the_sample_as_a_failing_endpoint_errors_a_game(
+    tmp_path: Path,
+) -> None:
+    def broken(*_: Any) -> ModelOutput:
+        raise RuntimeError("the model is down")
+
+    model = get_model("mockllm/broken", custom_outputs=broken)
+    task = game_task("hanabi")
+    (log,) = inspect_eval(task, model=model, log_dir=str(tmp_path), display="none")
+    assert log.status == "error" and log.error is not None
+    assert "chat endpoint mockllm/broken failed" in log.error.message
+    assert "the model is down" in log.error.message
