@@ -134,6 +134,10 @@ COMMANDS: dict[str, Lazy | Group] = {
                 "Runs as dataset tables (claims, LLM decisions, games) with a card.",
                 "benchmarks.dataset.cli:export_dataset",
             ),
+            "inspect": Lazy(
+                "A run as an inspect_ai eval log: games as samples, the audit as scores.",
+                "benchmarks.inspect_eval.cli:export_inspect_command",
+            ),
         },
     ),
     "detective": Lazy("Detective cases: generate and check.", "games.detective.cli:detective_app"),
