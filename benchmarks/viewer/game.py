@@ -15,7 +15,7 @@ from games.core.log import GameLog
 from games.core.registry import GameEntry, game_names, get_game
 from games.core.runlog import LogError
 from games.core.view import Call, GameView, ViewParts, game_view
-from reasoning.llm.recording import load_recording, recording_file
+from reasoning.llm.recording import RecordedCall, load_recording, recording_file
 from reasoning.textfile import UserFileError, parse_user_json, read_user_text
 
 
@@ -57,15 +57,17 @@ def recording_paths(log_path: Path, seats: int) -> list[tuple[int, Path]]:
 
 def recorded_calls(log_path: Path, seats: int) -> list[Call]:
     """The LLM calls recorded beside a log (see ``recording_paths``), every seat in turn, each
-    with its index in its seat's recording."""
+    with its index in its seat's recording and the call it follows up."""
     calls: list[Call] = []
     for seat, path in recording_paths(log_path, seats):
+        previous: RecordedCall | None = None
         for recorded in load_recording(path):
             reply = recorded.reply
             calls.append(
                 Call(
                     seat=seat,
                     index=recorded.index,
+                    follows=previous.index if previous and sends_back(recorded, previous) else None,
                     prompt="\n\n".join(f"[{m.role}] {m.content}" for m in recorded.messages),
                     reply=reply.content if reply is not None else f"failed: {recorded.failure}",
                     prompt_tokens=reply.prompt_tokens if reply is not None else None,
@@ -73,7 +75,20 @@ def recorded_calls(log_path: Path, seats: int) -> list[Call]:
                     latency_s=reply.latency_s if reply is not None else None,
                 )
             )
+            previous = recorded
     return calls
+
+
+def sends_back(call: RecordedCall, previous: RecordedCall) -> bool:
+    """Whether ``call``'s prompt sends ``previous``'s reply back to the model (as a re-prompt
+    or a revision does: the reply, then what to change)."""
+    messages = call.messages
+    return (
+        previous.reply is not None
+        and len(messages) >= 2
+        and messages[-2].role == "assistant"
+        and messages[-2].content == previous.reply.content
+    )
 
 
 def seat_count(log: GameLog[Any]) -> int:

@@ -27,7 +27,7 @@ from games.core.runlog import write_atomic
 
 VIEWS_DIR = "views"
 """The folder of a run directory holding each game's stored view."""
-VIEW_FORMAT: Literal[2] = 2
+VIEW_FORMAT: Literal[1] = 1
 """The version of what a stored view holds; raised whenever a ``GameView`` or a game's viewer
 draws something differently, so every view stored before is recomputed."""
 PER_ROUND = ("known_per_round", "ideal_known_per_round")
@@ -40,7 +40,7 @@ class StoredView(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
 
-    format: Literal[2]
+    format: Literal[1]
     key: str = Field(pattern=r"^[0-9a-f]{64}$")
     game: str
     seats: int = Field(ge=0)

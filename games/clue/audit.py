@@ -50,6 +50,7 @@ from games.clue.events import (
 from games.clue.knowledge import PlayerView, clue_setup, deduction_fact
 from games.clue.transcript import describe_deduction
 from games.core.audit import AuditRecord, Where, audit_row, render_record, summarise
+from games.core.llm_call import LLMCallRef
 from games.core.log import GameLog
 from games.core.runlog import LogError
 from provers.sat_session import SatSession
@@ -58,8 +59,9 @@ from reasoning.oracle import claim_status
 from reasoning.verifier import ClaimStatus, Correctness, Judgement, judge
 
 
-class DeductionCheck(BaseModel):
-    """One stated deduction with its verdicts; ``repeat`` marks one its author stated before."""
+class DeductionCheck(LLMCallRef):
+    """One stated deduction with its verdicts; ``repeat`` marks one its author stated before;
+    ``call`` is the recorded LLM call it came from."""
 
     model_config = ConfigDict(frozen=True)
 
@@ -379,6 +381,7 @@ class _Auditor:
                     truth=truth,
                     kind=judge(status, truth),
                     repeat=repeat,
+                    call=event.call,
                 )
             )
 
@@ -459,6 +462,7 @@ def as_record(audit: GameAudit) -> AuditRecord:
                 "card": c.deduction.card.name,
                 "about": c.deduction.player,
             },
+            call=c.call,
         )
         for p in audit.players
         for c in p.checks

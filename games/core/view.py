@@ -70,12 +70,14 @@ class Step(BaseModel):
 
 class Call(BaseModel):
     """One recorded LLM call of a seat: its index in the seat's recording, what was sent, what
-    came back, what it cost."""
+    came back, what it cost; ``follows`` is the seat's call whose reply this one's prompt sends
+    back (a re-prompt after a malformed answer, or a revision)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     seat: int
     index: int | None = None
+    follows: int | None = None
     prompt: str
     reply: str
     prompt_tokens: int | None = None
