@@ -13,6 +13,15 @@ from typing import Any
 from pydantic import BaseModel, Field, SerializerFunctionWrapHandler, model_serializer
 
 
+def _absent_last(data: Any, key: str) -> Any:
+    """``data`` (a model's dump) with ``key`` moved to the end, or left out when None."""
+    if isinstance(data, dict):
+        value = data.pop(key, None)
+        if value is not None:
+            data[key] = value
+    return data
+
+
 class LLMCallRef(BaseModel):
     """A record whose claims an LLM seat stated: ``call`` is the index of the call, in that seat's
     recording, whose reply they came from. It is optional (logs written before it, seats that ask
@@ -23,9 +32,16 @@ class LLMCallRef(BaseModel):
 
     @model_serializer(mode="wrap")
     def _without_absent_call(self, handler: SerializerFunctionWrapHandler) -> Any:
-        data = handler(self)
-        if isinstance(data, dict):
-            call = data.pop("call", None)
-            if call is not None:
-                data["call"] = call
-        return data
+        return _absent_last(handler(self), "call")
+
+
+class LLMCallsRef(BaseModel):
+    """A record whose claims came from several calls of one LLM seat (one per question):
+    ``calls`` maps each question to the index of its call in the seat's recording. Optional,
+    written last and left out when absent, as ``LLMCallRef``'s ``call``."""
+
+    calls: dict[str, int] | None = None
+
+    @model_serializer(mode="wrap")
+    def _without_absent_calls(self, handler: SerializerFunctionWrapHandler) -> Any:
+        return _absent_last(handler(self), "calls")
