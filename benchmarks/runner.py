@@ -32,6 +32,7 @@ from games.core.errors import GAME_ERRORS
 from games.core.loop import errored_end
 from games.core.recordings import check_run_recordings
 from games.core.runlog import RunDir, write_atomic
+from reasoning.prover import ProverUnavailable
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -336,11 +337,12 @@ def run_games(
 
 def _store_view(log: Path, spent: Timing) -> bool:
     """Store the view data of the game just written to ``log``, adding what it took to
-    ``spent``; False when the log cannot be drawn (``gumshoe view`` then names the problem)."""
+    ``spent``; False when the log cannot be drawn (a bad log, or a prover its audit needs is
+    missing): the run goes on, and ``gumshoe view`` names the problem."""
     with measure() as timing:
         try:
             saved = save_view(log, compute_view(log)) is not None
-        except ValueError:
+        except (ValueError, ProverUnavailable):
             saved = False
     spent.cpu += timing.cpu
     spent.wall += timing.wall
