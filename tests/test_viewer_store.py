@@ -6,7 +6,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from typer.testing import CliRunner
+
 from benchmarks.clue_bench import ClueBenchConfig, run
+from benchmarks.console.cli import app
 from benchmarks.runner import RunOptions
 from benchmarks.viewer.page import write_view
 from benchmarks.viewer.store import VIEW_FORMAT, compute_view, load_view, stored_path
@@ -80,3 +83,16 @@ def test_the_clue_viewer_gives_the_audit_record_its_auditor_gives(tmp_path: Path
     log = played_run(tmp_path / "run", games=1)[0]
     read = ENTRY.read_log(log)
     assert clue_view(read).record == ENTRY.audit(read)
+
+
+def test_bench_clue_views_stores_them_and_view_uses_them(tmp_path: Path) -> None:
+    run_dir = tmp_path / "run"
+    args = ["bench", "clue", "--games", "2", "--agents", "prover,random,random", "--quiet"]
+    played = CliRunner().invoke(app, [*args, "--out", str(run_dir), "--views"])
+    assert played.exit_code == 0, played.output
+    logs = sorted((run_dir / "games").glob("*.jsonl"))
+    stored = {log.stem: load_view(log) for log in logs}
+    assert len(stored) == 2 and all(stored.values())
+    viewed = CliRunner().invoke(app, ["view", str(run_dir)])
+    assert viewed.exit_code == 0, viewed.output
+    assert {log.stem: load_view(log) for log in logs} == stored  # reused, not recomputed
