@@ -19,7 +19,7 @@ from pydantic import BaseModel, ConfigDict
 
 from benchmarks.runner import Progress
 from benchmarks.viewer.game import pack, view_log
-from benchmarks.viewer.store import game_view_data, load_view
+from benchmarks.viewer.store import StoredView, compute_view, load_view, save_view
 from reasoning.textfile import read_user_json
 
 
@@ -98,19 +98,22 @@ def view_run(folder: Path, *, reuse: bool = True, quiet: bool = False) -> RunVie
             summary = [r for r in rows if isinstance(r, dict)]
         elif isinstance(loaded, dict):
             summary = [{k: v for k, v in loaded.items() if not isinstance(v, dict | list)}]
-    stored = {log: load_view(log) for log in logs} if reuse else dict.fromkeys(logs)
-    missing = [log for log, view in stored.items() if view is None]
-    with Progress(len(logs), len(logs) - len(missing), quiet=quiet) as bar:
-        for log in missing:
-            stored[log], _ = game_view_data(log, reuse=False)
-            bar.advance(errored=False)
+    found = {log: load_view(log) for log in logs} if reuse else dict.fromkeys(logs)
+    missing = sum(view is None for view in found.values())
+    stored: dict[Path, StoredView] = {}
+    with Progress(len(logs), len(logs) - missing, quiet=quiet) as bar:
+        for log, view in found.items():
+            if view is None:
+                view = compute_view(log)
+                save_view(log, view)
+                bar.advance(errored=False)
+            stored[log] = view
     games: list[RunGame] = []
     distributions: dict[str, list[float]] = {"claims stated per game": [], "sound share": []}
     agents: dict[str, dict[str, Any]] = {}
     known: dict[str, list[list[float]]] = {}
     ideal: dict[str, list[list[float]]] = {}
     for path, view in stored.items():
-        assert view is not None
         if view.summary is not None:
             stated = sum(s.stated for s in view.summary)
             sound = sum(s.sound or 0 for s in view.summary)

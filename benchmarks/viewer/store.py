@@ -118,15 +118,3 @@ def save_view(log: Path, stored: StoredView) -> Path | None:
     except OSError:
         return None
     return path
-
-
-def game_view_data(log: Path, *, reuse: bool = True) -> tuple[StoredView, bool]:
-    """The view data of a run's game and whether it was stored already: the stored one when
-    ``reuse`` and valid, else computed now and stored for next time."""
-    if reuse:
-        stored = load_view(log)
-        if stored is not None:
-            return stored, True
-    computed = compute_view(log)
-    save_view(log, computed)
-    return computed, False
