@@ -20,7 +20,7 @@ validated but not judged: what the player acted on is in the ``deduction`` event
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -50,6 +50,7 @@ from games.clue.events import (
 from games.clue.knowledge import PlayerView, clue_setup, deduction_fact
 from games.clue.transcript import describe_deduction
 from games.core.audit import AuditRecord, Where, audit_row, render_record, summarise
+from games.core.llm_call import LLMCallRef
 from games.core.log import GameLog
 from games.core.runlog import LogError
 from provers.sat_session import SatSession
@@ -58,8 +59,9 @@ from reasoning.oracle import claim_status
 from reasoning.verifier import ClaimStatus, Correctness, Judgement, judge
 
 
-class DeductionCheck(BaseModel):
-    """One stated deduction with its verdicts; ``repeat`` marks one its author stated before."""
+class DeductionCheck(LLMCallRef):
+    """One stated deduction with its verdicts; ``repeat`` marks one its author stated before;
+    ``call`` is the recorded LLM call it came from."""
 
     model_config = ConfigDict(frozen=True)
 
@@ -160,6 +162,11 @@ def audit_log(
     return audit_events(log.events, players, factory, lines=log.lines, source=str(path))
 
 
+AuditWatch = Callable[[int, Mapping[int, PlayerView]], None]
+"""Called after the audit takes in event ``index``, with every audited seat's knowledge then
+(the viewer draws its grids from the audit's own replay instead of replaying the log again)."""
+
+
 def audit_events(
     events: Sequence[ClueEvent],
     players: Iterable[int] | None = None,
@@ -167,9 +174,11 @@ def audit_events(
     *,
     lines: Sequence[int] | None = None,
     source: str | None = None,
+    watch: AuditWatch | None = None,
 ) -> GameAudit:
     """Audit a game given as events, for ``players`` (default: every player whose hand the log
-    gives). Problems raise LogError with the event's line (its index + 1 without ``lines``)."""
+    gives); ``watch`` sees each audited seat's knowledge after every event. Problems raise
+    LogError with the event's line (its index + 1 without ``lines``)."""
     where = Path(source or "<events>")
 
     def line_of(index: int) -> int:
@@ -184,12 +193,17 @@ def audit_events(
         auditor = _Auditor(start, events, players, factory)
     except ValueError as err:
         raise LogError(where, line_of(0), str(err)) from err
+    views = {seat: tracker.view for seat, tracker in auditor.trackers.items()}
     try:
+        if watch is not None:
+            watch(0, views)
         for index in range(1, len(events)):
             try:
                 auditor.read(events[index], line_of(index))
             except ValueError as err:
                 raise LogError(where, line_of(index), str(err)) from err
+            if watch is not None:
+                watch(index, views)
         return auditor.finish(source)
     finally:
         auditor.close()
@@ -367,6 +381,7 @@ class _Auditor:
                     truth=truth,
                     kind=judge(status, truth),
                     repeat=repeat,
+                    call=event.call,
                 )
             )
 
@@ -447,6 +462,7 @@ def as_record(audit: GameAudit) -> AuditRecord:
                 "card": c.deduction.card.name,
                 "about": c.deduction.player,
             },
+            call=c.call,
         )
         for p in audit.players
         for c in p.checks

@@ -180,7 +180,7 @@ class ClueGame:
                 **review.model_dump(exclude={"round", "turn"}),
             )
         if action.deductions:
-            self._emit(DeductionEvent, seat=player, deductions=action.deductions)
+            self._emit(DeductionEvent, seat=player, deductions=action.deductions, call=action.call)
         if isinstance(action, Suggest):
             self._suggest(player, action.triple())
         elif isinstance(action, Show):

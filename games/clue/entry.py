@@ -152,9 +152,9 @@ class ClueEntry(GameEntry[ClueEvent]):
         return ClueSeat(agent)
 
     def bare_action(self, action: Any) -> Any:
-        """The move's action without its stated deductions."""
+        """The move's action without its stated deductions (and the call they came from)."""
         inner = action.action if isinstance(action, ClueMove) else action
-        return inner.model_copy(update={"deductions": ()})
+        return inner.model_copy(update={"deductions": (), "call": None})
 
     def new_state(self, config: BaseModel, seed: int, seats: Sequence[SeatInfo]) -> ClueState:
         """A fresh Clue game."""

@@ -13,6 +13,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator, model_validator
 
 from games.clue.cards import MAX_ROUNDS, ROOMS, SUSPECTS, WEAPONS, Card, Deck, Triple
+from games.core.llm_call import LLMCallRef
 from reasoning.verifier import ClaimStatus
 
 DeductionKind = Literal["holds", "not_holds", "in_envelope", "not_in_envelope"]
@@ -162,8 +163,9 @@ class TurnStart(_Event):
     final: bool = False
 
 
-class DeductionEvent(_Event):
-    """Deductions a player stated along with its action."""
+class DeductionEvent(_Event, LLMCallRef):
+    """Deductions a player stated along with its action (with the recorded LLM call they came
+    from, for an LLM seat that records its calls)."""
 
     type: Literal["deduction"] = "deduction"
     seat: int = Field(ge=0)

@@ -160,6 +160,7 @@ def audit_record(log: GameLog[DetectiveEvent]) -> AuditRecord:
                         "slot": element.slot,
                         "read": len(event.read),
                     },
+                    call=(event.calls or {}).get(element.question),
                 )
             )
     figures = {"stages": sum(isinstance(e, AnswersEvent) for e in log.events)}

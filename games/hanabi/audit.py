@@ -30,6 +30,7 @@ from formalize.hanabi.deck import COLORS, NUM_IDENTITIES, NUM_RANKS, card_name, 
 from formalize.hanabi.knowledge import hint_masks, played_cards
 from formalize.hanabi.tracking import reachable_knowledge
 from games.core.audit import AuditRecord, Where, audit_row, judged_record
+from games.core.llm_call import LLMCallRef
 from games.core.log import GameLog
 from games.core.replay import replay
 from games.hanabi.engine import HanabiGame
@@ -39,8 +40,9 @@ from games.hanabi.knowledge import seat_knowledge
 from reasoning.verifier import ClaimStatus, Correctness, Judgement, judge
 
 
-class ClaimAudit(BaseModel):
-    """One stated claim with its standing against knowledge and truth."""
+class ClaimAudit(LLMCallRef):
+    """One stated claim with its standing against knowledge and truth, and the recorded LLM
+    call it came from."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -168,7 +170,10 @@ def audit_log(log: GameLog[HanabiEvent]) -> LogAudit:
         if isinstance(move, HanabiMove):
             decision = move.decision
             turn = len(state_game.history) + 1
-            audits += [judge_claim(state_game, turn, seat, c) for c in decision.claims]
+            audits += [
+                judge_claim(state_game, turn, seat, c).model_copy(update={"call": decision.call})
+                for c in decision.claims
+            ]
             if decision.agent == "mycroft" or decision.claims:
                 stated = {(c.seat, c.slot) for c in decision.claims}
                 for s, hand in enumerate(state_game.hands):
@@ -272,6 +277,7 @@ def audit_record(log: GameLog[HanabiEvent]) -> AuditRecord:
                 "hinted": a.hinted,
                 "invalid": a.status is None,
             },
+            call=a.call,
         )
         for a in audit.claims
     ]

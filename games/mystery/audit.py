@@ -191,6 +191,7 @@ def _grade(
                             status,
                             Correctness.FALSE if killer else Correctness.TRUE,
                             detail={"crime": index, "suspect": j},
+                            call=ask.call,
                         )
                     )
                 elif then.entails(cleared):

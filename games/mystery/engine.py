@@ -76,12 +76,14 @@ class Introduce:
 class Ask:
     """Ask seat ``answerer`` the typed ``question``; ``stated`` carries the asker's suspects
     per crime, ``expected`` its high / medium / low rating of asking each other character (what
-    the audit grades and calibrates; not part of the move)."""
+    the audit grades and calibrates; not part of the move), ``call`` the recorded LLM call they
+    came from."""
 
     answerer: int
     question: Question
     stated: tuple[tuple[str, ...], ...] = field(default=(), compare=False)
     expected: tuple[tuple[str, str], ...] = field(default=(), compare=False)
+    call: int | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -265,6 +267,7 @@ class MysteryState:
                 text=render_question(self._setting, ask.question),
                 stated=ask.stated,
                 expected=ask.expected,
+                call=ask.call,
             )
         )
         self._phase = "answer"

@@ -51,10 +51,8 @@ def mystery_actions(events: Sequence[MysteryEvent]) -> Iterator[tuple[int, Mappi
                 yield index, {event.seat: Introduce()}
             elif isinstance(event, Asked):
                 question = record_question(event.question)
-                yield (
-                    index,
-                    {event.seat: Ask(event.answerer, question, event.stated, event.expected)},
-                )
+                ask = Ask(event.answerer, question, event.stated, event.expected, event.call)
+                yield index, {event.seat: ask}
             elif isinstance(event, Answered):
                 yield index, {event.seat: Reply(tuple(record_fact(f) for f in event.facts))}
             elif isinstance(event, Voted):

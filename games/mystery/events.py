@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 from formalize.interrogation.questions import HeldItem, Question, Related, Saw, Where
 from formalize.interrogation.script_generate import ScriptConfig
 from formalize.world.facts import Fact, Held, Met, Seen
+from games.core.llm_call import LLMCallRef
 
 ROUNDS = 3
 """Questioning rounds; each seat asks one question a round."""
@@ -87,10 +88,10 @@ class Introduction(_Event):
     text: str
 
 
-class Asked(_Event):
+class Asked(_Event, LLMCallRef):
     """In ``round``, ``seat`` asks ``answerer`` a question; ``stated``: the asker's suspects per
     crime as it stated them, ``expected``: (person, high / medium / low) ratings it gave (both
-    empty when it stated none)."""
+    empty when it stated none), ``call``: the recorded LLM call they came from."""
 
     type: Literal["question"] = "question"
     round: int

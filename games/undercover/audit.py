@@ -49,6 +49,7 @@ def audit_record(log: GameLog[UndercoverEvent]) -> AuditRecord:
                     "consistency": result.status.value,
                     "logged_consistency": event.outcome.value,
                 },
+                call=event.call,
             )
         )
     end = log.events[-1]

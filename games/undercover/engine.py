@@ -184,14 +184,22 @@ class UndercoverGame:
         return clean
 
     def describe(
-        self, seat: int, text: str, formula: str | None, outcome: CheckOutcome
+        self,
+        seat: int,
+        text: str,
+        formula: str | None,
+        outcome: CheckOutcome,
+        call: int | None = None,
     ) -> list[UndercoverEvent]:
-        """Record ``seat``'s description with its formula text and card check; return the events."""
+        """Record ``seat``'s description with its formula text, card check and the recorded LLM
+        call it came from; return the events."""
         clean = self.validate_description(seat, text)
         outcome = CheckOutcome(outcome)
         start = len(self._events)
         key = normalise_description(clean)
-        self._emit(DescriptionEvent, seat=seat, text=clean, formula=formula, outcome=outcome)
+        self._emit(
+            DescriptionEvent, seat=seat, text=clean, formula=formula, outcome=outcome, call=call
+        )
         earlier = next((s for s in self._spoken if s.key == key), None)
         if earlier is not None:
             self._emit(
@@ -365,7 +373,9 @@ class UndercoverState:
             raise IllegalAction(f"seat {seat}: {description!r} is not a Description")
         self.game.validate_description(seat, description.text)
         outcome = self.checker.check(self.game.words[seat], description)
-        self.game.describe(seat, description.text, description.logged_formula(), outcome)
+        self.game.describe(
+            seat, description.text, description.logged_formula(), outcome, description.call
+        )
 
     def observation(self, seat: int) -> UndercoverTurn:
         """The decision due and what ``seat`` knows."""

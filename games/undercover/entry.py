@@ -51,7 +51,8 @@ def undercover_actions(
     """Every description and every vote a log records, as joint actions."""
     for index, event in enumerate(events):
         if isinstance(event, DescriptionEvent):
-            yield index, {event.seat: Description(event.text, formula_text=event.formula)}
+            description = Description(event.text, formula_text=event.formula, call=event.call)
+            yield index, {event.seat: description}
         elif isinstance(event, VoteEvent):
             yield index, {b.voter: b.target for b in event.ballots}
 

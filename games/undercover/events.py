@@ -12,6 +12,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, model_validator
 
+from games.core.llm_call import LLMCallRef
 from games.undercover.words import WordPair
 
 MIN_PLAYERS = 4
@@ -125,8 +126,9 @@ class GameStart(_Event):
         return self
 
 
-class DescriptionEvent(_Event):
-    """A seat's description, its formula text (None when not formalised) and the card check."""
+class DescriptionEvent(_Event, LLMCallRef):
+    """A seat's description, its formula text (None when not formalised), the card check, and
+    the recorded LLM call it came from (for an LLM seat that records its calls)."""
 
     type: Literal["description"] = "description"
     seat: int = Field(ge=0)

@@ -33,7 +33,7 @@ class LoggedAgent:
         self.name = start.agents[seat]
         self.seat = seat
         self._descriptions = [
-            Description(e.text, formula_text=e.formula)
+            Description(e.text, formula_text=e.formula, call=e.call)
             for e in events
             if isinstance(e, DescriptionEvent) and e.seat == seat
         ]
