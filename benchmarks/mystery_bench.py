@@ -3,8 +3,8 @@
 Games ``seed-<n>`` are played on the shared runner (resumable run directory, ``--workers``,
 ``--concurrency``, ``--scheduler``); LLM calls can be recorded per game and replayed. The summary
 is built from the logs: the civilians' win rate, the mean exact IG of each round (and a plot of
-it), the pruning audit of stated suspects, and every answered fact checked against the world and
-its speaker's script.
+it), the pruning audit of stated suspects (in all, and per victim: each game's first, second, ...
+victim), and every answered fact checked against the world and its speaker's script.
 """
 
 from __future__ import annotations
@@ -103,6 +103,7 @@ def summarise(run_dir: RunDir[MysteryBenchConfig], game_ids: list[str]) -> dict[
     gains: list[list[float]] = []
     start: list[float] = []
     pruning: Counter[str] = Counter()
+    per_victim: list[Counter[str]] = []
     facts: Counter[str] = Counter()
     rated: dict[str, list[float]] = {"high": [], "medium": [], "low": []}
     for gid in game_ids:
@@ -116,10 +117,15 @@ def summarise(run_dir: RunDir[MysteryBenchConfig], game_ids: list[str]) -> dict[
         assert isinstance(end, GameEnd)
         wins += end.winner == "civilians"
         solved.append(sum(end.solved) / len(end.solved))
-        audit = audit_game(game_scripts(config, log.header.seed), log.events, config.rounds)
+        scripts = game_scripts(config, log.header.seed)
+        audit = audit_game(scripts, log.events, config.rounds)
         gains.append(audit.gains)
         start += [h[0] for h in audit.entropy.values()]
         pruning.update(audit.pruning)
+        for index, crime in enumerate(scripts.world.crimes):
+            if index == len(per_victim):
+                per_victim.append(Counter())
+            per_victim[index].update(audit.by_victim.get(crime.victim, Counter()))
         for level, exact in audit.calibration:
             rated[level].append(exact)
         for check in audit.facts:
@@ -140,6 +146,7 @@ def summarise(run_dir: RunDir[MysteryBenchConfig], game_ids: list[str]) -> dict[
         "mean_h0": sum(start) / len(start) if start else None,
         "ig_per_round": per_round,
         "pruning": dict(sorted(pruning.items())),
+        "pruning_per_victim": [dict(sorted(c.items())) for c in per_victim],
         "facts": dict(sorted(facts.items())),
         "lies": lies,
         "lies_contradicting_own_script": caught,
@@ -247,6 +254,8 @@ def bench_mystery(
     rows = [{"round": r + 1, "mean_ig": g} for r, g in enumerate(summary["ig_per_round"])]
     typer.echo("\n" + format_table(rows, ["round", "mean_ig"]))
     typer.echo(f"\npruning {summary['pruning']}  facts {summary['facts']}")
+    for index, counts in enumerate(summary["pruning_per_victim"], start=1):
+        typer.echo(f"pruning of victim {index}'s suspects {counts}")
     rated = [{"rating": k, **v} for k, v in summary["calibration"].items() if v["n"]]
     if rated:
         typer.echo("\nLLM ratings against the exact expected IG of asking that character")

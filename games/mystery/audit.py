@@ -3,10 +3,11 @@
 - Entropy: for each civilian, H = sum over crimes of ln(suspects consistent with the theory, the
   introduction, its script and the answers heard so far), after the introductions and after each
   round; the IG of round r is H(r-1) - H(r). Exact for every agent, LLM or not.
-- Pruning: every suspect list an asker stated is graded against what it could know then: each
-  dropped suspect is a claim "not a killer of this crime", ENTAILED out (sound), a guess (lucky:
-  not entailed, and not a killer), or wrong (a real killer); a kept suspect its knowledge already
-  ruled out is a missed deduction, so recall is the entailed drops over those and the misses.
+- Pruning: every suspect list an asker stated (one per victim) is graded against what it could
+  know then: each dropped suspect is a claim "not a killer of this victim", ENTAILED out (sound),
+  a guess (lucky: not entailed, and not a killer), or wrong (a real killer), counted in all and
+  per victim; a kept suspect its knowledge already ruled out is a missed deduction, so recall is
+  the entailed drops over those and the misses.
 - Calibration: each high / medium / low rating an asker gave, paired with the exact expected
   IG of asking that character.
 - Utterances: every fact of every answer is TRUE / FALSE against the world and ENTAILED /
@@ -77,6 +78,8 @@ class MysteryAudit:
 
     entropy: dict[int, list[float]] = field(default_factory=dict)
     pruning: Counter[str] = field(default_factory=Counter)
+    by_victim: dict[str, Counter[str]] = field(default_factory=dict)
+    """The pruning counts of each victim's suspect lists, by the victim's person id."""
     drops: list[AuditRow] = field(default_factory=list)
     """Every dropped suspect as a claim, judged (the pruning counts' rows)."""
     missed: Counter[int] = field(default_factory=Counter)
@@ -182,7 +185,9 @@ def _grade(
                     status = claim_status(then, cleared)
                     killer = j in crime.killers
                     out = status is ClaimStatus.ENTAILED
-                    report.pruning["wrong" if killer else "entailed" if out else "guess"] += 1
+                    verdict = "wrong" if killer else "entailed" if out else "guess"
+                    report.pruning[verdict] += 1
+                    report.by_victim.setdefault(crime.victim, Counter())[verdict] += 1
                     report.drops.append(
                         audit_row(
                             ask.seat,
@@ -195,6 +200,7 @@ def _grade(
                     )
                 elif then.entails(cleared):
                     report.pruning["missed"] += 1
+                    report.by_victim.setdefault(crime.victim, Counter())["missed"] += 1
                     report.missed[ask.seat] += 1
         slots = sorted({c.slot for c in scripts.world.crimes})
         for other, level in ask.expected:
@@ -217,8 +223,13 @@ def audit_record(log: GameLog[MysteryEvent]) -> AuditRecord:
         sound = sum(r.seat == seat and r.judgement == "sound" for r in audit.drops)
         recall[seat] = (sound, sound + audit.missed[seat])
     names = [s.name for s in log.header.seats]
+    setting = state.scripts.world.setting
     figures: dict[str, object] = {
         "entropy": {names[s]: [round(h, 3) for h in hs] for s, hs in audit.entropy.items()},
+        "pruning_by_victim": {
+            setting.person(victim).name: dict(sorted(counts.items()))
+            for victim, counts in audit.by_victim.items()
+        },
         "facts_said": len(audit.facts),
         "lies": len(audit.lies),
         "lies_by_murderers": all(f.speaker in state.scripts.murderers for f in audit.lies),
