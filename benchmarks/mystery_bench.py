@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, cast
 
 import typer
 from pydantic import BaseModel, ConfigDict, ValidationError
@@ -29,6 +29,13 @@ from benchmarks.console.options import (
 from benchmarks.llm_usage import game_usage, played_usage, usage_lines
 from benchmarks.report import format_table, pyplot, write_json
 from benchmarks.runner import MemoryLog, check_replayable, run_games
+from benchmarks.wellplay_runs import (
+    METRICS,
+    WellPlayPlayer,
+    game_ids,
+    summary_rows,
+    wellplay_summary,
+)
 from formalize.interrogation.quiz import Needs, accuracy, bound, quiz
 from games.core.cli import BaseUrl, Model, Record, RecordedRun, fail, llm_settings
 from games.core.play import play_game
@@ -39,8 +46,9 @@ from games.mystery.cli import checked_scripts, game_config
 from games.mystery.entry import ENTRY, game_scripts
 from games.mystery.events import GameEnd, MysteryConfig
 from games.mystery.logs import read_checked_log
-from games.mystery.wellplay import load_wellplay
+from games.mystery.wellplay import load_wellplay, script_folders
 from games.mystery.wellplay_answer import Knowledge, answer_all
+from games.mystery.wellplay_play import VARIANTS, WellPlayVariant, case_of
 from provers.sat_prover import SatProver
 from reasoning.llm import LLMEndpointError, make_client
 from reasoning.progress import progress_bar
@@ -56,6 +64,8 @@ class MysteryBenchConfig(BaseModel):
     first_seed: int = 0
     llm_model: str | None = None
     script_file: str | None = None
+    wellplay: str | None = None
+    runs: int = 1
 
 
 @dataclass(frozen=True)
@@ -201,10 +211,35 @@ def bench_mystery(
         Path | None,
         typer.Option(help="Play every game on this script file (JSON) instead of generated ones."),
     ] = None,
+    wellplay: Annotated[
+        Path | None,
+        typer.Option(
+            help="Play a WellPlay copy (a folder of script folders) instead: --agents names the "
+            "civilians' framework (questum, llm-cot, llm-thinkthrice, llm-werewolf)."
+        ),
+    ] = None,
+    runs: Annotated[
+        int, typer.Option(min=1, max=100, help="With --wellplay: plays of each script.")
+    ] = 1,
 ) -> None:
     """Interrogation games on generated scripts: win rate, exact IG per round, pruning audit,
-    WellPlay-style question bounds."""
+    WellPlay-style question bounds; or plays of a WellPlay copy (--wellplay)."""
+    if wellplay is not None:
+        bench_wellplay_runs(
+            wellplay,
+            agents,
+            runs,
+            first_seed,
+            out,
+            as_json,
+            model,
+            base_url,
+            options=(workers, concurrency, scheduler, quiet),
+        )
+        return
     try:
+        if runs != 1:
+            raise ValueError("--runs: only with --wellplay (generated games differ by seed)")
         specs = AGENTS.parse(agents)
         if len(specs) == 1:
             specs = specs * 5
@@ -266,6 +301,62 @@ def bench_mystery(
         typer.echo("\nWellPlay-style questions, exact reasoners")
         typer.echo(format_table(rows, ["knowledge", *metrics]))
     typer.echo(f"\nwrote {path} and {plot}")
+    exit_when_all_errored(summary["errored"], summary["finished"])
+
+
+def bench_wellplay_runs(
+    root: Path,
+    agents: str,
+    runs: int,
+    first_seed: int,
+    out: Path,
+    as_json: bool,
+    model: str | None,
+    base_url: str | None,
+    options: tuple[int, int, str | None, bool],
+) -> None:
+    """``bench mystery --wellplay``: every script of the copy played ``runs`` times with the
+    civilians on the framework ``agents`` names; votes, win rate and per-category accuracy,
+    mean and std over the runs (``benchmarks.wellplay_runs``)."""
+    try:
+        if agents not in VARIANTS:
+            raise ValueError(
+                f"--agents: with --wellplay one of {', '.join(VARIANTS)}, got {agents!r}"
+            )
+        llm = llm_settings(model, base_url)
+        if not llm.configured:
+            raise ValueError("--wellplay: playing needs an LLM endpoint: give --base-url")
+        for loaded in load_wellplay(root, first_seed):
+            case_of(loaded)
+        folders = script_folders(root)
+        config = MysteryBenchConfig(
+            agents=(agents,),
+            first_seed=first_seed,
+            llm_model=llm.model,
+            wellplay=str(root.resolve()),
+            runs=runs,
+        )
+        ids = game_ids(folders, runs)
+        rundir = RunDir(out, config)
+        player = WellPlayPlayer(root.resolve(), cast(WellPlayVariant, agents), llm, first_seed)
+        report = run_games(rundir, ids, player, run_options(*options))
+        summary = wellplay_summary(rundir, ids)
+    except (ValueError, ValidationError, RunDirError, LogError) as err:
+        fail(err)
+    summary.update(
+        agents=agents,
+        play_wall_s=round(report.wall_s, 3),
+        play_cpu_s=round(report.cpu_s, 3),
+    )
+    path = write_json(out / "summary.json", summary)
+    if as_json:
+        typer.echo(write_json_text(summary))
+    else:
+        columns = ["games", "finished", "runs", "fallbacks", "play_wall_s", "play_cpu_s"]
+        typer.echo(format_table([summary], ["agents", *columns]))
+        typer.echo(f"\nWellPlay, mean±std over {summary['runs']} runs")
+        typer.echo(format_table(summary_rows(summary), ["script", *METRICS]))
+        typer.echo(f"\nwrote {path}")
     exit_when_all_errored(summary["errored"], summary["finished"])
 
 

@@ -255,9 +255,14 @@ def load_script(folder: Path, seed: int = 0) -> WellPlayScript:
     )
 
 
-def load_wellplay(root: Path, seed: int = 0) -> list[WellPlayScript]:
-    """Every script folder under ``root`` (those with ``json/script_info.json``), by name."""
+def script_folders(root: Path) -> list[Path]:
+    """The script folders under ``root`` (those with ``json/script_info.json``), by name."""
     folders = sorted(p.parent.parent for p in root.glob("*/json/script_info.json"))
     if not folders:
         raise WellPlayError(f"{root}: no */json/script_info.json found")
-    return [load_script(folder, seed) for folder in folders]
+    return folders
+
+
+def load_wellplay(root: Path, seed: int = 0) -> list[WellPlayScript]:
+    """Every script folder under ``root`` (``script_folders``), by name."""
+    return [load_script(folder, seed) for folder in script_folders(root)]
