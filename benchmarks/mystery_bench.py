@@ -4,7 +4,8 @@ Games ``seed-<n>`` are played on the shared runner (resumable run directory, ``-
 ``--concurrency``, ``--scheduler``); LLM calls can be recorded per game and replayed. The summary
 is built from the logs: the civilians' win rate, the mean exact IG of each round (and a plot of
 it), the pruning audit of stated suspects (in all, and per victim: each game's first, second, ...
-victim), and every answered fact checked against the world and its speaker's script.
+victim), every answered fact checked against the world and its speaker's script, and the share
+of objective points each side met.
 """
 
 from __future__ import annotations
@@ -46,6 +47,7 @@ from games.mystery.cli import checked_scripts, game_config
 from games.mystery.entry import ENTRY, game_scripts
 from games.mystery.events import GameEnd, MysteryConfig
 from games.mystery.logs import read_checked_log
+from games.mystery.objectives import points_met
 from games.mystery.wellplay import load_wellplay, script_folders
 from games.mystery.wellplay_answer import Knowledge, answer_all
 from games.mystery.wellplay_play import VARIANTS, WellPlayVariant, case_of
@@ -114,6 +116,7 @@ def summarise(run_dir: RunDir[MysteryBenchConfig], game_ids: list[str]) -> dict[
     start: list[float] = []
     pruning: Counter[str] = Counter()
     per_victim: list[Counter[str]] = []
+    goals: dict[str, list[int]] = {"civilians": [0, 0], "murderers": [0, 0]}
     facts: Counter[str] = Counter()
     rated: dict[str, list[float]] = {"high": [], "medium": [], "low": []}
     for gid in game_ids:
@@ -132,6 +135,11 @@ def summarise(run_dir: RunDir[MysteryBenchConfig], game_ids: list[str]) -> dict[
         gains.append(audit.gains)
         start += [h[0] for h in audit.entropy.values()]
         pruning.update(audit.pruning)
+        for seat, scores in audit.objectives.items():
+            side = "murderers" if scripts.players[seat] in scripts.murderers else "civilians"
+            met, possible = points_met(scores)
+            goals[side][0] += met
+            goals[side][1] += possible
         for index, crime in enumerate(scripts.world.crimes):
             if index == len(per_victim):
                 per_victim.append(Counter())
@@ -159,6 +167,12 @@ def summarise(run_dir: RunDir[MysteryBenchConfig], game_ids: list[str]) -> dict[
         "pruning_per_victim": [dict(sorted(c.items())) for c in per_victim],
         "facts": dict(sorted(facts.items())),
         "lies": lies,
+        "objectives_civilians": goals["civilians"][0] / goals["civilians"][1]
+        if goals["civilians"][1]
+        else None,
+        "objectives_murderers": goals["murderers"][0] / goals["murderers"][1]
+        if goals["murderers"][1]
+        else None,
         "lies_contradicting_own_script": caught,
         "calibration": {
             level: {"n": len(v), "mean_exact_eig": sum(v) / len(v) if v else None}
@@ -284,6 +298,8 @@ def bench_mystery(
         return
     columns = ["agents", "games", "finished", "win_rate", "solved_share", "mean_h0", "lies"]
     typer.echo(format_table([summary], [*columns, "play_wall_s", "play_cpu_s"]))
+    typer.echo("\nShare of the scored objective points met, per side")
+    typer.echo(format_table([summary], ["objectives_civilians", "objectives_murderers"]))
     for line in usage_lines(usage):
         typer.echo(line)
     rows = [{"round": r + 1, "mean_ig": g} for r, g in enumerate(summary["ig_per_round"])]

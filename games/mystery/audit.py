@@ -12,6 +12,7 @@
   IG of asking that character.
 - Utterances: every fact of every answer is TRUE / FALSE against the world and ENTAILED /
   CONTRADICTED / UNDETERMINED against the speaker's own script, so lies are detected exactly.
+- Objectives: after the votes, every seat's objectives met or not (``games.mystery.objectives``).
 """
 
 from __future__ import annotations
@@ -27,8 +28,16 @@ from games.core.audit import AuditRecord, AuditRow, Where, audit_row, judged_rec
 from games.core.log import GameLog
 from games.core.replay import replay
 from games.mystery.entry import ENTRY
-from games.mystery.events import Answered, Asked, MysteryConfig, MysteryEvent, record_fact
+from games.mystery.events import (
+    Answered,
+    Asked,
+    MysteryConfig,
+    MysteryEvent,
+    Voted,
+    record_fact,
+)
 from games.mystery.knowledge import Knowledge
+from games.mystery.objectives import ObjectiveScore, points_met, score_objectives
 from provers.sat_session import SatSession
 from reasoning.formula import Not
 from reasoning.oracle import claim_status
@@ -86,6 +95,8 @@ class MysteryAudit:
     """Per asker seat, the kept suspects its knowledge had already ruled out."""
     facts: list[FactCheck] = field(default_factory=list)
     calibration: list[tuple[str, float]] = field(default_factory=list)
+    objectives: dict[int, list[ObjectiveScore]] = field(default_factory=dict)
+    """Every seat's objectives scored from the game's facts (after the votes)."""
 
     @property
     def gains(self) -> list[float]:
@@ -159,6 +170,8 @@ def audit_game(
                             claim_status(own, fact_formula(fact, scripts.world.setting)),
                         )
                     )
+    if any(isinstance(e, Voted) for e in events):
+        report.objectives = score_objectives(scripts, events, said)
     return report
 
 
@@ -229,6 +242,16 @@ def audit_record(log: GameLog[MysteryEvent]) -> AuditRecord:
         "pruning_by_victim": {
             setting.person(victim).name: dict(sorted(counts.items()))
             for victim, counts in audit.by_victim.items()
+        },
+        "objectives": {
+            names[seat]: [
+                {"text": s.objective.text, "points": s.objective.points, "met": s.met}
+                for s in scores
+            ]
+            for seat, scores in audit.objectives.items()
+        },
+        "objective_points": {
+            names[seat]: list(points_met(scores)) for seat, scores in audit.objectives.items()
         },
         "facts_said": len(audit.facts),
         "lies": len(audit.lies),

@@ -43,6 +43,7 @@ from games.mystery.events import (
     record_question,
 )
 from games.mystery.llm_agents import say_facts
+from games.mystery.objectives import points_met
 from provers.sat_prover import SatProver
 
 
@@ -90,6 +91,14 @@ def transcript(state: MysteryState) -> list[str]:
         f"audit lies said: {len(audit.lies)}, each by a murderer: "
         f"{all(f.speaker in scripts.murderers for f in audit.lies)}"
     )
+    for seat, scores in audit.objectives.items():
+        met, possible = points_met(scores)
+        marks = "; ".join(
+            f"{s.objective.text.rstrip('.')} {'met' if s.met else 'not met'}"
+            for s in scores
+            if s.met is not None
+        )
+        lines.append(f"objectives {name[seat]}: {met}/{possible} points ({marks})")
     return lines
 
 
