@@ -26,6 +26,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, PrivateAttr, model_validator
 
+from formalize.interrogation.prose import prose, prose_text
 from formalize.interrogation.questions import (
     HeldItem,
     Question,
@@ -264,15 +265,16 @@ class MysteryPrompter:
 
     def system_prompt(self, obs: MysteryView) -> str:
         """The rules (the house plan, the locked rooms and every rule the audit reasons with), the
-        character, its objectives and its private script (and cover story)."""
+        character, its objectives and its private script (and cover story) as prose whose
+        sentences map to their facts (``formalize.interrogation.prose``)."""
         s = obs.setting
         me = s.person(obs.person)
         lines = [
             f"You play {me.name} ({me.role}) in a murder mystery at {s.title}.",
             "Players take turns asking each other one question per round for a few rounds, "
             "then vote on who killed each victim. Only murderers may lie.",
-            "What everyone knows: " + say_facts(s, obs.intro),
-            "Your own memory of the evening: " + say_facts(s, obs.script),
+            "What everyone knows: " + prose_text(prose(s, obs.intro, "intro")),
+            "Your own memory of the evening: " + prose_text(prose(s, obs.script, obs.person)),
             house_rules(s),
             "Your objectives: "
             + "; ".join(f"{o.text.rstrip('.')} ({o.points} points)" for o in obs.objectives)
@@ -282,7 +284,7 @@ class MysteryPrompter:
         if obs.murderer:
             lines.append(
                 "You are a murderer. Your cover story, to tell when questioned: "
-                + say_facts(s, obs.cover)
+                + prose_text(prose(s, obs.cover, f"cover:{obs.person}"))
             )
         if self.variant == "llm-cot":
             lines.append("Think step by step in the field reasoning before you decide.")
