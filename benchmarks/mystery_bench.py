@@ -359,7 +359,9 @@ def bench_wellplay_runs(
         summary = wellplay_summary(rundir, ids)
     except (ValueError, ValidationError, RunDirError, LogError) as err:
         fail(err)
+    usage = played_usage(report.played)
     summary.update(
+        llm_usage=None if usage is None else usage.model_dump(mode="json"),
         agents=agents,
         play_wall_s=round(report.wall_s, 3),
         play_cpu_s=round(report.cpu_s, 3),
@@ -372,6 +374,8 @@ def bench_wellplay_runs(
         typer.echo(format_table([summary], ["agents", *columns]))
         typer.echo(f"\nWellPlay, mean±std over {summary['runs']} runs")
         typer.echo(format_table(summary_rows(summary), ["script", *METRICS]))
+        for line in usage_lines(usage):
+            typer.echo(line)
         typer.echo(f"\nwrote {path}")
     exit_when_all_errored(summary["errored"], summary["finished"])
 

@@ -21,12 +21,13 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from benchmarks.llm_usage import game_usage
 from benchmarks.runner import MemoryLog
 from formalize.interrogation.quiz import accuracy
 from games.core.log import LogEnd
 from games.core.runlog import LogError, RunDir
 from games.mystery.wellplay import load_script
-from games.mystery.wellplay_play import WellPlayPlayed, WellPlayVariant, play_wellplay
+from games.mystery.wellplay_play import WellPlayGame, WellPlayPlayed, WellPlayVariant
 from reasoning.llm import LLMSettings, make_client
 
 METRICS = ("win_rate", "objective", "reasoning", "relation", "overall")
@@ -52,13 +53,14 @@ class WellPlayPlayer:
         folder, _, run = game_id.rpartition(".run-")
         seed = self.first_seed + int(run)
         script = load_script(self.root / folder, seed)
-        played = play_wellplay(make_client(self.llm), script, self.variant, seed)
+        game = WellPlayGame(make_client(self.llm), script, self.variant, seed)
+        played = game.play()
         log.write(played)
         share = played.win_rate
         returns = tuple(1.0 - share if c in played.murderers else share for c in played.characters)
         ranks = tuple(1 + sum(o > r for o in set(returns)) for r in returns)
         log.write(LogEnd(status="finished", returns=returns, ranks=ranks, reason="votes cast"))
-        return {}
+        return {"usage": game_usage(game.meters())}
 
 
 def _metrics(plays: Sequence[WellPlayPlayed]) -> dict[str, float]:

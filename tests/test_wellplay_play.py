@@ -140,6 +140,8 @@ def test_questum_plays_a_copy_three_times_with_votes_and_accuracy(
     assert summary["scripts"]["Two Fountains"]["win_rate"]["mean"] == 1.0
     assert all(v["accused"] == {"Eve": "Bo", "Fay": "Cy"} for v in summary["votes"])
     assert len(summary["mean_h_per_round"]) == 3
+    usage = json.dumps(summary["llm_usage"])
+    assert '"questum"' in usage and '"murderer:questum"' in usage
     plays = [
         json.loads(line)
         for path in sorted((tmp_path / "questum" / "games").glob("*.jsonl"))

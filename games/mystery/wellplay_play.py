@@ -37,10 +37,11 @@ from typing import Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict
 
+from games.core.llm_player import SeatClient
 from games.mystery.llm_agents import EPSILON, GAIN_VALUES, Credit, score
 from games.mystery.wellplay import WellPlayCharacter, WellPlayError, WellPlayScript
 from games.mystery.wellplay_answer import answer_questions, character_context
-from reasoning.llm import ChatClient, ask_structured, system, user
+from reasoning.llm import ChatClient, UsageMeter, ask_structured, system, user
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -221,6 +222,7 @@ class _Seat:
     variant: WellPlayVariant
     rng: random.Random
     credits: list[Credit]
+    client: SeatClient
     last: tuple[int, str, float] | None = None
 
 
@@ -230,14 +232,19 @@ class WellPlayGame:
     def __init__(
         self, client: ChatClient, script: WellPlayScript, variant: WellPlayVariant, seed: int
     ) -> None:
-        self.client = client
         self.script = script
         self.case = case_of(script)
         self.seed = seed
         self.transcript: list[str] = []
         self.fallbacks = 0
         self.seats = [
-            _Seat(c, "questum" if c.is_murderer else variant, random.Random(f"{seed}:{c.name}"), [])
+            _Seat(
+                c,
+                "questum" if c.is_murderer else variant,
+                random.Random(f"{seed}:{c.name}"),
+                [],
+                SeatClient(client),
+            )
             for c in script.characters
         ]
         self.variant = variant
@@ -254,7 +261,7 @@ class WellPlayGame:
         else:
             context += f"\n\nYou are not a murderer. Help find who killed {victims}."
         outcome = ask_structured(
-            self.client, [system(context), user(prompt)], schema, seed=self.seed
+            seat.client, [system(context), user(prompt)], schema, seed=self.seed
         )
         if outcome.value is None:
             self.fallbacks += 1
@@ -433,7 +440,7 @@ class WellPlayGame:
         graded: list[GradedRecord] = []
         for seat in self.seats:
             answered, missed = answer_questions(
-                self.client,
+                seat.client,
                 self.script,
                 seat.character,
                 "own",
@@ -463,9 +470,9 @@ class WellPlayGame:
             fallbacks=self.fallbacks,
         )
 
-
-def play_wellplay(
-    client: ChatClient, script: WellPlayScript, variant: WellPlayVariant, seed: int
-) -> WellPlayPlayed:
-    """One play of ``script`` (see the module docstring)."""
-    return WellPlayGame(client, script, variant, seed).play()
+    def meters(self) -> list[tuple[str, tuple[UsageMeter, ...]]]:
+        """Each character's framework (``murderer:questum`` for a murderer) and its chat meter."""
+        return [
+            (f"murderer:{s.variant}" if s.character.is_murderer else s.variant, (s.client.meter,))
+            for s in self.seats
+        ]
