@@ -4,7 +4,8 @@ Layout, per script folder: ``json/script_info.json`` (``agent_num``, ``script_na
 ``character_name``), per character ``json/<name>.json`` (``script``, ``acts_goal``, ``victims``,
 ``kill_by_me``, ``is_murderer``) and ``final_result/<name>.csv`` (``value`` a / b / c = 10 / 5 /
 2 points, ``type`` a single / b multiple choice, ``question``, options ``a``-``e``, ``truth``).
-Files may start with a byte-order mark; rows may be ragged; with ``truth`` empty, a key that
+Files may start with a byte-order mark; a quoted cell may hold line breaks (kept as ``\n``,
+whatever the file's line endings); rows may be ragged; with ``truth`` empty, a key that
 slipped into the last filled option column (usually ``e``) or past the last column is taken.
 Options are shuffled with a seeded RNG, since the key is usually ``a``. Anything else wrong is
 a ``WellPlayError`` naming the file and line or field.
@@ -121,11 +122,17 @@ def _letters(text: str) -> frozenset[str]:
     return frozenset(ch.lower() for ch in text if ch.lower() in LETTERS)
 
 
+def _lines(cell: str) -> str:
+    """A cell's line breaks as ``\n`` (a file saved with CRLF keeps them inside quoted cells)."""
+    return cell.replace("\r\n", "\n").replace("\r", "\n")
+
+
 def _question(
     row: list[str], header: list[str], where: str, rng: random.Random
 ) -> WellPlayQuestion:
     width = len(header)
     extra = [c for c in row[width:] if c.strip()]
+    row = [_lines(c) for c in row]
     cells = dict(zip(header, [*row[:width], *[""] * (width - len(row))], strict=True))
     truth = cells.get("truth", "").strip()
     filled = [k for k in LETTERS if cells.get(k, "").strip()]
