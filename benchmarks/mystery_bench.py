@@ -29,7 +29,7 @@ from benchmarks.console.options import (
 )
 from benchmarks.llm_usage import game_usage, played_usage, usage_lines
 from benchmarks.report import format_table, pyplot, write_json
-from benchmarks.runner import MemoryLog, check_replayable, run_games
+from benchmarks.runner import MemoryLog, RunOptions, check_replayable, run_games
 from benchmarks.wellplay_runs import (
     METRICS,
     WellPlayPlayer,
@@ -167,12 +167,10 @@ def summarise(run_dir: RunDir[MysteryBenchConfig], game_ids: list[str]) -> dict[
         "pruning_per_victim": [dict(sorted(c.items())) for c in per_victim],
         "facts": dict(sorted(facts.items())),
         "lies": lies,
-        "objectives_civilians": goals["civilians"][0] / goals["civilians"][1]
-        if goals["civilians"][1]
-        else None,
-        "objectives_murderers": goals["murderers"][0] / goals["murderers"][1]
-        if goals["murderers"][1]
-        else None,
+        **{
+            f"objectives_{side}": met / total if total else None
+            for side, (met, total) in goals.items()
+        },
         "lies_contradicting_own_script": caught,
         "calibration": {
             level: {"n": len(v), "mean_exact_eig": sum(v) / len(v) if v else None}
@@ -248,7 +246,7 @@ def bench_mystery(
             as_json,
             model,
             base_url,
-            options=(workers, concurrency, scheduler, quiet),
+            run_options(workers, concurrency, scheduler, quiet),
         )
         return
     try:
@@ -329,7 +327,7 @@ def bench_wellplay_runs(
     as_json: bool,
     model: str | None,
     base_url: str | None,
-    options: tuple[int, int, str | None, bool],
+    options: RunOptions,
 ) -> None:
     """``bench mystery --wellplay``: every script of the copy played ``runs`` times with the
     civilians on the framework ``agents`` names; votes, win rate and per-category accuracy,
@@ -355,7 +353,7 @@ def bench_wellplay_runs(
         ids = game_ids(folders, runs)
         rundir = RunDir(out, config)
         player = WellPlayPlayer(root.resolve(), cast(WellPlayVariant, agents), llm, first_seed)
-        report = run_games(rundir, ids, player, run_options(*options))
+        report = run_games(rundir, ids, player, options)
         summary = wellplay_summary(rundir, ids)
     except (ValueError, ValidationError, RunDirError, LogError) as err:
         fail(err)
