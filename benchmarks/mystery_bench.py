@@ -237,6 +237,8 @@ def bench_mystery(
     """Interrogation games on generated scripts: win rate, exact IG per round, pruning audit,
     WellPlay-style question bounds; or plays of a WellPlay copy (--wellplay)."""
     if wellplay is not None:
+        if record or replay is not None or script is not None:
+            fail("--wellplay: plays a WellPlay copy, without --script, --record or --replay")
         bench_wellplay_runs(
             wellplay,
             agents,

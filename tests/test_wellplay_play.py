@@ -184,6 +184,9 @@ def test_bad_runs_are_one_line_exit_2(tmp_path: Path) -> None:
     assert bad_agent.exit_code == 2 and "--agents" in bad_agent.output
     no_llm = runner.invoke(app, ["bench", "mystery", "--wellplay", str(tmp_path / "copy")])
     assert no_llm.exit_code == 2 and no_llm.output.count("\n") == 1
+    both = ["bench", "mystery", "--wellplay", str(tmp_path / "copy"), "--record"]
+    mixed = runner.invoke(app, both)
+    assert mixed.exit_code == 2 and "--record" in mixed.output
     runs = runner.invoke(app, ["bench", "mystery", "--runs", "3", "--games", "1"])
     assert runs.exit_code == 2 and "--runs" in runs.output
     for who in CAST:
