@@ -1,8 +1,9 @@
 """The exact audit of an interrogation game, from its scripts and its log.
 
 - Entropy: for each civilian, H = sum over crimes of ln(suspects consistent with the theory, the
-  introduction, its script and the answers heard so far), after the introductions and after each
-  round; the IG of round r is H(r-1) - H(r). Exact for every agent, LLM or not.
+  introduction, its script and the answers heard so far, the introductions' alibis included),
+  after the introductions and after each round; the IG of round r is H(r-1) - H(r). Exact for
+  every agent, LLM or not.
 - Pruning: every suspect list an asker stated (one per victim) is graded against what it could
   know then: each dropped suspect is a claim "not a killer of this victim", ENTAILED out (sound),
   a guess (lucky: not entailed, and not a killer), or wrong (a real killer), counted in all and
@@ -31,6 +32,7 @@ from games.mystery.entry import ENTRY
 from games.mystery.events import (
     Answered,
     Asked,
+    Introduction,
     MysteryConfig,
     MysteryEvent,
     Voted,
@@ -55,11 +57,15 @@ class Exchange:
 
 
 def exchanges(events: Sequence[MysteryEvent]) -> list[Exchange]:
-    """The answered questions of a log, in order."""
+    """The answered questions of a log, in order, after the alibis of the introductions (as
+    round 0, each seat its own asker)."""
     out: list[Exchange] = []
     pending: Asked | None = None
     for event in events:
-        if isinstance(event, Asked):
+        if isinstance(event, Introduction) and event.facts:
+            facts = tuple(record_fact(f) for f in event.facts)
+            out.append(Exchange(0, event.seat, event.seat, facts))
+        elif isinstance(event, Asked):
             pending = event
         elif isinstance(event, Answered) and pending is not None:
             facts = tuple(record_fact(f) for f in event.facts)
@@ -141,6 +147,10 @@ def audit_game(
             continue
         with _knowledge(scripts, person, scripts.scripts[person]) as know:
             heard = 0
+            while heard < len(said) and said[heard].round == 0:
+                know.hear(scripts.players[said[heard].answerer], said[heard].facts)
+                heard += 1
+            alibis = heard
             history = [know.entropy()]
             mine = [
                 (k, a) for k, a in enumerate(asks) if a.seat == seat and (a.stated or a.expected)
@@ -148,7 +158,7 @@ def audit_game(
             for r in range(1, rounds + 1):
                 for k, ask in mine:
                     if ask.round == r:
-                        _grade(report, scripts, person, ask, said[:k], ask_lines[k])
+                        _grade(report, scripts, person, ask, said[: alibis + k], ask_lines[k])
                 while heard < len(said) and said[heard].round == r:
                     know.hear(scripts.players[said[heard].answerer], said[heard].facts)
                     heard += 1

@@ -108,12 +108,13 @@ mystery_app = typer.Typer(
 )
 
 
-def game_config(players: int, script_file: Path | None) -> MysteryConfig:
-    """The default game for ``players`` seats, on ``script_file``'s scripts when given."""
-    if script_file is None:
-        return ENTRY.default_config(players)
+def game_config(players: int, script_file: Path | None, alibis: bool = False) -> MysteryConfig:
+    """The default game for ``players`` seats, on ``script_file``'s scripts when given, with
+    alibis in the introductions when asked."""
     return MysteryConfig(
-        scripts=ScriptConfig(players=players), script_file=str(script_file.resolve())
+        scripts=ScriptConfig(players=players),
+        script_file=None if script_file is None else str(script_file.resolve()),
+        alibis=alibis,
     )
 
 
@@ -183,6 +184,10 @@ def play_mystery(
         Path | None,
         typer.Option(help="Play this script file (JSON) instead of generated scripts."),
     ] = None,
+    alibis: Annotated[
+        bool,
+        typer.Option(help="Introductions also say where each character was at each crime's hour."),
+    ] = False,
 ) -> None:
     """Play one interrogation game on generated scripts (or a script file) and print it with
     its exact audit."""
@@ -203,7 +208,7 @@ def play_mystery(
         if out is not None:
             prepare_out(out)
         game_id = f"mystery-seed{seed}"
-        config = game_config(len(specs), script)
+        config = game_config(len(specs), script, alibis)
         settings = AgentSettings(llm=llm).for_game(game_id, len(specs))
         if out is None:
             played = play_game(ENTRY, specs, seed, settings, config)

@@ -293,8 +293,12 @@ class MysteryPrompter:
     def _transcript(self, obs: MysteryView) -> str:
         s = obs.setting
         said = [
-            f"{_name(s, obs.players[h.asker])} asked {_name(s, obs.players[h.answerer])}: "
-            f"{render_question(s, h.question)} Answer: "
+            (
+                f"{_name(s, obs.players[h.asker])} (introduction): "
+                if h.asker == h.answerer
+                else f"{_name(s, obs.players[h.asker])} asked {_name(s, obs.players[h.answerer])}: "
+                f"{render_question(s, h.question)} Answer: "
+            )
             + (say_facts(s, h.facts) if h.facts else "(no facts given)")
             for h in obs.heard
         ]
