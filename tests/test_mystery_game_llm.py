@@ -41,12 +41,15 @@ def answer(request: ChatRequest) -> str:
         return "FORMULA: true"
     if '"suspects"' in text:
         others = re.search(r"Other players: (.*?)\. Times: (.*?)\. Weapons", text)
-        assert others is not None
+        victims = re.search(r"Victims: (.*?)\.\n", text)
+        assert others is not None and victims is not None
         names = others.group(1).split(", ")
         time = others.group(2).split(", ")[-1]
         return json.dumps(
             {
-                "suspects": names[:2],
+                "suspects": {
+                    v: names[k : k + 2] for k, v in enumerate(victims.group(1).split(", "))
+                },
                 "expected": {n: ("high" if k == 1 else "low") for k, n in enumerate(names)},
                 "target": names[0],
                 "questions": {n: {"kind": "where", "about": n, "time": time} for n in names},
@@ -130,6 +133,15 @@ def test_llm_agents_play_record_and_replay_through_the_bench(tmp_path: Path) -> 
         calls = load_recording(tmp_path / "rec" / "llm" / f"seed-0.seat{event.seat}.jsonl")
         reply = calls[event.call].reply
         assert reply is not None and '"suspects"' in reply.content
+    per_victim = [
+        event["stated"]
+        for line in log.splitlines()
+        if (event := json.loads(line)).get("type") == "question" and event["seat"] == 0
+    ]
+    assert per_victim and all(len(s) == len(per_victim[0]) for s in per_victim)
+    if len(per_victim[0]) > 1:
+        assert per_victim[0][0] != per_victim[0][1], "one suspect list per victim"
+    assert len(summary["pruning_per_victim"]) >= 1
 
 
 def test_an_llm_agent_without_an_endpoint_is_one_line_exit_2(tmp_path: Path) -> None:

@@ -15,9 +15,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from formalize.interrogation.prose import prose, prose_text
 from formalize.interrogation.questions import (
     Question,
     Related,
+    Where,
     all_questions,
     answer_from,
     relation_answer,
@@ -230,9 +232,7 @@ class MysteryState:
         allowed)."""
         self._check(actions)
         if self._phase == "intro":
-            person = self._setting.person(self.scripts.players[self._turn])
-            text = f"I am {person.name}, {person.role}." if person.role else f"I am {person.name}."
-            self._events.append(Introduction(seat=self._turn, text=text))
+            self._introduce(self._turn)
             self._advance_turn("intro")
         elif self._phase == "ask":
             self._ask(self._turn, actions[self._turn])
@@ -241,6 +241,25 @@ class MysteryState:
             self._answer(self._pending, actions[self._pending[1]])
         else:
             self._vote({s: a.target for s, a in actions.items()})
+
+    def _introduce(self, seat: int) -> None:
+        """The seat's name and role; with alibis, where it says it was at each crime's hour,
+        in prose (a murderer from its cover story), heard by everyone."""
+        pid = self.scripts.players[seat]
+        person = self._setting.person(pid)
+        text = f"I am {person.name}, {person.role}." if person.role else f"I am {person.name}."
+        facts: tuple[Fact, ...] = ()
+        if self.config.alibis:
+            told = self.scripts.covers.get(pid) or self.scripts.scripts[pid]
+            for slot in sorted({c.slot for c in self.scripts.world.crimes}):
+                question = Where(pid, slot)
+                said = answer_from(told, question)
+                self._heard.append(Heard(seat, seat, question, said))
+                facts += said
+            text += " " + prose_text(prose(self._setting, facts, f"alibi:{pid}"))
+        self._events.append(
+            Introduction(seat=seat, text=text, facts=tuple(fact_record(f) for f in facts))
+        )
 
     def _advance_turn(self, phase: str) -> None:
         self._turn += 1

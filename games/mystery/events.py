@@ -22,13 +22,19 @@ ROUNDS = 3
 
 class MysteryConfig(BaseModel):
     """A game's settings: the shape of its scripts (or the script file played instead of
-    generated scripts) and the number of questioning rounds."""
+    generated scripts), the number of questioning rounds, and whether introductions give
+    alibis."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     scripts: ScriptConfig = ScriptConfig()
     rounds: int = Field(default=ROUNDS, ge=1, le=6)
     script_file: str | None = None
+    alibis: bool = Field(
+        default=False,
+        description="Each self-introduction also says, in prose, where its character was at "
+        "each crime's hour (a murderer from its cover story), heard by all as testimony.",
+    )
 
 
 class _Event(BaseModel):
@@ -81,11 +87,13 @@ class GameStart(_Event):
 
 
 class Introduction(_Event):
-    """A seat introduces its character."""
+    """A seat introduces its character; with alibis, ``facts`` are those its ``text`` states
+    (none otherwise)."""
 
     type: Literal["introduction"] = "introduction"
     seat: int
     text: str
+    facts: tuple[FactRecord, ...] = ()
 
 
 class Asked(_Event, LLMCallRef):
