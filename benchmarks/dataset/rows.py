@@ -16,7 +16,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from benchmarks.viewer.page import detect_game
+from benchmarks.viewer.game import detect_game
 from games.core.audit import AuditRecord
 from games.core.decisions import LoggedDecision
 from games.core.log import GameLog

@@ -36,7 +36,7 @@ from inspect_ai.scorer import Score
 from benchmarks.inspect_eval.client import inspect_message
 from benchmarks.inspect_eval.scores import SCORE_KEYS, audit_score
 from benchmarks.inspect_eval.tasks import LOG_KEY, sample_input
-from benchmarks.viewer.page import detect_game
+from benchmarks.viewer.game import detect_game
 from games.core.recordings import CALLS_DIR, RecordingMissing, recorded_seat_calls
 from games.core.runlog import RunDir
 from reasoning.llm import RecordedCall
