@@ -107,7 +107,7 @@ def summarise(run_dir: RunDir[MysteryBenchConfig], game_ids: list[str]) -> dict[
     rated: dict[str, list[float]] = {"high": [], "medium": [], "low": []}
     for gid in game_ids:
         log = read_checked_log(run_dir.log_path(gid))
-        if log.end is None or log.end.status != "finished" or log.header is None:
+        if log.end is None or log.end.status != "finished":
             errored += 1
             continue
         finished += 1
@@ -116,7 +116,7 @@ def summarise(run_dir: RunDir[MysteryBenchConfig], game_ids: list[str]) -> dict[
         assert isinstance(end, GameEnd)
         wins += end.winner == "civilians"
         solved.append(sum(end.solved) / len(end.solved))
-        audit = audit_game(game_scripts(config, log.header.seed), log.events, config.rounds)
+        audit = audit_game(game_scripts(config, log.seed), log.events, config.rounds)
         gains.append(audit.gains)
         start += [h[0] for h in audit.entropy.values()]
         pruning.update(audit.pruning)

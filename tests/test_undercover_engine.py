@@ -417,16 +417,16 @@ def test_replay_detects_a_tampered_log(tmp_path: Path) -> None:
     )
     with pytest.raises(ReplayError, match="illegal") as err:
         replay([*events[:index], forged, *events[index + 1 :]])
-    assert err.value.line == index + 1
+    assert err.value.line == index + 2  # the header is line 1
     start = events[0]
     assert isinstance(start, GameStart)
     other_seed = start.model_copy(update={"seed": start.seed + 1})
-    with pytest.raises(ReplayError, match="<events>:1: logged GameStart"):
+    with pytest.raises(ReplayError, match="<events>:2: logged GameStart"):
         replay([other_seed, *events[1:]])
     end = events[-1]
     assert isinstance(end, GameEnd)
     wrong_end = end.model_copy(update={"rounds": end.rounds + 1})
-    with pytest.raises(ReplayError, match=f"<events>:{len(events)}: logged GameEnd"):
+    with pytest.raises(ReplayError, match=f"<events>:{len(events) + 1}: logged GameEnd"):
         replay([*events[:-1], wrong_end])
 
 

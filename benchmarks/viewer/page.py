@@ -137,8 +137,8 @@ def view_log(path: Path) -> GameView:
     log: GameLog[Any] = entry.read_log(path)
     record = entry.audit(log) if entry.auditor is not None else None
     parts: ViewParts | None = entry.view(log)
-    seats = len(log.header.seats) if log.header is not None else 0
-    return game_view(entry.info.name, log, record, parts, recorded_calls(path, seats))
+    calls = recorded_calls(path, len(log.header.seats))
+    return game_view(entry.info.name, log, record, parts, calls)
 
 
 def _pack(view: GameView) -> str:

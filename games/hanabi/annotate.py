@@ -27,7 +27,7 @@ from games.core.replay import replay
 from games.hanabi.agents import HanabiAgentSettings, make_agent
 from games.hanabi.engine import HanabiGame, HanabiObservation
 from games.hanabi.entry import ENTRY, hanabi_actions
-from games.hanabi.events import HanabiConfig, HanabiEvent, HanabiMove
+from games.hanabi.events import HanabiEvent, HanabiMove
 from games.hanabi.knowledge import visible_cards
 
 
@@ -181,11 +181,8 @@ def decision_records(
     """Every decision of ``log`` as a record; with ``samples`` > 0, each legal move valued by at
     least that many rollouts, more until the best move separates or ``max_samples`` (default
     ``samples``). The log must replay (ReplayError names the line where it parts)."""
-    if log.header is None:
-        raise ValueError("a Hanabi log needs its header to be read as a dataset")
     replay(ENTRY, log)
-    config = HanabiConfig.model_validate(log.header.config)
-    state = ENTRY.new_state(config, log.header.seed, log.header.seats)
+    state = ENTRY.replay_state(log)
     for _, joint in hanabi_actions(log.events):
         ((seat, move),) = joint.items()
         if isinstance(move, HanabiMove):

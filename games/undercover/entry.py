@@ -8,7 +8,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from games.core.log import GameLog, SeatInfo
+from games.core.log import GameLog, LogHeader, SeatInfo
 from games.core.loop import Agent
 from games.core.registry import GameEntry
 from games.core.replay import replay as replay_log
@@ -119,7 +119,18 @@ class UndercoverEntry(GameEntry[UndercoverEvent]):
         game = UndercoverGame(start.config, start.pair, start.seed)
         return UndercoverState(game, LoggedChecker(log.events), start.agents)
 
-    def check_events(self, events: Sequence[UndercoverEvent]) -> tuple[int, str] | None:
+    def header_of_start(self, record: dict[str, Any]) -> dict[str, Any] | None:
+        """The header of a log written before headers existed: the config, seed and agents its
+        ``game_start`` gave (None when the first record is no such event)."""
+        agents = record.get("agents")
+        if record.get("type") != "game_start" or not isinstance(agents, list):
+            return None
+        seats = [{"name": f"P{seat}", "agent": agent} for seat, agent in enumerate(agents)]
+        return {"seed": record.get("seed"), "config": record.get("config"), "seats": seats}
+
+    def check_events(
+        self, header: LogHeader, events: Sequence[UndercoverEvent]
+    ) -> tuple[int, str] | None:
         """See ``check_undercover_events``."""
         return check_undercover_events(events)
 
@@ -135,7 +146,13 @@ def read_undercover_log(path: str | Path) -> list[UndercoverEvent]:
 
 
 def replay(events: Sequence[UndercoverEvent]) -> UndercoverGame:
-    """Replay events held in memory (event i counts as line i + 1 in errors); the game."""
-    state = replay_log(ENTRY, GameLog.of_events(events))
+    """Replay events held in memory, under the header their ``game_start`` gives (event i
+    counts as line i + 2 in errors); the game."""
+    start = events[0] if events else None
+    if not isinstance(start, GameStart):
+        raise ValueError("a log must open with game_start")
+    seats = [SeatInfo(name=f"P{seat}", agent=agent) for seat, agent in enumerate(start.agents)]
+    header = ENTRY.header(start.config, start.seed, seats)
+    state = replay_log(ENTRY, GameLog.of_events(header, events))
     assert isinstance(state, UndercoverState)
     return state.game

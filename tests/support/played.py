@@ -19,7 +19,7 @@ from games.undercover.events import UndercoverResult, UndercoverSetup
 def play_clue(game: ClueGame, agents: Sequence[Any], log: EventSink | None = None) -> ClueResult:
     """Play the fresh ``game`` with ``agents[i]`` at seat i; its result."""
     play_agents(
-        CLUE, agents, game.seed, game.config, log, state=lambda seats: ClueState(game, seats)
+        CLUE, agents, game.seed, game.config, log, state=lambda seats: ClueState(game)
     )
     return game.result()
 
