@@ -109,6 +109,12 @@ class MysteryEntry(GameEntry[MysteryEvent]):
             return 0, "a log must open with game_start"
         return None
 
+    def migrate_record(self, record: dict[str, Any], version: int) -> dict[str, Any]:
+        """Before schema 3, ``game_start`` repeated the header's seed."""
+        if version >= 3 or record.get("type") != "game_start":
+            return record
+        return {k: v for k, v in record.items() if k != "seed"}
+
 
 ENTRY = MysteryEntry()
 """The interrogation game's entry in ``games.core.registry``."""
