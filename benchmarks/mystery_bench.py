@@ -121,7 +121,7 @@ def summarise(run_dir: RunDir[MysteryBenchConfig], game_ids: list[str]) -> dict[
     rated: dict[str, list[float]] = {"high": [], "medium": [], "low": []}
     for gid in game_ids:
         log = read_checked_log(run_dir.log_path(gid))
-        if log.end is None or log.end.status != "finished" or log.header is None:
+        if log.end is None or log.end.status != "finished":
             errored += 1
             continue
         finished += 1
@@ -130,7 +130,7 @@ def summarise(run_dir: RunDir[MysteryBenchConfig], game_ids: list[str]) -> dict[
         assert isinstance(end, GameEnd)
         wins += end.winner == "civilians"
         solved.append(sum(end.solved) / len(end.solved))
-        scripts = game_scripts(config, log.header.seed)
+        scripts = game_scripts(config, log.seed)
         audit = audit_game(scripts, log.events, config.rounds)
         gains.append(audit.gains)
         start += [h[0] for h in audit.entropy.values()]

@@ -107,9 +107,8 @@ def game_sample(run: Path, log_path: Path) -> tuple[EvalSample, str]:
     entry = detect_game(log_path)
     log = entry.read_log(log_path)
     record = entry.audit(log)
-    header = log.header
-    seats = [s.agent for s in header.seats] if header is not None else []
-    seed = header.seed if header is not None else None
+    seats = [s.agent for s in log.header.seats]
+    seed = log.header.seed
     calls = recorded_calls(run, log_path.stem, len(seats))
     messages = [m for seat, call in calls for m in call_messages(seat, call)]
     score: Score = audit_score(entry, log, record)

@@ -91,11 +91,6 @@ def sends_back(call: RecordedCall, previous: RecordedCall) -> bool:
     )
 
 
-def seat_count(log: GameLog[Any]) -> int:
-    """How many seats a read log has (0 for a log without the common header)."""
-    return len(log.header.seats) if log.header is not None else 0
-
-
 def view_log(path: Path) -> GameView:
     """The view of one game log: steps, the game's panels, its audit and recorded calls. The
     audit comes from the game's viewer when it computed it on the way, else from its auditor."""
@@ -105,7 +100,7 @@ def view_log(path: Path) -> GameView:
     record = parts.record if parts is not None else None
     if record is None and entry.auditor is not None:
         record = entry.audit(log)
-    calls = recorded_calls(path, seat_count(log))
+    calls = recorded_calls(path, len(log.header.seats))
     return game_view(entry.info.name, log, record, parts, calls)
 
 

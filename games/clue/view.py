@@ -14,8 +14,8 @@ from typing import Any
 
 from formalize.clue.knowledge import KnowledgeGrid
 from formalize.clue.setup import ClueSetup
-from games.clue.audit import as_record, audit_events
-from games.clue.events import DeductionEvent, GameStart
+from games.clue.audit import as_record, audit_game
+from games.clue.events import ClueConfig, DeductionEvent, GameStart
 from games.clue.knowledge import PlayerView, clue_setup, deduction_fact
 from games.clue.transcript import transcript
 from games.core.log import GameLog
@@ -84,8 +84,8 @@ def clue_view(log: GameLog[Any]) -> ViewParts:
     start = log.events[0] if log.events else None
     if not isinstance(start, GameStart) or start.deal is None:
         return ViewParts(texts=None, panels=[])
-    setup = clue_setup(start.config, start.hand_sizes)
-    names = [p.name for p in start.players]
+    setup = clue_setup(ClueConfig.model_validate(log.header.config), start.hand_sizes)
+    names = [s.name for s in log.header.seats]
     cells = _cells(setup)
     stated: list[dict[tuple[str, int], bool]] = [{} for _ in names]
     grids: dict[int, KnowledgeGrid] = {}
@@ -119,14 +119,15 @@ def clue_view(log: GameLog[Any]) -> ViewParts:
                     )
                 )
 
-    audit = audit_events(log.events, lines=log.lines, source=str(log.path), watch=watch)
-    return ViewParts(texts=_texts(start, log), panels=panels, record=as_record(audit))
+    audit = audit_game(log, watch=watch)
+    return ViewParts(texts=_texts(log), panels=panels, record=as_record(audit))
 
 
-def _texts(start: GameStart, log: GameLog[Any]) -> list[str]:
+def _texts(log: GameLog[Any]) -> list[str]:
     """One line per event: the transcript's words for that event alone (seats named)."""
     lines: list[str] = []
-    for event in log.events:
-        said = [line.strip() for line in transcript([start, event])] if event is not start else []
+    ranks = log.end.ranks if log.end is not None else ()
+    for index, event in enumerate(log.events):
+        said = [s.strip() for s in transcript([event], log.header.seats, ranks)] if index else []
         lines.append("; ".join(said) if said else getattr(event, "type", "event"))
     return lines

@@ -92,7 +92,7 @@ class GameView(BaseModel):
 
     game: str
     source: str
-    seed: int
+    seed: int | None
     seats: list[str]
     steps: list[Step]
     panels: list[KnowledgePanel]
@@ -122,8 +122,6 @@ def game_view(
 ) -> GameView:
     """The view of one game: the steps of its log (texts from ``parts`` where the game gives
     them), its panels, its audit record and its recorded calls."""
-    if log.header is None:
-        raise ValueError(f"{log.path}: the log has no header")
     steps = event_steps(log)
     if parts is not None and parts.texts is not None:
         if len(parts.texts) != len(steps):

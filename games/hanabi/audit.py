@@ -35,7 +35,7 @@ from games.core.log import GameLog
 from games.core.replay import replay
 from games.hanabi.engine import HanabiGame
 from games.hanabi.entry import ENTRY, hanabi_actions
-from games.hanabi.events import HanabiConfig, HanabiEvent, HanabiMove, SlotClaim
+from games.hanabi.events import HanabiEvent, HanabiMove, SlotClaim
 from games.hanabi.knowledge import seat_knowledge
 from reasoning.verifier import ClaimStatus, Correctness, Judgement, judge
 
@@ -157,11 +157,8 @@ def audit_log(log: GameLog[HanabiEvent]) -> LogAudit:
     """Every claim stated in a log, judged where it was stated, in order, and the slots left
     unstated by tracking decisions (Mycroft's, or any that states a claim, should cover every
     slot of every hand); the log must replay (ReplayError names the line where it parts)."""
-    if log.header is None:
-        raise ValueError("a Hanabi log needs its header to be audited")
     replay(ENTRY, log)
-    config = HanabiConfig.model_validate(log.header.config)
-    game = ENTRY.new_state(config, log.header.seed, log.header.seats)
+    game = ENTRY.replay_state(log)
     state_game = game.game
     audits: list[ClaimAudit] = []
     unstated = Counter[bool]()
@@ -258,8 +255,6 @@ def audit_record(log: GameLog[HanabiEvent]) -> AuditRecord:
     card it is, the card, and whether the claim is as tight as the knowledge allows as extra
     columns; the tracked slots left unstated, own-hand and teammate recall and the agreement
     with the hint knowledge as the game's figures."""
-    if log.header is None:
-        raise ValueError("a Hanabi log needs its header to be audited")
     audit = audit_log(log)
     counts = tally(audit)
     rows = [

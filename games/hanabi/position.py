@@ -41,8 +41,6 @@ class Position(BaseModel):
 def logged_decisions(log: GameLog[HanabiEvent]) -> list[LoggedDecision]:
     """Every LLM decision of a Hanabi log with the position it was made in (the log must
     replay: ReplayError names the line where it parts)."""
-    if log.header is None:
-        raise ValueError("a Hanabi log needs its header to list its decisions")
     replay(ENTRY, log)
     config = HanabiConfig.model_validate(log.header.config)
     moves: list[int] = []
@@ -54,7 +52,7 @@ def logged_decisions(log: GameLog[HanabiEvent]) -> list[LoggedDecision]:
             position = Position(
                 players=config.players,
                 scoring=config.scoring,
-                seed=log.header.seed,
+                seed=log.seed,
                 moves=tuple(moves),
             )
             found.append(

@@ -163,7 +163,6 @@ class MysteryState:
         self._questions = all_questions(self._setting, (p.id for p in self._setting.people))
         self._events: list[MysteryEvent] = [
             GameStart(
-                seed=seed,
                 title=self._setting.title,
                 players=scripts.players,
                 murderers=tuple(sorted(scripts.murderers)),

@@ -79,7 +79,6 @@ class GameStart(_Event):
     """The game's first event: who plays which seat, the murderers and the crimes."""
 
     type: Literal["game_start"] = "game_start"
-    seed: int
     title: str
     players: tuple[str, ...]
     murderers: tuple[str, ...]

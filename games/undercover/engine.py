@@ -134,19 +134,15 @@ class UndercoverGame:
         """Whether the game has ended."""
         return self.phase is Phase.OVER
 
-    def start_event(self, agents: Sequence[str]) -> GameStart:
-        """The ``game_start`` event (seq 0), naming the agent at each seat."""
+    def start_event(self) -> GameStart:
+        """The ``game_start`` event (seq 0): the spy's seat and every seat's word."""
         return GameStart(
             seq=0,
             round=1,
-            config=self.config,
-            seed=self.seed,
-            pair=self.pair,
             spy_seat=self.spy_seat,
             spy_word=self.spy_word,
             citizen_word=self.citizen_word,
             words=self.words,
-            agents=tuple(agents),
         )
 
     def observation(self, seat: int) -> Observation:
@@ -336,14 +332,12 @@ class UndercoverState:
     a vote is the joint action of every living seat; ``checker`` checks each description against
     its speaker's card."""
 
-    def __init__(
-        self, game: UndercoverGame, checker: DescriptionChecker, agents: Sequence[str]
-    ) -> None:
+    def __init__(self, game: UndercoverGame, checker: DescriptionChecker) -> None:
         if game.events:
             raise ValueError("a game state needs a fresh game; this one has already been played")
         self.game = game
         self.checker = checker
-        self._start = game.start_event(agents)
+        self._start = game.start_event()
 
     def current_players(self) -> list[int]:
         """The speaker, every living seat during a vote, nobody at the end."""
