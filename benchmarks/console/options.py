@@ -29,6 +29,14 @@ Scheduler = Annotated[
     ),
 ]
 Quiet = Annotated[bool, typer.Option("--quiet", help="No progress bar on stderr.")]
+Views = Annotated[
+    bool,
+    typer.Option(
+        "--views",
+        help="Also store each game's view data as it finishes, so `gumshoe view` of the run "
+        "does not replay the games.",
+    ),
+]
 AsJson = Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")]
 
 
@@ -49,6 +57,7 @@ class RunCommandOptions(CommandOptions, RunOptions):
         "concurrency": Concurrency,
         "scheduler": Scheduler,
         "quiet": Quiet,
+        "views": Views,
     }
 
     out: Path
