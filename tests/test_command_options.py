@@ -43,6 +43,7 @@ def test_every_resumable_bench_is_covered() -> None:
         "--concurrency",
         "--scheduler",
         "--quiet",
+        "--views",
     ]
 
 
