@@ -12,13 +12,19 @@ For users' own tests (``pip install gumshoe[testing]`` brings hypothesis) as muc
 - ``traces``: reasoning traces (``reasoning.trace.ReasoningTrace``) whose observations hold in a
   hidden assignment the trace's ``truth`` states, with claims that may or may not follow.
 
+Each game ships its own ``states()`` and ``claims(state, seat)`` in ``games.<game>.strategies``,
+drawing ``GameClaim`` values with the helpers here (``random_play``, ``negations``).
+
 Size is bounded by ``max_leaves`` (atoms per formula) and, for ``fol_formulas``, ``max_depth``.
 """
 
 from __future__ import annotations
 
-from typing import get_args
+import random
+from dataclasses import dataclass
+from typing import Any, Protocol, get_args
 
+from hypothesis import note
 from hypothesis import strategies as st
 
 from reasoning.formula import (
@@ -44,6 +50,7 @@ from reasoning.formula import (
 from reasoning.sorts import Signature, erase_sorts
 from reasoning.syntax import KEYWORDS, format_formula
 from reasoning.trace import ReasoningTrace, StepLine
+from reasoning.verifier import ClaimStatus
 
 CARD_OPS: tuple[CardOp, ...] = get_args(CardOp)
 
@@ -295,3 +302,55 @@ def traces(
     ]
     truth = [format_formula(lit(letter, value)) for letter, value in hidden.items()]
     return ReasoningTrace(steps=steps, truth=truth)
+
+
+class PlayableState(Protocol):
+    """The part of the game protocol (``games.core.protocol``) random play needs."""
+
+    def current_players(self) -> Any: ...
+    def legal_actions(self, seat: int) -> Any: ...
+    def apply(self, actions: Any) -> None: ...
+    def is_terminal(self) -> bool: ...
+
+
+@dataclass(frozen=True, repr=False)
+class GameClaim:
+    """A claim a game's ``claims`` strategy drew for one seat, as that game's audit judges it.
+
+    ``formula`` is the claim over the game's atoms; ``statement`` is the game's own form of it
+    (what its agents state and its audit reads); ``status`` is the audit's verdict against what
+    the seat knows; ``truth`` whether it holds in the hidden state.
+    """
+
+    kind: str
+    positive: bool
+    formula: Formula
+    statement: object
+    status: ClaimStatus
+    truth: bool
+
+    def __repr__(self) -> str:
+        sign = "+" if self.positive else "-"
+        return f"<{self.kind}{sign} {format_formula(self.formula)}: {self.status.value}>"
+
+
+def random_play(draw: st.DrawFn, state: PlayableState, most: int, game: str) -> None:
+    """Play up to ``most`` random legal joint actions on a protocol ``state``; the seed and the
+    number of moves are noted, so a failing example names them."""
+    seed = draw(st.integers(0, 2**16))
+    moves = draw(st.integers(0, most))
+    note(f"{game}: random play with seed {seed}, up to {moves} moves")
+    rng = random.Random(seed)
+    for _ in range(moves):
+        if state.is_terminal():
+            return
+        state.apply({s: rng.choice(state.legal_actions(s)) for s in state.current_players()})
+
+
+def negations(draw: st.DrawFn, claim: Formula) -> tuple[Formula, bool]:
+    """``claim`` or its negation, either under zero to two double negations; and its polarity."""
+    positive = draw(st.booleans())
+    out = claim if positive else Not(claim)
+    for _ in range(draw(st.integers(0, 2))):
+        out = Not(Not(out))
+    return out, positive

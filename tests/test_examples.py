@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -24,7 +26,8 @@ def test_audit_claims_example() -> None:
     ]
 
 
-def test_the_soundness_example_passes_and_catches_the_guessing_agent() -> None:
+@pytest.mark.parametrize("example", ["test_agent_soundness.py", "test_clue_claims.py"])
+def test_the_soundness_example_passes_and_catches_the_guessing_agent(example: str) -> None:
     done = subprocess.run(
         [
             sys.executable,
@@ -33,7 +36,7 @@ def test_the_soundness_example_passes_and_catches_the_guessing_agent() -> None:
             "-q",
             "-p",
             "no:cacheprovider",
-            str(ROOT / "examples" / "test_agent_soundness.py"),
+            str(ROOT / "examples" / example),
         ],
         capture_output=True,
         text=True,
