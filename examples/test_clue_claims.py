@@ -25,7 +25,9 @@ def careful(seen: ClueObservation, fact: Fact) -> bool:
         return False
     if fact.kind == "holds":
         return fact.player == seen.player
-    return fact.kind == "not_in_envelope" or fact.player != seen.player
+    if fact.kind == "not_holds":
+        return fact.player != seen.player
+    return fact.kind == "not_in_envelope"
 
 
 def guesser(seen: ClueObservation, fact: Fact) -> bool:

@@ -12,19 +12,17 @@ For users' own tests (``pip install gumshoe[testing]`` brings hypothesis) as muc
 - ``traces``: reasoning traces (``reasoning.trace.ReasoningTrace``) whose observations hold in a
   hidden assignment the trace's ``truth`` states, with claims that may or may not follow.
 
-Each game ships its own ``states()`` and ``claims(state, seat)`` in ``games.<game>.strategies``,
-drawing ``GameClaim`` values with the helpers here (``random_play``, ``negations``).
+Each game ships its own ``states()`` and ``claims(state, seat)`` in ``games.<game>.strategies``;
+its claims are ``GameClaim`` values, negated with ``negations``.
 
 Size is bounded by ``max_leaves`` (atoms per formula) and, for ``fol_formulas``, ``max_depth``.
 """
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass
-from typing import Any, Protocol, get_args
+from typing import get_args
 
-from hypothesis import note
 from hypothesis import strategies as st
 
 from reasoning.formula import (
@@ -304,22 +302,14 @@ def traces(
     return ReasoningTrace(steps=steps, truth=truth)
 
 
-class PlayableState(Protocol):
-    """The part of the game protocol (``games.core.protocol``) random play needs."""
-
-    def current_players(self) -> Any: ...
-    def legal_actions(self, seat: int) -> Any: ...
-    def apply(self, actions: Any) -> None: ...
-    def is_terminal(self) -> bool: ...
-
-
 @dataclass(frozen=True, repr=False)
 class GameClaim:
     """A claim a game's ``claims`` strategy drew for one seat, as that game's audit judges it.
 
     ``formula`` is the claim over the game's atoms; ``statement`` is the game's own form of it
     (what its agents state and its audit reads); ``status`` is the audit's verdict against what
-    the seat knows; ``truth`` whether it holds in the hidden state.
+    the seat knows; ``truth`` whether it holds in the hidden state (None where the game's hidden
+    state does not settle it: an Undercover-V description its card theory leaves open).
     """
 
     kind: str
@@ -327,24 +317,11 @@ class GameClaim:
     formula: Formula
     statement: object
     status: ClaimStatus
-    truth: bool
+    truth: bool | None
 
     def __repr__(self) -> str:
         sign = "+" if self.positive else "-"
         return f"<{self.kind}{sign} {format_formula(self.formula)}: {self.status.value}>"
-
-
-def random_play(draw: st.DrawFn, state: PlayableState, most: int, game: str) -> None:
-    """Play up to ``most`` random legal joint actions on a protocol ``state``; the seed and the
-    number of moves are noted, so a failing example names them."""
-    seed = draw(st.integers(0, 2**16))
-    moves = draw(st.integers(0, most))
-    note(f"{game}: random play with seed {seed}, up to {moves} moves")
-    rng = random.Random(seed)
-    for _ in range(moves):
-        if state.is_terminal():
-            return
-        state.apply({s: rng.choice(state.legal_actions(s)) for s in state.current_players()})
 
 
 def negations(draw: st.DrawFn, claim: Formula) -> tuple[Formula, bool]:

@@ -17,13 +17,12 @@ from formalize.clue.oracle import GridOracle
 from formalize.clue.setup import Fact, FactKind
 from games.clue.engine import ClueState
 from games.clue.knowledge import PlayerView, clue_setup
-from games.core.log import SeatInfo
-from games.core.registry import get_game
+from games.core.strategies import played_state
 from provers.sat_prover import SatProver
 from provers.sat_session import SatSession
 from reasoning.formula import And, Formula, Not, Or
 from reasoning.oracle import EntailmentOracle, FallbackOracle, claim_status
-from reasoning.strategies import GameClaim, random_play
+from reasoning.strategies import GameClaim
 from reasoning.verifier import Verifier
 
 CLAIM_KINDS = ("holds", "in_envelope", "compound")
@@ -33,10 +32,7 @@ CLAIM_KINDS = ("holds", "in_envelope", "compound")
 @st.composite
 def states(draw: st.DrawFn, players: int = 3, most: int = 40) -> ClueState:
     """A Clue game of ``players`` random seats after up to ``most`` random legal moves."""
-    entry = get_game("clue")
-    seats = [SeatInfo(name=f"P{i}", agent="random") for i in range(players)]
-    state = entry.new_state(entry.default_config(players), draw(st.integers(0, 10_000)), seats)
-    random_play(draw, state, most, "clue")
+    state = played_state(draw, "clue", players, 10_000, most)
     assert isinstance(state, ClueState)
     return state
 
@@ -57,9 +53,8 @@ def claims(state: ClueState, seat: int) -> st.SearchStrategy[GameClaim]:
     cards = sorted({card for _, card in held} | envelope)
 
     def real(fact: Fact) -> bool:
-        place = (fact.player, fact.card) in held if fact.player is not None else None
-        value = fact.card in envelope if place is None else place
-        return value == fact.positive
+        where = fact.card in envelope if fact.player is None else (fact.player, fact.card) in held
+        return where == fact.positive
 
     @st.composite
     def draw_claim(draw: st.DrawFn) -> GameClaim:

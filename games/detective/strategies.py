@@ -13,8 +13,7 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from games.core.log import SeatInfo
-from games.core.registry import get_game
+from games.core.strategies import played_state
 from games.detective.case import CaseKnobs
 from games.detective.engine import DetectiveState
 from games.detective.events import DetectiveConfig
@@ -23,7 +22,7 @@ from games.detective.verify import card_formulas, slot_formula, theory_formulas
 from provers.sat_session import SatSession
 from reasoning.formula import Formula
 from reasoning.oracle import claim_status
-from reasoning.strategies import GameClaim, negations, random_play
+from reasoning.strategies import GameClaim, negations
 
 SMALL_CASE = CaseKnobs(locations=8, questions=2, red_herrings=1, distractors=4, words_per_card=40)
 """Knobs of a case small enough to generate in a fraction of a second."""
@@ -38,10 +37,7 @@ def states(
 ) -> DetectiveState:
     """A case generated from one of the first ``seeds`` seeds with ``knobs``, after up to
     ``most`` random legal decisions (a stage's answers, a location to read)."""
-    entry = get_game("detective")
-    seats = [SeatInfo(name="P0", agent="random")]
-    state = entry.new_state(DetectiveConfig(knobs=knobs), draw(st.integers(0, seeds - 1)), seats)
-    random_play(draw, state, most, "detective")
+    state = played_state(draw, "detective", 1, seeds, most, DetectiveConfig(knobs=knobs))
     assert isinstance(state, DetectiveState)
     return state
 

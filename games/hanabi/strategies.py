@@ -12,13 +12,12 @@ from __future__ import annotations
 from hypothesis import strategies as st
 
 from formalize.hanabi.deck import COLORS, NUM_RANKS
-from games.core.log import SeatInfo
-from games.core.registry import get_game
+from games.core.strategies import played_state
 from games.hanabi.audit import judge_claim
 from games.hanabi.entry import HanabiState
 from games.hanabi.events import SlotClaim
 from reasoning.formula import Atom, disj
-from reasoning.strategies import GameClaim, random_play
+from reasoning.strategies import GameClaim
 from reasoning.verifier import Correctness
 
 RANKS = "12345"
@@ -36,12 +35,10 @@ def slot_atom(slot: int, identity: int) -> Atom:
 def states(
     draw: st.DrawFn, min_players: int = 2, max_players: int = 4, most: int = 50
 ) -> HanabiState:
-    """A Hanabi game after up to ``most`` random legal moves."""
-    entry = get_game("hanabi")
+    """A Hanabi game of ``min_players`` to ``max_players`` seats after up to ``most`` random
+    legal moves."""
     players = draw(st.integers(min_players, max_players))
-    seats = [SeatInfo(name=f"P{i}", agent="random") for i in range(players)]
-    state = entry.new_state(entry.default_config(players), draw(st.integers(0, 10_000)), seats)
-    random_play(draw, state, most, "hanabi")
+    state = played_state(draw, "hanabi", players, 10_000, most)
     assert isinstance(state, HanabiState)
     return state
 

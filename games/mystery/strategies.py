@@ -16,14 +16,13 @@ from hypothesis import strategies as st
 
 from formalize.world import atoms
 from formalize.world.facts import fact_formula, holds_in
-from games.core.log import SeatInfo
-from games.core.registry import get_game
+from games.core.strategies import played_state
 from games.mystery.engine import MysteryState
 from games.mystery.knowledge import Knowledge
 from provers.sat_session import SatSession
 from reasoning.formula import Formula
 from reasoning.oracle import claim_status
-from reasoning.strategies import GameClaim, negations, random_play
+from reasoning.strategies import GameClaim, negations
 
 CLAIM_KINDS = ("culprit", "fact")
 """The kinds ``claims`` draws, each positive and negated."""
@@ -33,11 +32,7 @@ CLAIM_KINDS = ("culprit", "fact")
 def states(draw: st.DrawFn, players: int = 4, seeds: int = 2, most: int = 30) -> MysteryState:
     """A game of ``players`` seats over the scripts of one of the first ``seeds`` seeds, after
     up to ``most`` random legal joint actions."""
-    entry = get_game("mystery")
-    seats = [SeatInfo(name=f"P{i}", agent="random") for i in range(players)]
-    config = entry.default_config(players)
-    state = entry.new_state(config, draw(st.integers(0, seeds - 1)), seats)
-    random_play(draw, state, most, "mystery")
+    state = played_state(draw, "mystery", players, seeds, most)
     assert isinstance(state, MysteryState)
     return state
 
