@@ -39,7 +39,8 @@ def states(draw: st.DrawFn, players: int = 3, most: int = 40) -> ClueState:
 
 def claims(state: ClueState, seat: int) -> st.SearchStrategy[GameClaim]:
     """Claims by ``seat`` about any player's cards and the envelope, with the audit's verdict
-    against what ``seat`` knows in ``state`` and their truth in the deal."""
+    against what ``seat`` knows in ``state`` and their truth in the deal; the ``statement`` is
+    the ``Fact`` the audit reads (a deduction), or the formula itself for a compound."""
     game = state.game
     players = len(game.hands)
     setup = clue_setup(game.config)
