@@ -45,6 +45,7 @@ def test_undercover_claims_are_judged_as_the_verifier_judges_them() -> None:
     run()
     assert max(described) > 0, "random play never reached a description"
     assert {c.status for c in drawn} == set(ClaimStatus) - {ClaimStatus.UNKNOWN}
-    assert {(c.kind, c.positive) for c in drawn} == {(k, p) for k in CLAIM_KINDS for p in (True, False)}
+    wanted = {(kind, positive) for kind in CLAIM_KINDS for positive in (True, False)}
+    assert {(c.kind, c.positive) for c in drawn} == wanted
     negative = {c.status for c in drawn if not c.positive}
     assert negative == set(ClaimStatus) - {ClaimStatus.UNKNOWN}
