@@ -404,7 +404,7 @@ def test_the_played_game_reports_each_llm_seats_own_fallbacks(
     scripted_chat: StartServer,
 ) -> None:
     seed = 3
-    game = UndercoverGame(UndercoverConfig(players=4), PAIR, seed)
+    game = UndercoverGame(UndercoverConfig.model_validate({"players": 4}), PAIR, seed)
     mute = next(s for s in range(4) if s != game.spy_seat)
     first_target = next(s for s in range(4) if s not in (game.spy_seat, mute))
     server = scripted_chat(MuteSeatResponder(game.spy_seat, first_target, mute))
