@@ -40,7 +40,16 @@ from games.clue.audit import GameAudit, audit_log
 from games.clue.entry import ENTRY
 from games.clue.events import ClueConfig
 from games.core.play import play_game
-from games.core.runlog import RunDir, RunDirError, field_errors, read_text, write_atomic
+from games.core.recordings import migrate_game_ids
+from games.core.runlog import (
+    RunDir,
+    RunDirError,
+    field_errors,
+    game_id,
+    game_seed,
+    read_text,
+    write_atomic,
+)
 from reasoning.llm import UsageReport
 from reasoning.textfile import UserFileError, parse_user_jsonl
 
@@ -120,27 +129,42 @@ class ClueBenchSummary(BaseModel):
     audit_cpu_s: float
 
 
-def game_id(index: int) -> str:
-    """The id of game ``index`` in a run."""
-    return f"game-{index:05d}"
+def game_ids(config: ClueBenchConfig, games: int) -> list[str]:
+    """The ids of a run's ``games`` games, dealt from seeds ``config.seed`` onwards."""
+    return [game_id("clue", config.seed + i) for i in range(games)]
+
+
+def migrate_ids(run_dir: Path, config: ClueBenchConfig, games: int) -> None:
+    """Rename the games of a run made when ids were ``game-<index>`` (and its seat records)."""
+    renames = {f"game-{i:05d}": gid for i, gid in enumerate(game_ids(config, games))}
+    migrate_game_ids(run_dir, renames)
+    path = run_dir / SEATS_FILE
+    seats = read_seats(path)
+    if any(old in seats for old in renames):
+        records = [
+            r.model_copy(update={"game_id": renames.get(r.game_id, r.game_id)})
+            for r in seats.values()
+        ]
+        write_atomic(path, "".join(r.model_dump_json() + "\n" for r in records))
 
 
 @dataclass(frozen=True)
 class CluePlayer:
-    """Plays game ``game-<i>`` of a run (a picklable ``GamePlayer`` for the runner)."""
+    """Plays game ``clue-seed<k>`` of a run (a picklable ``GamePlayer`` for the runner)."""
 
     config: ClueBenchConfig
     settings: AgentSettings
 
     def __call__(self, game_id: str, log: MemoryLog) -> dict[str, Any]:
-        """Deal game ``gid`` from ``seed + i``, play it into ``log``; its seats' fallbacks and
-        LLM usage."""
+        """Deal game ``game_id`` (the run's ``index``-th) from its seed, play it into ``log``; its
+        seats' fallbacks and LLM usage."""
         gid = game_id
-        index = int(gid.removeprefix("game-"))
+        seed = game_seed(gid)
+        index = seed - self.config.seed
         played = play_game(
             ENTRY,
             self.config.agents,
-            self.config.seed + index,
+            seed,
             self.settings.for_game(gid, len(self.config.agents)),
             self.config.game_config(index),
             log,
@@ -196,11 +220,13 @@ def run(
     """
     settings = settings or AgentSettings()
     replay_from = settings.llm_settings().replay_path
+    ids = game_ids(config, games)
     if replay_from is not None:
-        ids = [game_id(i) for i in range(games)]
+        migrate_ids(replay_from, config, games)
         check_replayable(config, replay_from, ClueBenchConfig.model_fields, ids)
     say = progress or (lambda _message: None)
     rundir = RunDir(out, config)
+    migrate_ids(rundir.path, config, games)
     seats_path = rundir.path / SEATS_FILE
     seats = read_seats(seats_path)
 
@@ -218,7 +244,7 @@ def run(
 
     report = run_games(
         rundir,
-        [game_id(i) for i in range(games)],
+        ids,
         CluePlayer(config, settings),
         options or RunOptions(),
         keep_fallbacks,
@@ -249,7 +275,7 @@ def summarize(
     for record in read_seats(seats_path).values():
         fallbacks[record.game_id] = record.fallbacks
         usage[record.game_id] = record.usage
-    finished = [game_id(i) for i in range(games) if rundir.is_finished(game_id(i))]
+    finished = [gid for gid in game_ids(config, games) if rundir.is_finished(gid)]
     by_agent: dict[str, list[SeatUsage]] = {name: [] for name in config.agents}
     for gid in finished:
         for name, seat_usage in zip(config.agents, usage.get(gid, []), strict=False):

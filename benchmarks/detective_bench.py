@@ -25,23 +25,19 @@ import typer
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from benchmarks.console.options import (
-    AsJson,
-    Concurrency,
-    Quiet,
-    Scheduler,
-    Workers,
+    RunCommandOptions,
     exit_when_all_errored,
-    run_options,
+    run_command,
 )
 from benchmarks.llm_usage import game_usage, played_usage, usage_lines
 from benchmarks.report import format_table, pyplot
 from benchmarks.runner import GameOutcome, MemoryLog, RunOptions, check_replayable, run_games
-from games.core.cli import BaseUrl, Model, Record, RecordedRun, fail, llm_settings, record_or_replay
+from games.core.cli import fail
 from games.core.errors import GAME_ERRORS
 from games.core.llm_player import seat_client
 from games.core.play import play_game
-from games.core.recordings import game_llm_settings
-from games.core.runlog import RunDir, RunDirError
+from games.core.recordings import game_llm_settings, migrate_game_ids
+from games.core.runlog import RunDir, RunDirError, game_id, game_seed
 from games.detective.agents import AGENTS, AgentSettings
 from games.detective.autograder import (
     MODES,
@@ -123,7 +119,7 @@ class DetectiveSummary(BaseModel):
 
 @dataclass(frozen=True)
 class DetectivePlayer:
-    """Plays game ``<agent>-seed-<n>`` into a log (a picklable ``GamePlayer``)."""
+    """Plays game ``detective-<agent>-seed<n>`` into a log (a picklable ``GamePlayer``)."""
 
     knobs: CaseKnobs
     settings: AgentSettings
@@ -131,11 +127,12 @@ class DetectivePlayer:
     def __call__(self, game_id: str, log: MemoryLog) -> dict[str, Any]:
         """Play the game ``game_id`` names; its LLM fallbacks and usage are what the log
         lacks."""
-        agent, seed = game_id.rsplit("-seed-", 1)
+        seed = game_seed(game_id)
+        agent = game_id.removeprefix("detective-").removesuffix(f"-seed{seed}")
         played = play_game(
             ENTRY,
             [agent],
-            int(seed),
+            seed,
             self.settings.for_game(game_id),
             DetectiveConfig(knobs=self.knobs),
             log,
@@ -146,10 +143,23 @@ class DetectivePlayer:
         }
 
 
+def agent_ids(config: DetectiveBenchConfig, agent: str) -> list[str]:
+    """The games ``agent`` plays in a run: ``detective-<agent>-seed<n>``."""
+    seeds = range(config.first_seed, config.first_seed + config.cases)
+    return [game_id("detective", n, agent) for n in seeds]
+
+
 def game_ids(config: DetectiveBenchConfig) -> list[str]:
     """Every game of a run, agent by agent."""
-    seeds = range(config.first_seed, config.first_seed + config.cases)
-    return [f"{agent}-seed-{n}" for agent in config.agents for n in seeds]
+    return [gid for agent in config.agents for gid in agent_ids(config, agent)]
+
+
+def migrate_ids(run_dir: Path, config: DetectiveBenchConfig) -> None:
+    """Rename the games of a run made when ids were ``<agent>-seed-<n>``."""
+    renames = {
+        gid.removeprefix("detective-").replace("-seed", "-seed-"): gid for gid in game_ids(config)
+    }
+    migrate_game_ids(run_dir, renames)
 
 
 def _mean_curve(curves: Sequence[Sequence[float]]) -> list[float]:
@@ -262,6 +272,7 @@ def run(
 ) -> DetectiveSummary:
     """Play the run's games (resuming ``out``), grade with the autograder modes, summarise."""
     rundir = RunDir(out, config)
+    migrate_ids(rundir.path, config)
     ids = game_ids(config)
     fallbacks: dict[str, int] = {}
 
@@ -271,7 +282,7 @@ def run(
     report = run_games(rundir, ids, DetectivePlayer(config.knobs, settings), options, done)
     rows = []
     for agent in config.agents:
-        mine = [g for g in ids if g.startswith(f"{agent}-seed-")]
+        mine = agent_ids(config, agent)
         rows.append(agent_row(rundir, agent, mine, sum(fallbacks.get(g, 0) for g in mine)))
     modes: list[ModeRow] = []
     if config.autograde_modes:
@@ -341,7 +352,9 @@ BENCH_ERRORS: tuple[type[Exception], ...] = (
 """What ends ``bench detective`` with one line: bad options or input, or a spoilt LLM run."""
 
 
+@run_command(out=Path("runs/detective"))
 def bench_detective(
+    shared: RunCommandOptions,
     cases: Annotated[int, typer.Option(min=1, max=10000, help="Cases per agent.")] = 20,
     first_seed: Annotated[int, typer.Option(help="Seed of the first case; then +1, ...")] = 0,
     agents: Annotated[
@@ -359,27 +372,15 @@ def bench_detective(
             help="Answer the autograder from a fixed rule on a local chat server (not a model).",
         ),
     ] = False,
-    out: Annotated[Path, typer.Option(help="Run directory (resumed when it exists).")] = Path(
-        "runs/detective"
-    ),
-    as_json: AsJson = False,
-    model: Model = None,
-    base_url: BaseUrl = None,
-    record: Record = False,
-    replay: RecordedRun = None,
-    workers: Workers = 1,
-    concurrency: Concurrency = 1,
-    scheduler: Scheduler = None,
-    quiet: Quiet = False,
 ) -> None:
     """Detective cases per agent: P, F, O next to the best achievable, a plot of the grade
     against locations visited, and the autograder's agreement with exact grades."""
+    out, replay = shared.out, shared.replay
     try:
-        record_in = record_or_replay(record, out, replay)
         names = AGENTS.parse(agents)
         modes = _modes(autograde_modes)
         needs_llm = AGENTS.needs_llm(names) or (bool(modes) and not scripted_grader)
-        llm = llm_settings(model, base_url, record_in, replay)
+        llm = shared.llm()
         config = DetectiveBenchConfig(
             agents=names,
             cases=cases,
@@ -390,8 +391,9 @@ def bench_detective(
         )
         if replay is not None:
             fields = ["agents", "cases", "first_seed", "knobs"]
+            migrate_ids(replay, config)
             check_replayable(config, replay, fields, game_ids(config))
-        options = run_options(workers, concurrency, scheduler, quiet)
+        options = shared.runner
         settings = AgentSettings(llm=llm)
         if scripted_grader:
             with ScriptedChatServer(grade_by_rule) as server:
@@ -403,7 +405,7 @@ def bench_detective(
         fail(err)
     errored = sum(row.errored for row in summary.agents)
     played = sum(row.cases for row in summary.agents)
-    if as_json:
+    if shared.as_json:
         typer.echo(summary.model_dump_json())
     else:
         for line in report_lines(summary):

@@ -24,13 +24,9 @@ import typer
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from benchmarks.console.options import (
-    AsJson,
-    Concurrency,
-    Quiet,
-    Scheduler,
-    Workers,
+    RunCommandOptions,
     exit_when_all_errored,
-    run_options,
+    run_command,
     seed_range,
 )
 from benchmarks.hanabi_options import player_counts
@@ -39,19 +35,14 @@ from benchmarks.llm_usage import game_usage, played_usage, usage_lines
 from benchmarks.report import format_table
 from benchmarks.runner import MemoryLog, RunOptions, check_replayable, run_games
 from games.core.cli import (
-    BaseUrl,
-    Model,
-    Record,
-    RecordedRun,
     fail,
     llm_settings,
     prepare_out,
-    record_or_replay,
 )
 from games.core.errors import GAME_ERRORS
 from games.core.play import play_game
-from games.core.recordings import game_llm_settings
-from games.core.runlog import RunDir
+from games.core.recordings import game_llm_settings, migrate_game_ids
+from games.core.runlog import RunDir, game_id, game_seed
 from games.hanabi.agents import AGENTS, HanabiAgentSettings
 from games.hanabi.audit import audit_log, tally
 from games.hanabi.cli import BestOf, Mixture, SherlockView, seat_specs
@@ -102,22 +93,28 @@ class HanabiRunConfig(BaseModel):
     invalid: InvalidPolicy = "fallback"
 
 
-def game_id(players: int, seed: int) -> str:
-    """The id of the game at ``players`` seats dealt from ``seed``."""
-    return f"p{players}-seed{seed}"
+def hanabi_id(players: int, seed: int) -> str:
+    """The id of the game at ``players`` seats dealt from ``seed``: ``hanabi-p<n>-seed<k>``."""
+    return game_id("hanabi", seed, f"p{players}")
+
+
+def migrate_ids(run_dir: Path, config: HanabiRunConfig) -> None:
+    """Rename the games of a run made when ids were ``p<n>-seed<k>``."""
+    renames = {f"p{p}-seed{s}": hanabi_id(p, s) for p in config.players for s in config.seeds}
+    migrate_game_ids(run_dir, renames)
 
 
 @dataclass(frozen=True)
 class HanabiGamePlayer:
-    """Plays game ``p<n>-seed<k>`` with the run's seats (a picklable ``GamePlayer``)."""
+    """Plays game ``hanabi-p<n>-seed<k>`` with the run's seats (a picklable ``GamePlayer``)."""
 
     config: HanabiRunConfig
     llm: LLMSettings | None = None
 
     def __call__(self, game_id: str, log: MemoryLog) -> dict[str, Any]:
         """Play the game ``game_id`` names into ``log``; its LLM seats' usage by agent name."""
-        head, seed_text = game_id.split("-seed")
-        players, seed = int(head.removeprefix("p")), int(seed_text)
+        seed = game_seed(game_id)
+        players = int(game_id.removeprefix("hanabi-p").removesuffix(f"-seed{seed}"))
         specs = seat_specs(self.config.agents, players)
         llm = None if self.llm is None else game_llm_settings(self.llm, game_id, players)
         settings = HanabiAgentSettings(
@@ -172,7 +169,7 @@ def summarise_count(rundir: RunDir[HanabiRunConfig], players: int) -> PlayerCoun
     own = [0, 0]
     teammate = [0, 0]
     for seed in config.seeds:
-        path = rundir.log_path(game_id(players, seed))
+        path = rundir.log_path(hanabi_id(players, seed))
         log = ENTRY.read_log(path)
         if log.end is None or log.end.status != "finished":
             errored += 1
@@ -213,7 +210,8 @@ def run(
 ) -> HanabiSummary:
     """Play every game of the run not yet finished and summarise the run from its logs."""
     config = rundir.config
-    ids = [game_id(p, s) for p in config.players for s in config.seeds]
+    ids = [hanabi_id(p, s) for p in config.players for s in config.seeds]
+    migrate_ids(rundir.path, config)
     report = run_games(rundir, ids, HanabiGamePlayer(config, llm), options)
     rows = tuple(row for p in config.players if (row := summarise_count(rundir, p)) is not None)
     summary = HanabiSummary(
@@ -289,7 +287,9 @@ def counts_in(players: Sequence[int]) -> tuple[int, ...]:
     return tuple(dict.fromkeys(players))
 
 
+@run_command(out=Path("runs/hanabi"))
 def bench_hanabi(
+    shared: RunCommandOptions,
     players: Annotated[str, typer.Option(help="Player counts, comma-separated (2-5).")] = "2,3,4,5",
     seeds: Annotated[
         str,
@@ -317,18 +317,6 @@ def bench_hanabi(
             "legal move) or reprompt (up to 10 re-prompts, then the game errors)."
         ),
     ] = "fallback",
-    out: Annotated[Path, typer.Option(help="Run directory (resumed when it exists).")] = Path(
-        "runs/hanabi"
-    ),
-    as_json: AsJson = False,
-    model: Model = None,
-    base_url: BaseUrl = None,
-    record: Record = False,
-    replay: RecordedRun = None,
-    workers: Workers = 1,
-    concurrency: Concurrency = 1,
-    scheduler: Scheduler = None,
-    quiet: Quiet = False,
 ) -> None:
     """Play Hanabi games on the shared runner; print mean, std, IQM with 95% CIs, perfect games,
     bomb-outs, turns, fallbacks and tracking accuracy per player count; write JSON and a PNG.
@@ -340,7 +328,7 @@ def bench_hanabi(
                 "--view is now --sherlock-view (as in play hanabi, where --view is the knowledge "
                 "printed)"
             )
-        record_in = record_or_replay(record, out, replay)
+        out, replay, model = shared.out, shared.replay, shared.model
         if replay is not None:
             config = RunDir.resume(replay, HanabiRunConfig).config
             counts, agents, model = config.players, config.agents, config.model
@@ -363,21 +351,21 @@ def bench_hanabi(
             )
         for count in counts:
             seat_specs(agents, count)
-        options = run_options(workers, concurrency, scheduler, quiet)
         names = AGENTS.parse(agents)
         llm = None
         if AGENTS.needs_llm(names):
-            llm = llm_settings(model, base_url, record_in, replay)
+            llm = llm_settings(model, shared.base_url, shared.record_in, replay)
             if replay is None and not llm.configured:
                 raise ValueError(
                     f"agents {agents!r} need an LLM endpoint: give --base-url (and --model), or "
                     "set GUMSHOE_LLM_BASE_URL / OPENAI_API_KEY"
                 )
             if replay is not None:
-                ids = [game_id(p, s) for p in config.players for s in config.seeds]
+                ids = [hanabi_id(p, s) for p in config.players for s in config.seeds]
+                migrate_ids(replay, config)
                 check_replayable(config, replay, ("players", "seeds", "agents", "view"), ids)
         rundir = RunDir(prepare_out(out), config)
-        summary = run(rundir, options, llm)
+        summary = run(rundir, shared.runner, llm)
     except (ValueError, ValidationError) as err:
         fail(err)
     except GAME_ERRORS as err:
@@ -387,7 +375,7 @@ def bench_hanabi(
     if not summary.rows:
         exit_when_all_errored(errored, finished)
     plot = plot_scores(summary, out / "scores.png")
-    if as_json:
+    if shared.as_json:
         typer.echo(summary_json(summary))
         exit_when_all_errored(errored, finished)
         return

@@ -17,7 +17,7 @@ import typer
 from pydantic import ValidationError
 
 from benchmarks.console.options import AsJson
-from benchmarks.hanabi_bench import HanabiRunConfig, game_id
+from benchmarks.hanabi_bench import HanabiRunConfig, hanabi_id, migrate_ids
 from benchmarks.report import format_table
 from games.core.cli import fail
 from games.core.errors import GAME_ERRORS
@@ -56,6 +56,7 @@ def merged_rows(runs: Sequence[Path]) -> list[dict[str, Any]]:
     sources: dict[Row, set[str]] = {}
     for run in runs:
         config = run_config(run)
+        migrate_ids(run, config)
         for players in config.players:
             key = (seats_label(config), players, config.scoring)
             pooled = games.setdefault(key, {})
@@ -63,7 +64,7 @@ def merged_rows(runs: Sequence[Path]) -> list[dict[str, Any]]:
             for seed in config.seeds:
                 if seed in pooled:
                     raise ValueError(f"{run}: seed {seed} at {players} players is in two runs")
-                path = run / "games" / f"{game_id(players, seed)}.jsonl"
+                path = run / "games" / f"{hanabi_id(players, seed)}.jsonl"
                 log = ENTRY.read_log(path) if path.exists() else None
                 if log is None or log.end is None or log.end.status != "finished":
                     unfinished[key] = unfinished.get(key, 0) + 1

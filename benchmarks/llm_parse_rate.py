@@ -38,6 +38,7 @@ from games.clue.llm_answers import format_deduction
 from games.clue.random_agent import RandomAgent
 from games.core.agents import agent_meters
 from games.core.play import play_agents
+from games.core.runlog import game_id
 from games.undercover.agents import AgentSettings, seat_agents
 from games.undercover.checker import ProverChecker
 from games.undercover.engine import UndercoverGame
@@ -321,7 +322,7 @@ def game_choices(game: GameName) -> Choices:
 
 def recording_name(game: GameName, mode: Mode, seed: int) -> str:
     """The file a game's calls are recorded to."""
-    return f"{game}-structured-{mode}-seed{seed}.jsonl"
+    return f"{game_id(game, seed, 'structured', mode)}.jsonl"
 
 
 def run_game(

@@ -1,6 +1,6 @@
 """``gumshoe bench mystery``: interrogation games on generated scripts, audited exactly.
 
-Games ``seed-<n>`` are played on the shared runner (resumable run directory, ``--workers``,
+Games ``mystery-seed<n>`` are played on the shared runner (resumable run directory, ``--workers``,
 ``--concurrency``, ``--scheduler``); LLM calls can be recorded per game and replayed. The summary
 is built from the logs: the civilians' win rate, the mean exact IG of each round (and a plot of
 it), the pruning audit of stated suspects (in all, and per victim: each game's first, second, ...
@@ -19,17 +19,13 @@ import typer
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from benchmarks.console.options import (
-    AsJson,
-    Concurrency,
-    Quiet,
-    Scheduler,
-    Workers,
+    RunCommandOptions,
     exit_when_all_errored,
-    run_options,
+    run_command,
 )
 from benchmarks.llm_usage import game_usage, played_usage, usage_lines
 from benchmarks.report import format_table, pyplot, write_json
-from benchmarks.runner import MemoryLog, RunOptions, check_replayable, run_games
+from benchmarks.runner import MemoryLog, check_replayable, run_games
 from benchmarks.wellplay_runs import (
     METRICS,
     WellPlayPlayer,
@@ -38,9 +34,10 @@ from benchmarks.wellplay_runs import (
     wellplay_summary,
 )
 from formalize.interrogation.quiz import Needs, accuracy, bound, quiz
-from games.core.cli import BaseUrl, Model, Record, RecordedRun, fail, llm_settings
-from games.core.play import play_game
-from games.core.runlog import LogError, RunDir, RunDirError
+from games.core.cli import BaseUrl, Model, fail, llm_settings
+from games.core.play import check_seats, play_game
+from games.core.recordings import migrate_game_ids
+from games.core.runlog import LogError, RunDir, RunDirError, game_id, game_seed
 from games.mystery.agents import AGENTS, AgentSettings
 from games.mystery.audit import audit_game
 from games.mystery.cli import checked_scripts, game_config
@@ -72,7 +69,7 @@ class MysteryBenchConfig(BaseModel):
 
 @dataclass(frozen=True)
 class MysteryPlayer:
-    """Plays game ``seed-<n>`` with the seat list ``specs`` (a picklable ``GamePlayer``)."""
+    """Plays game ``mystery-seed<n>`` with the seat list ``specs`` (a picklable ``GamePlayer``)."""
 
     specs: tuple[str, ...]
     settings: AgentSettings
@@ -80,7 +77,7 @@ class MysteryPlayer:
 
     def __call__(self, game_id: str, log: MemoryLog) -> dict[str, Any]:
         """Play the game ``game_id`` names into ``log``; its LLM seats' usage by agent name."""
-        seed = int(game_id.removeprefix("seed-"))
+        seed = game_seed(game_id)
         settings = self.settings.for_game(game_id, len(self.specs))
         config = game_config(len(self.specs), self.script_file)
         played = play_game(ENTRY, self.specs, seed, settings, config, log=log)
@@ -193,25 +190,15 @@ def plot_gains(per_round: list[float], path: Path) -> Path:
     return path
 
 
+@run_command(out=Path("runs/mystery"))
 def bench_mystery(
+    shared: RunCommandOptions,
     games: Annotated[int, typer.Option(min=1, max=100000, help="Games (seeds) to play.")] = 30,
     first_seed: Annotated[int, typer.Option(help="The first seed; then first+1, ...")] = 0,
     agents: Annotated[
         str,
         typer.Option(help="One agent per seat (prover*4,questum); one name fills 5 seats."),
     ] = "prover",
-    out: Annotated[Path, typer.Option(help="Run directory (resumed when it exists).")] = Path(
-        "runs/mystery"
-    ),
-    as_json: AsJson = False,
-    model: Model = None,
-    base_url: BaseUrl = None,
-    record: Record = False,
-    replay: RecordedRun = None,
-    workers: Workers = 1,
-    concurrency: Concurrency = 1,
-    scheduler: Scheduler = None,
-    quiet: Quiet = False,
     with_quiz: Annotated[
         bool,
         typer.Option(
@@ -236,20 +223,11 @@ def bench_mystery(
 ) -> None:
     """Interrogation games on generated scripts: win rate, exact IG per round, pruning audit,
     WellPlay-style question bounds; or plays of a WellPlay copy (--wellplay)."""
+    out, replay = shared.out, shared.replay
     if wellplay is not None:
-        if record or replay is not None or script is not None:
+        if shared.record or replay is not None or script is not None:
             fail("--wellplay: plays a WellPlay copy, without --script, --record or --replay")
-        bench_wellplay_runs(
-            wellplay,
-            agents,
-            runs,
-            first_seed,
-            out,
-            as_json,
-            model,
-            base_url,
-            run_options(workers, concurrency, scheduler, quiet),
-        )
+        bench_wellplay_runs(wellplay, agents, runs, first_seed, shared)
         return
     try:
         if runs != 1:
@@ -257,9 +235,9 @@ def bench_mystery(
         specs = AGENTS.parse(agents)
         if len(specs) == 1:
             specs = specs * 5
-        ENTRY.info.check_players(len(specs), "agents")
+        check_seats(ENTRY, len(specs))
         needs_llm = AGENTS.needs_llm(specs)
-        llm = llm_settings(model, base_url, out if record else None, replay)
+        llm = shared.llm()
         if needs_llm and replay is None and not llm.configured:
             raise ValueError("--agents: an LLM agent needs --base-url (or --replay)")
         config = MysteryBenchConfig(
@@ -268,15 +246,17 @@ def bench_mystery(
             llm_model=llm.model if needs_llm else None,
             script_file=None if script is None else str(script.resolve()),
         )
-        ids = [f"seed-{first_seed + k}" for k in range(games)]
+        ids = [game_id("mystery", first_seed + k) for k in range(games)]
+        renames = {f"seed-{first_seed + k}": gid for k, gid in enumerate(ids)}
         if replay is not None:
+            migrate_game_ids(replay, renames)
             check_replayable(config, replay, ["agents", "first_seed", "llm_model"], ids)
         if script is not None:
             checked_scripts(script, len(specs))
-        options = run_options(workers, concurrency, scheduler, quiet)
         rundir = RunDir(out, config)
+        migrate_game_ids(rundir.path, renames)
         player = MysteryPlayer(specs, AgentSettings(llm=llm if needs_llm else None), script)
-        report = run_games(rundir, ids, player, options)
+        report = run_games(rundir, ids, player, shared.runner)
         summary = summarise(rundir, ids)
         usage = played_usage(report.played)
         summary["llm_usage"] = None if usage is None else usage.model_dump(mode="json")
@@ -292,7 +272,7 @@ def bench_mystery(
     )
     plot = plot_gains(summary["ig_per_round"], out / "ig_per_round.png")
     path = write_json(out / "summary.json", summary)
-    if as_json:
+    if shared.as_json:
         typer.echo(write_json_text(summary))
         exit_when_all_errored(summary["errored"], summary["finished"])
         return
@@ -325,11 +305,7 @@ def bench_wellplay_runs(
     agents: str,
     runs: int,
     first_seed: int,
-    out: Path,
-    as_json: bool,
-    model: str | None,
-    base_url: str | None,
-    options: RunOptions,
+    shared: RunCommandOptions,
 ) -> None:
     """``bench mystery --wellplay``: every script of the copy played ``runs`` times with the
     civilians on the framework ``agents`` names; votes, win rate and per-category accuracy,
@@ -339,7 +315,7 @@ def bench_wellplay_runs(
             raise ValueError(
                 f"--agents: with --wellplay one of {', '.join(VARIANTS)}, got {agents!r}"
             )
-        llm = llm_settings(model, base_url)
+        llm = llm_settings(shared.model, shared.base_url)
         if not llm.configured:
             raise ValueError("--wellplay: playing needs an LLM endpoint: give --base-url")
         for loaded in load_wellplay(root, first_seed):
@@ -353,9 +329,9 @@ def bench_wellplay_runs(
             runs=runs,
         )
         ids = game_ids(folders, runs)
-        rundir = RunDir(out, config)
+        rundir = RunDir(shared.out, config)
         player = WellPlayPlayer(root.resolve(), cast(WellPlayVariant, agents), llm, first_seed)
-        report = run_games(rundir, ids, player, options)
+        report = run_games(rundir, ids, player, shared.runner)
         summary = wellplay_summary(rundir, ids)
     except (ValueError, ValidationError, RunDirError, LogError) as err:
         fail(err)
@@ -366,8 +342,8 @@ def bench_wellplay_runs(
         play_wall_s=round(report.wall_s, 3),
         play_cpu_s=round(report.cpu_s, 3),
     )
-    path = write_json(out / "summary.json", summary)
-    if as_json:
+    path = write_json(shared.out / "summary.json", summary)
+    if shared.as_json:
         typer.echo(write_json_text(summary))
     else:
         columns = ["games", "finished", "runs", "fallbacks", "play_wall_s", "play_cpu_s"]

@@ -31,7 +31,7 @@ from benchmarks.viewer.store import compute_view, save_view
 from games.core.errors import GAME_ERRORS
 from games.core.loop import errored_end
 from games.core.recordings import check_run_recordings
-from games.core.runlog import RunDir, write_atomic
+from games.core.runlog import RunDir, game_seed, write_atomic
 from reasoning.prover import ProverUnavailable
 
 T = TypeVar("T")
@@ -406,7 +406,7 @@ class Progress:
 
 @dataclass(frozen=True)
 class RegisteredGamePlayer:
-    """Plays game ``seed-<n>`` of any registered game from seed n with registry agents under
+    """Plays game ``<game>-seed<n>`` of any registered game from seed n with registry agents under
     default settings (a picklable ``GamePlayer``)."""
 
     game: str
@@ -417,5 +417,5 @@ class RegisteredGamePlayer:
         from games.core.play import play_game
         from games.core.registry import get_game
 
-        play_game(get_game(self.game), self.specs, int(game_id.removeprefix("seed-")), log=log)
+        play_game(get_game(self.game), self.specs, game_seed(game_id), log=log)
         return {}

@@ -41,7 +41,8 @@ from benchmarks.runner import (
 )
 from games.core.agents import combined_fallbacks
 from games.core.play import play_agents
-from games.core.runlog import RunDir
+from games.core.recordings import migrate_game_ids
+from games.core.runlog import RunDir, game_id, game_seed
 from games.undercover.agents import AGENTS, AgentSettings, seat_agents
 from games.undercover.checker import ProverChecker
 from games.undercover.engine import UndercoverGame
@@ -136,9 +137,15 @@ def matchups(agents: Sequence[str], fixed_citizen: str) -> list[Matchup]:
     return [Matchup(spy=s, citizens=c, contests=tuple(k)) for (s, c), k in contests.items()]
 
 
-def game_id(matchup: Matchup, pair: str, seed: int) -> str:
-    """The id of one game of a run: ``<spy>-vs-<citizens>.<pair>.s<seed>``."""
-    return f"{matchup.id}.{pair}.s{seed}"
+def undercover_id(matchup: Matchup, pair: str, seed: int) -> str:
+    """The id of one game of a run: ``undercover-<spy>-vs-<citizens>-<pair>-seed<seed>``."""
+    return game_id("undercover", seed, matchup.id, pair)
+
+
+def migrate_ids(run_dir: Path, plan: Sequence[tuple[Matchup, WordPair, int]]) -> None:
+    """Rename the games of a run made when ids were ``<spy>-vs-<citizens>.<pair>.s<seed>``."""
+    renames = {f"{m.id}.{p.id}.s{s}": undercover_id(m, p.id, s) for m, p, s in plan}
+    migrate_game_ids(run_dir, renames)
 
 
 def recorded_config(run_dir: Path) -> UndercoverBenchConfig:
@@ -212,17 +219,21 @@ class UndercoverPlayer:
         return {**self.__dict__, "settings": None}
 
     def __call__(self, game_id: str, log: MemoryLog) -> dict[str, Any]:
-        """Play game ``<spy>-vs-<citizens>.<pair>.s<seed>`` into ``log``; its fallbacks and its
-        LLM seats' usage by agent name."""
-        matchup_id, pair_id, seed_text = game_id.split(".")
-        spy, citizens = matchup_id.split("-vs-")
-        matchup = Matchup(spy=spy, citizens=citizens, contests=())
+        """Play game ``undercover-<spy>-vs-<citizens>-<pair>-seed<seed>`` into ``log``; its
+        fallbacks and its LLM seats' usage by agent name."""
+        seed = game_seed(game_id)
+        matchup, pair_id = next(
+            (m, p)
+            for m in matchups(self.config.agents, self.config.fixed_citizen)
+            for p in self.pairs
+            if undercover_id(m, p, seed) == game_id
+        )
         settings = self.settings
         if settings is None:
             assert self.recipe is not None
             settings = self.recipe.build()
         game_config = UndercoverConfig.model_validate({"players": self.config.players})
-        game = UndercoverGame(game_config, self.pairs[pair_id], int(seed_text[1:]))
+        game = UndercoverGame(game_config, self.pairs[pair_id], seed)
         seated = game_settings(
             settings, self.config, matchup, game_id, self.record_in, self.replay_from
         )
@@ -336,17 +347,19 @@ def run(
         raise ValueError("pairs: give the pairs the config names, in its order")
     if record and replay_from is not None:
         raise ValueError("record and replay_from cannot both be set")
-    if replay_from is not None:
-        check_replayable(config, replay_from, REPLAY_FIELDS)
-    say = progress or (lambda _: None)
-    started = time.perf_counter()
-    rundir = RunDir(out, config)
     plan = [
         (m, p, config.first_seed + i)
         for m in matchups(config.agents, config.fixed_citizen)
         for p in pairs
         for i in range(seeds)
     ]
+    if replay_from is not None:
+        migrate_ids(replay_from, plan)
+        check_replayable(config, replay_from, REPLAY_FIELDS)
+    say = progress or (lambda _: None)
+    started = time.perf_counter()
+    rundir = RunDir(out, config)
+    migrate_ids(rundir.path, plan)
     player = UndercoverPlayer(
         config, {p.id: p for p in pairs}, out if record else None, replay_from, recipe, settings
     )
@@ -361,9 +374,13 @@ def run(
             say(f"{game.game_id}: errored: {game.error}")
 
     report = run_games(
-        rundir, [game_id(m, p.id, s) for m, p, s in plan], player, options or RunOptions(), keep
+        rundir,
+        [undercover_id(m, p.id, s) for m, p, s in plan],
+        player,
+        options or RunOptions(),
+        keep,
     )
-    wanted = {game_id(m, p.id, s) for m, p, s in plan}
+    wanted = {undercover_id(m, p.id, s) for m, p, s in plan}
     finished = [gid for gid in rundir.finished_games() if gid in wanted]
     say(f"scoring {len(finished)} games (MiniLM embeddings)")
     metrics = {
@@ -403,7 +420,7 @@ def _matchup_results(
 ) -> list[MatchupResult]:
     results = []
     for m in matchups(config.agents, config.fixed_citizen):
-        ids = [game_id(m, p.id, s) for mm, p, s in plan if mm == m]
+        ids = [undercover_id(m, p.id, s) for mm, p, s in plan if mm == m]
         games = [metrics[gid] for gid in ids if gid in metrics]
         results.append(
             MatchupResult(

@@ -181,6 +181,10 @@ def test_damaged_logs_are_audited_or_refused_in_one_line(
             "agents: undercover takes 4 to 10 players, got 11",
         ),
         (["play", "undercover", "--timeout", "inf"], "field 'prover_timeout_s'"),
+        (
+            ["bench", "undercover", "--players", "11"],
+            "option '--players': undercover takes 4 to 10 players, got 11",
+        ),
         (["bench", "undercover", "--fixed-citizen", "wizard"], "--fixed-citizen: unknown agent"),
         (["bench", "undercover", "--timeout", "1e300"], "field 'prover_timeout_s'"),
     ],
@@ -217,8 +221,8 @@ def test_a_resumed_run_directory_with_bad_bytes_is_named(tmp_path: Path) -> None
     assert result.exit_code == 2
     assert_one_line(result.stderr, "config.json:1: starts with a UTF-8 byte-order mark")
     config.write_bytes(config.read_bytes()[3:])
-    log = out / "games" / "game-00000.jsonl"
+    log = out / "games" / "clue-seed0.jsonl"
     log.write_bytes(log.read_bytes()[:-40] + b"\xff\n")
     resumed = runner.invoke(app, [*args, "--out", str(out)])
     assert resumed.exit_code == 2
-    assert_one_line(resumed.stderr, "game-00000.jsonl", "not UTF-8: byte")
+    assert_one_line(resumed.stderr, "clue-seed0.jsonl", "not UTF-8: byte")

@@ -226,7 +226,7 @@ def _commands(entries: Mapping[str, Lazy | Group], path: tuple[str, ...] = ()) -
 
 USAGE_ERRORS = [
     (["prove", "examples/tea.thy", "--timeout", "abc"], "'--timeout'"),
-    (["bench", "undercover", "--players", "11"], "'--players'"),
+    (["bench", "undercover", "--players", "six"], "'--players'"),
     (["bench", "clue", "--games", "0"], "'--games'"),
     (["bench", "provers", "--problems", "x"], "'--problems'"),
     (["prove"], "'file'"),

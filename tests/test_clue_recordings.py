@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
+from benchmarks.clue_bench import SEATS_FILE
 from benchmarks.console.cli import app
 from games.clue import DeductionEvent, read_clue_log
 from games.clue.agents import AgentSettings
@@ -76,7 +77,7 @@ def test_bench_replays_from_per_game_recordings_without_the_server(
 ) -> None:
     calls_dir = recorded.run_dir / CALLS_DIR
     files = sorted(p.name for p in calls_dir.iterdir())
-    assert files == [f"game-0000{g}.seat{s}.jsonl" for g in (0, 1) for s in (0, 1)]
+    assert files == [f"clue-seed{g}.seat{s}.jsonl" for g in (5, 6) for s in (0, 1)]
     calls = [len(load_recording(calls_dir / name)) for name in files]
     assert sum(calls) == recorded.served and all(calls)
 
@@ -91,7 +92,7 @@ def test_bench_replays_from_per_game_recordings_without_the_server(
     )
     assert usage["total"]["latency_p95_s"] >= usage["total"]["latency_median_s"] > 0
     assert any(a["fallbacks"] > 0 for a in recorded.summary["per_agent"])
-    for game in ("game-00000", "game-00001"):
+    for game in ("clue-seed5", "clue-seed6"):
         first = (recorded.run_dir / "games" / f"{game}.jsonl").read_text()
         assert (tmp_path / "replayed" / "games" / f"{game}.jsonl").read_text() == first
         assert '"type":"deduction_review"' in first
@@ -116,15 +117,15 @@ def test_a_replayed_bench_refuses_other_settings_and_errors_games_it_cannot_repl
     assert "was recorded with seed 5 (this run: 6)" in other_seed
     missing = replay("b", recorded.run_dir, "--games", "3")
     assert "no recording of this game's LLM calls at" in missing
-    assert "game-00002.seat<k>.jsonl" in missing
+    assert "clue-seed7.seat<k>.jsonl" in missing
     assert "not a run directory" in replay("c", tmp_path)
     edited = tmp_path / "edited"
     shutil.copytree(recorded.run_dir, edited)
-    first = edited / CALLS_DIR / "game-00000.seat0.jsonl"
+    first = edited / CALLS_DIR / "clue-seed5.seat0.jsonl"
     first.write_text(first.read_text().replace("ACTION PHASE", "ACTION TIME", 1))
     differs = errored("d", edited)
-    assert list(differs) == ["game-00000"]
-    assert "messages[1].content differs from the recording" in differs["game-00000"]
+    assert list(differs) == ["clue-seed5"]
+    assert "messages[1].content differs from the recording" in differs["clue-seed5"]
     both = runner.invoke(app, ["bench", "clue", "--record", "--replay", str(recorded.run_dir)])
     assert both.exit_code == 2 and "cannot be used together" in both.output
 
@@ -200,9 +201,33 @@ def test_replay_names_the_seat_without_a_recording(tmp_path: Path) -> None:
         seat_client(settings, 2)
 
 
+def test_a_run_made_with_the_old_game_ids_resumes_and_replays(
+    recorded: Recorded, tmp_path: Path
+) -> None:
+    old = tmp_path / "old"
+    shutil.copytree(recorded.run_dir, old)
+    for index, new in enumerate(("clue-seed5", "clue-seed6")):
+        (old / "games" / f"{new}.jsonl").rename(old / "games" / f"game-{index:05d}.jsonl")
+        for path in (old / CALLS_DIR).glob(f"{new}.seat*"):
+            path.rename(path.with_name(path.name.replace(new, f"game-{index:05d}")))
+    seats = old / SEATS_FILE
+    seats.write_text(seats.read_text().replace("clue-seed5", "game-00000"))
+    seats.write_text(seats.read_text().replace("clue-seed6", "game-00001"))
+
+    replayed = bench(tmp_path / "replayed", "--replay", str(old))
+    assert comparable(replayed) == comparable(recorded.summary)
+    settings = ["--agents", AGENTS, "--rounds", "2", "--seed", "5", "--model", "m"]
+    resumed = bench(old, *settings, "--base-url", "http://127.0.0.1:9/v1")
+    assert comparable(resumed) == comparable(recorded.summary)
+    assert sorted(p.name for p in (old / "games").iterdir()) == [
+        "clue-seed5.jsonl",
+        "clue-seed6.jsonl",
+    ]
+
+
 def test_each_stated_deduction_names_the_recorded_call_it_came_from(recorded: Recorded) -> None:
     stated = []
-    for game in ("game-00000", "game-00001"):
+    for game in ("clue-seed5", "clue-seed6"):
         events = read_clue_log(recorded.run_dir / "games" / f"{game}.jsonl")
         for event in events:
             if isinstance(event, DeductionEvent) and event.seat == 2:  # the prover asks no model

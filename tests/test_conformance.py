@@ -13,7 +13,7 @@ from pydantic import BaseModel
 from benchmarks.runner import RegisteredGamePlayer, RunOptions, run_games
 from games.core.conformance import RULES, ConformanceError, check_game, offline_mixes
 from games.core.registry import game_names, get_game
-from games.core.runlog import RunDir
+from games.core.runlog import RunDir, game_id
 from tests.tiny_game.entry import ENTRY as NIM
 from tests.tiny_game.entry import NimEntry
 
@@ -68,7 +68,7 @@ def run_logs(name: str, out: Path, ids: Sequence[str], options: RunOptions) -> d
 def test_resumed_and_two_process_runs_equal_one_uninterrupted_run(
     name: str, tmp_path: Path
 ) -> None:
-    ids = [f"seed-{s}" for s in (3, 4, 5)]
+    ids = [game_id(name, s) for s in (3, 4, 5)]
     quiet = RunOptions(quiet=True)
     whole = run_logs(name, tmp_path / "whole", ids, quiet)
     assert len(whole) == 3

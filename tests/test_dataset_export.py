@@ -151,11 +151,11 @@ def test_llm_decisions_join_their_recorded_calls_and_score_exactly(
     done = export(str(mycroft), str(clue), "--out", str(out), "--format", "jsonl")
     assert done.exit_code == 0, done.output
     rows = [json.loads(x) for x in (out / "decisions.jsonl").read_text().splitlines()]
-    log = get_game("hanabi").read_log(mycroft / "games" / "p2-seed0.jsonl")
+    log = get_game("hanabi").read_log(mycroft / "games" / "hanabi-p2-seed0.jsonl")
     logged = [e for e in log.events if isinstance(e, DecisionEvent)]
     hanabi = [r for r in rows if r["game"] == "hanabi"]
     assert [r["turn"] for r in hanabi if r["logged"]] == [d.turn for d in logged]
-    recorded = (mycroft / "llm" / "p2-seed0.seat0.jsonl").read_text().splitlines()
+    recorded = (mycroft / "llm" / "hanabi-p2-seed0.seat0.jsonl").read_text().splitlines()
     assert [r["call"] for r in hanabi] == list(range(len(recorded)))
     first = hanabi[0]
     assert first["values"] == lines[0]["values"] and first["model"] == "scripted"
@@ -169,7 +169,7 @@ def test_llm_decisions_join_their_recorded_calls_and_score_exactly(
         assert scored.parsed and scored.claims == len(stated)
         assert scored.sound == sum(c["judgement"] == "sound" for c in stated)
     calls = [r for r in rows if r["game"] == "clue"]
-    seat0 = (clue / "llm" / "game-00000.seat0.jsonl").read_text().splitlines()
+    seat0 = (clue / "llm" / "clue-seed0.seat0.jsonl").read_text().splitlines()
     assert len(calls) == len(seat0) > 0
     assert all(not r["logged"] and r["parsed"] is None and r["turn"] is None for r in calls)
     assert all(r["completion"] == "I would rather not say." for r in calls)
@@ -212,9 +212,9 @@ def test_bad_runs_and_outputs_exit_2_in_one_line(runs: dict[str, Path], tmp_path
     (bad_calls / "llm").mkdir(parents=True)
     for part in ("config.json", "games"):
         (bad_calls / part).symlink_to(runs["clue-llm"] / part)
-    (bad_calls / "llm" / "game-00000.seat0.jsonl").write_text("not JSON\n")
+    (bad_calls / "llm" / "clue-seed0.seat0.jsonl").write_text("not JSON\n")
     cases = [
-        ([str(bad_calls)], "game-00000.seat0.jsonl: not a readable recording: line 1"),
+        ([str(bad_calls)], "clue-seed0.seat0.jsonl: not a readable recording: line 1"),
         ([str(tmp_path)], "not a run directory"),
         ([str(a_file)], "not a run directory"),
         ([str(no_games)], "a run without games"),

@@ -118,11 +118,11 @@ def test_a_recorded_bench_replays_without_the_endpoint(case: Case, tmp_path: Pat
     recorded = tmp_path / "recorded"
     with ScriptedChatServer(solver(case)) as server:
         first = bench(recorded, "--base-url", server.base_url, "--model", "scripted", "--record")
-    assert seat_calls(recorded, f"llm-seed-{SEED}", 0).is_file()
+    assert seat_calls(recorded, f"detective-llm-seed{SEED}", 0).is_file()
     again = bench(tmp_path / "replayed", "--replay", str(recorded), "--model", "scripted")
     for key in ("agents", "autograder"):
         assert again[key] == first[key]
-    for gid in (f"llm-seed-{SEED}", f"llm-seed-{SEED + 1}"):
+    for gid in (f"detective-llm-seed{SEED}", f"detective-llm-seed{SEED + 1}"):
         logged = (recorded / "games" / f"{gid}.jsonl").read_text()
         assert (tmp_path / "replayed" / "games" / f"{gid}.jsonl").read_text() == logged
         calls = load_recording(seat_calls(recorded, gid, 0))

@@ -284,7 +284,10 @@ def test_a_replay_without_recordings_or_of_no_run_is_refused_at_the_start(
     result = runner.invoke(app, ["bench", "mystery", *replayed])
     assert result.exit_code == 2, result.output
     line = _one_line(result.stderr)
-    assert f"no recording of this game's LLM calls at {recorded}/llm/seed-0.seat<k>.jsonl" in line
+    assert (
+        f"no recording of this game's LLM calls at {recorded}/llm/mystery-seed0.seat<k>.jsonl"
+        in line
+    )
     assert not (tmp_path / "again").exists()
     for command in (["bench", "hanabi"], ["bench", "mystery"], ["bench", "clue"]):
         result = runner.invoke(app, [*command, "--replay", str(tmp_path), "--out", "x"])

@@ -135,7 +135,7 @@ def test_annotate_writes_one_line_per_decision_with_move_values(tmp_path: Path) 
             ],
         )
     assert result.exit_code == 0, result.output
-    lines = (run / "games" / "p2-seed0.jsonl").read_text().splitlines()
+    lines = (run / "games" / "hanabi-p2-seed0.jsonl").read_text().splitlines()
     short = tmp_path / "short.jsonl"
     short.write_text("\n".join(lines[:6]) + "\n")
     args = ["hanabi", "annotate", str(short), "--samples", "2", "--max-samples", "2"]

@@ -75,7 +75,7 @@ def test_bench_hanabi_on_the_runner_reports_every_player_count(tmp_path: Path) -
     assert all(r["iqm_ci"][0] <= r["iqm"] <= r["iqm_ci"][1] for r in rows)
     assert rows[0]["fallbacks"] == 0 and rows[0]["tracking_accuracy"] is None
     assert (out / "scores.png").read_bytes()[:4] == b"\x89PNG"
-    assert len(list((out / "games").glob("p*-seed*.jsonl"))) == 4
+    assert len(list((out / "games").glob("hanabi-p*-seed*.jsonl"))) == 4
     table = CliRunner().invoke(app, args)
     assert table.exit_code == 0 and "scoring fireworks" in table.output
 

@@ -201,7 +201,7 @@ def test_bench_records_and_replays_each_setting(role: str, tmp_path: Path) -> No
         assert result.exit_code == 0, result.output
         calls = len(server.requests)
     assert calls > 10
-    assert (recorded / "llm" / "p2-seed0.seat0.jsonl").is_file()
+    assert (recorded / "llm" / "hanabi-p2-seed0.seat0.jsonl").is_file()
     again = runner.invoke(
         app,
         [
@@ -327,7 +327,7 @@ def test_two_models_at_one_table_record_each_seats_model(tmp_path: Path) -> None
         assert result.exit_code == 0, result.output
         seen = {(SEAT.search(r.last_user)[1], r.model) for r in server.requests}  # type: ignore[index]
     assert seen == {("0", "model-a"), ("1", "model-b")}
-    log = ENTRY.read_log(tmp_path / "games" / "p3-seed0.jsonl")
+    log = ENTRY.read_log(tmp_path / "games" / "hanabi-p3-seed0.jsonl")
     assert log.header is not None
     assert [s.agent for s in log.header.seats] == ["sherlock@model-a", "watson@model-b", "hat"]
 
@@ -378,6 +378,6 @@ def test_the_reprompt_policy_asks_again_and_never_plays_a_random_move(tmp_path: 
         args += ["--base-url", server.base_url, "--invalid", "reprompt", "--out", str(out)]
         result = runner.invoke(app, ["bench", "hanabi", *args, "--quiet"])
     assert result.exit_code == 1 and "every game errored" in result.output
-    log = ENTRY.read_log(out / "games" / "p2-seed0.jsonl")
+    log = ENTRY.read_log(out / "games" / "hanabi-p2-seed0.jsonl")
     assert log.end is not None and log.end.status == "errored"
     assert not [e for e in log.events if isinstance(e, DecisionEvent)]

@@ -21,7 +21,7 @@ def _bench(out: Path, seeds: str, agents: str = "hat") -> None:
 def test_a_seed_list_plays_those_seeds(tmp_path: Path) -> None:
     _bench(tmp_path, "2,7,3")
     names = sorted(p.name for p in (tmp_path / "games").glob("*.jsonl"))
-    assert names == [f"p{n}-seed{s}.jsonl" for n in (2, 3) for s in (2, 3, 7)]
+    assert names == [f"hanabi-p{n}-seed{s}.jsonl" for n in (2, 3) for s in (2, 3, 7)]
     bad = runner.invoke(app, ["bench", "hanabi", "--seeds", "2,x", "--out", str(tmp_path / "b")])
     assert bad.exit_code == 2 and "--seeds" in bad.output and "Traceback" not in bad.output
 

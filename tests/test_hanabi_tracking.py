@@ -23,7 +23,7 @@ from benchmarks.hanabi_bench import (
     COLUMNS,
     HanabiRunConfig,
     HanabiSummary,
-    game_id,
+    hanabi_id,
     summarise_count,
     table_rows,
 )
@@ -209,7 +209,7 @@ def test_bench_row_reports_own_teammate_recall_and_hint_agreement(tmp_path: Path
     config = HanabiRunConfig(players=(2,), seeds=(0, 1), agents="tracker")
     rundir = RunDir(tmp_path / "run", config)
     for seed in config.seeds:
-        _played(rundir.log_path(game_id(2, seed)), 2, seed, lambda _: _standard_from)
+        _played(rundir.log_path(hanabi_id(2, seed)), 2, seed, lambda _: _standard_from)
     row = summarise_count(rundir, 2)
     assert row.own_recall == row.teammate_recall == 1.0
     assert row.hle_agreement is not None and 0.0 < row.hle_agreement < 1.0

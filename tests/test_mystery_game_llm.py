@@ -93,7 +93,7 @@ def test_llm_agents_play_record_and_replay_through_the_bench(tmp_path: Path) -> 
     calibration = summary["calibration"]
     assert calibration["high"]["n"] > 0 and calibration["low"]["n"] > 0
     assert calibration["high"]["mean_exact_eig"] >= 0.0
-    recording = (tmp_path / "rec" / "llm" / "seed-0.seat0.jsonl").read_text()
+    recording = (tmp_path / "rec" / "llm" / "mystery-seed0.seat0.jsonl").read_text()
     assert "Sentence: I would rather not say." in recording
     again = runner.invoke(
         app,
@@ -116,12 +116,12 @@ def test_llm_agents_play_record_and_replay_through_the_bench(tmp_path: Path) -> 
         ],
     )
     assert again.exit_code == 0, again.output
-    for name in ("seed-0.jsonl", "seed-1.jsonl"):
+    for name in ("mystery-seed0.jsonl", "mystery-seed1.jsonl"):
         recorded = (tmp_path / "rec" / "games" / name).read_text()
         assert (tmp_path / "replayed" / "games" / name).read_text() == recorded
-    log = (tmp_path / "rec" / "games" / "seed-0.jsonl").read_text()
+    log = (tmp_path / "rec" / "games" / "mystery-seed0.jsonl").read_text()
     assert '"stated":[[' in log
-    events = ENTRY.read_log(tmp_path / "rec" / "games" / "seed-0.jsonl").events
+    events = ENTRY.read_log(tmp_path / "rec" / "games" / "mystery-seed0.jsonl").events
     asked = [e for e in events if isinstance(e, Asked) and e.stated]
     llm_seats = {0, 1, 2}  # questum, llm-random, llm-cot
     assert {e.seat for e in asked} >= llm_seats
@@ -130,7 +130,7 @@ def test_llm_agents_play_record_and_replay_through_the_bench(tmp_path: Path) -> 
             assert event.call is None
             continue
         assert event.call is not None
-        calls = load_recording(tmp_path / "rec" / "llm" / f"seed-0.seat{event.seat}.jsonl")
+        calls = load_recording(tmp_path / "rec" / "llm" / f"mystery-seed0.seat{event.seat}.jsonl")
         reply = calls[event.call].reply
         assert reply is not None and '"suspects"' in reply.content
     per_victim = [

@@ -37,7 +37,7 @@ def run(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def _records(run: Path) -> list[Record]:
-    text = (run / "games" / "seed-0.jsonl").read_text()
+    text = (run / "games" / "mystery-seed0.jsonl").read_text()
     return [json.loads(line) for line in text.splitlines()]
 
 
@@ -97,13 +97,13 @@ BREACHES: dict[str, Callable[[list[Record], random.Random], None]] = {
 
 def _write(run: Path, records: list[Record], into: Path) -> Path:
     shutil.copytree(run, into)
-    path = into / "games" / "seed-0.jsonl"
+    path = into / "games" / "mystery-seed0.jsonl"
     path.write_text("".join(json.dumps(r, separators=(",", ":")) + "\n" for r in records))
     return path
 
 
 def test_a_played_log_replays(run: Path) -> None:
-    log = read_checked_log(run / "games" / "seed-0.jsonl")
+    log = read_checked_log(run / "games" / "mystery-seed0.jsonl")
     assert log.events[-1].type == "game_end"
 
 

@@ -152,7 +152,7 @@ def test_play_and_bench_take_a_script_file(tmp_path: Path) -> None:
     ran = runner.invoke(app, [*bench, "--out", str(out), "--json"])
     assert ran.exit_code == 0, ran.output
     assert json.loads(ran.output)["finished"] == 1
-    header = json.loads((out / "games" / "seed-0.jsonl").read_text().splitlines()[0])
+    header = json.loads((out / "games" / "mystery-seed0.jsonl").read_text().splitlines()[0])
     assert header["config"]["script_file"] == str(path.resolve())
     data = _data()
     _forget(data)

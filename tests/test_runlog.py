@@ -19,8 +19,9 @@ from games.clue import (
     RandomAgent,
 )
 from games.clue.entry import ENTRY as CLUE
+from games.core.recordings import CALLS_DIR, migrate_game_ids
 from games.core.replay import replay as replay_log
-from games.core.runlog import EventLog, RunDir, RunDirError, read_jsonl
+from games.core.runlog import EventLog, RunDir, RunDirError, game_id, game_seed, read_jsonl
 from tests.support.played import play_clue
 
 
@@ -223,10 +224,36 @@ def test_interrupted_run_resumes_skipping_finished_games(tmp_path: Path) -> None
     assert "game00" not in calls and calls["game01"] > 20 and calls["game02"] > 0
     assert results == reference
     assert run.log_path("game00").read_text() == finished_log
-    for game_id in ("game00", "game01", "game02"):
-        ours = run.log_path(game_id).read_text()
-        assert ours == (tmp_path / "ref" / "games" / f"{game_id}.jsonl").read_text()
-        replay_log(CLUE, CLUE.read_log(run.log_path(game_id)))
+    for gid in ("game00", "game01", "game02"):
+        ours = run.log_path(gid).read_text()
+        assert ours == (tmp_path / "ref" / "games" / f"{gid}.jsonl").read_text()
+        replay_log(CLUE, CLUE.read_log(run.log_path(gid)))
     summary = resumed.read_summary()
     assert summary is not None
     assert Summary.model_validate(summary) == Summary(results=reference)
+
+
+def test_game_ids_have_one_shape_and_name_their_seed() -> None:
+    assert game_id("clue", 5) == "clue-seed5"
+    assert game_id("hanabi", 0, "p3") == "hanabi-p3-seed0"
+    assert game_id("undercover", 2, "nli-vs-prover", "tea-coffee") == (
+        "undercover-nli-vs-prover-tea-coffee-seed2"
+    )
+    assert game_seed(game_id("detective", 12, "llm-verified")) == 12
+    with pytest.raises(ValueError, match="does not end in -seed<number>"):
+        game_seed("game-00001")
+
+
+def test_old_game_ids_are_renamed_with_their_recordings_unless_taken(tmp_path: Path) -> None:
+    games, calls = tmp_path / "games", tmp_path / CALLS_DIR
+    games.mkdir()
+    calls.mkdir()
+    (games / "seed-1.jsonl").write_text("old\n")
+    (calls / "seed-1.seat0.jsonl.gz").write_text("calls\n")
+    (games / "seed-2.jsonl").write_text("stale\n")
+    (games / "mystery-seed2.jsonl").write_text("current\n")
+    migrate_game_ids(tmp_path, {"seed-1": "mystery-seed1", "seed-2": "mystery-seed2"})
+    assert (games / "mystery-seed1.jsonl").read_text() == "old\n"
+    assert (calls / "mystery-seed1.seat0.jsonl.gz").read_text() == "calls\n"
+    assert (games / "mystery-seed2.jsonl").read_text() == "current\n"
+    assert (games / "seed-2.jsonl").exists() and not (games / "seed-1.jsonl").exists()

@@ -32,8 +32,8 @@ BENCH = ["bench", "undercover", "--seeds", "2", "--pairs", TEA.id, "--agents", "
 BENCH += ["--fixed-citizen", "prover", "--json"]
 """Two games, each an LLM spy (nli) against five prover citizens: seeds 0 and 1."""
 GAME_IDS = (
-    "nli-vs-prover.earl-grey-tea-ceylon-tea.s0",
-    "nli-vs-prover.earl-grey-tea-ceylon-tea.s1",
+    "undercover-nli-vs-prover-earl-grey-tea-ceylon-tea-seed0",
+    "undercover-nli-vs-prover-earl-grey-tea-ceylon-tea-seed1",
 )
 
 

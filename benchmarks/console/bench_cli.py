@@ -11,21 +11,19 @@ from pydantic import ValidationError
 from benchmarks import backbone_bench, provers_bench, undercover_bench
 from benchmarks.console.options import (
     MAX_GAMES,
-    AsJson,
-    Concurrency,
-    Quiet,
-    Scheduler,
-    Workers,
+    RunCommandOptions,
     exit_when_all_errored,
-    run_options,
+    run_command,
 )
 from benchmarks.report import format_table, write_json
-from games.core.cli import BaseUrl, Model, Record, RecordedRun, fail, prepare_out, record_or_replay
+from games.core.cli import fail, prepare_out
+from games.core.play import check_seats
 from games.core.runlog import RunDir, RunDirError
 from games.core.settings import GameSettings
 from games.undercover.agents import AGENTS as UNDERCOVER_AGENTS
 from games.undercover.agents import AgentSettings as UndercoverAgentSettings
 from games.undercover.cli import find_pair, undercover_client, undercover_llm
+from games.undercover.entry import ENTRY as UNDERCOVER
 from games.undercover.lexicon import Lexicon
 from games.undercover.metrics import MiniLMSimilarity
 from games.undercover.words import builtin_pairs
@@ -57,7 +55,9 @@ def bench_provers(
     typer.echo(f"\nwrote {path}")
 
 
+@run_command(out=Path("runs/undercover"))
 def bench_undercover(
+    shared: RunCommandOptions,
     seeds: Annotated[
         int, typer.Option(min=1, max=MAX_GAMES, help="Seeds per matchup and word pair.")
     ] = 20,
@@ -90,9 +90,7 @@ def bench_undercover(
     ] = None,
     players: Annotated[
         int | None,
-        typer.Option(
-            min=4, max=10, help="Players per game. [default: 6; with --replay: the recorded run's]"
-        ),
+        typer.Option(help="Players per game. [default: 6; with --replay: the recorded run's]"),
     ] = None,
     prover: Annotated[
         str | None,
@@ -108,23 +106,11 @@ def bench_undercover(
             help="Seconds per prover call. [default: 10; with --replay: the recorded run's]",
         ),
     ] = None,
-    out: Annotated[Path, typer.Option(help="Run directory (resumed when it exists).")] = Path(
-        "runs/undercover"
-    ),
-    as_json: AsJson = False,
-    model: Model = None,
-    base_url: BaseUrl = None,
-    record: Record = False,
-    replay: RecordedRun = None,
-    workers: Workers = 1,
-    concurrency: Concurrency = 1,
-    scheduler: Scheduler = None,
-    quiet: Quiet = False,
 ) -> None:
     """Seed 002's fixed-opponent contest (4.2) and round-robin (4.3): game metrics and the
     Attributional Score per matchup, agent type and word pair, a word-similarity table, a plot."""
+    out, replay, model = shared.out, shared.replay, shared.model
     try:
-        record_or_replay(record, out, replay)
         recorded = None if replay is None else undercover_bench.recorded_config(replay)
         if recorded is not None:
             model = model if model is not None else recorded.llm_model
@@ -132,12 +118,13 @@ def bench_undercover(
             pairs = pairs if pairs is not None else ",".join(recorded.pairs)
         if recorded is not None:
             fixed_citizen = fixed_citizen or recorded.fixed_citizen
-            players = players or recorded.players
+            players = recorded.players if players is None else players
             prover = prover or recorded.prover
             timeout = timeout or recorded.timeout_s
             first_seed = recorded.first_seed if first_seed is None else first_seed
         fixed_citizen = fixed_citizen or "prover"
-        players = players or 6
+        players = 6 if players is None else players
+        check_seats(UNDERCOVER, players, option="option '--players'")
         prover = prover or DEFAULT_PROVER
         timeout = timeout or 10.0
         first_seed = first_seed or 0
@@ -146,7 +133,7 @@ def bench_undercover(
             UNDERCOVER_AGENTS.get(fixed_citizen)
         except ValueError as err:
             raise ValueError(f"--fixed-citizen: {err}") from None
-        llm = undercover_llm(model, base_url)
+        llm = undercover_llm(model, shared.base_url)
         if agents is None:
             names = tuple(
                 n for n, t in UNDERCOVER_AGENTS.types.items() if llm.configured or not t.needs_llm
@@ -171,7 +158,6 @@ def bench_undercover(
             first_seed=first_seed,
             llm_model=llm.model if needs_llm else None,
         )
-        options = run_options(workers, concurrency, scheduler, quiet)
         recipe = undercover_bench.SettingsRecipe(
             prover, timeout, llm if client is not None else None
         )
@@ -188,14 +174,14 @@ def bench_undercover(
             chosen,
             MiniLMSimilarity(),
             progress=lambda m: typer.echo(m, err=True),
-            record=record,
+            record=shared.record,
             replay_from=replay,
-            options=options,
+            options=shared.runner,
             recipe=recipe,
         )
     except (ValueError, ValidationError, RunDirError, ProverUnavailable) as err:
         fail(err)
-    if as_json:
+    if shared.as_json:
         typer.echo(summary.model_dump_json())
     else:
         for line in undercover_bench.report_lines(summary):

@@ -12,27 +12,25 @@ from pydantic import ValidationError
 from benchmarks import clue_bench, clue_perf
 from benchmarks.console.options import (
     MAX_GAMES,
-    AsJson,
-    Concurrency,
-    Quiet,
-    Scheduler,
-    Views,
-    Workers,
+    RunCommandOptions,
     exit_when_all_errored,
-    run_options,
+    run_command,
 )
 from benchmarks.llm_usage import usage_lines
 from benchmarks.report import format_table, write_json
-from games.clue.agents import AGENTS
+from games.clue.agents import AGENTS, AgentSettings
 from games.clue.cards import MAX_ROUNDS
-from games.clue.cli import DEFAULT_CLUE_AGENTS, llm_agent_settings
-from games.clue.engine import INFO
-from games.core.cli import BaseUrl, Model, Record, RecordedRun, fail, prepare_out, record_or_replay
+from games.clue.cli import DEFAULT_CLUE_AGENTS
+from games.clue.entry import ENTRY
+from games.core.cli import fail, prepare_out
+from games.core.play import check_seats
 from games.core.runlog import RunDirError
 from reasoning.llm import ReplayError as LLMReplayError
 
 
+@run_command(out=Path("runs/clue"))
 def bench_clue(
+    shared: RunCommandOptions,
     games: Annotated[int, typer.Option(min=1, max=MAX_GAMES, help="Number of games.")] = 20,
     agents: Annotated[
         str | None,
@@ -43,9 +41,6 @@ def bench_clue(
             show_default=False,
         ),
     ] = None,
-    out: Annotated[Path, typer.Option(help="Run directory (resumed when it exists).")] = Path(
-        "runs/clue"
-    ),
     seed: Annotated[
         int | None,
         typer.Option(
@@ -61,30 +56,19 @@ def bench_clue(
             show_default=False,
         ),
     ] = None,
-    as_json: AsJson = False,
-    model: Model = None,
-    base_url: BaseUrl = None,
-    record: Record = False,
-    replay: RecordedRun = None,
-    workers: Workers = 1,
-    concurrency: Concurrency = 1,
-    scheduler: Scheduler = None,
-    quiet: Quiet = False,
-    views: Views = False,
 ) -> None:
     """Play seeded Clue games and report seed 000 Table 1's columns per agent, the deduction
     audit's sound / lucky / wrong and recall, and a plot of cards known per round."""
+    out, replay = shared.out, shared.replay
     try:
-        record_in = record_or_replay(record, out, replay)
         recorded = None if replay is None else clue_bench.recorded_config(replay)
         if recorded is not None:
             agents = agents if agents is not None else ",".join(recorded.agents)
             seed = seed if seed is not None else recorded.seed
             rounds = rounds if rounds is not None else recorded.max_rounds
-            model = model if model is not None else recorded.llm_model
         specs = AGENTS.parse(agents if agents is not None else DEFAULT_CLUE_AGENTS)
-        INFO.check_players(len(specs), "agents")
-        settings = llm_agent_settings(model, base_url, record_in, replay)
+        check_seats(ENTRY, len(specs))
+        settings = AgentSettings(llm=shared.llm(None if recorded is None else recorded.llm_model))
         uses_llm = any(spec.startswith("llm") for spec in specs)
         llm_model = settings.llm_settings().model if uses_llm else None
         config = clue_bench.ClueBenchConfig(
@@ -93,13 +77,12 @@ def bench_clue(
             max_rounds=rounds if rounds is not None else 30,
             llm_model=llm_model,
         )
-        options = run_options(workers, concurrency, scheduler, quiet, views)
         summary = clue_bench.run(
-            config, games, out, settings, options, progress=lambda m: typer.echo(m, err=True)
+            config, games, out, settings, shared.runner, progress=lambda m: typer.echo(m, err=True)
         )
     except (ValueError, ValidationError, RunDirError, LLMReplayError) as err:
         fail(err)
-    if as_json:
+    if shared.as_json:
         typer.echo(summary.model_dump_json())
     else:
         rows = [

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated, Any, ClassVar
 
 import typer
-from pydantic import ValidationError
 
 from benchmarks.runner import MAX_CONCURRENCY, MAX_WORKERS, RunOptions
-from games.core.runlog import field_errors
+from games.core.cli import CommandOptions, with_options
 
 Workers = Annotated[
     int, typer.Option(help=f"Local processes playing games (1-{MAX_WORKERS}).", show_default=True)
@@ -39,16 +40,40 @@ Views = Annotated[
 AsJson = Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")]
 
 
-def run_options(
-    workers: int, concurrency: int, scheduler: str | None, quiet: bool, views: bool = False
-) -> RunOptions:
-    """The runner's options; ValueError names a field out of range in one line."""
-    try:
-        return RunOptions(
-            workers=workers, concurrency=concurrency, scheduler=scheduler, quiet=quiet, views=views
-        )
-    except ValidationError as err:
-        raise ValueError(field_errors(err).replace("field '", "option '--")) from None
+RunFolder = Annotated[Path, typer.Option(help="Run directory (resumed when it exists).")]
+"""The ``--out`` option of the resumable ``bench`` commands."""
+
+
+class RunCommandOptions(CommandOptions, RunOptions):
+    """The options of every ``bench`` command that plays games on the shared runner: the run
+    directory, the LLM endpoint and recordings (``CommandOptions``), how the runner spreads the
+    games (``RunOptions``), and whether to print the summary as JSON."""
+
+    DECLARATIONS: ClassVar[dict[str, Any]] = {
+        "out": RunFolder,
+        "as_json": AsJson,
+        **{k: v for k, v in CommandOptions.DECLARATIONS.items() if k != "out"},
+        "workers": Workers,
+        "concurrency": Concurrency,
+        "scheduler": Scheduler,
+        "quiet": Quiet,
+        "views": Views,
+    }
+
+    out: Path
+    as_json: bool = False
+
+    @property
+    def runner(self) -> RunOptions:
+        """The runner's share of the options."""
+        return RunOptions.model_validate(self.model_dump(include=set(RunOptions.model_fields)))
+
+
+def run_command(out: Path) -> Callable[[Callable[..., None]], Callable[..., None]]:
+    """Decorate a ``bench`` command taking ``shared: RunCommandOptions``: the shared options are
+    added to its command line (the run directory defaulting to ``out``) and given to it validated
+    (see ``games.core.cli.with_options``)."""
+    return with_options(RunCommandOptions, out=out)
 
 
 MAX_GAMES = 1_000_000

@@ -11,22 +11,17 @@ from typing import Annotated, Any
 import typer
 
 from games.core.cli import (
-    BaseUrl,
-    LogFolder,
-    Model,
-    Record,
-    RecordedRun,
+    CommandOptions,
     fail,
-    llm_settings,
     prepare_out,
-    record_or_replay,
     usage_footer,
+    with_options,
 )
 from games.core.errors import PLAY_ERRORS
 from games.core.play import play_game
 from games.core.recordings import game_llm_settings
 from games.core.registry import GameEntry, get_game
-from games.core.runlog import EventLog
+from games.core.runlog import EventLog, game_id
 
 
 def play_command(name: str) -> Callable[..., None]:
@@ -46,7 +41,9 @@ def generic_play(entry: GameEntry[Any]) -> Callable[..., None]:
     default = ",".join(offline[:1] * entry.info.min_players)
     game = entry.info.name
 
+    @with_options(CommandOptions)
     def play(
+        shared: CommandOptions,
         agents: Annotated[
             str,
             typer.Option(
@@ -54,27 +51,21 @@ def generic_play(entry: GameEntry[Any]) -> Callable[..., None]:
             ),
         ] = default,
         seed: Annotated[int, typer.Option(min=0, help="Seed of the game and its agents.")] = 0,
-        out: LogFolder = None,
-        record: Record = False,
-        replay: RecordedRun = None,
-        model: Model = None,
-        base_url: BaseUrl = None,
     ) -> None:
         """Play one game with registry agents and print its result."""
-        game_id = f"{game}-seed{seed}"
+        gid = game_id(game, seed)
+        out = shared.out
         try:
             specs = entry.agents.parse(agents)
-            record_in = record_or_replay(record, out, replay)
             if out is not None:
                 prepare_out(out)
             settings = entry.default_settings()
             if "llm" in getattr(type(settings), "model_fields", {}):
-                llm = llm_settings(model, base_url, record_in, replay)
-                llm = game_llm_settings(llm, game_id, len(specs))
+                llm = game_llm_settings(shared.llm(), gid, len(specs))
                 settings = settings.model_copy(update={"llm": llm})
         except ValueError as err:
             fail(err)
-        path = None if out is None else out / f"{game_id}.jsonl"
+        path = None if out is None else out / f"{gid}.jsonl"
         try:
             if path is None:
                 played = play_game(entry, specs, seed, settings)

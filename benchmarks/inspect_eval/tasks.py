@@ -134,7 +134,7 @@ def game_task(game: str, agents: str | None = None, seeds: int = 1, first_seed: 
     specs = entry.agents.parse(agents or DEFAULT_AGENTS[game])
     if not entry.agents.needs_llm(specs):
         raise ValueError(f"agents {agents!r}: no LLM agent for the model to play")
-    check_seats(entry, entry.default_config(len(specs)), len(specs))
+    check_seats(entry, len(specs))
     if seeds < 1:
         raise ValueError(f"seeds: must be >= 1, got {seeds}")
     samples = [

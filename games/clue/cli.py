@@ -14,30 +14,19 @@ from games.clue.entry import ENTRY
 from games.clue.events import ClueConfig
 from games.clue.transcript import transcript
 from games.core.cli import (
-    BaseUrl,
-    LogFolder,
-    Model,
-    Record,
+    CommandOptions,
     fail,
-    llm_settings,
     prepare_out,
-    record_or_replay,
     usage_footer,
+    with_options,
 )
 from games.core.errors import PLAY_ERRORS
-from games.core.play import play_game
+from games.core.play import check_seats, play_game
 from games.core.recordings import recorded_seat_calls
-from games.core.runlog import EventLog, LogError
+from games.core.runlog import EventLog, LogError, game_id
 
 DEFAULT_CLUE_AGENTS = "prover,prover,random,prover,prover,prover"
 """The seats of `gumshoe play clue` and `gumshoe bench clue` when none are given."""
-
-
-def llm_agent_settings(
-    model: str | None, base_url: str | None, record: Path | None, replay: Path | None
-) -> AgentSettings:
-    """Agent settings with the LLM options given on the command line over the environment's."""
-    return AgentSettings(llm=llm_settings(model, base_url, record, replay))
 
 
 def recorded_settings(
@@ -53,7 +42,7 @@ def recorded_settings(
             raise ValueError(f"--replay: {folder} holds {found}; give --seed")
         path = logs[0]
     else:
-        path = folder / f"clue-seed{seed}.jsonl"
+        path = folder / f"{game_id('clue', seed)}.jsonl"
     if not path.is_file():
         raise ValueError(f"--replay: no game log {path}")
     log = ENTRY.read_log(path)
@@ -68,7 +57,9 @@ def recorded_settings(
     )
 
 
+@with_options(CommandOptions)
 def play_clue(
+    shared: CommandOptions,
     agents: Annotated[
         str | None,
         typer.Option(
@@ -90,10 +81,6 @@ def play_clue(
             help=f"Round limit (1-{MAX_ROUNDS}). [default: 30; with --replay: the recorded game's]"
         ),
     ] = None,
-    out: LogFolder = None,
-    model: Model = None,
-    base_url: BaseUrl = None,
-    record: Record = False,
     replay: Annotated[
         Path | None,
         typer.Option(
@@ -105,30 +92,30 @@ def play_clue(
     ] = None,
 ) -> None:
     """Play one seeded Clue game, print every turn, then the deduction audit."""
+    out = shared.out
     try:
         if replay is not None:
             seed, agents, rounds = recorded_settings(replay, seed, agents, rounds)
         seed = 0 if seed is None else seed
         rounds = 30 if rounds is None else rounds
-        game_id = f"clue-seed{seed}"
+        gid = game_id("clue", seed)
         specs = AGENTS.parse(DEFAULT_CLUE_AGENTS if agents is None else agents)
-        ENTRY.info.check_players(len(specs), "agents")
+        check_seats(ENTRY, len(specs))
         config = ClueConfig(players=len(specs), max_rounds=rounds)
-        record_in = record_or_replay(record, out, replay)
         if out is not None:
             prepare_out(out)
-        settings = llm_agent_settings(model, base_url, record_in, replay)
-        settings = settings.for_game(game_id, len(specs))
+        settings = AgentSettings(llm=shared.llm())
+        settings = settings.for_game(gid, len(specs))
         if replay is not None:
             for seat, spec in enumerate(specs):
                 if AGENTS.needs_llm([spec]):
-                    recorded_seat_calls(replay, game_id, seat)
+                    recorded_seat_calls(replay, gid, seat)
     except (ValueError, LogError, OSError) as err:
         fail(err)
     path = None
     try:
         if out is not None:
-            path = out / f"{game_id}.jsonl"
+            path = out / f"{gid}.jsonl"
             with EventLog(path) as sink:
                 played = play_game(ENTRY, specs, seed, settings, config, sink)
         else:

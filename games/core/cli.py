@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import functools
+import inspect
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Annotated, NoReturn
+from typing import Annotated, Any, ClassVar, NoReturn
 
 import typer
-from pydantic import ValidationError
+from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
+from typer.models import OptionInfo
 
 from games.core.runlog import field_errors
 from reasoning.llm import LLMSettings, UsageMeter, UsageReport
@@ -37,15 +40,109 @@ RecordedRun = Annotated[
 ]
 
 
-def record_or_replay(record: bool, out: Path | None, replay: Path | None) -> Path | None:
-    """The folder a command records its LLM calls into (``out`` with ``--record``), by the one
-    rule of every command: ``--record`` needs ``--out`` and never goes with ``--replay``
-    (ValueError in one line otherwise)."""
-    if record and replay is not None:
-        raise ValueError("--record and --replay cannot be used together")
-    if record and out is None:
-        raise ValueError("--record needs --out: the calls are recorded in OUT/llm/")
-    return out if record else None
+class CommandOptions(BaseModel):
+    """The options every command playing games with LLM seats shares: the output folder, the
+    endpoint, and recording or replaying the calls, under the one rule that ``--record`` needs
+    ``--out`` and never goes with ``--replay``. ``DECLARATIONS`` is each field's typer option;
+    ``with_options`` adds them to a command."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    DECLARATIONS: ClassVar[dict[str, Any]] = {
+        "out": LogFolder,
+        "model": Model,
+        "base_url": BaseUrl,
+        "record": Record,
+        "replay": RecordedRun,
+    }
+
+    out: Path | None = None
+    model: str | None = None
+    base_url: str | None = None
+    record: bool = False
+    replay: Path | None = None
+
+    @model_validator(mode="after")
+    def _record_or_replay(self) -> CommandOptions:
+        if self.record and self.replay is not None:
+            raise ValueError("--record and --replay cannot be used together")
+        if self.record and self.out is None:
+            raise ValueError("--record needs --out: the calls are recorded in OUT/llm/")
+        return self
+
+    @property
+    def record_in(self) -> Path | None:
+        """The folder the LLM calls are recorded into (``out`` with ``--record``), else None."""
+        return self.out if self.record else None
+
+    def llm(self, model: str | None = None) -> LLMSettings:
+        """The LLM settings of these options (``model``, such as a recorded run's, when the
+        command line names none)."""
+        chosen = self.model if self.model is not None else model
+        return llm_settings(chosen, self.base_url, self.record_in, self.replay)
+
+
+def option_flag(options_type: type[CommandOptions], name: str) -> str:
+    """The command-line flag of field ``name`` (``--base-url``, or the name its declaration
+    gives, such as ``--json``)."""
+    for meta in getattr(options_type.DECLARATIONS.get(name), "__metadata__", ()):
+        if isinstance(meta, OptionInfo):
+            for decl in (meta.default, *(meta.param_decls or ())):
+                if isinstance(decl, str) and decl.startswith("--"):
+                    return decl
+    return "--" + name.replace("_", "-")
+
+
+def option_errors(options_type: type[CommandOptions], err: ValidationError) -> str:
+    """One line naming every invalid option of ``err``: ``option '--workers': message``."""
+    problems = []
+    for item in err.errors(include_url=False):
+        names = [part for part in item["loc"] if isinstance(part, str)]
+        message = item["msg"].removeprefix("Value error, ")
+        flag = option_flag(options_type, names[-1]) if names else ""
+        problems.append(f"option '{flag}': {message}" if flag else message)
+    return "; ".join(problems)
+
+
+def with_options(
+    options_type: type[CommandOptions], **defaults: Any
+) -> Callable[[Callable[..., None]], Callable[..., None]]:
+    """Decorate a typer command taking ``shared: options_type`` so that the command line offers
+    each field of ``options_type`` as its declared option (``defaults`` override the fields'
+    defaults; a parameter of the command named as a field replaces its declaration, to give it
+    help of its own, and receives it as an argument too) and the command receives them validated
+    as one object; an invalid one ends the command with one line naming the option, status 2."""
+    fields = options_type.model_fields
+
+    def decorate(command: Callable[..., None]) -> Callable[..., None]:
+        signature = inspect.signature(command, eval_str=True)
+        declared = {n: p for n, p in signature.parameters.items() if n != "shared"}
+        added = [
+            inspect.Parameter(
+                name,
+                inspect.Parameter.KEYWORD_ONLY,
+                annotation=declaration,
+                default=defaults.get(name, fields[name].default),
+            )
+            for name, declaration in options_type.DECLARATIONS.items()
+            if name not in declared
+        ]
+
+        @functools.wraps(command)
+        def run(**given: Any) -> None:
+            values = {n: given[n] if n in declared else given.pop(n) for n in fields}
+            try:
+                shared = options_type.model_validate(values)
+            except ValidationError as err:
+                fail(option_errors(options_type, err))
+            command(shared=shared, **given)
+
+        parameters = [*declared.values(), *added]
+        run.__signature__ = signature.replace(parameters=parameters)  # type: ignore[attr-defined]
+        run.__annotations__ = {p.name: p.annotation for p in parameters}
+        return run
+
+    return decorate
 
 
 LLM_OPTIONS = {

@@ -48,12 +48,18 @@ class PlayedGame:
         return {f"{self.seats[s].name} {self.seats[s].agent}": m for s, m in self.meters.items()}
 
 
-def check_seats(entry: GameEntry[Any], config: BaseModel, count: int) -> None:
-    """ValueError naming ``agents`` when ``count`` seats do not fit the game or ``config``."""
-    entry.info.check_players(count, "agents")
+def check_seats(
+    entry: GameEntry[Any], count: int, config: BaseModel | None = None, option: str = "agents"
+) -> None:
+    """ValueError naming ``option`` when ``count`` seats do not fit the game (its registry
+    entry's player range) or ``config``: the one seat-count check of the play path, which
+    commands call early to refuse a bad option before anything starts."""
+    entry.info.check_players(count, option)
+    if config is None:
+        return
     wanted = entry.config_players(config)
     if wanted != count:
-        raise ValueError(f"agents: {count} given for {wanted} players")
+        raise ValueError(f"{option}: {count} given for {wanted} players")
 
 
 def play_game(
@@ -73,7 +79,7 @@ def play_game(
     that fails for good) propagate. ``watch`` sees each observation before its seat decides.
     """
     config = config if config is not None else entry.default_config(len(specs))
-    check_seats(entry, config, len(specs))
+    check_seats(entry, len(specs), config)
     settings = settings if settings is not None else entry.default_settings()
     agents: list[Any] = []
     try:
@@ -98,7 +104,7 @@ def play_agents(
     seat i; the caller keeps and closes them); ``state`` builds, from the seats, the game to play
     instead of the fresh one ``entry.new_state`` deals (a game with a stand-in referee, say)."""
     config = config if config is not None else entry.default_config(len(agents))
-    check_seats(entry, config, len(agents))
+    check_seats(entry, len(agents), config)
     seats = tuple(SeatInfo(name=f"P{i}", agent=a.name) for i, a in enumerate(agents))
     game = entry.new_state(config, seed, seats) if state is None else state(seats)
     header = entry.header(config, seed, seats)

@@ -8,9 +8,10 @@ order or in parallel, replays exactly.
 from __future__ import annotations
 
 import glob
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 
+from games.core.runlog import RunDir, RunDirError
 from reasoning.llm import LLMSettings, RecordedCall, load_recording, recording_file
 
 CALLS_DIR = "llm"
@@ -90,3 +91,24 @@ def recorded_seat_calls(run_dir: Path, game_id: str, seat: int) -> list[Recorded
     if recording_file(path) is None:
         raise RecordingMissing(path)
     return load_recording(path)
+
+
+def migrate_game_ids(run_dir: Path, renames: Mapping[str, str]) -> None:
+    """Give the games of a run made before ids took one shape (``runlog.game_id``) their current
+    ids: each old id's log ``games/<old>.jsonl`` and recorded calls ``llm/<old>.seat<k>.jsonl``
+    are renamed to the new id, unless a file already has the new name. So an old run resumes
+    without replaying its finished games, and replays from its recordings."""
+    games, calls = run_dir / RunDir.GAMES_DIR, run_dir / CALLS_DIR
+    moves: list[tuple[Path, Path]] = []
+    for old, new in renames.items():
+        if old == new:
+            continue
+        moves.append((games / f"{old}.jsonl", games / f"{new}.jsonl"))
+        for path in calls.glob(f"{glob.escape(old)}.seat*"):
+            moves.append((path, calls / (new + path.name.removeprefix(old))))
+    for source, target in moves:
+        if source.is_file() and not target.exists():
+            try:
+                source.rename(target)
+            except OSError as err:
+                raise RunDirError(f"{source}: cannot rename it to {target.name} ({err})") from None

@@ -189,6 +189,21 @@ def finished_record(record: dict[str, Any]) -> bool:
     return kind == VERSION_0_END_TYPE
 
 
+def game_id(game: str, seed: int, *variant: str | int) -> str:
+    """The id of one game, in one shape for every command and run:
+    ``<game>[-<variant>...]-seed<seed>``, where the variant parts (a player count ``p3``, a
+    matchup, a word pair, an agent) tell apart the games one run deals from the same seed."""
+    return "-".join([game, *(str(part) for part in variant), f"seed{seed}"])
+
+
+def game_seed(game_id: str) -> int:
+    """The seed a game id (``game_id``'s shape) names; ValueError when it names none."""
+    head, sep, seed = game_id.rpartition("-seed")
+    if not (head and sep and seed.isdigit()):
+        raise ValueError(f"game id {game_id!r}: does not end in -seed<number>")
+    return int(seed)
+
+
 class RunDir(Generic[C]):
     """A run directory for one configuration, created or resumed.
 

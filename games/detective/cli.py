@@ -10,21 +10,16 @@ import typer
 from pydantic import ValidationError
 
 from games.core.cli import (
-    BaseUrl,
-    LogFolder,
-    Model,
-    Record,
-    RecordedRun,
+    CommandOptions,
     fail,
-    llm_settings,
     prepare_out,
-    record_or_replay,
     usage_footer,
+    with_options,
 )
 from games.core.errors import PLAY_ERRORS
 from games.core.llm_player import seat_client
 from games.core.play import play_game
-from games.core.runlog import EventLog, field_errors, write_atomic
+from games.core.runlog import EventLog, field_errors, game_id, write_atomic
 from games.detective.agents import AGENTS, AgentSettings, LLMAgent
 from games.detective.autograder import MODES, AutoGrader, answer_text
 from games.detective.case import Case, CaseError, CaseKnobs, dump_case, load_case
@@ -175,7 +170,9 @@ def check(
     )
 
 
+@with_options(CommandOptions)
 def play_detective(
+    shared: CommandOptions,
     seed: Annotated[int, typer.Option(help="Seed of the generated case and of the agent.")] = 0,
     agent: Annotated[str, typer.Option(help=f"The player: {', '.join(AGENTS.names)}.")] = "prover",
     case_file: Annotated[
@@ -183,21 +180,17 @@ def play_detective(
     ] = None,
     questions: Annotated[int, typer.Option(help="Questions of a generated case (2-5).")] = 3,
     locations: Annotated[int, typer.Option(help="Locations of a generated case.")] = 15,
-    out: LogFolder = None,
-    record: Record = False,
-    replay: RecordedRun = None,
     autograde: Annotated[
         int | None,
         typer.Option(
             help="Also grade the final answers with the LLM autograder in this mode (1-5)."
         ),
     ] = None,
-    model: Model = None,
-    base_url: BaseUrl = None,
 ) -> None:
     """Play one detective case: answers after the introduction and after every location, each
     stage's exact grades, the scores P, F, O and the best achievable. A case file must pass
     ``gumshoe detective check`` first."""
+    out = shared.out
     try:
         knobs = CaseKnobs(questions=questions, locations=locations)
         config = DetectiveConfig(
@@ -206,10 +199,9 @@ def play_detective(
         AGENTS.get(agent)
         if autograde is not None and autograde not in MODES:
             raise ValueError(f"--autograde: a mode 1-5, got {autograde}")
-        record_in = record_or_replay(record, out, replay)
-        game_id = f"detective-seed{seed}"
-        llm = llm_settings(model, base_url, record_in, replay)
-        settings = AgentSettings(llm=llm).for_game(game_id)
+        gid = game_id("detective", seed)
+        llm = shared.llm()
+        settings = AgentSettings(llm=llm).for_game(gid)
     except (ValidationError, ValueError) as err:
         fail(err)
     if case_file is not None:
@@ -217,7 +209,7 @@ def play_detective(
     try:
         if out is not None:
             prepare_out(out)
-        sink = None if out is None else EventLog(out / f"{game_id}.jsonl")
+        sink = None if out is None else EventLog(out / f"{gid}.jsonl")
     except (ValidationError, ValueError, OSError) as err:
         fail(err)
     try:
@@ -260,4 +252,4 @@ def play_detective(
         except PLAY_ERRORS as err:
             fail(err, 1)
     if out is not None:
-        typer.echo(f"log: {out / f'{game_id}.jsonl'}")
+        typer.echo(f"log: {out / f'{gid}.jsonl'}")

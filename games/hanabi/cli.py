@@ -22,7 +22,7 @@ from games.core.cli import (
 from games.core.errors import GAME_ERRORS
 from games.core.loop import Watcher
 from games.core.play import play_game
-from games.core.runlog import EventLog, EventSink, write_atomic
+from games.core.runlog import EventLog, EventSink, game_id, write_atomic
 from games.hanabi.agents import AGENTS, HanabiAgentSettings
 from games.hanabi.annotate import correlation, decision_records
 from games.hanabi.config import MAX_SEED, Scoring
@@ -166,7 +166,7 @@ def play_hanabi(
         if out is None:
             score = play_narrated(specs, seed, config, settings, chosen)
         else:
-            path = out / f"hanabi-p{players}-seed{seed}.jsonl"
+            path = out / f"{game_id('hanabi', seed, f'p{players}')}.jsonl"
             with EventLog(path) as log:
                 score = play_narrated(specs, seed, config, settings, chosen, log)
             typer.echo(f"log: {path}")

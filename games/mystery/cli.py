@@ -14,20 +14,15 @@ from formalize.interrogation.script import Scripts
 from formalize.interrogation.script_file import ScriptFileError, dump_scripts, load_scripts
 from formalize.interrogation.script_generate import ScriptConfig, ScriptGenerationError
 from games.core.cli import (
-    BaseUrl,
-    LogFolder,
-    Model,
-    Record,
-    RecordedRun,
+    CommandOptions,
     fail,
-    llm_settings,
     prepare_out,
-    record_or_replay,
     usage_footer,
+    with_options,
 )
 from games.core.errors import GAME_ERRORS
-from games.core.play import play_game
-from games.core.runlog import EventLog, field_errors, write_atomic
+from games.core.play import check_seats, play_game
+from games.core.runlog import EventLog, field_errors, game_id, write_atomic
 from games.mystery.agents import AGENTS, AgentSettings
 from games.mystery.audit import audit_game
 from games.mystery.engine import MysteryState
@@ -169,17 +164,14 @@ def generate_script(
     typer.echo(f"{out}: {scripts.world.setting.title}, {len(scripts.players)} players")
 
 
+@with_options(CommandOptions)
 def play_mystery(
+    shared: CommandOptions,
     agents: Annotated[
         str,
         typer.Option(help=f"One agent per seat ({', '.join(AGENTS.names)}); one name fills 5."),
     ] = "prover",
     seed: Annotated[int, typer.Option(help="Seed of the scripts and the agents.")] = 0,
-    out: LogFolder = None,
-    record: Record = False,
-    replay: RecordedRun = None,
-    model: Model = None,
-    base_url: BaseUrl = None,
     script: Annotated[
         Path | None,
         typer.Option(help="Play this script file (JSON) instead of generated scripts."),
@@ -191,14 +183,14 @@ def play_mystery(
 ) -> None:
     """Play one interrogation game on generated scripts (or a script file) and print it with
     its exact audit."""
+    out = shared.out
     try:
         specs = AGENTS.parse(agents)
         if len(specs) == 1:
             specs = specs * 5
-        ENTRY.info.check_players(len(specs), "agents")
-        record_in = record_or_replay(record, out, replay)
-        llm = llm_settings(model, base_url, record_in, replay)
-        if AGENTS.needs_llm(specs) and not llm.configured and replay is None:
+        check_seats(ENTRY, len(specs))
+        llm = shared.llm()
+        if AGENTS.needs_llm(specs) and not llm.configured and shared.replay is None:
             raise ValueError("--agents: an LLM agent needs --base-url")
     except (ValueError, ValidationError) as err:
         fail(err)
@@ -207,13 +199,13 @@ def play_mystery(
     try:
         if out is not None:
             prepare_out(out)
-        game_id = f"mystery-seed{seed}"
+        gid = game_id("mystery", seed)
         config = game_config(len(specs), script, alibis)
-        settings = AgentSettings(llm=llm).for_game(game_id, len(specs))
+        settings = AgentSettings(llm=llm).for_game(gid, len(specs))
         if out is None:
             played = play_game(ENTRY, specs, seed, settings, config)
         else:
-            with EventLog(out / f"{game_id}.jsonl") as log:
+            with EventLog(out / f"{gid}.jsonl") as log:
                 played = play_game(ENTRY, specs, seed, settings, config, log=log)
     except (ValueError, ValidationError) as err:
         fail(err)

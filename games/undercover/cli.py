@@ -12,20 +12,17 @@ from pydantic import BaseModel, ValidationError
 
 from games.core.agents import agent_meters, combined_fallbacks
 from games.core.cli import (
-    BaseUrl,
-    LogFolder,
-    Model,
-    Record,
+    CommandOptions,
     fail,
     llm_settings,
     prepare_out,
-    record_or_replay,
     usage_footer,
+    with_options,
 )
 from games.core.errors import GAME_ERRORS
 from games.core.log import LogHeader
-from games.core.play import play_agents
-from games.core.runlog import EventLog, EventSink
+from games.core.play import check_seats, play_agents
+from games.core.runlog import EventLog, EventSink, game_id
 from games.core.settings import GameSettings
 from games.undercover.agent import Agent as UndercoverAgent
 from games.undercover.agents import AGENTS as UNDERCOVER_AGENTS
@@ -193,12 +190,14 @@ class UndercoverTranscript:
             self.echo(f"    seat {ballot.voter} -> seat {ballot.target}{belief}")
 
 
+@with_options(CommandOptions)
 def play_undercover(
+    shared: CommandOptions,
     agents: Annotated[
         str,
         typer.Option(
             help=f"One agent per seat, comma-separated ({', '.join(UNDERCOVER_AGENTS.names)}); "
-            "`prover*5` repeats. 4 to 10 seats."
+            f"`prover*5` repeats. {INFO.min_players} to {INFO.max_players} seats."
         ),
     ] = DEFAULT_UNDERCOVER_AGENTS,
     seed: Annotated[int, typer.Option(help="Seed of the seating and of the agents.")] = 0,
@@ -221,10 +220,6 @@ def play_undercover(
     scores: Annotated[
         bool, typer.Option(help="Also print each seat's Attributional Score (loads MiniLM).")
     ] = False,
-    out: LogFolder = None,
-    model: Model = None,
-    base_url: BaseUrl = None,
-    record: Record = False,
     replay: Annotated[
         Path | None,
         typer.Option(
@@ -235,10 +230,10 @@ def play_undercover(
 ) -> None:
     """Play one seeded Undercover-V game and print each round's descriptions, their card
     checks (the verification record) and the vote."""
+    out, model = shared.out, shared.model
     try:
-        record_or_replay(record, out, replay)
         specs = UNDERCOVER_AGENTS.parse(agents)
-        INFO.check_players(len(specs), "agents")
+        check_seats(ENTRY, len(specs))
         GameSettings(prover_timeout_s=timeout)
         if out is not None:
             prepare_out(out)
@@ -260,14 +255,14 @@ def play_undercover(
         name = undercover_game_name(chosen.id, seed)
         if replay is not None and model is None:
             model = recorded_model(replay, name)
-        llm = undercover_llm(model, base_url)
+        llm = undercover_llm(model, shared.base_url)
         client, seat_clients = None, None
         if replay is not None:
             seat_clients = replay_clients(replay, name, llm.model, UsageMeter.for_settings(llm))
         else:
             client = undercover_client(names, llm)
-        if record and out is not None and client is not None:
-            seat_clients = recording_clients(client, out, name)
+        if shared.record_in is not None and client is not None:
+            seat_clients = recording_clients(client, shared.record_in, name)
         settings = UndercoverAgentSettings.create(
             lex, get_prover(prover), timeout=timeout, client=client
         )
@@ -315,7 +310,7 @@ def play_undercover(
 
 def undercover_game_name(pair: str, seed: int) -> str:
     """The name of a played game's log and LLM recording: ``undercover-<pair>-seed<seed>``."""
-    return f"undercover-{pair}-seed{seed}"
+    return game_id("undercover", seed, pair)
 
 
 def _num(value: float | None) -> str:
