@@ -121,6 +121,11 @@ def test_play_hanabi_reprompts_under_the_invalid_policy(scripted_chat: StartServ
             "s.jsonl:2: field 'api_key_env': environment variable NO_SUCH_GUMSHOE_KEY is not set",
         ),
         ("s.jsonl", '{"agent": "hat"}\n', "s.jsonl: 1 seats; a table has 2 to 5"),
+        (
+            "s.jsonl",
+            '{"agent": "hat"}\n{"agent": "sherlock@m"}\n',
+            "s.jsonl:2: field 'agent': one agent name",
+        ),
         ("s.jsonl", '{"agent": "hat"}\n{"agent": "hat", "seat": 1}\n', "s.jsonl:2: field 'seat'"),
     ],
 )

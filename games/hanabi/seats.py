@@ -39,6 +39,10 @@ class SeatEntry(BaseModel):
     @field_validator("agent")
     @classmethod
     def _known(cls, agent: str) -> str:
+        if any(mark in agent for mark in "@*,"):
+            raise ValueError(
+                f"one agent name, without @, * or commas (the model goes in 'model'): {agent!r}"
+            )
         return AGENTS.get(agent).name
 
     @field_validator("model", "base_url", "api_key_env")
