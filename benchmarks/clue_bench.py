@@ -304,8 +304,8 @@ def _agent_summary(
     fallback_total = recall_stated = recall_entailed = 0
     for audit, player, fb in rows:
         result = audit.result
-        assert result is not None
-        ranks.append(result.ranks[player.player])
+        assert result is not None and audit.ranks is not None
+        ranks.append(audit.ranks[player.player])
         wins += result.winner == player.player
         accuracy = result.accuracy[player.player]
         if accuracy is not None:

@@ -23,9 +23,8 @@ from typing import Any
 from benchmarks.report import TimeSamples, measure
 from formalize.clue import ClueSetup, KnowledgeGrid, RulePropagation
 from games.clue.agent import Accuse, ClueAction, ClueObservation, Phase, Suggest
-from games.clue.audit import audit_events
+from games.clue.audit import audit_game
 from games.clue.cards import Card
-from games.clue.engine import ClueState
 from games.clue.entry import ENTRY as CLUE
 from games.clue.events import (
     AccusationEvent,
@@ -41,6 +40,7 @@ from games.clue.events import (
 )
 from games.clue.knowledge import PlayerView, clue_setup
 from games.clue.random_agent import RandomAgent
+from games.core.log import GameLog
 from games.core.play import play_agents
 from provers.sat_session import SatSession
 from reasoning.formula import Atom, Not
@@ -158,13 +158,11 @@ class RuleView:
             rules.accused((event.suspect, event.weapon, event.room), event.correct, right)
 
 
-def perf_game(seed: int, rounds: int = 30) -> list[ClueEvent]:
+def perf_game(seed: int, rounds: int = 30) -> GameLog[ClueEvent]:
     """A 6-player game played to the round limit, with deductions stated every turn."""
     agents = [GuessingAgent(seed * 10 + seat) for seat in range(6)]
     config = ClueConfig(players=6, max_rounds=rounds)
-    state = play_agents(CLUE, agents, seed, config).state
-    assert isinstance(state, ClueState)
-    return state.events()
+    return play_agents(CLUE, agents, seed, config).log()
 
 
 @dataclass
@@ -267,15 +265,16 @@ def _rule_updates(
     out.fixed_end += len(grids[-1].fixed)
 
 
-def grid_updates(games: list[list[ClueEvent]]) -> dict[str, Any]:
+def grid_updates(games: list[GameLog[ClueEvent]]) -> dict[str, Any]:
     """Time every knowledge-changing event's grid update, for each seat of each game, by each
     method; compare the grids."""
     tally = _Tally()
-    for events in games:
+    for log in games:
+        events = log.events
         start = events[0]
         if not isinstance(start, GameStart) or start.deal is None:
             raise ValueError("grid_updates needs a log that opens with game_start and the deal")
-        setup = clue_setup(start.config, start.hand_sizes)
+        setup = clue_setup(ClueConfig.model_validate(log.header.config), start.hand_sizes)
         for seat, hand in enumerate(start.deal.hands):
             _seat_updates(events, setup, seat, hand, tally)
     base = tally.times["incremental"].summary()["cpu_median_ms"]
@@ -304,10 +303,11 @@ def grid_updates(games: list[list[ClueEvent]]) -> dict[str, Any]:
     }
 
 
-def whole_audit(events: list[ClueEvent]) -> dict[str, Any]:
+def whole_audit(log: GameLog[ClueEvent]) -> dict[str, Any]:
     """Time the audit of the whole game (every seat, every stated deduction)."""
+    events = log.events
     with measure() as timing:
-        audit = audit_events(events)
+        audit = audit_game(log)
     return {
         "cpu_s": timing.cpu,
         "wall_s": timing.wall,
@@ -327,7 +327,7 @@ def run(seed: int = 0, games: int = 3, rounds: int = 30) -> dict[str, Any]:
     gc.freeze()
     try:
         updates = grid_updates(logs)
-        audits = [whole_audit(events) for events in logs]
+        audits = [whole_audit(log) for log in logs]
     finally:
         gc.unfreeze()
     rows = {row["method"]: row for row in updates["rows"]}

@@ -3,8 +3,9 @@
 Games ``seed-<n>`` are played on the shared runner (resumable run directory, ``--workers``,
 ``--concurrency``, ``--scheduler``); LLM calls can be recorded per game and replayed. The summary
 is built from the logs: the civilians' win rate, the mean exact IG of each round (and a plot of
-it), the pruning audit of stated suspects, and every answered fact checked against the world and
-its speaker's script.
+it), the pruning audit of stated suspects (in all, and per victim: each game's first, second, ...
+victim), every answered fact checked against the world and its speaker's script, and the share
+of objective points each side met.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, cast
 
 import typer
 from pydantic import BaseModel, ConfigDict, ValidationError
@@ -28,7 +29,14 @@ from benchmarks.console.options import (
 )
 from benchmarks.llm_usage import game_usage, played_usage, usage_lines
 from benchmarks.report import format_table, pyplot, write_json
-from benchmarks.runner import MemoryLog, check_replayable, run_games
+from benchmarks.runner import MemoryLog, RunOptions, check_replayable, run_games
+from benchmarks.wellplay_runs import (
+    METRICS,
+    WellPlayPlayer,
+    game_ids,
+    summary_rows,
+    wellplay_summary,
+)
 from formalize.interrogation.quiz import Needs, accuracy, bound, quiz
 from games.core.cli import BaseUrl, Model, Record, RecordedRun, fail, llm_settings
 from games.core.play import play_game
@@ -39,8 +47,10 @@ from games.mystery.cli import checked_scripts, game_config
 from games.mystery.entry import ENTRY, game_scripts
 from games.mystery.events import GameEnd, MysteryConfig
 from games.mystery.logs import read_checked_log
-from games.mystery.wellplay import load_wellplay
+from games.mystery.objectives import points_met
+from games.mystery.wellplay import load_wellplay, script_folders
 from games.mystery.wellplay_answer import Knowledge, answer_all
+from games.mystery.wellplay_play import VARIANTS, WellPlayVariant, case_of
 from provers.sat_prover import SatProver
 from reasoning.llm import LLMEndpointError, make_client
 from reasoning.progress import progress_bar
@@ -56,6 +66,8 @@ class MysteryBenchConfig(BaseModel):
     first_seed: int = 0
     llm_model: str | None = None
     script_file: str | None = None
+    wellplay: str | None = None
+    runs: int = 1
 
 
 @dataclass(frozen=True)
@@ -103,11 +115,13 @@ def summarise(run_dir: RunDir[MysteryBenchConfig], game_ids: list[str]) -> dict[
     gains: list[list[float]] = []
     start: list[float] = []
     pruning: Counter[str] = Counter()
+    per_victim: list[Counter[str]] = []
+    goals: dict[str, list[int]] = {"civilians": [0, 0], "murderers": [0, 0]}
     facts: Counter[str] = Counter()
     rated: dict[str, list[float]] = {"high": [], "medium": [], "low": []}
     for gid in game_ids:
         log = read_checked_log(run_dir.log_path(gid))
-        if log.end is None or log.end.status != "finished" or log.header is None:
+        if log.end is None or log.end.status != "finished":
             errored += 1
             continue
         finished += 1
@@ -116,10 +130,20 @@ def summarise(run_dir: RunDir[MysteryBenchConfig], game_ids: list[str]) -> dict[
         assert isinstance(end, GameEnd)
         wins += end.winner == "civilians"
         solved.append(sum(end.solved) / len(end.solved))
-        audit = audit_game(game_scripts(config, log.header.seed), log.events, config.rounds)
+        scripts = game_scripts(config, log.seed)
+        audit = audit_game(scripts, log.events, config.rounds)
         gains.append(audit.gains)
         start += [h[0] for h in audit.entropy.values()]
         pruning.update(audit.pruning)
+        for seat, scores in audit.objectives.items():
+            side = "murderers" if scripts.players[seat] in scripts.murderers else "civilians"
+            met, possible = points_met(scores)
+            goals[side][0] += met
+            goals[side][1] += possible
+        for index, crime in enumerate(scripts.world.crimes):
+            if index == len(per_victim):
+                per_victim.append(Counter())
+            per_victim[index].update(audit.by_victim.get(crime.victim, Counter()))
         for level, exact in audit.calibration:
             rated[level].append(exact)
         for check in audit.facts:
@@ -140,8 +164,13 @@ def summarise(run_dir: RunDir[MysteryBenchConfig], game_ids: list[str]) -> dict[
         "mean_h0": sum(start) / len(start) if start else None,
         "ig_per_round": per_round,
         "pruning": dict(sorted(pruning.items())),
+        "pruning_per_victim": [dict(sorted(c.items())) for c in per_victim],
         "facts": dict(sorted(facts.items())),
         "lies": lies,
+        **{
+            f"objectives_{side}": met / total if total else None
+            for side, (met, total) in goals.items()
+        },
         "lies_contradicting_own_script": caught,
         "calibration": {
             level: {"n": len(v), "mean_exact_eig": sum(v) / len(v) if v else None}
@@ -194,10 +223,37 @@ def bench_mystery(
         Path | None,
         typer.Option(help="Play every game on this script file (JSON) instead of generated ones."),
     ] = None,
+    wellplay: Annotated[
+        Path | None,
+        typer.Option(
+            help="Play a WellPlay copy (a folder of script folders) instead: --agents names the "
+            "civilians' framework (questum, llm-cot, llm-thinkthrice, llm-werewolf)."
+        ),
+    ] = None,
+    runs: Annotated[
+        int, typer.Option(min=1, max=100, help="With --wellplay: plays of each script.")
+    ] = 1,
 ) -> None:
     """Interrogation games on generated scripts: win rate, exact IG per round, pruning audit,
-    WellPlay-style question bounds."""
+    WellPlay-style question bounds; or plays of a WellPlay copy (--wellplay)."""
+    if wellplay is not None:
+        if record or replay is not None or script is not None:
+            fail("--wellplay: plays a WellPlay copy, without --script, --record or --replay")
+        bench_wellplay_runs(
+            wellplay,
+            agents,
+            runs,
+            first_seed,
+            out,
+            as_json,
+            model,
+            base_url,
+            run_options(workers, concurrency, scheduler, quiet),
+        )
+        return
     try:
+        if runs != 1:
+            raise ValueError("--runs: only with --wellplay (generated games differ by seed)")
         specs = AGENTS.parse(agents)
         if len(specs) == 1:
             specs = specs * 5
@@ -242,11 +298,15 @@ def bench_mystery(
         return
     columns = ["agents", "games", "finished", "win_rate", "solved_share", "mean_h0", "lies"]
     typer.echo(format_table([summary], [*columns, "play_wall_s", "play_cpu_s"]))
+    typer.echo("\nShare of the scored objective points met, per side")
+    typer.echo(format_table([summary], ["objectives_civilians", "objectives_murderers"]))
     for line in usage_lines(usage):
         typer.echo(line)
     rows = [{"round": r + 1, "mean_ig": g} for r, g in enumerate(summary["ig_per_round"])]
     typer.echo("\n" + format_table(rows, ["round", "mean_ig"]))
     typer.echo(f"\npruning {summary['pruning']}  facts {summary['facts']}")
+    for index, counts in enumerate(summary["pruning_per_victim"], start=1):
+        typer.echo(f"pruning of victim {index}'s suspects {counts}")
     rated = [{"rating": k, **v} for k, v in summary["calibration"].items() if v["n"]]
     if rated:
         typer.echo("\nLLM ratings against the exact expected IG of asking that character")
@@ -257,6 +317,66 @@ def bench_mystery(
         typer.echo("\nWellPlay-style questions, exact reasoners")
         typer.echo(format_table(rows, ["knowledge", *metrics]))
     typer.echo(f"\nwrote {path} and {plot}")
+    exit_when_all_errored(summary["errored"], summary["finished"])
+
+
+def bench_wellplay_runs(
+    root: Path,
+    agents: str,
+    runs: int,
+    first_seed: int,
+    out: Path,
+    as_json: bool,
+    model: str | None,
+    base_url: str | None,
+    options: RunOptions,
+) -> None:
+    """``bench mystery --wellplay``: every script of the copy played ``runs`` times with the
+    civilians on the framework ``agents`` names; votes, win rate and per-category accuracy,
+    mean and std over the runs (``benchmarks.wellplay_runs``)."""
+    try:
+        if agents not in VARIANTS:
+            raise ValueError(
+                f"--agents: with --wellplay one of {', '.join(VARIANTS)}, got {agents!r}"
+            )
+        llm = llm_settings(model, base_url)
+        if not llm.configured:
+            raise ValueError("--wellplay: playing needs an LLM endpoint: give --base-url")
+        for loaded in load_wellplay(root, first_seed):
+            case_of(loaded)
+        folders = script_folders(root)
+        config = MysteryBenchConfig(
+            agents=(agents,),
+            first_seed=first_seed,
+            llm_model=llm.model,
+            wellplay=str(root.resolve()),
+            runs=runs,
+        )
+        ids = game_ids(folders, runs)
+        rundir = RunDir(out, config)
+        player = WellPlayPlayer(root.resolve(), cast(WellPlayVariant, agents), llm, first_seed)
+        report = run_games(rundir, ids, player, options)
+        summary = wellplay_summary(rundir, ids)
+    except (ValueError, ValidationError, RunDirError, LogError) as err:
+        fail(err)
+    usage = played_usage(report.played)
+    summary.update(
+        llm_usage=None if usage is None else usage.model_dump(mode="json"),
+        agents=agents,
+        play_wall_s=round(report.wall_s, 3),
+        play_cpu_s=round(report.cpu_s, 3),
+    )
+    path = write_json(out / "summary.json", summary)
+    if as_json:
+        typer.echo(write_json_text(summary))
+    else:
+        columns = ["games", "finished", "runs", "fallbacks", "play_wall_s", "play_cpu_s"]
+        typer.echo(format_table([summary], ["agents", *columns]))
+        typer.echo(f"\nWellPlay, mean±std over {summary['runs']} runs")
+        typer.echo(format_table(summary_rows(summary), ["script", *METRICS]))
+        for line in usage_lines(usage):
+            typer.echo(line)
+        typer.echo(f"\nwrote {path}")
     exit_when_all_errored(summary["errored"], summary["finished"])
 
 

@@ -26,10 +26,13 @@ from typing import Any, Protocol, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from benchmarks.report import Timing, measure
+from benchmarks.viewer.store import compute_view, save_view
 from games.core.errors import GAME_ERRORS
 from games.core.loop import errored_end
 from games.core.recordings import check_run_recordings
 from games.core.runlog import RunDir, write_atomic
+from reasoning.prover import ProverUnavailable
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -47,6 +50,9 @@ class RunOptions(BaseModel):
     concurrency: int = Field(default=1, ge=1, le=MAX_CONCURRENCY)
     scheduler: str | None = None
     quiet: bool = False
+    views: bool = False
+    """Also store each game's view data beside its log when the game is written, so ``gumshoe
+    view`` of the run need not replay it (``benchmarks.viewer.store``)."""
 
     @field_validator("scheduler")
     @classmethod
@@ -178,12 +184,16 @@ class GameError(BaseModel):
 @dataclass
 class RunReport:
     """What one session of a run did: games played (finished or errored), games found finished
-    earlier, and its wall time and CPU time (this process plus every game's)."""
+    earlier, its wall time and CPU time (this process plus every game's), and the views stored
+    with ``RunOptions.views`` with what storing them took (not part of the run's times)."""
 
     played: list[GameOutcome]
     resumed: int
     wall_s: float
     cpu_s: float
+    views: int = 0
+    views_cpu_s: float = 0.0
+    views_wall_s: float = 0.0
 
     @property
     def errored(self) -> list[GameOutcome]:
@@ -298,20 +308,45 @@ def run_games(
         rundir.log_path(gid).unlink(missing_ok=True)
     played: list[GameOutcome] = []
     games = _distributed if options.scheduler else _local
+    views = Timing()
+    stored = 0
     with Progress(len(wanted), len(wanted) - len(pending), quiet=options.quiet) as bar:
         for game in games(player, pending, options):
             if on_done is not None:
                 on_done(game)
-            write_atomic(rundir.log_path(game.game_id), "".join(f"{x}\n" for x in game.lines))
+            path = rundir.log_path(game.game_id)
+            write_atomic(path, "".join(f"{x}\n" for x in game.lines))
+            if options.views:
+                stored += _store_view(path, views)
             played.append(game)
             bar.advance(errored=game.error is not None)
     elsewhere = options.workers > 1 or options.scheduler is not None
     return RunReport(
         played=played,
         resumed=len(wanted) - len(pending),
-        wall_s=time.perf_counter() - started,
-        cpu_s=time.process_time() - cpu + (sum(g.cpu_s for g in played) if elsewhere else 0.0),
+        wall_s=time.perf_counter() - started - views.wall,
+        cpu_s=time.process_time()
+        - cpu
+        - views.cpu
+        + (sum(g.cpu_s for g in played) if elsewhere else 0.0),
+        views=stored,
+        views_cpu_s=views.cpu,
+        views_wall_s=views.wall,
     )
+
+
+def _store_view(log: Path, spent: Timing) -> bool:
+    """Store the view data of the game just written to ``log``, adding what it took to
+    ``spent``; False when the log cannot be drawn (a bad log, or a prover its audit needs is
+    missing): the run goes on, and ``gumshoe view`` names the problem."""
+    with measure() as timing:
+        try:
+            saved = save_view(log, compute_view(log)) is not None
+        except (ValueError, ProverUnavailable):
+            saved = False
+    spent.cpu += timing.cpu
+    spent.wall += timing.wall
+    return saved
 
 
 class Progress:

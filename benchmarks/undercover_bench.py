@@ -44,7 +44,7 @@ from games.core.runlog import RunDir
 from games.undercover.agents import AGENTS, AgentSettings, seat_agents
 from games.undercover.checker import ProverChecker
 from games.undercover.engine import UndercoverGame
-from games.undercover.entry import ENTRY, read_undercover_log
+from games.undercover.entry import ENTRY
 from games.undercover.events import UndercoverConfig, UndercoverSetup
 from games.undercover.lexicon import Lexicon
 from games.undercover.llm_calls import recording_clients, replay_clients
@@ -367,7 +367,7 @@ def run(
     finished = [gid for gid in rundir.finished_games() if gid in wanted]
     say(f"scoring {len(finished)} games (MiniLM embeddings)")
     metrics = {
-        gid: game_metrics(read_undercover_log(rundir.log_path(gid)), settings.lexicon, sim)
+        gid: game_metrics(ENTRY.read_log(rundir.log_path(gid)), settings.lexicon, sim)
         for gid in progress_bar(
             finished, len(finished), "scoring games", quiet=(options or RunOptions()).quiet
         )

@@ -249,3 +249,29 @@ def test_usage_error_exits_2_with_one_line_naming_the_option(args: list[str], na
     assert len(lines) == 1, lines
     assert lines[0].startswith("error: gumshoe")
     assert named in lines[0]
+
+
+LLM_COMMANDS = [
+    ["play", "clue", "--agents", "llm,random,random"],
+    ["play", "hanabi", "--agents", "sherlock,random", "--players", "2"],
+    ["play", "mystery", "--agents", "llm-cot,questum,questum,questum"],
+    ["play", "detective", "--agent", "llm"],
+    ["bench", "clue", "--games", "1", "--agents", "llm,random,random"],
+]
+"""Commands that take the LLM endpoint options."""
+
+
+@pytest.mark.parametrize("command", LLM_COMMANDS, ids=lambda c: " ".join(c[:2]))
+def test_a_bad_endpoint_names_its_option_or_variable(
+    command: list[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("GUMSHOE_LLM_BASE_URL", raising=False)
+    given = runner.invoke(app, [*command, "--base-url", "notaurl"])
+    assert given.exit_code == 2, given.output
+    assert "error: option '--base-url': not an http(s) URL" in given.output
+    assert len(given.output.strip().splitlines()) == 1
+    monkeypatch.setenv("GUMSHOE_LLM_BASE_URL", "nope")
+    from_env = runner.invoke(app, command)
+    assert from_env.exit_code == 2, from_env.output
+    assert "environment variable GUMSHOE_LLM_BASE_URL: not an http(s) URL" in from_env.output

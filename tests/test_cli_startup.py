@@ -157,3 +157,38 @@ def test_an_error_without_an_interrupt_is_not_taken_for_one(
     args = ["bench", "clue", "--games", "3", "--out", str(tmp_path / "run")]
     result = CliRunner().invoke(app, args, prog_name="gumshoe")
     assert isinstance(result.exception, RuntimeError)
+
+
+def _interrupting(real: Callable[..., object]) -> Callable[..., object]:
+    """``real``, but Ctrl-C arrives while it runs (after it has done its work)."""
+
+    def run(*args: object, **kwargs: object) -> object:
+        result = real(*args, **kwargs)
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(5)
+        return result
+
+    return run
+
+
+@pytest.mark.parametrize("where", ["generating", "writing"])
+def test_ctrl_c_in_detective_generate_leaves_the_old_case_whole(
+    where: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from games.detective import cli as detective_cli
+
+    out = tmp_path / "case.json"
+    out.write_text("the case from before\n")
+    if where == "generating":
+        monkeypatch.setattr(
+            detective_cli, "generate_case", _interrupting(detective_cli.generate_case)
+        )
+    else:
+        monkeypatch.setattr(os, "fsync", _interrupting(os.fsync))
+    args = ["detective", "generate", "--seed", "3", "--out", str(out)]
+    result = CliRunner().invoke(app, args, prog_name="gumshoe")
+    assert result.exit_code == 130, result.output
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert result.stderr.startswith("interrupted")
+    assert out.read_text() == "the case from before\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["case.json"], "a temporary file was left"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -20,7 +21,6 @@ from games.clue import (
     LogError,
     NoRefutationEvent,
     PassEvent,
-    PlayerInfo,
     RefuteEvent,
     SuggestionEvent,
     Triple,
@@ -57,9 +57,6 @@ def game_log(deal: Deal | None = DEAL) -> list[ClueEvent]:
             seq=0,
             round=0,
             turn=0,
-            config=SMALL,
-            seed=None,
-            players=tuple(PlayerInfo(name=f"P{i}", agent="hand") for i in range(3)),
             hand_sizes=(2, 1, 1),
             deal=deal,
         ),
@@ -121,7 +118,6 @@ def game_log(deal: Deal | None = DEAL) -> list[ClueEvent]:
             seq=16,
             turn=4,
             winner=0,
-            ranks=(1, 2, 3),
             accuracy=(3, None, None),
             rounds=2,
             turns=4,
@@ -132,8 +128,14 @@ def game_log(deal: Deal | None = DEAL) -> list[ClueEvent]:
 
 
 def write(path: Path, events: list[ClueEvent], extra: dict[int, str] | None = None) -> Path:
-    """Write ``events`` as JSONL; ``extra`` replaces the line at an index by raw text."""
+    """Write ``events`` as a log of a game played elsewhere, in the JSONL of the first Clue logs:
+    no header, its config and seats in ``game_start`` (no seed); ``extra`` replaces the line at
+    an index by raw text."""
     lines = [e.model_dump_json() for e in events]
+    if events and isinstance(events[0], GameStart):
+        seats = [{"name": f"P{i}", "agent": "hand"} for i in range(3)]
+        start = {**json.loads(lines[0]), "config": SMALL.model_dump(mode="json"), "seed": None}
+        lines[0] = json.dumps({**start, "players": seats})
     for index, text in (extra or {}).items():
         lines[index] = text
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
@@ -231,7 +233,7 @@ def replaced(index: int, event: ClueEvent) -> list[ClueEvent]:
         ),
         (broken(5, deductions=(holds(4, "Plum"),)), None, 6, "player 4"),
         (broken(2, seat=9), None, 3, "player 9"),
-        (game_log()[1:], None, 1, "game_start"),
+        (game_log()[1:], None, 1, "opens with its header"),
     ],
 )
 def test_broken_logs_name_the_line(

@@ -44,7 +44,7 @@ def test_audit_reports_the_bad_line(tmp_path: Path) -> None:
     log.write_text('{"type": "turn_start", "seq": 1, "round": 1, "turn": 1, "player": 0}\n')
     result = runner.invoke(app, ["audit", "clue", str(log)])
     assert result.exit_code == 2
-    assert "bad.jsonl:1:" in result.output and "game_start" in result.output
+    assert "bad.jsonl:1:" in result.output and "opens with its header" in result.output
     missing = runner.invoke(app, ["audit", "clue", str(tmp_path / "none.jsonl")])
     assert missing.exit_code == 2
 

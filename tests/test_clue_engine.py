@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from pathlib import Path
 
@@ -30,7 +31,6 @@ from games.clue import (
     NoRefutationEvent,
     PassEvent,
     Phase,
-    PlayerInfo,
     RandomAgent,
     RefuteEvent,
     ReplayError,
@@ -42,6 +42,8 @@ from games.clue import (
     read_clue_log,
     replay,
 )
+from games.clue.entry import ENTRY as CLUE
+from games.core.replay import replay as replay_log
 from games.core.runlog import EventLog
 from tests.support.played import play_clue
 
@@ -311,7 +313,7 @@ def test_right_accusation_wins_and_ends() -> None:
     end = game.events[-1]
     assert isinstance(end, GameEnd)
     result = game.result()
-    assert result == end.result()
+    assert result.outcome() == end.outcome()
     assert (result.winner, result.reason, result.rounds) == (3, "correct_accusation", 1)
     assert result.ranks[3] == 1
     assert result.accuracy == (None, None, None, 3)
@@ -489,35 +491,37 @@ def test_game_replays_exactly_from_its_log(tmp_path: Path) -> None:
     agents = [FuncAgent(with_deductions, "teller")] + [RandomAgent(s) for s in range(1, 5)]
     with EventLog(path) as log:
         result = play_clue(game, agents, log)
-    events = read_clue_log(path)
+    log = CLUE.read_log(path)
+    events = log.events
     assert isinstance(events[0], GameStart) and events[0].deal == game.deal
-    assert events[0].players[0].agent == "teller"
+    assert log.header.seats[0].agent == "teller"
     assert any(isinstance(e, DeductionEvent) for e in events)
-    again = replay(events)
+    again = replay(log.header, events)
     assert list(again.events) == events[1:] == list(game.events)
     assert again.result() == result
-    cut = replay(events[: len(events) // 2])
+    cut = replay(log.header, events[: len(events) // 2])
     assert not cut.is_terminal()
     assert list(cut.events[: len(events) // 2 - 1]) == events[1 : len(events) // 2]
 
 
 def test_replay_names_the_line_where_log_and_engine_differ(tmp_path: Path) -> None:
     game = play_random(SMALL, 4, tmp_path / "g.jsonl")
-    events = read_clue_log(tmp_path / "g.jsonl")
+    log = CLUE.read_log(tmp_path / "g.jsonl")
+    header, events = log.header, log.events
     index = next(i for i, e in enumerate(events) if isinstance(e, PassEvent))
     passed = events[index]
     assert isinstance(passed, PassEvent)
     moved = passed.model_copy(update={"seat": 2 - passed.seat})
-    with pytest.raises(ReplayError, match=f"<events>:{index + 1}: logged PassEvent") as info:
-        replay([*events[:index], moved, *events[index + 1 :]])
-    assert info.value.line == index + 1
+    with pytest.raises(ReplayError, match=f"<events>:{index + 2}: logged PassEvent") as info:
+        replay(header, [*events[:index], moved, *events[index + 1 :]])
+    assert info.value.line == index + 2
     start = events[0]
-    assert isinstance(start, GameStart) and start.seed is not None
-    other = start.model_copy(update={"seed": start.seed + 1})
-    with pytest.raises(ReplayError, match="<events>:1: the logged deal"):
-        replay([other, *events[1:]])
+    assert isinstance(start, GameStart) and header.seed is not None
+    other = header.model_copy(update={"seed": header.seed + 1})
+    with pytest.raises(ReplayError, match="<events>:2: the logged deal"):
+        replay(other, events)
     with pytest.raises(ReplayError, match="deal"):
-        replay([start.model_copy(update={"deal": None}), *events[1:]])
+        replay(header, [start.model_copy(update={"deal": None}), *events[1:]])
     assert game.is_terminal()
 
 
@@ -547,28 +551,26 @@ def test_log_validation_errors_carry_line_numbers(tmp_path: Path) -> None:
 
 
 def test_foreign_log_without_deal_with_one_hand_and_hidden_cards(tmp_path: Path) -> None:
-    config = SMALL
     lines = [
-        GameStart(
-            seq=0,
-            round=0,
-            turn=0,
-            config=config,
-            players=tuple(PlayerInfo(name=n, agent="llm") for n in "ABC"),
-            hand_sizes=(2, 1, 1),
-        ),
+        GameStart(seq=0, round=0, turn=0, hand_sizes=(2, 1, 1)),
         HandEvent(seq=1, round=0, turn=0, seat=1, cards=(Card("room", "Hall"),)),
         TurnStart(seq=2, round=1, turn=1, seat=0),
         SuggestionEvent(seq=3, round=1, turn=1, seat=0, suspect="Plum", weapon="Rope", room="Hall"),
         RefuteEvent(seq=4, round=1, turn=1, refuter_seat=1, suggester_seat=0),
     ]
+    seats = [{"name": n, "agent": "llm"} for n in "ABC"]
+    header = {"type": "header", "schema_version": 3, "game": "clue", "seed": None}
+    header |= {"config": SMALL.model_dump(mode="json"), "seats": seats}
     path = tmp_path / "foreign.jsonl"
-    path.write_text("".join(e.model_dump_json() + "\n" for e in lines))
-    events = read_clue_log(path)
-    assert events == lines
-    first = events[0]
-    assert isinstance(first, GameStart) and first.deal is None and first.seed is None
-    with pytest.raises(ReplayError, match="seed and the deal"):
-        replay(events)
-    with pytest.raises(ValidationError, match="hand_sizes"):
-        GameStart.model_validate({**first.model_dump(), "hand_sizes": [4]})
+    body = [e.model_dump_json() for e in lines]
+    path.write_text("".join(line + "\n" for line in [json.dumps(header), *body]))
+    log = CLUE.read_log(path)
+    assert log.events == lines and log.header.seed is None
+    first = log.events[0]
+    assert isinstance(first, GameStart) and first.deal is None
+    with pytest.raises(ReplayError, match=":1: the header gives no seed"):
+        replay_log(CLUE, log)
+    start = {**json.loads(body[0]), "hand_sizes": [4]}
+    path.write_text("".join(line + "\n" for line in [json.dumps(header), json.dumps(start)]))
+    with pytest.raises(LogError, match=":2: hand_sizes: 1 listed for 3 seats"):
+        CLUE.read_log(path)

@@ -10,6 +10,7 @@ import gzip
 import json
 import shutil
 from pathlib import Path
+from typing import Any
 
 from typer.testing import CliRunner
 
@@ -17,6 +18,7 @@ from benchmarks.console.cli import app
 from games.clue import (
     ENTRY,
     AccusationEvent,
+    DeductionEvent,
     DeductionReviewEvent,
     GameEnd,
     TurnStart,
@@ -39,13 +41,27 @@ def test_the_recorded_30_round_game_replays_to_the_same_log_and_metering(tmp_pat
     assert int(columns[2]) == len(calls) == 70
     assert columns[7:11] == ["0", "0", "0", "0"]  # retries, re-prompts, fallbacks, cut off
     assert "game over after 30 rounds: nobody wins (round_limit)" in result.output
-    # the recording is a schema 1 log: read (and so migrated), it is the replayed game's log
+    # the recording is a schema 1 log: read (and so migrated), it is the replayed game's log,
+    # which also names the recorded call each stated deduction came from
     replayed, recorded = (ENTRY.read_log(d / "clue-seed0.jsonl") for d in (tmp_path, RECORDED))
-    assert (replayed.header, replayed.events, replayed.end) == (
+    assert (replayed.header, without_calls(replayed.events), replayed.end) == (
         recorded.header,
         recorded.events,
         recorded.end,
     )
+    stated = [e for e in replayed.events if isinstance(e, DeductionEvent)]
+    assert stated and all(e.call is not None for e in stated)
+    for event in stated:
+        assert event.call is not None
+        reply = calls[event.call]["reply"]["content"]
+        assert all(d.card.name in reply for d in event.deductions)
+
+
+def without_calls(events: list[Any]) -> list[Any]:
+    """``events`` with the recorded call of each deduction event left out."""
+    return [
+        e.model_copy(update={"call": None}) if isinstance(e, DeductionEvent) else e for e in events
+    ]
 
 
 def test_the_llm_seat_stayed_in_and_its_prompts_stayed_within_the_context() -> None:

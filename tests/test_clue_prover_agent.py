@@ -27,11 +27,12 @@ from games.clue.agents import (
     AGENTS,
     make_agent,
 )
-from games.clue.audit import audit_events
+from games.clue.audit import audit_game
 from games.clue.entry import ENTRY as CLUE
 from games.clue.knowledge import PlayerView, clue_setup
 from games.clue.prover_agent import Hypotheses, ProverAgent
 from games.core.agents import agent_fallbacks, seat_seed
+from games.core.log import GameLog
 from games.core.play import play_game
 from provers.sat_session import SatSession
 
@@ -40,17 +41,18 @@ SEATS = ("prover", "prover", "random", "prover", "prover", "prover")
 
 
 @pytest.fixture(scope="module")
-def played() -> list[list[ClueEvent]]:
-    return [list(play_game(CLUE, SEATS, seed).state.events()) for seed in range(GAMES)]
+def played() -> list[GameLog[ClueEvent]]:
+    return [play_game(CLUE, SEATS, seed).log() for seed in range(GAMES)]
 
 
 def test_prover_agents_make_no_incorrect_deduction_nor_wrong_accusation(
-    played: list[list[ClueEvent]],
+    played: list[GameLog[ClueEvent]],
 ) -> None:
     provers = [seat for seat, name in enumerate(SEATS) if name == "prover"]
     stated = 0
-    for events in played:
-        audit = audit_events(events)
+    for log in played:
+        events = log.events
+        audit = audit_game(log)
         for seat in provers:
             player = audit.players[seat]
             assert player.incorrect == 0 and player.wrong == 0 and player.lucky == 0
@@ -64,13 +66,14 @@ def test_prover_agents_make_no_incorrect_deduction_nor_wrong_accusation(
 
 
 def test_prover_accuses_exactly_when_the_envelope_is_entailed(
-    played: list[list[ClueEvent]],
+    played: list[GameLog[ClueEvent]],
 ) -> None:
     accusations = 0
-    for events in played[:6]:
+    for log in played[:6]:
+        events = log.events
         start = events[0]
         assert isinstance(start, GameStart) and start.deal is not None
-        setup = clue_setup(start.config)
+        setup = clue_setup(ClueConfig.model_validate(log.header.config))
         hands = start.deal.hands
         views = {
             s: PlayerView(setup, SatSession, s, hands[s])
@@ -220,9 +223,9 @@ def test_registry_names_and_errors() -> None:
 
 
 def test_turns_carry_deductions_and_refutations_stay_private(
-    played: list[list[ClueEvent]],
+    played: list[GameLog[ClueEvent]],
 ) -> None:
-    events = played[0]
+    events = played[0].events
     deduction_events = [e for e in events if isinstance(e, DeductionEvent)]
     assert deduction_events and all(e.deductions for e in deduction_events)
     turns = [e for e in events if isinstance(e, TurnStart)]

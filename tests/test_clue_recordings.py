@@ -14,6 +14,7 @@ import pytest
 from typer.testing import CliRunner
 
 from benchmarks.console.cli import app
+from games.clue import DeductionEvent, read_clue_log
 from games.clue.agents import AgentSettings
 from games.clue.llm_agent import make_llm_agent
 from games.core.llm_player import seat_client
@@ -197,3 +198,20 @@ def test_replay_names_the_seat_without_a_recording(tmp_path: Path) -> None:
         ValueError, match=r"no recording of this game's LLM calls at .*game-00000\.seat2\.jsonl"
     ):
         seat_client(settings, 2)
+
+
+def test_each_stated_deduction_names_the_recorded_call_it_came_from(recorded: Recorded) -> None:
+    stated = []
+    for game in ("game-00000", "game-00001"):
+        events = read_clue_log(recorded.run_dir / "games" / f"{game}.jsonl")
+        for event in events:
+            if isinstance(event, DeductionEvent) and event.seat == 2:  # the prover asks no model
+                assert event.call is None
+            elif isinstance(event, DeductionEvent):
+                calls = load_recording(seat_calls(recorded.run_dir, game, event.seat))
+                assert event.call is not None and calls[event.call].index == event.call
+                reply = calls[event.call].reply
+                assert reply is not None and "DEDUCTIONS" in reply.content
+                assert all(d.card.name in reply.content for d in event.deductions)
+                stated.append(event)
+    assert stated

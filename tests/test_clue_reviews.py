@@ -32,10 +32,11 @@ from games.clue import (
 )
 from games.clue.agent import ClueObservation
 from games.clue.agents import AgentSettings
-from games.clue.audit import GameAudit, audit_events, audit_log
+from games.clue.audit import GameAudit, audit_game, audit_log
 from games.clue.entry import ENTRY as CLUE
 from games.clue.transcript import transcript
 from games.clue.verified_agent import VerifiedLLMClueAgent
+from games.core.log import GameLog
 from games.core.play import PlayedGame, play_game
 from games.core.runlog import EventLog
 from reasoning.llm import LLMSettings
@@ -95,28 +96,31 @@ def test_the_game_loop_logs_each_review_before_the_action_it_led_to(tmp_path: Pa
         assert (after.round, after.turn, after.seq) == (event.round, event.turn, event.seq + 1)
     assert [e.seq for e in events] == list(range(len(events)))
     checked = "P0 (llm-verified) is checked: Scarlet is in the envelope (UNDETERMINED); sent back"
-    assert f"{checked}, revised to: nothing" in "\n".join(transcript(events))
+    said = "\n".join(transcript(events, played.seats))
+    assert f"{checked}, revised to: nothing" in said
 
 
 def test_logs_with_and_without_reviews_replay_and_audit_alike(tmp_path: Path) -> None:
     path = tmp_path / "game.jsonl"
     played = play_with_reviews(path)
-    with_reviews = read_clue_log(path)
-    assert list(replay(with_reviews).events) == with_reviews[1:]
+    log = CLUE.read_log(path)
+    with_reviews = log.events
+    assert list(replay(log.header, with_reviews).events) == with_reviews[1:]
 
     plain = ClueGame(SMALL, 4)
     for action in played.state.game.actions:
         plain.apply(action)
     without: list[ClueEvent] = [with_reviews[0], *plain.events]
     assert not any(isinstance(e, DeductionReviewEvent) for e in without)
-    assert list(replay(without).events) == without[1:]
-    assert counts(audit_log(path)) == counts(audit_events(without))
+    assert list(replay(log.header, without).events) == without[1:]
+    assert counts(audit_log(path)) == counts(audit_game(GameLog.of_events(log.header, without)))
 
 
 def test_a_replay_checks_the_logged_review(tmp_path: Path) -> None:
     path = tmp_path / "game.jsonl"
     play_with_reviews(path)
-    events = read_clue_log(path)
+    log = CLUE.read_log(path)
+    events = log.events
     index = next(i for i, e in enumerate(events) if isinstance(e, DeductionReviewEvent))
     review = events[index]
     assert isinstance(review, DeductionReviewEvent)
@@ -125,10 +129,10 @@ def test_a_replay_checks_the_logged_review(tmp_path: Path) -> None:
     tampered = [*events]
     tampered[index] = review.model_copy(update={"acted_on": (rope,)})
     with pytest.raises(ReplayError, match="acted_on differs") as info:
-        replay(tampered)
-    assert info.value.line == index + 1
+        replay(log.header, tampered)
+    assert info.value.line == index + 2
     with pytest.raises(ReplayError, match="ends after a deduction_review"):
-        replay(events[: index + 1])
+        replay(log.header, events[: index + 1])
 
 
 def test_the_engine_logs_a_review_for_its_player_only() -> None:
@@ -240,7 +244,8 @@ def test_the_verified_agent_withholds_an_accusation_its_knowledge_does_not_entai
     assert accused[0].seat == 0 and accused[0].eliminated
 
     path = tmp_path / "verified.jsonl"
-    events = list(play_accusing("llm-verified", seed, path).state.events())
+    played = play_accusing("llm-verified", seed, path)
+    events = list(played.state.events())
     assert read_clue_log(path) == events
     assert not any(isinstance(e, AccusationEvent) and not e.final for e in events)
     withheld = [e for e in events if isinstance(e, DeductionReviewEvent) and e.withheld]
@@ -251,8 +256,8 @@ def test_the_verified_agent_withholds_an_accusation_its_knowledge_does_not_entai
         after = events[events.index(review) + 1]
         assert isinstance(after, SuggestionEvent)
         assert (after.suspect, after.weapon, after.room) == ("Mrs. White", "Knife", "Study")
-    assert list(replay(events).events) == events[1:]
-    lines = "\n".join(transcript(events))
+    assert list(replay(played.header, events).events) == events[1:]
+    lines = "\n".join(transcript(events, played.seats))
     assert "P0 (llm-verified) would accuse Scarlet, Rope, Hall: withheld (" in lines
     audit_log(path)
 

@@ -21,7 +21,7 @@ from games.detective.agents import AgentSettings, LLMAgent
 from games.detective.engine import DetectiveState
 from games.detective.entry import ENTRY, game_case
 from games.detective.events import AnswersEvent, DetectiveConfig, VisitEvent
-from reasoning.llm import LLMSettings
+from reasoning.llm import LLMSettings, load_recording
 from reasoning.llm.scripted_server import ChatRequest, ScriptedChatServer, Step
 
 runner = CliRunner()
@@ -125,6 +125,17 @@ def test_a_recorded_bench_replays_without_the_endpoint(case: Case, tmp_path: Pat
     for gid in (f"llm-seed-{SEED}", f"llm-seed-{SEED + 1}"):
         logged = (recorded / "games" / f"{gid}.jsonl").read_text()
         assert (tmp_path / "replayed" / "games" / f"{gid}.jsonl").read_text() == logged
+        calls = load_recording(seat_calls(recorded, gid, 0))
+        answered = [
+            e for e in ENTRY.read_log(recorded / "games" / f"{gid}.jsonl").events
+            if isinstance(e, AnswersEvent)
+        ]  # fmt: skip
+        assert answered
+        for event in answered:  # each question's answer names the call that asked it
+            assert event.calls is not None and list(event.calls) == list(event.answers)
+            for number, index in enumerate(event.calls.values(), start=1):
+                asked = QUESTION.search(calls[index].messages[-1].content)
+                assert asked is not None and int(asked.group(1)) == number
     missing = runner.invoke(
         app,
         ["bench", "detective", "--cases", "3", "--first-seed", str(SEED), "--agents", "llm",

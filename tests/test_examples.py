@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -41,3 +42,23 @@ def test_the_soundness_example_passes_and_catches_the_guessing_agent() -> None:
     )
     assert done.returncode == 0, done.stdout[-2000:]
     assert "2 passed" in done.stdout
+
+
+def test_the_reward_example_ranks_exact_over_unsure_over_guessed_replies() -> None:
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "examples" / "hanabi_rewards.py")],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    scores: dict[str, dict[str, float]] = {}
+    for line in done.stdout.splitlines():
+        words = line.split()
+        scores.setdefault(words[1], {})[" ".join(words[2:-1])] = float(words[-1])
+    assert list(scores) == ["1", "2", "3"]
+    for turn in scores.values():
+        assert turn["exact"] == 2.0 and turn["no JSON"] == -1.0
+        assert turn["guess"] < turn["unsure"] <= turn["exact"]
+    assert scores["1"]["unsure"] == 2.0 > scores["3"]["unsure"]

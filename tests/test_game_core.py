@@ -23,6 +23,7 @@ from games.core import (
 )
 from games.core.llm_player import LLMPlayer
 from games.core.runlog import EventLog
+from games.hanabi.entry import ENTRY as HANABI
 from reasoning.llm import LLMSettings, OpenAIChatClient
 from reasoning.llm.scripted_server import ScriptedChatServer
 from tests.support.played import play_clue
@@ -55,23 +56,61 @@ def write(tmp_path: Path, lines: Sequence[str], name: str = "x.jsonl") -> Path:
 def test_a_log_has_the_common_header_and_end(tmp_path: Path) -> None:
     lines = clue_log(tmp_path)
     header, end = json.loads(lines[0]), json.loads(lines[-1])
-    assert header["type"] == "header" and header["schema_version"] == 2
+    assert header["type"] == "header" and header["schema_version"] == 3
     assert header["game"] == "clue" and header["seed"] == 1 and len(header["seats"]) == 3
     assert header["seats"][0] == {"name": "P0", "agent": "random"}
     assert end["type"] == "end" and end["status"] == "finished"
     assert sorted(end["ranks"]) == [1, 2, 3] and len(end["returns"]) == 3
+    start, game_end = json.loads(lines[1]), json.loads(lines[-2])
+    assert not {"config", "seed", "players"} & set(start), "game_start repeats the header"
+    assert "ranks" not in game_end, "game_end repeats the end's ranks"
     log = CLUE.read_log(tmp_path / "g.jsonl")
-    assert log.schema_version == 2 and log.end is not None and log.lines[0] == 2
+    assert log.header.schema_version == 3 and log.end is not None and log.lines[0] == 2
     assert log.events[-1].type == "game_end"
 
 
-def test_a_version_0_log_still_reads_and_replays(tmp_path: Path) -> None:
+def version_0(lines: list[str]) -> list[str]:
+    """A current Clue log as it was written before the header existed: the header's config,
+    seed and seats in ``game_start``, the end's ranks in ``game_end``, no header or end."""
+    header, end = json.loads(lines[0]), json.loads(lines[-1])
+    start, game_end = json.loads(lines[1]), json.loads(lines[-2])
+    config = {("n_players" if k == "players" else k): v for k, v in header["config"].items()}
+    start = {**start, "config": config, "seed": header["seed"], "players": header["seats"]}
+    game_end = {**game_end, "ranks": end["ranks"]}
+    return [json.dumps(start), *lines[2:-2], json.dumps(game_end)]
+
+
+def test_a_version_0_log_reads_with_a_header_and_replays(tmp_path: Path) -> None:
     from games.core import replay
 
-    body = clue_log(tmp_path)[1:-1]
-    log = CLUE.read_log(write(tmp_path, body))
-    assert log.schema_version == 0 and log.header is None and log.end is None
+    lines = clue_log(tmp_path)
+    current = CLUE.read_log(tmp_path / "g.jsonl")
+    log = CLUE.read_log(write(tmp_path, version_0(lines)))
+    assert log.header == current.header and log.end is None
+    assert log.events == current.events
     assert replay(CLUE, log).is_terminal()
+
+
+def test_a_log_without_a_seed_reads_but_does_not_replay(tmp_path: Path) -> None:
+    from games.core import replay
+
+    lines = clue_log(tmp_path)
+    header = {**json.loads(lines[0]), "seed": None}
+    log = CLUE.read_log(write(tmp_path, [json.dumps(header), *lines[1:]]))
+    assert log.header.seed is None and log.end is not None
+    with pytest.raises(LogError, match=":1: the header gives no seed"):
+        replay(CLUE, log)
+
+
+def test_a_log_of_a_game_without_version_0_logs_needs_its_header(tmp_path: Path) -> None:
+    from games.core.play import play_game
+
+    with EventLog(tmp_path / "h.jsonl") as sink:
+        play_game(HANABI, ["random", "random"], 0, log=sink)
+    lines = (tmp_path / "h.jsonl").read_text().splitlines()
+    assert HANABI.read_log(write(tmp_path, lines)).header.seed == 0
+    with pytest.raises(LogError, match=r":1: a log opens with its header"):
+        HANABI.read_log(write(tmp_path, lines[1:]))
 
 
 @pytest.mark.parametrize(
@@ -142,9 +181,14 @@ def test_a_log_without_a_game_schema_reads_with_any_adapter(tmp_path: Path) -> N
         type: str
         n: int
 
-    path = write(tmp_path, ['{"type": "step", "n": 1}', '{"type": "game_end", "n": 2}'])
+    header = {"type": "header", "schema_version": 3, "game": "toy", "seed": 0, "config": {}}
+    header["seats"] = [{"name": "A", "agent": "x"}]
+    steps = ['{"type": "step", "n": 1}', '{"type": "game_end", "n": 2}']
+    path = write(tmp_path, [json.dumps(header), *steps])
     log = read_game_log(path, TypeAdapter(Step), game="toy")
-    assert [e.n for e in log.events] == [1, 2] and log.lines == [1, 2]
+    assert [e.n for e in log.events] == [1, 2] and log.lines == [2, 3]
+    with pytest.raises(LogError, match=":1: a log opens with its header"):
+        read_game_log(write(tmp_path, steps), TypeAdapter(Step), game="toy")
 
 
 # --- registry, seat lists, game info, settings ------------------------------------------------

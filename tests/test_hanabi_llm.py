@@ -25,7 +25,7 @@ from games.hanabi.events import DecisionEvent, HanabiConfig, HanabiMove, SlotCla
 from games.hanabi.knowledge import seat_knowledge
 from games.hanabi.llm_agents import REPROMPT_BOUND
 from games.hanabi.symbolic import SymbolicAgent
-from reasoning.llm import LLMEndpointError, LLMSettings
+from reasoning.llm import LLMEndpointError, LLMSettings, load_recording
 from reasoning.llm.scripted_server import ChatRequest, Reply, ScriptedChatServer
 
 runner = CliRunner()
@@ -225,6 +225,19 @@ def test_bench_records_and_replays_each_setting(role: str, tmp_path: Path) -> No
     ]
     if role == "mycroft":
         assert first["rows"][0]["tracking_accuracy"] == 1.0
+    for log in logs:  # each decision names its recorded call, whose reply it logged
+        seat_calls = {
+            seat: load_recording(recorded / "llm" / f"{log.stem}.seat{seat}.jsonl")
+            for seat in (0, 1)
+        }
+        events = get_game("hanabi").read_log(log).events
+        decisions = [e for e in events if isinstance(e, DecisionEvent)]
+        assert decisions
+        for decision in decisions:
+            assert decision.call is not None
+            reply = seat_calls[decision.seat][decision.call].reply
+            assert reply is not None
+            assert json.loads(decision.response)["ratings"] == json.loads(reply.content)["ratings"]
 
 
 @pytest.mark.parametrize(("options", "calls"), [({"best_of": 3}, 4), ({"mixture": True}, 6)])

@@ -40,6 +40,8 @@ def test_stated_suspects_are_graded_against_what_the_asker_knew() -> None:
     events[last] = ask.model_copy(update={"stated": stated})
     graded = audit_game(scripts, events, state.config.rounds)
     assert graded.pruning["wrong"] == len(crime.killers) and killer not in stated[0]
+    assert graded.by_victim[crime.victim]["wrong"] == len(crime.killers)
+    assert sum(sum(c.values()) for c in graded.by_victim.values()) == sum(graded.pruning.values())
     dropped_before = len(others) - len(ask.stated[0])
     dropped_now = graded.pruning["guess"] + graded.pruning["entailed"] - honest.pruning["entailed"]
     assert dropped_now == len(innocents) - 1 - dropped_before

@@ -16,8 +16,8 @@ from formalize.interrogation.script_generate import ScriptConfig
 from games.core.llm_player import LLMPlayer
 from games.mystery.agents import RandomAgent
 from games.mystery.engine import MysteryState
-from games.mystery.entry import scripts_for
-from games.mystery.events import MysteryConfig
+from games.mystery.entry import ENTRY, scripts_for
+from games.mystery.events import Asked, MysteryConfig
 from games.mystery.llm_agents import (
     Credit,
     MysteryPrompter,
@@ -29,7 +29,7 @@ from games.mystery.llm_agents import (
 )
 from games.mystery.spoken import AnswerReader
 from provers.sat_prover import SatProver
-from reasoning.llm import LLMSettings, OpenAIChatClient
+from reasoning.llm import LLMSettings, OpenAIChatClient, load_recording
 from reasoning.llm.scripted_server import ChatRequest, ScriptedChatServer
 
 
@@ -41,12 +41,15 @@ def answer(request: ChatRequest) -> str:
         return "FORMULA: true"
     if '"suspects"' in text:
         others = re.search(r"Other players: (.*?)\. Times: (.*?)\. Weapons", text)
-        assert others is not None
+        victims = re.search(r"Victims: (.*?)\.\n", text)
+        assert others is not None and victims is not None
         names = others.group(1).split(", ")
         time = others.group(2).split(", ")[-1]
         return json.dumps(
             {
-                "suspects": names[:2],
+                "suspects": {
+                    v: names[k : k + 2] for k, v in enumerate(victims.group(1).split(", "))
+                },
                 "expected": {n: ("high" if k == 1 else "low") for k, n in enumerate(names)},
                 "target": names[0],
                 "questions": {n: {"kind": "where", "about": n, "time": time} for n in names},
@@ -118,6 +121,27 @@ def test_llm_agents_play_record_and_replay_through_the_bench(tmp_path: Path) -> 
         assert (tmp_path / "replayed" / "games" / name).read_text() == recorded
     log = (tmp_path / "rec" / "games" / "seed-0.jsonl").read_text()
     assert '"stated":[[' in log
+    events = ENTRY.read_log(tmp_path / "rec" / "games" / "seed-0.jsonl").events
+    asked = [e for e in events if isinstance(e, Asked) and e.stated]
+    llm_seats = {0, 1, 2}  # questum, llm-random, llm-cot
+    assert {e.seat for e in asked} >= llm_seats
+    for event in asked:  # the suspects an LLM seat states name the call it stated them in
+        if event.seat not in llm_seats:
+            assert event.call is None
+            continue
+        assert event.call is not None
+        calls = load_recording(tmp_path / "rec" / "llm" / f"seed-0.seat{event.seat}.jsonl")
+        reply = calls[event.call].reply
+        assert reply is not None and '"suspects"' in reply.content
+    per_victim = [
+        event["stated"]
+        for line in log.splitlines()
+        if (event := json.loads(line)).get("type") == "question" and event["seat"] == 0
+    ]
+    assert per_victim and all(len(s) == len(per_victim[0]) for s in per_victim)
+    if len(per_victim[0]) > 1:
+        assert per_victim[0][0] != per_victim[0][1], "one suspect list per victim"
+    assert len(summary["pruning_per_victim"]) >= 1
 
 
 def test_an_llm_agent_without_an_endpoint_is_one_line_exit_2(tmp_path: Path) -> None:

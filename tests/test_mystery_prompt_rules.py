@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from formalize.davidsonian.autoformalize import Autoformalizer
+from formalize.interrogation.prose import prose
 from formalize.interrogation.script_generate import ScriptConfig
 from formalize.world.theory import background_theory
 from games.mystery.engine import MysteryState
@@ -46,6 +47,8 @@ def test_every_seat_is_told_the_plan_the_locks_the_rules_and_its_objectives(seed
         for weapon in setting.weapons:
             assert f"the {weapon.name}: {setting.method(weapon.method or '').name}" in text
         assert all(hour in text for hour in setting.slots)
+        mine = prose(setting, scripts.scripts[person], person)
+        assert all(sentence.text in text for sentence in mine)
         objectives = scripts.objectives[person]
         assert objectives and all(
             f"{o.text.rstrip('.')} ({o.points} points)" in text for o in objectives

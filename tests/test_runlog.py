@@ -17,9 +17,9 @@ from games.clue import (
     ClueResult,
     GameEnd,
     RandomAgent,
-    read_clue_log,
-    replay,
 )
+from games.clue.entry import ENTRY as CLUE
+from games.core.replay import replay as replay_log
 from games.core.runlog import EventLog, RunDir, RunDirError, read_jsonl
 from tests.support.played import play_clue
 
@@ -183,10 +183,10 @@ def run_clue(
     for i in range(run.config.games):
         game_id = f"game{i:02d}"
         if run.is_finished(game_id):
-            events = read_clue_log(run.log_path(game_id))
-            end = events[-1]
-            assert isinstance(end, GameEnd)
-            results[game_id] = end.result()
+            log = CLUE.read_log(run.log_path(game_id))
+            end = log.events[-1]
+            assert isinstance(end, GameEnd) and log.end is not None
+            results[game_id] = ClueResult(**end.outcome().model_dump(), ranks=log.end.ranks)
             continue
         seed = run.config.seed + i
         stop_after = stop[1] if stop is not None and stop[0] == game_id else None
@@ -226,7 +226,7 @@ def test_interrupted_run_resumes_skipping_finished_games(tmp_path: Path) -> None
     for game_id in ("game00", "game01", "game02"):
         ours = run.log_path(game_id).read_text()
         assert ours == (tmp_path / "ref" / "games" / f"{game_id}.jsonl").read_text()
-        replay(read_clue_log(run.log_path(game_id)))
+        replay_log(CLUE, CLUE.read_log(run.log_path(game_id)))
     summary = resumed.read_summary()
     assert summary is not None
     assert Summary.model_validate(summary) == Summary(results=reference)

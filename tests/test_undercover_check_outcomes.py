@@ -19,6 +19,7 @@ from games.undercover import (
 )
 from games.undercover.checker import ConsistencyTest, ProverChecker
 from games.undercover.cli import UndercoverTranscript
+from games.undercover.entry import ENTRY as UNDERCOVER
 from games.undercover.events import DescriptionEvent, GameStart, ViolationEvent
 from tests.support.played import play_undercover
 
@@ -61,7 +62,8 @@ def test_a_malformed_or_sort_clashing_formula_is_recorded_as_a_syntax_error(
         play_undercover(
             game, agents, checker, UndercoverTranscript(agents, checker, log, printed.append)
         )
-    events = read_undercover_log(path)
+    log = UNDERCOVER.read_log(path)
+    events = log.events
     outcomes = {e.seat: e.outcome for e in events if isinstance(e, DescriptionEvent)}
     assert outcomes == {
         0: CheckOutcome.SYNTAX_ERROR,
@@ -75,15 +77,16 @@ def test_a_malformed_or_sort_clashing_formula_is_recorded_as_a_syntax_error(
     assert checks[1].startswith("check: syntax_error (") and "'Tea'" in checks[1]
     assert checks[2].startswith("check: consistent (")
     assert checks[3] == "check: not_formalised (the description has no formula)"
-    assert replay(events).result == game.result
+    assert replay(log.header, events).result == game.result
 
 
 def test_logs_from_before_the_syntax_error_outcome_still_read_and_replay() -> None:
-    events = read_undercover_log(LEGACY_LOG)
-    described = [e for e in events if isinstance(e, DescriptionEvent)]
+    log = UNDERCOVER.read_log(LEGACY_LOG)
+    described = [e for e in log.events if isinstance(e, DescriptionEvent)]
     assert [e.formula for e in described[:2]] == [MALFORMED, SORT_CLASH]
     assert {e.outcome for e in described} == {CheckOutcome.NOT_FORMALISED}
-    game = replay(events)
+    assert log.header.seed == SEED and len(log.header.seats) == 4
+    game = replay(log.header, log.events)
     assert game.is_over() and game.result is not None
     assert game.result.winner.value == "citizens"
 
@@ -92,7 +95,7 @@ def test_the_same_game_played_now_records_syntax_errors_where_the_old_log_did_no
     legacy = read_undercover_log(LEGACY_LOG)
     game = UndercoverGame(UndercoverConfig(players=4, tie_limit=3), TEA, SEED)
     start = legacy[0]
-    assert isinstance(start, GameStart) and start == game.start_event(start.agents)
+    assert isinstance(start, GameStart) and start == game.start_event()
     old = [e for e in legacy if isinstance(e, DescriptionEvent)]
     checker = ProverChecker(ConsistencyTest(Lexicon.load()))
     now = [

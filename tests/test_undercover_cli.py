@@ -13,8 +13,9 @@ from typer.testing import CliRunner
 from benchmarks import undercover_bench
 from benchmarks.console.cli import app
 from benchmarks.console.demo import undercover_section
-from games.undercover import builtin_pairs, read_undercover_log, replay
+from games.undercover import builtin_pairs, replay
 from games.undercover.cli import find_pair
+from games.undercover.entry import ENTRY as UNDERCOVER
 from games.undercover.events import DescriptionEvent, GameEnd
 from reasoning.llm.scripted_server import ChatRequest, ScriptedChatServer
 
@@ -33,12 +34,13 @@ def test_play_prints_rounds_checks_and_votes_and_writes_a_replayable_log(tmp_pat
     assert "vote:" in out and "believes spy" in out and "believes citizen" in out
     assert "Result: the citizens win" in out
     log = tmp_path / f"undercover-{TEA_ID}-seed3.jsonl"
-    events = read_undercover_log(log)
+    read = UNDERCOVER.read_log(log)
+    events = read.events
     described = [e for e in events if isinstance(e, DescriptionEvent)]
     assert len(described) == out.count("check: ")
     assert all(e.formula is not None for e in described)
     assert isinstance(events[-1], GameEnd)
-    assert replay(events).result == events[-1].result()
+    assert replay(read.header, events).result == events[-1].result()
     again = runner.invoke(app, args)
     assert again.output.splitlines() == out.splitlines()[:-2]
 

@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic import BaseModel, ValidationError
 
-from games.core.log import LogEnd, LogHeader
+from games.core.log import GameLog, LogEnd, LogHeader
 from games.core.runlog import EventLog
 from games.undercover import (
     CheckOutcome,
@@ -26,6 +26,7 @@ from games.undercover import (
     UndercoverConfig,
     UndercoverEvent,
     UndercoverGame,
+    UndercoverSetup,
     WordPair,
     WordPairError,
     builtin_pairs,
@@ -34,13 +35,13 @@ from games.undercover import (
     replay,
 )
 from games.undercover.engine import normalise_description
+from games.undercover.entry import ENTRY as UNDERCOVER
 from games.undercover.events import (
     UNDERCOVER_EVENT,
     DescriptionEvent,
     EliminationEvent,
     EndReason,
     GameEnd,
-    GameStart,
     TieEvent,
     ViolationEvent,
     ViolationKind,
@@ -102,6 +103,13 @@ class ListLog:
             self.common.append(event)
         else:
             self.events.append(UNDERCOVER_EVENT.validate_python(event))
+
+    @property
+    def header(self) -> LogHeader:
+        """The log's header (written first)."""
+        header = self.common[0]
+        assert isinstance(header, LogHeader)
+        return header
 
 
 def unique(obs: Observation) -> Description:
@@ -376,39 +384,42 @@ def test_same_seed_same_log_and_seeds_vary_the_deal() -> None:
     )
 
 
-def play_logged(tmp_path: Path, seed: int) -> tuple[Path, list[UndercoverEvent]]:
+def play_logged(tmp_path: Path, seed: int) -> tuple[Path, GameLog[UndercoverEvent]]:
     rng = random.Random(seed)
     agents = agents_voting(lambda obs: rng.choice(obs.vote_targets()))
     path = tmp_path / f"game-{seed}.jsonl"
     with EventLog(path) as log:
         play_undercover(game_with(seed), agents, FixedChecker(CheckOutcome.UNDECIDED), log)
-    return path, read_undercover_log(path)
+    return path, UNDERCOVER.read_log(path)
 
 
 def test_replay_from_the_log(tmp_path: Path) -> None:
-    _, events = play_logged(tmp_path, 5)
+    _, log = play_logged(tmp_path, 5)
+    events = log.events
     assert [e.seq for e in events] == list(range(len(events)))
-    game = replay(events)
+    game = replay(log.header, events)
     assert game.is_over() and list(game.events) == events[1:]
     end = events[-1]
     assert isinstance(end, GameEnd) and game.result == end.result()
-    cut = replay(events[:4])
+    cut = replay(log.header, events[:4])
     assert not cut.is_over() and list(cut.events) == events[1:4] and cut.current_seat == 3
 
 
 def test_replay_through_logged_agents_reproduces_the_log(tmp_path: Path) -> None:
-    _, events = play_logged(tmp_path, 8)
-    start = events[0]
-    assert start.type == "game_start"
-    agents = [LoggedAgent(events, seat) for seat in range(6)]
+    _, logged = play_logged(tmp_path, 8)
+    events = logged.events
+    assert events[0].type == "game_start"
+    agents = [LoggedAgent(logged, seat) for seat in range(6)]
     log = ListLog()
-    game = UndercoverGame(start.config, start.pair, start.seed)
+    setup = UndercoverSetup.model_validate(logged.header.config)
+    game = UndercoverGame(setup.config, setup.pair, logged.seed)
     play_undercover(game, agents, LoggedChecker(events), log)
     assert log.events == events
 
 
 def test_replay_detects_a_tampered_log(tmp_path: Path) -> None:
-    _, events = play_logged(tmp_path, 5)
+    _, log = play_logged(tmp_path, 5)
+    header, events = log.header, log.events
     index = next(i for i, e in enumerate(events) if isinstance(e, VoteEvent))
     vote = events[index]
     assert isinstance(vote, VoteEvent)
@@ -416,18 +427,17 @@ def test_replay_detects_a_tampered_log(tmp_path: Path) -> None:
         update={"ballots": tuple(b.model_copy(update={"target": b.voter}) for b in vote.ballots)}
     )
     with pytest.raises(ReplayError, match="illegal") as err:
-        replay([*events[:index], forged, *events[index + 1 :]])
-    assert err.value.line == index + 1
-    start = events[0]
-    assert isinstance(start, GameStart)
-    other_seed = start.model_copy(update={"seed": start.seed + 1})
-    with pytest.raises(ReplayError, match="<events>:1: logged GameStart"):
-        replay([other_seed, *events[1:]])
+        replay(header, [*events[:index], forged, *events[index + 1 :]])
+    assert err.value.line == index + 2  # the header is line 1
+    assert header.seed is not None
+    other_seed = header.model_copy(update={"seed": header.seed + 1})
+    with pytest.raises(ReplayError, match="<events>:2: logged GameStart"):
+        replay(other_seed, events)
     end = events[-1]
     assert isinstance(end, GameEnd)
     wrong_end = end.model_copy(update={"rounds": end.rounds + 1})
-    with pytest.raises(ReplayError, match=f"<events>:{len(events)}: logged GameEnd"):
-        replay([*events[:-1], wrong_end])
+    with pytest.raises(ReplayError, match=f"<events>:{len(events) + 1}: logged GameEnd"):
+        replay(header, [*events[:-1], wrong_end])
 
 
 def test_log_reader_names_the_bad_line(tmp_path: Path) -> None:
@@ -551,4 +561,4 @@ def test_random_games_keep_the_rules_and_replay(
         assert ties[-1].consecutive == tie_limit and ties[-1].round == result.rounds
     repeats = [v for v in of_type(events, ViolationEvent) if v.kind is ViolationKind.REPEAT]
     assert result.violations == len(repeats)
-    assert list(replay(events).events) == events[1:]
+    assert list(replay(log.header, events).events) == events[1:]

@@ -34,7 +34,7 @@ from provers.z3_prover import Z3Prover
 from reasoning.llm import FallbackCounter, LLMSettings, MalformedAnswer, OpenAIChatClient
 from reasoning.llm.scripted_server import ChatRequest, ScriptedChatServer
 from reasoning.syntax import parse_formula
-from tests.support.played import play_undercover
+from tests.support.played import play_undercover, undercover_header
 from tests.test_undercover_pipeline import (
     BERGAMOT,
     FORMS,
@@ -373,7 +373,8 @@ def test_a_short_game_with_the_three_agent_types() -> None:
     assert len(ns.refinements) == 1 and ns.refinements[0].seat == result.eliminated[0]
     assert ns.records and ns.records[-1].round == 2
     assert len(ns.turns) == 4 and all(not t.fallback for t in ns.turns)
-    replayed = replay([game.start_event([a.name for a in agents]), *events])
+    header = undercover_header(game, [a.name for a in agents])
+    replayed = replay(header, [game.start_event(), *events])
     assert replayed.result == result
 
 

@@ -19,6 +19,8 @@ from benchmarks.undercover_bench import UndercoverBenchConfig
 from games.core.recordings import CALLS_DIR, seat_calls
 from games.undercover import UndercoverConfig, UndercoverGame, pair_catalogue
 from games.undercover.agents import AgentSettings
+from games.undercover.entry import ENTRY
+from games.undercover.events import DescriptionEvent
 from reasoning.llm import ChatClient, LLMSettings, load_recording, make_client
 from reasoning.llm.scripted_server import ChatRequest, Fail, ScriptedChatServer, Step
 from tests.test_undercover_cli import _scripted
@@ -83,6 +85,17 @@ def test_a_two_game_bench_replays_from_its_recordings_with_an_identical_summary(
     timing = ("play_wall_s", "play_cpu_s", "plot")
     assert without(replayed, timing) == without(recorded, timing)
     assert game_logs(tmp_path / "replayed") == game_logs(recorded_run)
+    for gid, spy, spy_calls in zip(GAME_IDS, spies, calls, strict=True):
+        events = ENTRY.read_log(recorded_run / "games" / f"{gid}.jsonl").events
+        spoken = [e for e in events if isinstance(e, DescriptionEvent)]
+        assert any(e.seat == spy for e in spoken)
+        for event in spoken:  # the spy's descriptions name the call they came from
+            if event.seat != spy:
+                assert event.call is None
+                continue
+            assert event.call is not None
+            reply = spy_calls[event.call].reply
+            assert reply is not None and event.text in reply.content
     differing = ["--replay", str(recorded_run), "--model", "x", "--timeout", "5"]
     other = runner.invoke(app, [*BENCH, "--out", str(tmp_path / "other"), *differing])
     assert other.exit_code == 2

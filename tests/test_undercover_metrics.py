@@ -10,6 +10,7 @@ from functools import cache
 import numpy as np
 import pytest
 
+from games.core.log import GameLog
 from games.undercover import (
     CheckOutcome,
     Lexicon,
@@ -32,6 +33,7 @@ from games.undercover.metrics import (
     round_weights,
     summarise,
 )
+from tests.support.played import undercover_header
 
 TEA = next(p for p in builtin_pairs() if p.id == "earl-grey-tea-ceylon-tea")
 
@@ -58,10 +60,10 @@ class TableSimilarity:
         return self.table.get(frozenset((a, b)), self.default)
 
 
-def scripted_log() -> tuple[list[UndercoverEvent], str, str]:
+def scripted_log() -> tuple[GameLog[UndercoverEvent], str, str]:
     """A 4-player game: seat 3 (a citizen) leaves in round 1, the spy in round 2.
 
-    Returns the events and the citizens' and spy's definitions.
+    Returns its log and the citizens' and spy's definitions.
     """
     game = UndercoverGame(UndercoverConfig(players=4, tie_limit=3), TEA, 0)
     spy = game.spy_seat
@@ -74,10 +76,9 @@ def scripted_log() -> tuple[list[UndercoverEvent], str, str]:
     for seat in game.living:
         game.describe(seat, f"r2 {names[seat]}", None, CheckOutcome.NOT_FORMALISED)
     game.vote({s: spy if s != spy else citizens[0] for s in game.living})
-    agents = ["cit" if s != spy else "spy-type" for s in range(4)]
-    events = [game.start_event(agents), *game.events]
+    header = undercover_header(game, ["cit" if s != spy else "spy-type" for s in range(4)])
     return (
-        events,
+        GameLog.of_events(header, [game.start_event(), *game.events]),
         lexicon().definition(game.citizen_word),
         lexicon().definition(game.spy_word),
     )
@@ -121,7 +122,8 @@ def test_soundness_and_alignment_by_hand() -> None:
 
 
 def test_game_metrics_by_hand() -> None:
-    events, dc, ds = scripted_log()
+    log, dc, ds = scripted_log()
+    events = log.events
     start = events[0]
     assert isinstance(start, GameStart)
     spy = start.spy_seat
@@ -145,7 +147,7 @@ def test_game_metrics_by_hand() -> None:
     table[(t[gone][0], t[citizens[1]][0])] = 0.2
     table[(t[gone][0], t[spy][0])] = 0.1
     sim = TableSimilarity(table)
-    metrics = game_metrics(events, lexicon(), sim)
+    metrics = game_metrics(log, lexicon(), sim)
     assert set(sim.embedded) >= {dc, ds, *(t[s][0] for s in range(4))}
     assert metrics.winner is Side.CITIZENS and metrics.rounds == 2
     assert metrics.citizens == 3 and metrics.citizens_eliminated == 1
@@ -163,12 +165,12 @@ def test_game_metrics_by_hand() -> None:
     assert seats[spy].role is Side.SPY and seats[spy].soundness is None
     assert seats[spy].score is None and seats[spy].alignment is not None
     with pytest.raises(ValueError, match="whole log"):
-        game_metrics(events[:-1], lexicon(), sim)
+        game_metrics(GameLog.of_events(log.header, events[:-1]), lexicon(), sim)
 
 
 def test_summaries_over_games() -> None:
-    events, _, _ = scripted_log()
-    metrics = game_metrics(events, lexicon(), TableSimilarity({}, default=0.4))
+    log, _, _ = scripted_log()
+    metrics = game_metrics(log, lexicon(), TableSimilarity({}, default=0.4))
     summary = summarise([metrics, metrics])
     assert summary.games == 2 and summary.average_rounds == 2
     assert summary.spy_win_rate == 0 and summary.citizen_elimination_rate == pytest.approx(1 / 3)
@@ -203,6 +205,6 @@ def test_minilm_loads_offline_and_matches_a_hand_computation(
     assert attributional_soundness({1: bergamot}, earl, ceylon, sim) == pytest.approx(
         by_hand, rel=1e-4
     )
-    events, _, _ = scripted_log()
-    metrics = game_metrics(events, lexicon(), sim)
+    log, _, _ = scripted_log()
+    metrics = game_metrics(log, lexicon(), sim)
     assert all(s.alignment is not None for s in metrics.seats)

@@ -52,7 +52,7 @@ from reasoning.prover import Axiom, ProverUnavailable
 from reasoning.syntax import parse_formula
 from reasoning.verdict import ProofResult, Verdict
 from reasoning.vote import VoteProver
-from tests.support.played import play_undercover
+from tests.support.played import play_undercover, undercover_header
 
 TEA = next(p for p in builtin_pairs() if p.id == "earl-grey-tea-ceylon-tea")
 EARL, CEYLON = "Earl Grey Tea", "Ceylon Tea"
@@ -511,7 +511,7 @@ def test_offline_games_are_reproducible_by_seed(seed: int) -> None:
     first, names = play(TEA, seed, "prover", "plain")
     second, _ = play(TEA, seed, "prover", "plain")
     assert first.events == second.events
-    again = replay([first.start_event(names), *first.events])
+    again = replay(undercover_header(first, names), [first.start_event(), *first.events])
     assert again.result == first.result
     other, _ = play(TEA, seed + 1, "prover", "plain")
     assert other.events != first.events

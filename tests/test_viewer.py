@@ -3,6 +3,7 @@ browser (Debian's chromium through selenium) with the network blocked."""
 
 from __future__ import annotations
 
+import gzip
 import json
 import shutil
 import time
@@ -20,6 +21,7 @@ from games.core.runlog import EventLog
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURE = ROOT / "tests" / "fixtures" / "llm" / "clue-live-30r"
+CALLS = "clue-seed0.seat0.jsonl.gz"
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 CHROMEDRIVER = shutil.which("chromedriver")
 runner = CliRunner()
@@ -119,12 +121,19 @@ def open_page(driver: Any, page: Path) -> None:
     assert driver.find_element("tag name", "body").get_attribute("data-ready") == "1"
 
 
+def replayed_live_game(folder: Path) -> Path:
+    """The committed live SmolLM2 game replayed from its recordings into ``folder`` (so its log
+    names the call behind each deduction), with the recordings beside it."""
+    played = runner.invoke(app, ["play", "clue", "--replay", str(FIXTURE), "--out", str(folder)])
+    assert played.exit_code == 0, played.output
+    shutil.copytree(FIXTURE / "llm", folder / "llm")
+    return folder / "clue-seed0.jsonl"
+
+
 def test_the_live_clue_game_shows_its_verdicts_knowledge_and_calls(
     browser: Any, tmp_path: Path
 ) -> None:
-    folder = tmp_path / "clue-live-30r"
-    shutil.copytree(FIXTURE, folder)
-    log = folder / "clue-seed0.jsonl"
+    log = replayed_live_game(tmp_path / "clue-live-30r")
     code, out, err = view(log)
     assert code == 0, err
     audited = runner.invoke(app, ["audit", "clue", str(log), "--json"])
@@ -155,9 +164,30 @@ def test_the_live_clue_game_shows_its_verdicts_knowledge_and_calls(
     assert grid, "seat 0's knowledge grid is shown"
     rows[0].click()
     links = browser.find_elements("css selector", ".call-link")
-    assert links, "the deduction links to seat 0's recorded calls"
-    links[0].click()
-    assert browser.find_element("css selector", ".call-prompt").text.strip()
+    assert len(links) > 1, "the deduction links to its call and to seat 0's other calls"
+    call = expected[0]["call"]
+    recorded = [
+        json.loads(line)
+        for line in gzip.decompress((FIXTURE / "llm" / CALLS).read_bytes()).splitlines()
+    ]
+    assert recorded[call]["index"] == call
+    shown = browser.find_element("css selector", ".calls")
+    assert (shown.get_attribute("data-seat"), shown.get_attribute("data-call")) == ("0", str(call))
+    reply = browser.find_element("css selector", ".call-reply").text
+    assert reply.split() == recorded[call]["reply"]["content"].split()
+    prompt = " ".join(browser.find_element("css selector", ".call-prompt").text.split())
+    assert " ".join(recorded[call]["messages"][-1]["content"].split()) in prompt
+    # the first deduction was sent back once: its call follows the one whose answer was revised
+    earlier = browser.find_elements("css selector", ".call-earlier .call-link")
+    assert [link.get_attribute("data-call") for link in earlier] == [str(call - 1)]
+    earlier[0].click()
+    assert browser.find_element("css selector", ".calls").get_attribute("data-call") == str(
+        call - 1
+    )
+    browser.find_elements("css selector", ".row-detail .call-link")[-1].click()
+    assert browser.find_element("css selector", ".calls").get_attribute("data-call") == str(
+        len(recorded) - 1
+    )
     browser.find_element("css selector", "#game-view").send_keys("\ue014")  # arrow right
     assert browser.find_element("css selector", ".step-range").get_attribute("value") == str(
         target + 1

@@ -163,6 +163,17 @@ def test_a_quoted_cell_may_hold_a_newline(tmp_path: Path) -> None:
     assert question.question == "Who broke\nthe vase?"
 
 
+def test_a_quoted_newline_reads_the_same_in_a_crlf_file(tmp_path: Path) -> None:
+    folder = write_script(tmp_path, rows=GOOD)
+    text = f'{HEADER}\na,a,"Who broke\nthe vase?",Ann,"B\no",,,,a\nb,a,Q?,x,y,,,,b\n'
+    path = folder / "final_result" / "Ann.csv"
+    path.write_bytes(text.encode())
+    unix = load_script(folder).characters[0].questions
+    path.write_bytes(text.replace("\n", "\r\n").encode())
+    assert load_script(folder).characters[0].questions == unix
+    assert unix[0].question == "Who broke\nthe vase?" and "B\no" in unix[0].options.values()
+
+
 def test_the_root_must_hold_scripts(tmp_path: Path) -> None:
     (tmp_path / "file").write_text("x")
     for root in (tmp_path / "file", tmp_path / "none"):

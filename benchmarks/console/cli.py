@@ -130,6 +130,14 @@ COMMANDS: dict[str, Lazy | Group] = {
                 "A Hanabi log as a hanab.live replay, knowledge in the notes.",
                 "games.hanabi.cli:export_hanablive_command",
             ),
+            "dataset": Lazy(
+                "Runs as dataset tables (claims, LLM decisions, games) with a card.",
+                "benchmarks.dataset.cli:export_dataset",
+            ),
+            "inspect": Lazy(
+                "A run as an inspect_ai eval log: games as samples, the audit as scores.",
+                "benchmarks.inspect_eval.cli:export_inspect_command",
+            ),
         },
     ),
     "detective": Lazy("Detective cases: generate and check.", "games.detective.cli:detective_app"),

@@ -16,6 +16,7 @@ from benchmarks.console.options import (
     Concurrency,
     Quiet,
     Scheduler,
+    Views,
     Workers,
     exit_when_all_errored,
     run_options,
@@ -69,6 +70,7 @@ def bench_clue(
     concurrency: Concurrency = 1,
     scheduler: Scheduler = None,
     quiet: Quiet = False,
+    views: Views = False,
 ) -> None:
     """Play seeded Clue games and report seed 000 Table 1's columns per agent, the deduction
     audit's sound / lucky / wrong and recall, and a plot of cards known per round."""
@@ -91,7 +93,7 @@ def bench_clue(
             max_rounds=rounds if rounds is not None else 30,
             llm_model=llm_model,
         )
-        options = run_options(workers, concurrency, scheduler, quiet)
+        options = run_options(workers, concurrency, scheduler, quiet, views)
         summary = clue_bench.run(
             config, games, out, settings, options, progress=lambda m: typer.echo(m, err=True)
         )

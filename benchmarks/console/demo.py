@@ -14,8 +14,7 @@ from collections.abc import Callable
 
 import typer
 
-from games.clue.audit import audit_events, render_audit
-from games.clue.engine import ClueState
+from games.clue.audit import audit_game, render_audit
 from games.clue.entry import ENTRY as CLUE
 from games.clue.transcript import transcript
 from games.core.play import play_agents, play_game
@@ -136,13 +135,12 @@ CLUE_DEMO_AGENTS = ("prover",) * 6
 def clue_section() -> None:
     """Play a seeded 6-player Clue game with prover-backed agents; print the turns and the audit."""
     _section(f"Clue: six prover-backed agents, seed {CLUE_DEMO_SEED}")
-    state = play_game(CLUE, CLUE_DEMO_AGENTS, CLUE_DEMO_SEED).state
-    assert isinstance(state, ClueState)
-    events = state.events()
-    for line in transcript(events):
+    played = play_game(CLUE, CLUE_DEMO_AGENTS, CLUE_DEMO_SEED)
+    log = played.log()
+    for line in transcript(log.events, log.header.seats, played.result.ranks):
         typer.echo(line)
     typer.echo("")
-    typer.echo(render_audit(audit_events(events)))
+    typer.echo(render_audit(audit_game(log)))
 
 
 UNDERCOVER_DEMO_SEED = 12

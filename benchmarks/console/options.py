@@ -28,14 +28,24 @@ Scheduler = Annotated[
     ),
 ]
 Quiet = Annotated[bool, typer.Option("--quiet", help="No progress bar on stderr.")]
+Views = Annotated[
+    bool,
+    typer.Option(
+        "--views",
+        help="Also store each game's view data as it finishes, so `gumshoe view` of the run "
+        "does not replay the games.",
+    ),
+]
 AsJson = Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")]
 
 
-def run_options(workers: int, concurrency: int, scheduler: str | None, quiet: bool) -> RunOptions:
+def run_options(
+    workers: int, concurrency: int, scheduler: str | None, quiet: bool, views: bool = False
+) -> RunOptions:
     """The runner's options; ValueError names a field out of range in one line."""
     try:
         return RunOptions(
-            workers=workers, concurrency=concurrency, scheduler=scheduler, quiet=quiet
+            workers=workers, concurrency=concurrency, scheduler=scheduler, quiet=quiet, views=views
         )
     except ValidationError as err:
         raise ValueError(field_errors(err).replace("field '", "option '--")) from None

@@ -4,12 +4,12 @@ The page embeds its data as JSON and its script and styles inline; it loads noth
 network. A run's games are embedded gzip-compressed and rendered when opened, so a page for a
 thousand games stays small. What a page shows comes from ``games.core.view``: the steps, each
 seat's knowledge panels (from the game's own viewer), the audit record, and the recorded LLM calls.
+A run's games are taken from their stored views (``benchmarks.viewer.store``) where those are
+valid, and computed (and stored) otherwise, with a progress bar.
 """
 
 from __future__ import annotations
 
-import base64
-import gzip
 import json
 from importlib import resources
 from pathlib import Path
@@ -17,12 +17,10 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-from games.core.log import GameLog
-from games.core.registry import GameEntry, game_names, get_game
-from games.core.runlog import LogError
-from games.core.view import Call, GameView, ViewParts, game_view
-from reasoning.llm.recording import load_recording, recording_file
-from reasoning.textfile import UserFileError, parse_user_json, read_user_json, read_user_text
+from benchmarks.runner import Progress
+from benchmarks.viewer.game import pack, view_log
+from benchmarks.viewer.store import StoredView, compute_view, load_view, save_view
+from reasoning.textfile import read_user_json
 
 
 class RunGame(BaseModel):
@@ -85,69 +83,9 @@ def _escape(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
-def detect_game(path: Path) -> GameEntry[Any]:
-    """The registered game whose log ``path`` is: the header's ``game``, else the first game
-    whose reader accepts it; ValueError naming the file otherwise."""
-    first = read_user_text(path).split("\n", 1)[0]
-    try:
-        header = parse_user_json(first, path)
-    except UserFileError:
-        header = None
-    if isinstance(header, dict) and header.get("game") in game_names():
-        return get_game(str(header["game"]))
-    for name in game_names():
-        entry = get_game(name)
-        try:
-            entry.read_log(path)
-        except (ValueError, LogError):
-            continue
-        return entry
-    raise ValueError(f"{path}: not a game log of any registered game ({', '.join(game_names())})")
-
-
-def recorded_calls(log_path: Path, seats: int) -> list[Call]:
-    """The LLM calls recorded beside a log (``llm/<log stem>.seat<k>.jsonl[.gz]`` in the log's
-    folder or its run's), every seat in turn."""
-    calls: list[Call] = []
-    for folder in (log_path.parent / "llm", log_path.parent.parent / "llm"):
-        for seat in range(seats):
-            found = recording_file(folder / f"{log_path.stem}.seat{seat}.jsonl")
-            if found is None:
-                continue
-            for recorded in load_recording(found):
-                reply = recorded.reply
-                calls.append(
-                    Call(
-                        seat=seat,
-                        prompt="\n\n".join(f"[{m.role}] {m.content}" for m in recorded.messages),
-                        reply=reply.content if reply is not None else f"failed: {recorded.failure}",
-                        prompt_tokens=reply.prompt_tokens if reply is not None else None,
-                        completion_tokens=reply.completion_tokens if reply is not None else None,
-                        latency_s=reply.latency_s if reply is not None else None,
-                    )
-                )
-        if calls:
-            break
-    return calls
-
-
-def view_log(path: Path) -> GameView:
-    """The view of one game log: steps, the game's panels, its audit and recorded calls."""
-    entry = detect_game(path)
-    log: GameLog[Any] = entry.read_log(path)
-    record = entry.audit(log) if entry.auditor is not None else None
-    parts: ViewParts | None = entry.view(log)
-    seats = len(log.header.seats) if log.header is not None else 0
-    return game_view(entry.info.name, log, record, parts, recorded_calls(path, seats))
-
-
-def _pack(view: GameView) -> str:
-    raw = view.model_dump_json(exclude_none=False).encode("utf-8")
-    return base64.b64encode(gzip.compress(raw, mtime=0)).decode("ascii")
-
-
-def view_run(folder: Path) -> RunView:
-    """The view of a run directory: its summary, per-game figures and every game, compressed."""
+def view_run(folder: Path, *, reuse: bool = True, quiet: bool = False) -> RunView:
+    """The view of a run directory: its summary, per-game figures and every game, compressed.
+    Each game's view is its stored one when ``reuse`` and valid, else computed and stored."""
     logs = sorted((folder / "games").glob("*.jsonl"))
     if not logs:
         raise ValueError(f"{folder}: no game logs under games/ (not a run directory)")
@@ -160,28 +98,36 @@ def view_run(folder: Path) -> RunView:
             summary = [r for r in rows if isinstance(r, dict)]
         elif isinstance(loaded, dict):
             summary = [{k: v for k, v in loaded.items() if not isinstance(v, dict | list)}]
+    found = {log: load_view(log) for log in logs} if reuse else dict.fromkeys(logs)
+    missing = sum(view is None for view in found.values())
+    stored: dict[Path, StoredView] = {}
+    with Progress(len(logs), len(logs) - missing, quiet=quiet) as bar:
+        for log, view in found.items():
+            if view is None:
+                view = compute_view(log)
+                save_view(log, view)
+                bar.advance(errored=False)
+            stored[log] = view
     games: list[RunGame] = []
     distributions: dict[str, list[float]] = {"claims stated per game": [], "sound share": []}
     agents: dict[str, dict[str, Any]] = {}
     known: dict[str, list[list[float]]] = {}
     ideal: dict[str, list[list[float]]] = {}
-    for path in logs:
-        view = view_log(path)
-        record = view.record
-        if record is not None:
-            stated = sum(s.stated for s in record.seats)
-            sound = sum(s.sound or 0 for s in record.seats)
+    for path, view in stored.items():
+        if view.summary is not None:
+            stated = sum(s.stated for s in view.summary)
+            sound = sum(s.sound or 0 for s in view.summary)
             distributions["claims stated per game"].append(float(stated))
             if stated:
                 distributions["sound share"].append(sound / stated)
-            for seat in record.seats:
+            for seat in view.summary:
                 totals = agents.setdefault(seat.agent, {"agent": seat.agent, "seats": 0})
                 totals["seats"] += 1
                 for key in AGENT_COUNTS:
                     totals[key] = totals.get(key, 0) + (getattr(seat, key) or 0)
-            by_name = {seat.name: seat.agent for seat in record.seats}
-            _per_round(record.figures, by_name, known, ideal)
-        games.append(RunGame(id=path.stem, title=f"{path.stem} ({view.game})", packed=_pack(view)))
+            by_name = {seat.name: seat.agent for seat in view.summary}
+            _per_round(view.per_round, by_name, known, ideal)
+        games.append(RunGame(id=path.stem, title=f"{path.stem} ({view.game})", packed=view.packed))
     curves = [
         _curve(f"cards known per round: {agent}", rows, ideal.get(agent))
         for agent, rows in known.items()
@@ -201,7 +147,7 @@ AGENT_COUNTS = ("stated", "entailed", "contradicted", "undetermined", "sound", "
 
 
 def _per_round(
-    figures: dict[str, Any],
+    figures: dict[str, dict[str, list[float]]],
     agents: dict[str, str],
     known: dict[str, list[list[float]]],
     ideal: dict[str, list[list[float]]],
@@ -209,8 +155,8 @@ def _per_round(
     """Collect a game's per-round figures (``known_per_round`` and ``ideal_known_per_round``,
     per seat name) under the seat's agent."""
     for key, target in (("known_per_round", known), ("ideal_known_per_round", ideal)):
-        for name, series in (figures.get(key) or {}).items():
-            target.setdefault(agents.get(name, name), []).append([float(v) for v in series])
+        for name, series in figures.get(key, {}).items():
+            target.setdefault(agents.get(name, name), []).append(series)
 
 
 def _curve(name: str, rows: list[list[float]], ideal: list[list[float]] | None) -> Curve:
@@ -231,17 +177,19 @@ def _curve(name: str, rows: list[list[float]], ideal: list[list[float]] | None) 
     return Curve(name=name, mean=mean, low=low, high=high, ideal=ideal_mean)
 
 
-def write_view(path: Path, out: Path | None = None) -> Path:
+def write_view(
+    path: Path, out: Path | None = None, *, reuse: bool = True, quiet: bool = False
+) -> Path:
     """Write the page for ``path`` (a log or a run directory) to ``out`` (default: beside it,
-    ``.html``); return where it went."""
+    ``.html``); return where it went. ``reuse``: take a run's stored game views where valid."""
     if path.is_dir():
-        run = view_run(path)
+        run = view_run(path, reuse=reuse, quiet=quiet)
         data: dict[str, Any] = {"kind": "run", "run": run.model_dump(mode="json")}
         title = f"run {path.name}"
         target = out or path / "view.html"
     else:
         game = view_log(path)
-        data = {"kind": "game", "packed": _pack(game)}
+        data = {"kind": "game", "packed": pack(game)}
         title = f"{game.game} {path.name}"
         target = out or path.with_suffix(".html")
     target.write_text(render_page(title, data), encoding="utf-8")

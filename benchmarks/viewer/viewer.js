@@ -82,18 +82,38 @@
       text, deductions, legendHost, panels, detail);
 
     const callsBySeat = new Map();
-    view.calls.forEach((call, index) => {
+    const callAt = new Map();
+    view.calls.forEach((call, position) => {
       if (!callsBySeat.has(call.seat)) callsBySeat.set(call.seat, []);
-      callsBySeat.get(call.seat).push(index);
+      callsBySeat.get(call.seat).push(position);
+      callAt.set(`${call.seat}/${call.index ?? position}`, position);
     });
+    const callHost = el("div", { class: "call-host" });
 
-    function showCall(index) {
-      const call = view.calls[index];
-      detail.replaceChildren(el("div", { class: "calls" },
-        el("h4", {}, `LLM call ${index} of seat ${call.seat}`),
+    function callLink(position, text) {
+      return el("a", { href: "#", class: "call-link", "data-call": view.calls[position].index,
+        onclick: (e) => { e.preventDefault(); showCall(position); } }, text);
+    }
+
+    // The call at ``position`` in full, with the earlier calls of its exchange (the replies its
+    // prompt sends back: re-prompts after a malformed answer, or a revision).
+    function showCall(position) {
+      const call = view.calls[position];
+      const earlier = [];
+      for (let at = call; at.follows !== null && at.follows !== undefined;) {
+        const found = callAt.get(`${call.seat}/${at.follows}`);
+        if (found === undefined) break;
+        earlier.unshift(found);
+        at = view.calls[found];
+      }
+      callHost.replaceChildren(el("div", { class: "calls", "data-seat": call.seat,
+        "data-call": call.index ?? position },
+        el("h4", {}, `LLM call #${call.index ?? position} of seat ${call.seat}`),
         el("div", { class: "muted call-meta" },
           `prompt tokens ${call.prompt_tokens ?? "-"}, completion tokens ` +
           `${call.completion_tokens ?? "-"}, latency ${call.latency_s ?? "-"} s`),
+        earlier.length ? el("div", { class: "call-earlier" }, "after re-prompts of: ",
+          earlier.map((p) => callLink(p, `#${view.calls[p].index ?? p} `))) : null,
         el("h5", {}, "prompt"), el("pre", { class: "call-prompt" }, call.prompt),
         el("h5", {}, "reply"), el("pre", { class: "call-reply" }, call.reply)));
     }
@@ -102,12 +122,18 @@
       deductions.querySelectorAll(".selected").forEach((n) => n.classList.remove("selected"));
       item.classList.add("selected");
       const calls = callsBySeat.get(row.seat) || [];
+      const own = row.call === undefined || row.call === null ? undefined
+        : callAt.get(`${row.seat}/${row.call}`);
+      callHost.replaceChildren();
       detail.replaceChildren(el("div", { class: "row-detail" },
         el("div", {}, `${row.claim}: ${row.status}` +
           (row.correctness ? `, ${row.correctness}` : "") + ` → ${row.judgement}`),
+        own !== undefined ? el("div", {}, "stated in ", callLink(own, `LLM call #${row.call}`))
+          : null,
         calls.length ? el("div", {}, `LLM calls of seat ${row.seat}: `,
-          calls.map((i) => el("a", { href: "#", class: "call-link",
-            onclick: (e) => { e.preventDefault(); showCall(i); } }, `#${i} `))) : null));
+          calls.map((p) => callLink(p, `#${view.calls[p].index ?? p} `))) : null),
+        callHost);
+      if (own !== undefined) showCall(own);
     }
 
     function show(index) {

@@ -1,8 +1,9 @@
 """The interrogation game's scripts: private scripts, cover stories, typed questions, testimony
-as formulas, the scripts' acceptance checks and the WellPlay-style quiz."""
+as formulas, the scripts' acceptance checks, the WellPlay-style quiz, and scripts as prose."""
 
 from formalize.interrogation.acceptance import check_scripts
 from formalize.interrogation.cover import cover_stories
+from formalize.interrogation.prose import Sentence, parse_prose, prose
 from formalize.interrogation.questions import HeldItem, Question, Related, Saw, Where, answer_from
 from formalize.interrogation.quiz import QuizQuestion, accuracy, quiz
 from formalize.interrogation.script import Objective, Scripts
@@ -23,6 +24,7 @@ __all__ = [
     "ScriptConfig",
     "ScriptGenerationError",
     "Scripts",
+    "Sentence",
     "Where",
     "accuracy",
     "answer_from",
@@ -30,5 +32,7 @@ __all__ = [
     "check_scripts",
     "cover_stories",
     "generate_scripts",
+    "parse_prose",
+    "prose",
     "quiz",
 ]

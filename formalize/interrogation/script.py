@@ -27,11 +27,15 @@ from formalize.world.world import World
 
 @dataclass(frozen=True, slots=True)
 class Objective:
-    """A goal of a character's script worth ``points`` (10 objective, 5 reasoning, 2 relation)."""
+    """A goal of a character's script worth ``points`` (10 objective, 5 reasoning, 2 relation);
+    ``crime`` (1-based) or ``about`` (a person id) name what it is about, so that it can be
+    scored at the end (an objective with neither is shown but not scored)."""
 
     text: str
     points: int
     kind: str
+    crime: int | None = None
+    about: str | None = None
 
 
 def view(
@@ -81,17 +85,20 @@ def objectives(world: World, person: str) -> tuple[Objective, ...]:
     setting = world.setting
     murderer = any(person in c.killers for c in world.crimes)
     out: list[Objective] = []
-    for crime in world.crimes:
+    for index, crime in enumerate(world.crimes, start=1):
         victim = setting.person(crime.victim).name
         if murderer:
-            out.append(Objective(f"Do not get voted the killer of {victim}.", 10, "objective"))
+            goal = f"Do not get voted the killer of {victim}."
         else:
-            out.append(Objective(f"Find who killed {victim}.", 10, "objective"))
-        out.append(Objective(f"Find out what weapon killed {victim}.", 5, "reasoning"))
+            goal = f"Find who killed {victim}."
+        out.append(Objective(goal, 10, "objective", crime=index))
+        out.append(Objective(f"Find out what weapon killed {victim}.", 5, "reasoning", crime=index))
     for rel in setting.relations:
         if rel.a == person:
             other = setting.person(rel.b).name
-            out.append(Objective(f"Learn who else stood close to {other}.", 2, "relation"))
+            out.append(
+                Objective(f"Learn who else stood close to {other}.", 2, "relation", about=rel.b)
+            )
     return tuple(out)
 
 

@@ -69,11 +69,14 @@ class Truth(_Model):
 
 
 class ObjectiveEntry(_Model):
-    """A goal of a player's script."""
+    """A goal of a player's script; ``crime`` (1-based) or ``about`` (a person id) say what it
+    is about, for scoring (see ``Objective``)."""
 
     text: str = Field(min_length=1)
     points: int = Field(ge=0)
     kind: str = Field(min_length=1)
+    crime: int | None = Field(default=None, ge=1)
+    about: str | None = None
 
 
 class ScriptFile(_Model):
@@ -128,6 +131,12 @@ def _check_truth(file: ScriptFile) -> None:
         extra = set(getattr(file, group)) - set(file.players)
         if extra:
             raise ValueError(f"{group}: {sorted(extra)[0]!r} is not a player")
+    for player, goals in file.objectives.items():
+        for i, goal in enumerate(goals):
+            if (goal.crime is not None and goal.crime > len(s.crimes)) or (
+                goal.about is not None and goal.about not in people
+            ):
+                raise ValueError(f"objectives.{player}.{i}: an unknown crime or person")
     missing = set(file.players) - set(file.scripts)
     if missing:
         raise ValueError(f"scripts: no script for player {sorted(missing)[0]!r}")
@@ -184,7 +193,10 @@ def _scripts(file: ScriptFile) -> Scripts:
         scripts=scripts,
         secrets=secrets,
         objectives={
-            p: tuple(Objective(o.text, o.points, o.kind) for o in file.objectives.get(p, []))
+            p: tuple(
+                Objective(o.text, o.points, o.kind, o.crime, o.about)
+                for o in file.objectives.get(p, [])
+            )
             for p in file.players
         },
         covers=covers,
@@ -248,7 +260,12 @@ def dump_scripts(scripts: Scripts) -> str:
             for p in scripts.players
         },
         objectives={
-            p: [ObjectiveEntry(text=o.text, points=o.points, kind=o.kind) for o in objs]
+            p: [
+                ObjectiveEntry(
+                    text=o.text, points=o.points, kind=o.kind, crime=o.crime, about=o.about
+                )
+                for o in objs
+            ]
             for p, objs in scripts.objectives.items()
         },
         covers={p: _texts(f, s) for p, f in scripts.covers.items()},

@@ -38,6 +38,7 @@ if TYPE_CHECKING:
     from games.clue.events import CheckedDeduction as CheckedDeduction
     from games.clue.events import ClueConfig as ClueConfig
     from games.clue.events import ClueEvent as ClueEvent
+    from games.clue.events import ClueOutcome as ClueOutcome
     from games.clue.events import ClueResult as ClueResult
     from games.clue.events import Deal as Deal
     from games.clue.events import Deduction as Deduction
@@ -51,7 +52,6 @@ if TYPE_CHECKING:
     from games.clue.events import HandEvent as HandEvent
     from games.clue.events import NoRefutationEvent as NoRefutationEvent
     from games.clue.events import PassEvent as PassEvent
-    from games.clue.events import PlayerInfo as PlayerInfo
     from games.clue.events import RefuteEvent as RefuteEvent
     from games.clue.events import SuggestionEvent as SuggestionEvent
     from games.clue.events import TurnStart as TurnStart
@@ -74,6 +74,7 @@ _HOMES = {
     "ClueGame": "games.clue.engine",
     "ClueMove": "games.clue.engine",
     "ClueObservation": "games.clue.agent",
+    "ClueOutcome": "games.clue.events",
     "ClueResult": "games.clue.events",
     "ClueState": "games.clue.engine",
     "Deal": "games.clue.events",
@@ -93,7 +94,6 @@ _HOMES = {
     "NoRefutationEvent": "games.clue.events",
     "PassEvent": "games.clue.events",
     "Phase": "games.clue.agent",
-    "PlayerInfo": "games.clue.events",
     "ROOMS": "games.clue.cards",
     "RandomAgent": "games.clue.random_agent",
     "RefuteEvent": "games.clue.events",

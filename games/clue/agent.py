@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from games.clue.cards import Card, Deck, Triple
 from games.clue.events import ClueEvent, Deduction, DeductionReview, SuggestionEvent
+from games.core.llm_call import LLMCallRef
 
 
 class Phase(StrEnum):
@@ -29,11 +30,12 @@ class Phase(StrEnum):
     """The game has ended; nobody decides."""
 
 
-class _Action(BaseModel):
+class _Action(LLMCallRef):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     deductions: tuple[Deduction, ...] = ()
-    """Conclusions the agent states along with the action; logged, never checked for truth."""
+    """Conclusions the agent states along with the action; logged, never checked for truth.
+    ``call``: the recorded LLM call they came from (logged with them)."""
 
 
 class Suggest(_Action):

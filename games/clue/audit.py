@@ -20,7 +20,7 @@ validated but not judged: what the player acted on is in the ``deduction`` event
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -34,7 +34,7 @@ from games.clue.events import (
     AccusationEvent,
     ClueConfig,
     ClueEvent,
-    ClueResult,
+    ClueOutcome,
     Deal,
     Deduction,
     DeductionEvent,
@@ -50,6 +50,7 @@ from games.clue.events import (
 from games.clue.knowledge import PlayerView, clue_setup, deduction_fact
 from games.clue.transcript import describe_deduction
 from games.core.audit import AuditRecord, Where, audit_row, render_record, summarise
+from games.core.llm_call import LLMCallRef
 from games.core.log import GameLog
 from games.core.runlog import LogError
 from provers.sat_session import SatSession
@@ -58,8 +59,9 @@ from reasoning.oracle import claim_status
 from reasoning.verifier import ClaimStatus, Correctness, Judgement, judge
 
 
-class DeductionCheck(BaseModel):
-    """One stated deduction with its verdicts; ``repeat`` marks one its author stated before."""
+class DeductionCheck(LLMCallRef):
+    """One stated deduction with its verdicts; ``repeat`` marks one its author stated before;
+    ``call`` is the recorded LLM call it came from."""
 
     model_config = ConfigDict(frozen=True)
 
@@ -111,7 +113,9 @@ class GameAudit(BaseModel):
     names: list[str]
     rounds: int
     has_truth: bool
-    result: ClueResult | None
+    result: ClueOutcome | None
+    ranks: list[int] | None = None
+    """Each seat's finishing place, from the log's end (None without a finished end)."""
     players: list[PlayerAudit]
 
     @computed_field  # type: ignore[prop-decorator]
@@ -155,42 +159,45 @@ def audit_log(
     factory: ConstraintSessionFactory = SatSession,
 ) -> GameAudit:
     """Read, validate and audit a Clue JSONL log; LogError names the line of any problem."""
-    path = Path(path)
-    log = ENTRY.read_log(path)
-    return audit_events(log.events, players, factory, lines=log.lines, source=str(path))
+    return audit_game(ENTRY.read_log(path), players, factory)
 
 
-def audit_events(
-    events: Sequence[ClueEvent],
+AuditWatch = Callable[[int, Mapping[int, PlayerView]], None]
+"""Called after the audit takes in event ``index``, with every audited seat's knowledge then
+(the viewer draws its grids from the audit's own replay instead of replaying the log again)."""
+
+
+def audit_game(
+    log: GameLog[ClueEvent],
     players: Iterable[int] | None = None,
     factory: ConstraintSessionFactory = SatSession,
     *,
-    lines: Sequence[int] | None = None,
-    source: str | None = None,
+    watch: AuditWatch | None = None,
 ) -> GameAudit:
-    """Audit a game given as events, for ``players`` (default: every player whose hand the log
-    gives). Problems raise LogError with the event's line (its index + 1 without ``lines``)."""
-    where = Path(source or "<events>")
-
-    def line_of(index: int) -> int:
-        if lines is None:
-            return index + 1
-        return lines[min(index, len(lines) - 1)] if lines else 1
-
+    """Audit a read (or in-memory) Clue log for ``players`` (default: every player whose hand
+    the log gives); ``watch`` sees each audited seat's knowledge after every event. Problems
+    raise LogError with the event's line."""
+    events = log.events
     if not events or not isinstance(events[0], GameStart):
-        raise LogError(where, line_of(0), "the log must open with a game_start event")
-    start = events[0]
+        raise LogError(log.path, log.line_of(0), "the log must open with a game_start event")
     try:
-        auditor = _Auditor(start, events, players, factory)
+        auditor = _Auditor(log, events[0], players, factory)
     except ValueError as err:
-        raise LogError(where, line_of(0), str(err)) from err
+        raise LogError(log.path, log.line_of(0), str(err)) from err
+    views = {seat: tracker.view for seat, tracker in auditor.trackers.items()}
     try:
+        if watch is not None:
+            watch(0, views)
         for index in range(1, len(events)):
             try:
-                auditor.read(events[index], line_of(index))
+                auditor.read(events[index], log.line_of(index))
             except ValueError as err:
-                raise LogError(where, line_of(index), str(err)) from err
-        return auditor.finish(source)
+                raise LogError(log.path, log.line_of(index), str(err)) from err
+            if watch is not None:
+                watch(index, views)
+        end = log.end
+        ranks = list(end.ranks) if end is not None and end.status == "finished" else None
+        return auditor.finish(str(log.path), ranks)
     finally:
         auditor.close()
 
@@ -200,13 +207,15 @@ class _Auditor:
 
     def __init__(
         self,
+        log: GameLog[ClueEvent],
         start: GameStart,
-        events: Sequence[ClueEvent],
         players: Iterable[int] | None,
         factory: ConstraintSessionFactory,
     ) -> None:
         self.start = start
-        self.config: ClueConfig = start.config
+        self.header = log.header
+        self.config = ClueConfig.model_validate(log.header.config)
+        events = log.events
         self.deck = self.config.deck
         self.setup = clue_setup(self.config, start.hand_sizes)
         self.truth: _Truth | None = None
@@ -230,7 +239,7 @@ class _Auditor:
             self.trackers[seat] = _Tracker(PlayerView(self.setup, factory, seat, hand))
         self.round = 1
         self.rounds = 0
-        self.result: ClueResult | None = None
+        self.result: ClueOutcome | None = None
         self.pending: Triple | None = None
 
     def close(self) -> None:
@@ -265,7 +274,7 @@ class _Auditor:
             if event.suggester_seat in self.trackers:
                 self.trackers[event.suggester_seat].shown.add(event.card.name)
         elif isinstance(event, GameEnd):
-            self.result = event.result()
+            self.result = event.outcome()
 
     def _validate(self, event: ClueEvent) -> None:
         setup, deck = self.setup, self.deck
@@ -367,23 +376,25 @@ class _Auditor:
                     truth=truth,
                     kind=judge(status, truth),
                     repeat=repeat,
+                    call=event.call,
                 )
             )
 
-    def finish(self, source: str | None) -> GameAudit:
-        """Close the last rounds and build the report."""
+    def finish(self, source: str | None, ranks: list[int] | None) -> GameAudit:
+        """Close the last rounds and build the report (with the end's ``ranks`` where given)."""
         last = self.result.rounds if self.result is not None else self.round
         while self.round <= min(last, self.config.max_rounds):
             self._snapshot()
         players = [self._player(seat, tracker) for seat, tracker in self.trackers.items()]
         return GameAudit(
             source=source,
-            seed=self.start.seed,
+            seed=self.header.seed,
             n_players=self.config.players,
-            names=[p.name for p in self.start.players],
+            names=[p.name for p in self.header.seats],
             rounds=self.rounds,
             has_truth=self.truth is not None,
             result=self.result,
+            ranks=ranks,
             players=players,
         )
 
@@ -398,7 +409,7 @@ class _Auditor:
 
         stated = set(tracker.first)
         recalled = tracker.targets & stated
-        info = self.start.players[seat]
+        info = self.header.seats[seat]
         return PlayerAudit(
             player=seat,
             name=info.name,
@@ -425,8 +436,7 @@ class _Auditor:
 def audit_record(log: GameLog[ClueEvent]) -> AuditRecord:
     """The audit of a Clue log (read by ``ENTRY.read_log``) as the record every game yields;
     LogError names the line of any problem."""
-    audit = audit_events(log.events, lines=log.lines, source=str(log.path))
-    return as_record(audit)
+    return as_record(audit_game(log))
 
 
 def as_record(audit: GameAudit) -> AuditRecord:
@@ -447,6 +457,7 @@ def as_record(audit: GameAudit) -> AuditRecord:
                 "card": c.deduction.card.name,
                 "about": c.deduction.player,
             },
+            call=c.call,
         )
         for p in audit.players
         for c in p.checks

@@ -8,11 +8,10 @@ from typing import Annotated
 import typer
 
 from games.clue.agents import AGENTS, AgentSettings
-from games.clue.audit import audit_events, render_audit
+from games.clue.audit import audit_game, render_audit
 from games.clue.cards import MAX_ROUNDS
-from games.clue.engine import ClueState
 from games.clue.entry import ENTRY
-from games.clue.events import ClueConfig, GameStart
+from games.clue.events import ClueConfig
 from games.clue.transcript import transcript
 from games.core.cli import (
     BaseUrl,
@@ -58,14 +57,14 @@ def recorded_settings(
     if not path.is_file():
         raise ValueError(f"--replay: no game log {path}")
     log = ENTRY.read_log(path)
-    start = next((e for e in log.events if isinstance(e, GameStart)), None)
-    if start is None or start.seed is None:
-        raise ValueError(f"--replay: {path} does not record the game's seed and seats")
-    recorded_agents = ",".join(p.agent for p in start.players)
+    if log.header.seed is None:
+        raise ValueError(f"--replay: {path} does not record the game's seed")
+    recorded_agents = ",".join(s.agent for s in log.header.seats)
+    config = ClueConfig.model_validate(log.header.config)
     return (
-        start.seed if seed is None else seed,
+        log.header.seed if seed is None else seed,
         recorded_agents if agents is None else agents,
-        start.config.max_rounds if rounds is None else rounds,
+        config.max_rounds if rounds is None else rounds,
     )
 
 
@@ -130,21 +129,20 @@ def play_clue(
     try:
         if out is not None:
             path = out / f"{game_id}.jsonl"
-            with EventLog(path) as log:
-                played = play_game(ENTRY, specs, seed, settings, config, log)
+            with EventLog(path) as sink:
+                played = play_game(ENTRY, specs, seed, settings, config, sink)
         else:
             played = play_game(ENTRY, specs, seed, settings, config)
     except PLAY_ERRORS as err:
         fail(err, 1)
-    assert isinstance(played.state, ClueState)
-    events = played.state.events()
-    for line in transcript(events):
+    log = played.log(str(path) if path else "<events>")
+    for line in transcript(log.events, log.header.seats, played.result.ranks):
         typer.echo(line)
     if any(f.total for f in played.fallbacks):
         typer.echo("fallbacks per seat: " + ", ".join(str(f.total) for f in played.fallbacks))
     for line in usage_footer(played.seat_meters()):
         typer.echo(line)
     typer.echo("")
-    typer.echo(render_audit(audit_events(events, source=str(path) if path else None)))
+    typer.echo(render_audit(audit_game(log)))
     if path is not None:
         typer.echo(f"\nlog: {path}")

@@ -42,12 +42,10 @@ from games.clue.events import (
     GameStart,
     NoRefutationEvent,
     PassEvent,
-    PlayerInfo,
     RefuteEvent,
     SuggestionEvent,
     TurnStart,
 )
-from games.core.log import SeatInfo
 from games.core.protocol import GameInfo, SeatResult
 
 
@@ -115,15 +113,12 @@ class ClueGame:
         """The hands and the envelope."""
         return Deal(hands=self.hands, envelope=self.envelope)
 
-    def start_event(self, players: Sequence[PlayerInfo]) -> GameStart:
-        """The ``game_start`` event (seq 0) for this game, naming who sits where."""
+    def start_event(self) -> GameStart:
+        """The ``game_start`` event (seq 0) for this game: the hand sizes and the deal."""
         return GameStart(
             seq=0,
             round=0,
             turn=0,
-            config=self.config,
-            seed=self.seed,
-            players=tuple(players),
             hand_sizes=tuple(len(hand) for hand in self.hands),
             deal=self.deal,
         )
@@ -180,7 +175,7 @@ class ClueGame:
                 **review.model_dump(exclude={"round", "turn"}),
             )
         if action.deductions:
-            self._emit(DeductionEvent, seat=player, deductions=action.deductions)
+            self._emit(DeductionEvent, seat=player, deductions=action.deductions, call=action.call)
         if isinstance(action, Suggest):
             self._suggest(player, action.triple())
         elif isinstance(action, Show):
@@ -422,7 +417,7 @@ class ClueGame:
         )
         self.phase = Phase.OVER
         self.current_player = None
-        self._emit(GameEnd, **self._result.model_dump())
+        self._emit(GameEnd, **self._result.outcome().model_dump())
 
 
 INFO = GameInfo(
@@ -446,12 +441,11 @@ class ClueMove:
 class ClueState:
     """A Clue game (``ClueGame``) behind the shared game protocol."""
 
-    def __init__(self, game: ClueGame, seats: Sequence[SeatInfo]) -> None:
+    def __init__(self, game: ClueGame) -> None:
         if game.actions:
             raise ValueError("a game state needs a fresh game; this one has already been played")
         self.game = game
-        players = [PlayerInfo(name=s.name, agent=s.agent) for s in seats]
-        self._start = self.game.start_event(players)
+        self._start = self.game.start_event()
 
     def current_players(self) -> list[int]:
         """The current player, or nobody once the game is over."""

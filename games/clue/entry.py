@@ -10,7 +10,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ValidationError
 
 from games.clue.agent import Accuse, ClueAction, Show
 from games.clue.agent import Suggest as SuggestAction
@@ -29,18 +29,26 @@ from games.clue.events import (
     GameStart,
     RefuteEvent,
     SuggestionEvent,
+    header_of_start,
     migrate_record,
 )
-from games.core.log import GameLog, SeatInfo
+from games.core.log import GameLog, LogHeader, SeatInfo
 from games.core.loop import Agent
 from games.core.registry import GameEntry, LoggedActionError
 from games.core.replay import replay as replay_log
+from games.core.runlog import field_errors
 
 
-def check_clue_events(events: Sequence[ClueEvent]) -> tuple[int, str] | None:
-    """Clue's own log rules: ``seq`` increases, rounds and turns never go back nor past the round
-    limit, and ``game_end``'s winner and ranks agree with the accusations."""
-    config = events[0].config if events and isinstance(events[0], GameStart) else None
+def check_clue_events(header: LogHeader, events: Sequence[ClueEvent]) -> tuple[int, str] | None:
+    """Clue's own log rules: ``game_start`` lists a hand size per seat, ``seq`` increases, rounds
+    and turns never go back nor past the round limit, and ``game_end``'s winner agrees with the
+    accusations."""
+    try:
+        config = ClueConfig.model_validate(header.config)
+    except ValidationError as err:
+        return 0, "header config: " + field_errors(err)
+    if len(header.seats) != config.players:
+        return 0, f"header seats: {len(header.seats)} listed for {config.players} players"
     first_correct: int | None = None
     for index, event in enumerate(events):
         if index:
@@ -51,27 +59,15 @@ def check_clue_events(events: Sequence[ClueEvent]) -> tuple[int, str] | None:
                 return index, f"round {event.round} goes back from round {before.round}"
             if event.turn < before.turn:
                 return index, f"turn {event.turn} goes back from turn {before.turn}"
-        if config is not None and event.round > config.max_rounds + 1:
+        if isinstance(event, GameStart) and len(event.hand_sizes) != config.players:
+            return index, f"hand_sizes: {len(event.hand_sizes)} listed for {config.players} seats"
+        if event.round > config.max_rounds + 1:
             return index, f"round {event.round} is past the round limit {config.max_rounds}"
         if isinstance(event, AccusationEvent) and event.correct and first_correct is None:
             first_correct = event.seat
-        if isinstance(event, GameEnd):
-            problem = _end_problem(event, first_correct, config)
-            if problem is not None:
-                return index, problem
-    return None
-
-
-def _end_problem(end: GameEnd, first_correct: int | None, config: ClueConfig | None) -> str | None:
-    """Why ``end`` contradicts the accusations before it (None when it does not)."""
-    if end.winner != first_correct:
-        said = "nobody" if first_correct is None else f"player {first_correct}"
-        return f"winner: {end.winner} contradicts the accusations ({said} accused correctly)"
-    n = len(end.ranks) if config is None else config.players
-    if sorted(end.ranks) != list(range(1, n + 1)):
-        return f"ranks: {list(end.ranks)} is not a ranking of {n} players"
-    if end.winner is not None and end.ranks[end.winner] != 1:
-        return f"ranks: the winner {end.winner} is ranked {end.ranks[end.winner]}, not 1"
+        if isinstance(event, GameEnd) and event.winner != first_correct:
+            said = "nobody" if first_correct is None else f"player {first_correct}"
+            return index, f"winner: {event.winner} contradicts the accusations ({said} accused)"
     return None
 
 
@@ -152,15 +148,15 @@ class ClueEntry(GameEntry[ClueEvent]):
         return ClueSeat(agent)
 
     def bare_action(self, action: Any) -> Any:
-        """The move's action without its stated deductions."""
+        """The move's action without its stated deductions (and the call they came from)."""
         inner = action.action if isinstance(action, ClueMove) else action
-        return inner.model_copy(update={"deductions": ()})
+        return inner.model_copy(update={"deductions": (), "call": None})
 
     def new_state(self, config: BaseModel, seed: int, seats: Sequence[SeatInfo]) -> ClueState:
-        """A fresh Clue game."""
+        """A fresh Clue game (the seats are named in the log's header)."""
         if not isinstance(config, ClueConfig):
             raise TypeError(f"a Clue game needs a ClueConfig, not {type(config).__name__}")
-        return ClueState(ClueGame(config, seed), seats)
+        return ClueState(ClueGame(config, seed))
 
     def logged_actions(
         self, events: Sequence[ClueEvent]
@@ -169,25 +165,31 @@ class ClueEntry(GameEntry[ClueEvent]):
         return clue_actions(events)
 
     def replay_state(self, log: GameLog[ClueEvent]) -> ClueState:
-        """The game ``game_start`` describes (every Clue log has one, version 0 ones too)."""
+        """The game the header deals, checked against the deal ``game_start`` logs."""
         start = log.events[0] if log.events else None
         if not isinstance(start, GameStart):
             raise ValueError("a log must open with game_start")
-        if start.seed is None or start.deal is None:
-            raise ValueError("game_start needs the seed and the deal to replay")
-        seats = [SeatInfo(name=p.name, agent=p.agent) for p in start.players]
-        state = ClueState(ClueGame(start.config, start.seed), seats)
+        seed = log.seed
+        if start.deal is None:
+            raise ValueError("game_start needs the deal to replay")
+        state = self.new_state(self.logged_config(log), seed, log.header.seats)
         if state.game.deal != start.deal:
-            raise ValueError(f"the logged deal is not the one seed {start.seed} gives")
+            raise ValueError(f"the logged deal is not the one seed {seed} gives")
         return state
 
-    def check_events(self, events: Sequence[ClueEvent]) -> tuple[int, str] | None:
+    def check_events(
+        self, header: LogHeader, events: Sequence[ClueEvent]
+    ) -> tuple[int, str] | None:
         """See ``check_clue_events``."""
-        return check_clue_events(events)
+        return check_clue_events(header, events)
 
     def migrate_record(self, record: dict[str, Any], version: int) -> dict[str, Any]:
         """See ``migrate_record`` in ``games.clue.events``."""
         return migrate_record(record, version)
+
+    def header_of_start(self, record: dict[str, Any]) -> dict[str, Any] | None:
+        """See ``header_of_start`` in ``games.clue.events``."""
+        return header_of_start(record)
 
 
 ENTRY = ClueEntry()
@@ -200,8 +202,9 @@ def read_clue_log(path: str | Path) -> list[ClueEvent]:
     return ENTRY.read_log(path).events
 
 
-def replay(events: Sequence[ClueEvent]) -> ClueGame:
-    """Replay Clue events held in memory (event i counts as line i + 1 in errors); the game."""
-    state = replay_log(ENTRY, GameLog.of_events(events))
+def replay(header: LogHeader, events: Sequence[ClueEvent]) -> ClueGame:
+    """Replay Clue events held in memory under their header (event i counts as line i + 2 in
+    errors); the game."""
+    state = replay_log(ENTRY, GameLog.of_events(header, events))
     assert isinstance(state, ClueState)
     return state.game

@@ -13,6 +13,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator, model_validator
 
 from games.clue.cards import MAX_ROUNDS, ROOMS, SUSPECTS, WEAPONS, Card, Deck, Triple
+from games.core.llm_call import LLMCallRef
 from reasoning.verifier import ClaimStatus
 
 DeductionKind = Literal["holds", "not_holds", "in_envelope", "not_in_envelope"]
@@ -93,15 +94,6 @@ class Deduction(BaseModel):
         return self
 
 
-class PlayerInfo(BaseModel):
-    """A seat's display name and the name of the agent playing it."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    name: str
-    agent: str
-
-
 class Deal(BaseModel):
     """Every player's hand (by seat) and the envelope."""
 
@@ -123,22 +115,15 @@ class _Event(BaseModel):
 
 
 class GameStart(_Event):
-    """The settings, seed, seats and (in the engine's own logs) the deal."""
+    """The hand sizes and (in the engine's own logs) the deal; the config, seed and seats are the
+    log's header's."""
 
     type: Literal["game_start"] = "game_start"
-    config: ClueConfig
-    seed: int | None = None
-    players: tuple[PlayerInfo, ...]
     hand_sizes: tuple[int, ...]
     deal: Deal | None = None
 
     @model_validator(mode="after")
     def _sizes_fit(self) -> GameStart:
-        n = self.config.players
-        if len(self.players) != n:
-            raise ValueError(f"players: {len(self.players)} listed for {n} seats")
-        if len(self.hand_sizes) != n:
-            raise ValueError(f"hand_sizes: {len(self.hand_sizes)} listed for {n} seats")
         if self.deal is not None:
             sizes = tuple(len(hand) for hand in self.deal.hands)
             if sizes != self.hand_sizes:
@@ -162,8 +147,9 @@ class TurnStart(_Event):
     final: bool = False
 
 
-class DeductionEvent(_Event):
-    """Deductions a player stated along with its action."""
+class DeductionEvent(_Event, LLMCallRef):
+    """Deductions a player stated along with its action (with the recorded LLM call they came
+    from, for an LLM seat that records its calls)."""
 
     type: Literal["deduction"] = "deduction"
     seat: int = Field(ge=0)
@@ -294,31 +280,39 @@ class AccusationEvent(_Event):
     final: bool = False
 
 
-class ClueResult(BaseModel):
-    """How a game ended: winner, finishing rank and accusation accuracy of every seat.
-
-    ``ranks[p]`` is seat p's finishing position (1 = best); ``accuracy[p]`` is the number of
-    envelope cards its accusation named (None when it never accused).
-    """
+class ClueOutcome(BaseModel):
+    """How a game ended as its ``game_end`` event says: the winner, each seat's accusation
+    accuracy (cards its accusation named right; None when it never accused), rounds, turns and
+    why (the finishing ranks are the log end's)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     winner: int | None
-    ranks: tuple[int, ...]
     accuracy: tuple[int | None, ...]
     rounds: int = Field(ge=0)
     turns: int = Field(ge=0)
     reason: EndReason
 
 
-class GameEnd(ClueResult, _Event):
-    """The game is over; carries the result."""
+class ClueResult(ClueOutcome):
+    """How a game ended, with every seat's finishing position: ``ranks[p]`` is seat p's place
+    (1 = best)."""
+
+    ranks: tuple[int, ...]
+
+    def outcome(self) -> ClueOutcome:
+        """The result without the ranks, as ``game_end`` records it."""
+        return ClueOutcome.model_validate(self.model_dump(exclude={"ranks"}))
+
+
+class GameEnd(ClueOutcome, _Event):
+    """The game is over; carries its outcome."""
 
     type: Literal["game_end"] = "game_end"
 
-    def result(self) -> ClueResult:
-        """The result without the event fields."""
-        return ClueResult.model_validate(self.model_dump(include=set(ClueResult.model_fields)))
+    def outcome(self) -> ClueOutcome:
+        """The outcome without the event fields."""
+        return ClueOutcome.model_validate(self.model_dump(include=set(ClueOutcome.model_fields)))
 
 
 ClueEvent = Annotated[
@@ -361,12 +355,34 @@ def _renamed(record: dict[str, Any], names: dict[str, str]) -> dict[str, Any]:
 def migrate_record(record: dict[str, Any], version: int) -> dict[str, Any]:
     """A record of a Clue log written at schema ``version`` in the current vocabulary: before
     schema 2 the config counted ``n_players`` and events named seats ``player``, ``refuter`` and
-    ``suggester``."""
-    if version >= 2:
+    ``suggester``; before schema 3 ``game_start`` repeated the header's config, seed and seats
+    and ``game_end`` the end's ranks."""
+    if version >= 3:
         return record
     kind = record.get("type")
-    if kind in ("header", "game_start") and isinstance(record.get("config"), dict):
-        return {**record, "config": _renamed(record["config"], {"n_players": "players"})}
-    if isinstance(kind, str) and kind in SEAT_FIELDS_BEFORE_2:
-        return _renamed(record, SEAT_FIELDS_BEFORE_2[kind])
+    if version < 2:
+        if kind in ("header", "game_start") and isinstance(record.get("config"), dict):
+            record = {**record, "config": _renamed(record["config"], {"n_players": "players"})}
+        if isinstance(kind, str) and kind in SEAT_FIELDS_BEFORE_2:
+            record = _renamed(record, SEAT_FIELDS_BEFORE_2[kind])
+    if kind == "game_start":
+        return {k: v for k, v in record.items() if k not in ("config", "seed", "players")}
+    if kind == "game_end":
+        return {k: v for k, v in record.items() if k != "ranks"}
     return record
+
+
+def header_of_start(record: dict[str, Any]) -> dict[str, Any] | None:
+    """The header of a Clue log written before headers existed: the config, seed and seats its
+    ``game_start`` gave (None when the first record is no such event)."""
+    if record.get("type") != "game_start" or not isinstance(record.get("config"), dict):
+        return None
+    players = record.get("players")
+    if not isinstance(players, list):
+        return None
+    seats = [
+        {"name": p.get("name"), "agent": p.get("agent")} if isinstance(p, dict) else p
+        for p in players
+    ]
+    config = _renamed(record["config"], {"n_players": "players"})
+    return {"seed": record.get("seed"), "config": config, "seats": seats}

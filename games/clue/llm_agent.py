@@ -90,6 +90,7 @@ class LLMClueAgent:
     ) -> None:
         self._seat = LLMSeat(client, seed=seed, name=name, max_reprompts=max_reprompts)
         self._last_reasoning = ""
+        self._deduced_by: int | None = None
 
     @property
     def name(self) -> str:
@@ -148,6 +149,10 @@ class LLMClueAgent:
     def _record_fallback(self, phase: str, reason: FallbackReason) -> None:
         self._seat.give_up(phase, reason)
 
+    def _acted_on_latest_call(self) -> None:
+        """The deductions the agent acts on came from its latest call (logged with them)."""
+        self._deduced_by = self._seat.last_call
+
     def _deduce(self, obs: ClueObservation, info: DerivedInfo) -> DeductionAnswer:
         deck, n = obs.deck(), obs.n_players
 
@@ -163,6 +168,7 @@ class LLMClueAgent:
         if outcome.value is None:
             self._record_fallback(DEDUCTION_PHASE, FallbackReason.UNPARSED)
             return DeductionAnswer(analysis="", deductions=())
+        self._acted_on_latest_call()
         return self.review_deductions(obs, messages, outcome.replies[-1], outcome.value)
 
     def review_deductions(
@@ -182,6 +188,7 @@ class LLMClueAgent:
 
     def _move(self, obs: ClueObservation) -> ClueAction:
         info = derive_info(obs)
+        self._deduced_by = None
         deduced = self._deduce(obs, info)
         memory = TurnMemory(self._last_reasoning, deduced.analysis, deduced.deductions)
         final = obs.phase is Phase.FINAL_ACCUSATION
@@ -203,7 +210,9 @@ class LLMClueAgent:
             moves = [a for a in legal if isinstance(a, Accuse if final else Suggest)]
             action = self._seat.choose(proposed, moves, ACTION_PHASE)
         self._last_reasoning = "" if outcome.value is None else outcome.value.reasoning
-        return action.model_copy(update={"deductions": deduced.deductions})
+        return action.model_copy(
+            update={"deductions": deduced.deductions, "call": self._deduced_by}
+        )
 
     def _show(self, obs: ClueObservation) -> ClueAction:
         legal = [Show(card=card) for card in obs.matching]

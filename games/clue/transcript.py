@@ -11,13 +11,13 @@ from games.clue.events import (
     DeductionEvent,
     DeductionReviewEvent,
     GameEnd,
-    GameStart,
     NoRefutationEvent,
     PassEvent,
     RefuteEvent,
     SuggestionEvent,
     TurnStart,
 )
+from games.core.log import SeatInfo
 from reasoning.verifier import ClaimStatus
 
 
@@ -33,14 +33,15 @@ def describe_deduction(deduction: Deduction, names: Sequence[str]) -> str:
     }[deduction.kind]
 
 
-def transcript(events: Sequence[ClueEvent]) -> Iterator[str]:
+def transcript(
+    events: Sequence[ClueEvent], seats: Sequence[SeatInfo] = (), ranks: Sequence[int] = ()
+) -> Iterator[str]:
     """Lines describing the game: rounds, suggestions and their answers, stated deductions (and
-    those a deduction review sent back), accusations (made or withheld) and the result. Names
-    come from ``game_start`` (else ``P0``, ``P1``, ...)."""
-    start = events[0] if events and isinstance(events[0], GameStart) else None
+    those a deduction review sent back), accusations (made or withheld) and the result with the
+    finishing ``ranks`` where given. Names come from ``seats`` (else ``P0``, ``P1``, ...)."""
     names = (
-        [f"{p.name} ({p.agent})" for p in start.players]
-        if start is not None
+        [f"{s.name} ({s.agent})" for s in seats]
+        if seats
         else [f"P{i}" for i in range(max(_seats(events), default=-1) + 1)]
     )
     answers: list[str] = []
@@ -95,8 +96,9 @@ def transcript(events: Sequence[ClueEvent]) -> Iterator[str]:
             yield from flush()
             winner = names[event.winner] if event.winner is not None else "nobody"
             yield f"game over after {event.rounds} rounds: {winner} wins ({event.reason})"
-            order = sorted(range(len(event.ranks)), key=lambda seat: event.ranks[seat])
-            yield "ranks: " + ", ".join(f"{event.ranks[s]}. {names[s]}" for s in order)
+            if ranks:
+                order = sorted(range(len(ranks)), key=lambda seat: ranks[seat])
+                yield "ranks: " + ", ".join(f"{ranks[s]}. {names[s]}" for s in order)
     yield from flush()
 
 

@@ -171,6 +171,7 @@ class VerifiedLLMClueAgent(LLMClueAgent, Closing):
             record(kept, failed=True)
             return DeductionAnswer(analysis=answer.analysis, deductions=kept)
         revised = outcome.value
+        self._acted_on_latest_call()
         record(
             revised.deductions,
             _checked(revised.deductions, self._checker.check(obs, revised.deductions)),

@@ -9,16 +9,17 @@ its knowledge contradicts is wrong.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from formalize.clue.knowledge import KnowledgeGrid
 from formalize.clue.setup import ClueSetup
-from games.clue.events import DeductionEvent, GameStart
+from games.clue.audit import as_record, audit_game
+from games.clue.events import ClueConfig, DeductionEvent, GameStart
 from games.clue.knowledge import PlayerView, clue_setup, deduction_fact
 from games.clue.transcript import transcript
 from games.core.log import GameLog
 from games.core.view import Grid, KnowledgePanel, LegendEntry, ViewParts
-from provers.sat_session import SatSession
 
 LEGEND: dict[str, LegendEntry] = {
     "O": LegendEntry(symbol="■", tone="", meaning="own card"),
@@ -47,70 +48,86 @@ def _code(value: bool | None, stated: bool | None, own: bool) -> str:
     return "H" if value else "X"
 
 
+Cells = list[tuple[str, tuple[str, ...]]]
+"""Every card with the atoms of its cells, place by place (each seat, then the envelope)."""
+
+
+def _cells(setup: ClueSetup) -> Cells:
+    places = range(setup.n_players + 1)
+    cards = [card for _, category in setup.categories for card in category]
+    return [(card, tuple(setup.atom(card, place) for place in places)) for card in cards]
+
+
 def _grid(
-    setup: ClueSetup,
+    cells: Cells,
     grid: KnowledgeGrid,
     seat: int,
     stated: dict[tuple[str, int], bool],
     names: list[str],
 ) -> Grid:
-    places = range(setup.n_players + 1)
-    cards = [card for _, category in setup.categories for card in category]
+    fixed = grid.fixed
     rows = [
         "".join(
-            _code(grid.value(card, place), stated.get((card, place)), place == seat)
-            for place in places
+            _code(fixed.get(atom), stated.get((card, place)), place == seat)
+            for place, atom in enumerate(atoms)
         )
-        for card in cards
+        for card, atoms in cells
     ]
-    return Grid(columns=[*names, "env"], labels=cards, rows=rows, legend=LEGEND)
+    labels = [card for card, _ in cells]
+    return Grid(columns=[*names, "env"], labels=labels, rows=rows, legend=LEGEND)
 
 
 def clue_view(log: GameLog[Any]) -> ViewParts:
-    """Each seat's knowledge grid at every event that changes it (seats whose hand the log
-    gives), and the transcript's words for the game."""
+    """Each seat's knowledge grid at every event that changes it, drawn from the audit's own
+    replay of the log (so the record comes with it), and the transcript's words for the game;
+    nothing beyond the texts for a log without the deal."""
     start = log.events[0] if log.events else None
     if not isinstance(start, GameStart) or start.deal is None:
         return ViewParts(texts=None, panels=[])
-    setup = clue_setup(start.config, start.hand_sizes)
-    names = [p.name for p in start.players]
-    views = [
-        PlayerView(setup, SatSession, seat, start.deal.hands[seat]) for seat in range(len(names))
-    ]
+    setup = clue_setup(ClueConfig.model_validate(log.header.config), start.hand_sizes)
+    names = [s.name for s in log.header.seats]
+    cells = _cells(setup)
     stated: list[dict[tuple[str, int], bool]] = [{} for _ in names]
-    last: list[list[str] | None] = [None for _ in names]
+    grids: dict[int, KnowledgeGrid] = {}
+    shown: dict[int, list[str]] = {}
+    stale = set(range(len(names)))
     panels: list[KnowledgePanel] = []
-    try:
-        for index, event in enumerate(log.events):
-            for view in views:
-                view.observe(event)
-            if isinstance(event, DeductionEvent):
-                for deduction in event.deductions:
-                    fact = deduction_fact(deduction)
-                    place = fact.player if fact.player is not None else setup.n_players
-                    stated[event.seat][(fact.card, place)] = fact.positive
-            for seat, view in enumerate(views):
-                grid = _grid(setup, view.knowledge.grid(), seat, stated[seat], names)
-                if grid.rows != last[seat]:
-                    last[seat] = grid.rows
-                    panels.append(
-                        KnowledgePanel(
-                            step=index,
-                            seat=seat,
-                            title=f"{names[seat]}: what it stated against what it could know",
-                            grid=grid,
-                        )
+
+    def watch(index: int, views: Mapping[int, PlayerView]) -> None:
+        event = log.events[index]
+        if isinstance(event, DeductionEvent):
+            stale.add(event.seat)
+            for deduction in event.deductions:
+                fact = deduction_fact(deduction)
+                place = fact.player if fact.player is not None else setup.n_players
+                stated[event.seat][(fact.card, place)] = fact.positive
+        for seat, view in views.items():
+            knowledge = view.knowledge.grid()
+            if knowledge is grids.get(seat) and seat not in stale:
+                continue
+            stale.discard(seat)
+            grids[seat] = knowledge
+            grid = _grid(cells, knowledge, seat, stated[seat], names)
+            if grid.rows != shown.get(seat):
+                shown[seat] = grid.rows
+                panels.append(
+                    KnowledgePanel(
+                        step=index,
+                        seat=seat,
+                        title=f"{names[seat]}: what it stated against what it could know",
+                        grid=grid,
                     )
-    finally:
-        for view in views:
-            view.close()
-    return ViewParts(texts=_texts(start, log), panels=panels)
+                )
+
+    audit = audit_game(log, watch=watch)
+    return ViewParts(texts=_texts(log), panels=panels, record=as_record(audit))
 
 
-def _texts(start: GameStart, log: GameLog[Any]) -> list[str]:
+def _texts(log: GameLog[Any]) -> list[str]:
     """One line per event: the transcript's words for that event alone (seats named)."""
     lines: list[str] = []
-    for event in log.events:
-        said = [line.strip() for line in transcript([start, event])] if event is not start else []
+    ranks = log.end.ranks if log.end is not None else ()
+    for index, event in enumerate(log.events):
+        said = [s.strip() for s in transcript([event], log.header.seats, ranks)] if index else []
         lines.append("; ".join(said) if said else getattr(event, "type", "event"))
     return lines

@@ -13,6 +13,7 @@ if TYPE_CHECKING:
     from games.core.agents import AgentSpecError as AgentSpecError
     from games.core.agents import AgentType as AgentType
     from games.core.agents import seat_seed as seat_seed
+    from games.core.decisions import LoggedDecision as LoggedDecision
     from games.core.log import SCHEMA_VERSION as SCHEMA_VERSION
     from games.core.log import GameLog as GameLog
     from games.core.log import LogEnd as LogEnd
@@ -31,6 +32,8 @@ if TYPE_CHECKING:
     from games.core.registry import GameEntry as GameEntry
     from games.core.registry import game_names as game_names
     from games.core.registry import get_game as get_game
+    from games.core.reward import Reward as Reward
+    from games.core.reward import RewardWeights as RewardWeights
     from games.core.runlog import LogError as LogError
     from games.core.settings import GameSettings as GameSettings
 
@@ -49,6 +52,9 @@ _HOMES = {
     "LogEnd": "games.core.log",
     "LogError": "games.core.runlog",
     "LogHeader": "games.core.log",
+    "LoggedDecision": "games.core.decisions",
+    "Reward": "games.core.reward",
+    "RewardWeights": "games.core.reward",
     "SCHEMA_VERSION": "games.core.log",
     "SeatInfo": "games.core.log",
     "SeatResult": "games.core.protocol",

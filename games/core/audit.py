@@ -16,6 +16,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from games.core.llm_call import LLMCallRef
 from games.core.log import GameLog, SeatInfo
 from reasoning.verifier import ClaimStatus, Correctness, Judgement, judge
 
@@ -43,9 +44,9 @@ class Where(BaseModel):
     turn: int | None = None
 
 
-class AuditRow(BaseModel):
+class AuditRow(LLMCallRef):
     """One stated claim of seat ``seat``, judged; ``repeat`` marks a claim its author stated
-    before (listed, not counted)."""
+    before (listed, not counted); ``call`` names the recorded LLM call it came from."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -77,6 +78,7 @@ def audit_row(
     *,
     repeat: bool = False,
     detail: dict[str, Cell] | None = None,
+    call: int | None = None,
 ) -> AuditRow:
     """A row whose judgement is ``reasoning.verifier.judge`` of its status and correctness."""
     return AuditRow(
@@ -88,6 +90,7 @@ def audit_row(
         judgement=judge(status, correctness),
         repeat=repeat,
         detail=detail or {},
+        call=call,
     )
 
 

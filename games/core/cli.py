@@ -57,6 +57,16 @@ def record_or_replay(record: bool, out: Path | None, replay: Path | None) -> Pat
     return out if record else None
 
 
+LLM_OPTIONS = {
+    "model": "--model",
+    "base_url": "--base-url",
+    "record_path": "--record",
+    "replay_path": "--replay",
+    "reasoning_effort": "--reasoning-effort",
+}
+"""The command-line option behind each LLM setting a command takes."""
+
+
 def llm_settings(
     model: str | None,
     base_url: str | None,
@@ -66,7 +76,8 @@ def llm_settings(
 ) -> LLMSettings:
     """The LLM settings of a command: the options given (model, endpoint, the run folder to
     record into or replay from, the reasoning effort) over the environment's
-    ``GUMSHOE_LLM_*``; a model left unset is the endpoint's first listed one."""
+    ``GUMSHOE_LLM_*``; a model left unset is the endpoint's first listed one. ValueError in one
+    line naming the option, or the environment variable, whose value is wrong."""
     given = {
         "model": model,
         "base_url": base_url,
@@ -74,7 +85,18 @@ def llm_settings(
         "replay_path": replay,
         "reasoning_effort": reasoning_effort,
     }
-    return LLMSettings.model_validate({k: v for k, v in given.items() if v is not None})
+    try:
+        return LLMSettings.model_validate({k: v for k, v in given.items() if v is not None})
+    except ValidationError as err:
+        text = field_errors(err)
+        for name in LLMSettings.model_fields:
+            source = (
+                f"option '{LLM_OPTIONS[name]}'"
+                if given.get(name) is not None
+                else f"environment variable GUMSHOE_LLM_{name.upper()}"
+            )
+            text = text.replace(f"field '{name}'", source)
+        raise ValueError(text) from None
 
 
 USAGE_HEADING = "LLM usage (latency in seconds, cost in the price table's currency):"

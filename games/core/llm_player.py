@@ -29,6 +29,8 @@ from reasoning.llm import (
     FallbackSnapshot,
     LLMEndpointError,
     LLMSettings,
+    RecordingClient,
+    ReplayClient,
     StructuredOutcome,
     UsageMeter,
     UsageSnapshot,
@@ -61,6 +63,9 @@ class SeatClient:
         self._inner = inner
         prices = inner.meter
         self._meter = UsageMeter(prices.price_input_per_1k, prices.price_output_per_1k)
+        self.last_call: int | None = None
+        """The index, in the seat's recording, of its latest call (None when it neither records
+        nor replays, or before its first call)."""
 
     @property
     def model(self) -> str:
@@ -89,6 +94,7 @@ class SeatClient:
             raise
         finally:
             self._take_inner_counts(before)
+            self.last_call = recorded_index(self._inner)
         self._meter.record_reply(reply)
         return reply
 
@@ -100,6 +106,16 @@ class SeatClient:
             self._meter.record_format_degrade()
         if after.trimmed > before.trimmed:
             self._meter.record_trimmed(after.trimmed - before.trimmed)
+
+
+def recorded_index(client: ChatClient) -> int | None:
+    """The index, in its recording, of the latest call ``client`` recorded or replayed (None for
+    a client that does neither)."""
+    if isinstance(client, RecordingClient | ReplayClient):
+        return client.last_index
+    if isinstance(client, SeatClient):
+        return client.last_call
+    return None
 
 
 def seat_client(settings: LLMSettings, seat: int) -> ChatClient:
@@ -189,6 +205,12 @@ class LLMSeat:
         """Fallbacks so far, by phase and reason."""
         return self.counter.snapshot()
 
+    @property
+    def last_call(self) -> int | None:
+        """The index, in this seat's recording, of its latest call: after an ask, the call whose
+        reply was used (None without a recording)."""
+        return self.client.last_call
+
     def ask(
         self,
         messages: Sequence[ChatMessage],
@@ -238,6 +260,7 @@ class LLMPlayer(Generic[Obs, M, Act]):
         self.name = name
         self._prompter = prompter
         self._seat = LLMSeat(client, seed=seed, name=name, max_reprompts=max_reprompts)
+        self._decided_by: int | None = None
 
     @property
     def usage(self) -> UsageSnapshot:
@@ -254,13 +277,21 @@ class LLMPlayer(Generic[Obs, M, Act]):
         """Fallbacks so far, by phase and reason."""
         return self._seat.fallbacks
 
+    @property
+    def last_call(self) -> int | None:
+        """The index, in this seat's recording, of the call its latest decision came from (None
+        without a recording, or when the decision needed no call)."""
+        return self._decided_by
+
     def act(self, obs: Obs) -> Act:
         """Ask the model for this decision; a legal action either way."""
         prompter = self._prompter
         legal = list(prompter.legal_actions(obs))
+        self._decided_by = None
         if len(legal) == 1:
             return legal[0]
         messages = [system(prompter.system_prompt(obs)), user(prompter.prompt(obs))]
         outcome = self._seat.ask(messages, prompter.schema, answer=prompter.answer_model(obs))
+        self._decided_by = self._seat.last_call
         proposed = None if outcome.value is None else prompter.action(outcome.value, obs)
         return self._seat.choose(proposed, legal, prompter.phase(obs))

@@ -2,16 +2,19 @@
 
 A log is JSONL, one event a line::
 
-    {"type": "header", "schema_version": 2, "game": "clue", "seed": 3, "config": {...},
+    {"type": "header", "schema_version": 3, "game": "clue", "seed": 3, "config": {...},
      "seats": [{"name": "P0", "agent": "prover"}, ...]}
     ... the game's own events ...
     {"type": "end", "status": "finished", "returns": [...], "ranks": [...], "reason": "..."}
 
-Logs written before the header and end existed (schema version 0) hold the game's events only;
-they still read, with ``header`` and ``end`` None. Logs of an older schema are migrated as they
-are read (the game renames what changed; see ``GameEntry.migrate_record``). ``read_game_log``
-validates every line with strict types (a ``"seq": true`` or ``"seat": "0"`` is refused) and
-raises LogError naming the file and line of the first problem.
+The header alone says what was played (config, seed, seats) and the end alone how it ended
+(returns, ranks); the game's events do not repeat them. Logs of an older schema are migrated once,
+as they are read (the game drops or renames what changed; see ``GameEntry.migrate_record``):
+logs written before the header existed (schema version 0) get one built from their first event
+(``GameEntry.header_of_start``), so a read log always has its header. A log of a game played
+elsewhere may have no seed (``seed: null``): it reads and audits, but does not replay.
+``read_game_log`` validates every line with strict types (a ``"seq": true`` or ``"seat": "0"``
+is refused) and raises LogError naming the file and line of the first problem.
 """
 
 from __future__ import annotations
@@ -27,18 +30,22 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError,
 from games.core.runlog import END_TYPE, LogError, TextFileError, field_errors, iter_lines
 from reasoning.textfile import UserFileError, parse_user_json
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 """The version of the log format this code writes."""
 HEADER_TYPE = "header"
 """The ``type`` of the common header event."""
 
 E = TypeVar("E", bound=BaseModel)
 
-EventCheck = Callable[[Sequence[Any]], "tuple[int, str] | None"]
-"""A game's consistency check over a log's events: (index of the bad event, why) or None."""
+EventCheck = Callable[["LogHeader", Sequence[Any]], "tuple[int, str] | None"]
+"""A game's consistency check over a log's header and events: (index of the bad event, why) or
+None."""
 Migration = Callable[[dict[str, Any], int], dict[str, Any]]
 """A game's migration of one record (its header or one of its events) of a log written at an
 older schema version to the current one."""
+HeaderOfStart = Callable[[dict[str, Any]], "dict[str, Any] | None"]
+"""A game's header for a log written before headers existed (schema version 0), built from the
+log's first record; None when that record cannot give one."""
 
 
 class SeatInfo(BaseModel):
@@ -51,14 +58,15 @@ class SeatInfo(BaseModel):
 
 
 class LogHeader(BaseModel):
-    """The common first event: format version, game, seed, the game's config and the seats."""
+    """The common first event: format version, game, seed (None for a game played elsewhere,
+    whose deal is unknown), the game's config and the seats."""
 
     model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
 
     type: Literal["header"] = "header"
-    schema_version: Literal[2] = 2
+    schema_version: Literal[3] = 3
     game: str
-    seed: int
+    seed: int | None
     config: dict[str, Any]
     seats: tuple[SeatInfo, ...] = Field(min_length=1)
 
@@ -85,7 +93,9 @@ class LogEnd(BaseModel):
         return self
 
 
-def make_header(game: str, config: BaseModel, seed: int, seats: Sequence[SeatInfo]) -> LogHeader:
+def make_header(
+    game: str, config: BaseModel, seed: int | None, seats: Sequence[SeatInfo]
+) -> LogHeader:
     """The common header of a log of ``game`` played under ``config`` from ``seed``."""
     return LogHeader(
         game=game, seed=seed, config=config.model_dump(mode="json"), seats=tuple(seats)
@@ -98,31 +108,40 @@ _END: TypeAdapter[LogEnd] = TypeAdapter(LogEnd)
 
 @dataclass(frozen=True)
 class GameLog(Generic[E]):
-    """A read log: its header and end (None in version 0 logs), the game's events, and the line
-    each event came from."""
+    """A read log: its header, the game's events, the line each event came from, and its end
+    (None while a game is unfinished or in logs written before the end existed)."""
 
     path: Path
-    header: LogHeader | None
+    header: LogHeader
     events: list[E]
     lines: list[int]
     end: LogEnd | None
 
     @classmethod
-    def of_events(cls, events: Sequence[E], source: str = "<events>") -> GameLog[E]:
-        """A log held in memory: the game's events alone, event i on line i + 1."""
+    def of_events(
+        cls,
+        header: LogHeader,
+        events: Sequence[E],
+        source: str = "<events>",
+        end: LogEnd | None = None,
+    ) -> GameLog[E]:
+        """A log held in memory: the header, then the game's events (event i on line i + 2),
+        then ``end`` where given."""
         return cls(
             path=Path(source),
-            header=None,
+            header=header,
             events=list(events),
-            lines=list(range(1, len(events) + 1)),
-            end=None,
+            lines=list(range(2, len(events) + 2)),
+            end=end,
         )
 
     @property
-    def schema_version(self) -> int:
-        """The current version for logs with the common header (older ones are migrated as they
-        are read), 0 for logs without one."""
-        return 0 if self.header is None else self.header.schema_version
+    def seed(self) -> int:
+        """The seed the game was dealt from; LogError when the header gives none (a game played
+        elsewhere: it reads and audits, but cannot be dealt again)."""
+        if self.header.seed is None:
+            raise LogError(self.path, 1, "the header gives no seed: the game cannot be dealt again")
+        return self.header.seed
 
     def line_of(self, index: int) -> int:
         """The line of event ``index`` (the last line for an index past the end)."""
@@ -167,13 +186,15 @@ def read_game_log(
     terminal_type: str = "game_end",
     check: EventCheck | None = None,
     migrate: Migration | None = None,
+    header_of_start: HeaderOfStart | None = None,
 ) -> GameLog[E]:
     """Read and validate a log of ``game`` whose own events ``adapter`` validates.
 
     The header may only be the first line and the end only the last; nothing may follow the
     game's ``terminal_type`` event but the end. ``check`` adds the game's own consistency rules.
     A log written at an older schema version is migrated as it is read: ``migrate`` brings each
-    of its records (header and game events) to the current version.
+    of its records (header and game events) to the current version; a log without a header
+    (version 0) gets the one ``header_of_start`` builds from its first record.
     Raises LogError (file and line) for every problem, an empty or blank-only file included.
     """
     path = Path(path)
@@ -201,6 +222,8 @@ def read_game_log(
         record = _record(path, lineno, line)
         if position == 0:
             version = _written_version(record)
+            if version == 0:
+                header = _built_header(path, record, game, header_of_start)
         kind = record.get("type")
         if end is not None:
             raise LogError(path, lineno, "an event after the log's end event")
@@ -232,9 +255,29 @@ def read_game_log(
         lines.append(lineno)
     if end is not None and end.status == "finished" and over_at is None:
         raise LogError(path, numbered[-1][0], f"a finished end event without {terminal_type}")
+    if header is None:
+        raise LogError(path, 1, 'a log opens with its header ({"type": "header", ...})')
     if check is not None:
-        problem = check(events)
+        problem = check(header, events)
         if problem is not None:
             index, message = problem
             raise LogError(path, lines[index] if lines else 1, message)
     return GameLog(path=path, header=header, events=events, lines=lines, end=end)
+
+
+def _built_header(
+    path: Path, first: dict[str, Any], game: str, header_of_start: HeaderOfStart | None
+) -> LogHeader | None:
+    """The header of a log written before headers existed, built by the game from its first
+    record (None when the game builds none); LogError when the one it builds is wrong."""
+    record = None if header_of_start is None else header_of_start(first)
+    if record is None:
+        return None
+    try:
+        return _HEADER.validate_json(
+            json.dumps(
+                {**record, "type": HEADER_TYPE, "schema_version": SCHEMA_VERSION, "game": game}
+            )
+        )
+    except ValidationError as err:
+        raise LogError(path, 1, field_errors(err)) from None

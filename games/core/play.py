@@ -13,8 +13,8 @@ from typing import Any
 from pydantic import BaseModel
 
 from games.core.agents import agent_fallbacks, agent_meters, close_agent
-from games.core.log import SeatInfo
-from games.core.loop import Watcher, play
+from games.core.log import GameLog, LogHeader, SeatInfo
+from games.core.loop import Watcher, finished_end, play
 from games.core.protocol import GameState, SeatResult
 from games.core.registry import GameEntry
 from games.core.runlog import EventSink
@@ -24,15 +24,24 @@ from reasoning.llm.usage import UsageMeter
 
 @dataclass(frozen=True)
 class PlayedGame:
-    """A game played to its end: its final state and result, who sat where, each seat's agent,
-    the chat meters of the seats that asked a model, and every seat's fallbacks."""
+    """A game played to its end: its log's header, its final state and result, who sat where,
+    each seat's agent, the chat meters of the seats that asked a model, and every seat's
+    fallbacks."""
 
+    header: LogHeader
     state: GameState
     result: SeatResult
     seats: tuple[SeatInfo, ...]
     agents: tuple[Any, ...]
     meters: dict[int, tuple[UsageMeter, ...]]
     fallbacks: tuple[FallbackSnapshot, ...]
+
+    def log(self, source: str = "<events>") -> GameLog[Any]:
+        """The game's log held in memory (named ``source`` in errors): its header, events and
+        end."""
+        return GameLog.of_events(
+            self.header, self.state.events(), source, end=finished_end(self.result)
+        )
 
     def seat_meters(self) -> dict[str, tuple[UsageMeter, ...]]:
         """The meters by seat label (``P0 llm``), as the usage table names seats."""
@@ -96,6 +105,7 @@ def play_agents(
     seated = [entry.seat(agent) for agent in agents]
     result = play(game, seated, header, log, max_decisions=entry.info.max_decisions, watch=watch)
     return PlayedGame(
+        header=header,
         state=game,
         result=result,
         seats=seats,

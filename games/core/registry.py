@@ -17,6 +17,7 @@ from pydantic import BaseModel, TypeAdapter
 
 from games.core.agents import AgentRegistry
 from games.core.audit import AuditRecord
+from games.core.decisions import LoggedDecision
 from games.core.log import GameLog, LogHeader, SeatInfo, make_header, read_game_log
 from games.core.loop import Agent
 from games.core.protocol import GameInfo, GameState
@@ -62,6 +63,9 @@ class GameEntry(ABC, Generic[E]):
     viewer: str | None = None
     """``module:function`` giving the viewer's step texts and knowledge panels of one of the
     game's logs (``GameLog -> games.core.view.ViewParts``); None shows the logged events."""
+    decisions: str | None = None
+    """``module:function`` giving the LLM decisions one of the game's logs records (``GameLog ->
+    list[games.core.decisions.LoggedDecision]``); None when its logs record none."""
 
     @abstractmethod
     def default_config(self, players: int) -> BaseModel:
@@ -98,21 +102,28 @@ class GameEntry(ABC, Generic[E]):
         """Every joint action a log records, with the index of the event that records it;
         LoggedActionError where the events break off or make no sense as an action."""
 
-    def replay_state(self, log: GameLog[E]) -> GameState:
-        """The game a log starts from (from its header; games with version 0 logs override)."""
-        if log.header is None:
-            raise ValueError("a version 0 log: this game needs its header to replay")
-        config = self.config_type.model_validate(log.header.config)
-        return self.new_state(config, log.header.seed, log.header.seats)
+    def logged_config(self, log: GameLog[E]) -> BaseModel:
+        """The config a log's header names, validated (ValueError naming the field)."""
+        return self.config_type.model_validate(log.header.config)
 
-    def check_events(self, events: Sequence[E]) -> tuple[int, str] | None:
-        """The game's own consistency rules over a log's events: (index, why) or None."""
+    def replay_state(self, log: GameLog[E]) -> GameState:
+        """The game a log starts from: its header's config, seed and seats."""
+        return self.new_state(self.logged_config(log), log.seed, log.header.seats)
+
+    def check_events(self, header: LogHeader, events: Sequence[E]) -> tuple[int, str] | None:
+        """The game's own consistency rules over a log's header and events: (index, why) or
+        None."""
         return None
 
     def migrate_record(self, record: dict[str, Any], version: int) -> dict[str, Any]:
         """One record of a log written at schema ``version``, in the current schema (the
         game's own changes; the core's are made by ``read_game_log``)."""
         return record
+
+    def header_of_start(self, record: dict[str, Any]) -> dict[str, Any] | None:
+        """The header (seed, config, seats) of a log written before headers existed (schema
+        version 0), from its first record; None for games that never wrote such logs."""
+        return None
 
     def read_log(self, path: str | Path) -> GameLog[E]:
         """Read and validate one of this game's logs (LogError with file and line), migrated
@@ -124,6 +135,7 @@ class GameEntry(ABC, Generic[E]):
             terminal_type=self.terminal_type,
             check=self.check_events,
             migrate=self.migrate_record,
+            header_of_start=self.header_of_start,
         )
 
     def audit(self, log: GameLog[E]) -> AuditRecord:
@@ -136,6 +148,16 @@ class GameEntry(ABC, Generic[E]):
         if not isinstance(record, AuditRecord):
             raise TypeError(f"{self.auditor} returned {type(record).__name__}, not AuditRecord")
         return record
+
+    def logged_decisions(self, log: GameLog[E]) -> list[LoggedDecision]:
+        """The LLM decisions one of this game's logs records (none when the game logs none)."""
+        if self.decisions is None:
+            return []
+        module, name = self.decisions.split(":")
+        found = getattr(importlib.import_module(module), name)(log)
+        if not all(isinstance(d, LoggedDecision) for d in found):
+            raise TypeError(f"{self.decisions} returned other records than LoggedDecision")
+        return list(found)
 
     def view(self, log: GameLog[E]) -> ViewParts | None:
         """What the game's own viewer adds to the page of one of its logs (None without one)."""

@@ -69,11 +69,15 @@ class Step(BaseModel):
 
 
 class Call(BaseModel):
-    """One recorded LLM call of a seat: what was sent, what came back, what it cost."""
+    """One recorded LLM call of a seat: its index in the seat's recording, what was sent, what
+    came back, what it cost; ``follows`` is the seat's call whose reply this one's prompt sends
+    back (a re-prompt after a malformed answer, or a revision)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     seat: int
+    index: int | None = None
+    follows: int | None = None
     prompt: str
     reply: str
     prompt_tokens: int | None = None
@@ -88,7 +92,7 @@ class GameView(BaseModel):
 
     game: str
     source: str
-    seed: int
+    seed: int | None
     seats: list[str]
     steps: list[Step]
     panels: list[KnowledgePanel]
@@ -98,12 +102,14 @@ class GameView(BaseModel):
 
 
 class ViewParts(BaseModel):
-    """What a game's own viewer adds: better step texts (one per event) and knowledge panels."""
+    """What a game's own viewer adds: better step texts (one per event), knowledge panels, and
+    the audit record when the viewer computed it on the way (else the game's auditor is asked)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     texts: list[str] | None = None
     panels: list[KnowledgePanel] = Field(default_factory=list)
+    record: AuditRecord | None = None
 
 
 def game_view(
@@ -116,8 +122,6 @@ def game_view(
 ) -> GameView:
     """The view of one game: the steps of its log (texts from ``parts`` where the game gives
     them), its panels, its audit record and its recorded calls."""
-    if log.header is None:
-        raise ValueError(f"{log.path}: the log has no header")
     steps = event_steps(log)
     if parts is not None and parts.texts is not None:
         if len(parts.texts) != len(steps):

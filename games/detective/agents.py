@@ -200,10 +200,13 @@ class LLMAgent:
             prompter = AnswerPrompter(len(self._answer))
             self._answer.append(LLMPlayer(prompter, self._client, seed=self._seed, name=self.name))
         out: dict[str, dict[str, str | None]] = {}
+        calls: dict[str, int] = {}
         for q, player in zip(view.case.questions, self._answer, strict=False):
             values = player.act(view)
             out[q.id] = {s.name: v for s, v in zip(q.slots, values, strict=True)}
-        return Answer(out)
+            if player.last_call is not None:
+                calls[q.id] = player.last_call
+        return Answer(out, calls or None)
 
     def act(self, view: DetectiveView) -> DetectiveAction:
         """Answer, or choose a location (the model's choice or a random one)."""

@@ -122,10 +122,8 @@ def audit_stages(
 def logged_case(log: GameLog[DetectiveEvent]) -> Case:
     """The case a detective log played, rebuilt from its header and checked against its digest,
     the log replayed; LogError or ValueError saying what is wrong."""
-    if log.header is None:
-        raise LogError(log.path, 1, "a detective log needs its header")
     config = DetectiveConfig.model_validate(log.header.config)
-    case = game_case(config, log.header.seed)
+    case = game_case(config, log.seed)
     start = log.events[0] if log.events else None
     if not isinstance(start, CaseStart) or start.digest != case_digest(case):
         raise LogError(log.path, log.line_of(0), "the log's case is not the one its header names")
@@ -137,8 +135,6 @@ def audit_record(log: GameLog[DetectiveEvent]) -> AuditRecord:
     """Every stage's answer elements of a detective log as the record every game yields: a row
     per element (where: the stage as the round, the log line; the question, slot and locations
     read as extra columns) and the reader's summary."""
-    if log.header is None:
-        raise LogError(log.path, 1, "a detective log needs its header")
     case = logged_case(log)
     if not case.checkable:
         raise ValueError(f"{log.path}: its case has no logic; only the autograder can grade it")
@@ -160,6 +156,7 @@ def audit_record(log: GameLog[DetectiveEvent]) -> AuditRecord:
                         "slot": element.slot,
                         "read": len(event.read),
                     },
+                    call=(event.calls or {}).get(element.question),
                 )
             )
     figures = {"stages": sum(isinstance(e, AnswersEvent) for e in log.events)}

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from statistics import fmean
 from typing import Any, Literal, overload
 
@@ -48,9 +48,11 @@ class Visit:
 
 @dataclass(frozen=True)
 class Answer:
-    """A whole stage's answers: question id -> slot name -> value (None: left blank)."""
+    """A whole stage's answers: question id -> slot name -> value (None: left blank), and the
+    recorded LLM call each question's answer came from (question id -> call index), if any."""
 
     answers: Mapping[str, Mapping[str, str | None]]
+    calls: Mapping[str, int] | None = field(default=None, compare=False)
 
     def plain(self) -> StageAnswers:
         """The answers as plain dictionaries, as logged."""
@@ -200,7 +202,13 @@ class DetectiveState:
             else None
         )
         self._events.append(
-            AnswersEvent(stage=len(self.read), read=list(self.read), answers=stage, grades=grades)
+            AnswersEvent(
+                stage=len(self.read),
+                read=list(self.read),
+                answers=stage,
+                grades=grades,
+                calls=None if action.calls is None else dict(action.calls),
+            )
         )
         if len(self.read) < len(self.case.locations):
             self.phase = "choose"

@@ -9,7 +9,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from games.core.log import SeatInfo
+from games.core.log import LogHeader, SeatInfo
 from games.core.registry import GameEntry
 from games.detective.agents import AGENTS
 from games.detective.case import Case, CaseKnobs, load_case
@@ -45,7 +45,7 @@ def detective_actions(events: Sequence[DetectiveEvent]) -> Iterator[tuple[int, M
     """Every stage's answers and every visit a log records, as actions of seat 0."""
     for index, event in enumerate(events):
         if isinstance(event, AnswersEvent):
-            yield index, {0: Answer(event.answers)}
+            yield index, {0: Answer(event.answers, event.calls)}
         elif isinstance(event, VisitEvent):
             yield index, {0: Visit(event.location)}
 
@@ -103,7 +103,9 @@ class DetectiveEntry(GameEntry[DetectiveEvent]):
         """See ``detective_actions``."""
         return detective_actions(events)
 
-    def check_events(self, events: Sequence[DetectiveEvent]) -> tuple[int, str] | None:
+    def check_events(
+        self, header: LogHeader, events: Sequence[DetectiveEvent]
+    ) -> tuple[int, str] | None:
         """See ``check_detective_events``."""
         return check_detective_events(events)
 

@@ -7,6 +7,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
+from games.core.llm_call import LLMCallsRef
 from games.detective.case import CaseKnobs
 from games.detective.grading import CaseScore
 
@@ -44,9 +45,10 @@ class CaseStart(_Event):
     best_by_stage: list[float] | None
 
 
-class AnswersEvent(_Event):
+class AnswersEvent(_Event, LLMCallsRef):
     """The answers given after reading ``read`` (stage = how many locations were read), with
-    each question's exact grade when the case can be graded exactly."""
+    each question's exact grade when the case can be graded exactly, and the recorded LLM call
+    each question's answer came from (for an LLM reader that records its calls)."""
 
     type: Literal["answers"] = "answers"
     stage: int = Field(ge=0)

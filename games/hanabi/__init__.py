@@ -35,6 +35,9 @@ if TYPE_CHECKING:
     from games.hanabi.knowledge import seat_knowledge as seat_knowledge
     from games.hanabi.moves import Move as Move
     from games.hanabi.moves import move_table as move_table
+    from games.hanabi.position import Position as Position
+    from games.hanabi.reward import decision_reward as decision_reward
+    from games.hanabi.reward import exact_deductions as exact_deductions
     from games.hanabi.stats import ScoreStats as ScoreStats
     from games.hanabi.stats import score_stats as score_stats
     from games.hanabi.symbolic import SymbolicAgent as SymbolicAgent
@@ -57,12 +60,15 @@ _HOMES = {
     "KnowledgeView": "games.hanabi.knowledge",
     "Move": "games.hanabi.moves",
     "PlayEvent": "games.hanabi.events",
+    "Position": "games.hanabi.position",
     "RandomAgent": "games.hanabi.agents",
     "ScoreStats": "games.hanabi.stats",
     "Scoring": "games.hanabi.config",
     "SymbolicAgent": "games.hanabi.symbolic",
     "Turn": "games.hanabi.engine",
     "deal_event": "games.hanabi.events",
+    "decision_reward": "games.hanabi.reward",
+    "exact_deductions": "games.hanabi.reward",
     "make_agent": "games.hanabi.agents",
     "move_table": "games.hanabi.moves",
     "possible_sets": "games.hanabi.knowledge",

@@ -23,12 +23,11 @@ from pydantic import BaseModel, ConfigDict
 from formalize.hanabi.deck import NUM_IDENTITIES
 from formalize.hanabi.knowledge import hand_knowledge, hint_masks, unseen_counts
 from games.core.log import GameLog
-from games.core.replay import replay
 from games.hanabi.agents import HanabiAgentSettings, make_agent
 from games.hanabi.engine import HanabiGame, HanabiObservation
-from games.hanabi.entry import ENTRY, hanabi_actions
-from games.hanabi.events import HanabiConfig, HanabiEvent, HanabiMove
+from games.hanabi.events import HanabiEvent, HanabiMove
 from games.hanabi.knowledge import visible_cards
+from games.hanabi.position import Position, logged_decisions
 
 
 class DecisionRecord(BaseModel):
@@ -181,44 +180,22 @@ def decision_records(
     """Every decision of ``log`` as a record; with ``samples`` > 0, each legal move valued by at
     least that many rollouts, more until the best move separates or ``max_samples`` (default
     ``samples``). The log must replay (ReplayError names the line where it parts)."""
-    if log.header is None:
-        raise ValueError("a Hanabi log needs its header to be read as a dataset")
-    replay(ENTRY, log)
-    config = HanabiConfig.model_validate(log.header.config)
-    state = ENTRY.new_state(config, log.header.seed, log.header.seats)
-    for _, joint in hanabi_actions(log.events):
-        ((seat, move),) = joint.items()
-        if isinstance(move, HanabiMove):
-            decision = move.decision
-            valued = (
-                move_values(
-                    state.game,
-                    samples,
-                    max_samples or samples,
-                    seed * 1000 + decision.turn,
-                    policy,
-                )
-                if samples
-                else None
-            )
-            yield DecisionRecord(
-                game=game_id,
-                turn=decision.turn,
-                seat=seat,
-                agent=decision.agent,
-                state=state_record(state.game.observation(seat)),
-                prompt=decision.prompt,
-                response=decision.response,
-                legal=decision.legal,
-                ratings=decision.ratings,
-                chosen=decision.chosen,
-                fallback=decision.fallback,
-                values=() if valued is None else valued.values,
-                intervals=() if valued is None else valued.intervals,
-                samples=0 if valued is None else valued.samples,
-                separated=valued is not None and valued.separated,
-            )
-        state.apply(joint)
+    for decision in logged_decisions(log):
+        game = Position.model_validate(decision.position).game()
+        valued = (
+            move_values(game, samples, max_samples or samples, seed * 1000 + decision.turn, policy)
+            if samples
+            else None
+        )
+        yield DecisionRecord(
+            **decision.model_dump(exclude={"reasoning", "position"}),
+            game=game_id,
+            state=state_record(game.observation(decision.seat)),
+            values=() if valued is None else valued.values,
+            intervals=() if valued is None else valued.intervals,
+            samples=0 if valued is None else valued.samples,
+            separated=valued is not None and valued.separated,
+        )
 
 
 def rank(values: Sequence[float]) -> list[float]:

@@ -30,17 +30,19 @@ from formalize.hanabi.deck import COLORS, NUM_IDENTITIES, NUM_RANKS, card_name, 
 from formalize.hanabi.knowledge import hint_masks, played_cards
 from formalize.hanabi.tracking import reachable_knowledge
 from games.core.audit import AuditRecord, Where, audit_row, judged_record
+from games.core.llm_call import LLMCallRef
 from games.core.log import GameLog
 from games.core.replay import replay
 from games.hanabi.engine import HanabiGame
 from games.hanabi.entry import ENTRY, hanabi_actions
-from games.hanabi.events import HanabiConfig, HanabiEvent, HanabiMove, SlotClaim
+from games.hanabi.events import HanabiEvent, HanabiMove, SlotClaim
 from games.hanabi.knowledge import seat_knowledge
 from reasoning.verifier import ClaimStatus, Correctness, Judgement, judge
 
 
-class ClaimAudit(BaseModel):
-    """One stated claim with its standing against knowledge and truth."""
+class ClaimAudit(LLMCallRef):
+    """One stated claim with its standing against knowledge and truth, and the recorded LLM
+    call it came from."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -155,11 +157,8 @@ def audit_log(log: GameLog[HanabiEvent]) -> LogAudit:
     """Every claim stated in a log, judged where it was stated, in order, and the slots left
     unstated by tracking decisions (Mycroft's, or any that states a claim, should cover every
     slot of every hand); the log must replay (ReplayError names the line where it parts)."""
-    if log.header is None:
-        raise ValueError("a Hanabi log needs its header to be audited")
     replay(ENTRY, log)
-    config = HanabiConfig.model_validate(log.header.config)
-    game = ENTRY.new_state(config, log.header.seed, log.header.seats)
+    game = ENTRY.replay_state(log)
     state_game = game.game
     audits: list[ClaimAudit] = []
     unstated = Counter[bool]()
@@ -168,7 +167,10 @@ def audit_log(log: GameLog[HanabiEvent]) -> LogAudit:
         if isinstance(move, HanabiMove):
             decision = move.decision
             turn = len(state_game.history) + 1
-            audits += [judge_claim(state_game, turn, seat, c) for c in decision.claims]
+            audits += [
+                judge_claim(state_game, turn, seat, c).model_copy(update={"call": decision.call})
+                for c in decision.claims
+            ]
             if decision.agent == "mycroft" or decision.claims:
                 stated = {(c.seat, c.slot) for c in decision.claims}
                 for s, hand in enumerate(state_game.hands):
@@ -253,8 +255,6 @@ def audit_record(log: GameLog[HanabiEvent]) -> AuditRecord:
     card it is, the card, and whether the claim is as tight as the knowledge allows as extra
     columns; the tracked slots left unstated, own-hand and teammate recall and the agreement
     with the hint knowledge as the game's figures."""
-    if log.header is None:
-        raise ValueError("a Hanabi log needs its header to be audited")
     audit = audit_log(log)
     counts = tally(audit)
     rows = [
@@ -272,6 +272,7 @@ def audit_record(log: GameLog[HanabiEvent]) -> AuditRecord:
                 "hinted": a.hinted,
                 "invalid": a.status is None,
             },
+            call=a.call,
         )
         for a in audit.claims
     ]

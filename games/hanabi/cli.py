@@ -273,7 +273,12 @@ def run_logs(run: Path) -> list[Path]:
 def annotate_run(
     run: Annotated[Path, typer.Argument(help="A run directory of `bench hanabi`, or one log.")],
     samples: Annotated[
-        int, typer.Option(min=2, max=1000, help="Hidden hands sampled per decision, at least.")
+        int,
+        typer.Option(
+            min=0,
+            max=1000,
+            help="Hidden hands sampled per decision, at least (0: no rollouts, values empty).",
+        ),
     ] = 8,
     max_samples: Annotated[
         int,
@@ -299,6 +304,8 @@ def annotate_run(
     try:
         if AGENTS.needs_llm([policy]):
             raise ValueError(f"--policy: {policy!r} needs an LLM; name an in-house agent")
+        if samples == 1:
+            raise ValueError("--samples: 0 (no rollouts) or at least 2 (an interval needs two)")
         if max_samples < samples:
             raise ValueError(f"--max-samples: {max_samples} is below --samples {samples}")
         logs = run_logs(run)
@@ -317,11 +324,14 @@ def annotate_run(
     agreement = correlation(records)
     drawn = sum(r.samples for r in records)
     apart = sum(r.separated for r in records)
-    typer.echo(
-        f"{len(records)} decisions from {len(logs)} logs, {drawn} samples in all "
-        f"({samples} to {max_samples} each); the best move's 95% interval separated from the "
-        f"runner-up's in {apart} of {len(records)}"
-    )
+    if samples:
+        typer.echo(
+            f"{len(records)} decisions from {len(logs)} logs, {drawn} samples in all "
+            f"({samples} to {max_samples} each); the best move's 95% interval separated from the "
+            f"runner-up's in {apart} of {len(records)}"
+        )
+    else:
+        typer.echo(f"{len(records)} decisions from {len(logs)} logs, no rollouts (--samples 0)")
     typer.echo(f"wrote {target}")
 
     def shown(value: float | None) -> str:

@@ -7,7 +7,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from games.core.log import SeatInfo
+from games.core.log import GameLog, LogHeader, SeatInfo
 from games.core.protocol import SeatResult
 from games.core.registry import GameEntry, LoggedActionError
 from games.hanabi.agents import AGENTS
@@ -142,6 +142,7 @@ class HanabiEntry(GameEntry[HanabiEvent]):
     play_command = "games.hanabi.cli:play_hanabi"
     auditor = "games.hanabi.audit:audit_record"
     viewer = "games.hanabi.view:hanabi_view"
+    decisions = "games.hanabi.position:logged_decisions"
     config_type = HanabiConfig
     event_adapter = HANABI_EVENT
     agents = AGENTS
@@ -162,6 +163,10 @@ class HanabiEntry(GameEntry[HanabiEvent]):
             raise TypeError(f"a Hanabi game needs a HanabiConfig, not {config!r}")
         return HanabiState(HanabiGame(config, seed))
 
+    def replay_state(self, log: GameLog[HanabiEvent]) -> HanabiState:
+        """The game the log's header deals."""
+        return self.new_state(self.logged_config(log), log.seed, log.header.seats)
+
     def logged_actions(
         self, events: Sequence[HanabiEvent]
     ) -> Iterator[tuple[int, Mapping[int, Any]]]:
@@ -172,7 +177,9 @@ class HanabiEntry(GameEntry[HanabiEvent]):
         """The move number, without its decision record."""
         return action.action if isinstance(action, HanabiMove) else action
 
-    def check_events(self, events: Sequence[HanabiEvent]) -> tuple[int, str] | None:
+    def check_events(
+        self, header: LogHeader, events: Sequence[HanabiEvent]
+    ) -> tuple[int, str] | None:
         """See ``check_hanabi_events``."""
         return check_hanabi_events(events)
 

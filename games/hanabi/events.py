@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 from formalize.hanabi.deck import card_name
+from games.core.llm_call import LLMCallRef
 from games.hanabi.config import Scoring
 
 if TYPE_CHECKING:
@@ -97,10 +98,10 @@ class SlotClaim(BaseModel):
     ranks: Annotated[str, Field(pattern=r"^1?2?3?4?5?$", min_length=1)]
 
 
-class DecisionEvent(_Event):
+class DecisionEvent(_Event, LLMCallRef):
     """How an LLM seat chose the move that follows: its prompt, its answer, a rating in [-1, 1]
     of every legal move (listed in ``legal``), the chosen move, whether it fell back to a random
-    legal move, and the deductions it stated."""
+    legal move, the deductions it stated, and the recorded call of its final choice."""
 
     type: Literal["decision"] = "decision"
     seat: int = Field(ge=0)

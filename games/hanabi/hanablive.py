@@ -22,7 +22,7 @@ from games.core.replay import replay
 from games.hanabi.audit import judge_claim
 from games.hanabi.engine import HanabiGame
 from games.hanabi.entry import ENTRY, hanabi_actions
-from games.hanabi.events import HanabiConfig, HanabiEvent, HanabiMove
+from games.hanabi.events import HanabiEvent, HanabiMove
 from games.hanabi.knowledge import seat_knowledge
 from games.hanabi.render import mask_text
 
@@ -127,11 +127,8 @@ class _Tracker:
 
 def export_hanablive(log: GameLog[HanabiEvent]) -> LiveGame:
     """The hanab.live replay of ``log``, which must replay (ReplayError names where it parts)."""
-    if log.header is None:
-        raise ValueError(f"{log.path}: a Hanabi log needs its header to be exported")
     replay(ENTRY, log)
-    config = HanabiConfig.model_validate(log.header.config)
-    tracker = _Tracker(ENTRY.new_state(config, log.header.seed, log.header.seats).game)
+    tracker = _Tracker(ENTRY.replay_state(log).game)
     actions: list[LiveAction] = []
     for _, joint in hanabi_actions(log.events):
         ((seat, move),) = joint.items()
@@ -146,7 +143,7 @@ def export_hanablive(log: GameLog[HanabiEvent]) -> LiveGame:
     deck = tracker.deck + tracker.rest_of_deck()
     notes = [
         [" | ".join(tracker.notes[seat].get(order, [])) for order in range(len(deck))]
-        for seat in range(config.players)
+        for seat in range(len(log.header.seats))
     ]
     return LiveGame(
         players=[seat.name for seat in log.header.seats],

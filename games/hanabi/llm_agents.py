@@ -204,5 +204,6 @@ class HanabiLLMAgent:
             fallback=fell_back,
             claims=claims,
             reasoning_content=self.player.meter.last_reasoning if answer is not None else None,
+            call=self.player.last_call,
         )
         return HanabiMove(action, decision)

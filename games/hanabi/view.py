@@ -15,7 +15,7 @@ from games.core.log import GameLog
 from games.core.view import KnowledgePanel, ViewParts
 from games.hanabi.engine import HanabiGame
 from games.hanabi.entry import ENTRY, hanabi_actions
-from games.hanabi.events import HanabiConfig, HanabiMove
+from games.hanabi.events import HanabiMove
 from games.hanabi.knowledge import seat_knowledge
 from games.hanabi.render import event_text, mask_text, table_text
 
@@ -41,10 +41,7 @@ def _panels(game: HanabiGame, step: int) -> list[KnowledgePanel]:
 
 def hanabi_view(log: GameLog[Any]) -> ViewParts:
     """Each hand's hint and exact knowledge after every move, and the events in words."""
-    if log.header is None:
-        return ViewParts()
-    config = HanabiConfig.model_validate(log.header.config)
-    game = ENTRY.new_state(config, log.header.seed, log.header.seats).game
+    game = ENTRY.replay_state(log).game
     panels = _panels(game, 0)
     for index, joint in hanabi_actions(log.events):
         ((seat, move),) = joint.items()

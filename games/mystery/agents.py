@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from pydantic import BaseModel, ConfigDict
 
@@ -168,8 +168,12 @@ class LLMAgent:
         return self.player.name
 
     def act(self, obs: MysteryView) -> Action:
-        """The player's action."""
-        return self.player.act(obs)
+        """The player's action; a question carries the recorded call its stated suspects came
+        from."""
+        action = self.player.act(obs)
+        if isinstance(action, Ask) and action.stated:
+            return replace(action, call=self.player.last_call)
+        return action
 
     @property
     def meters(self) -> tuple[UsageMeter, ...]:

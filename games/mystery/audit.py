@@ -1,16 +1,19 @@
 """The exact audit of an interrogation game, from its scripts and its log.
 
 - Entropy: for each civilian, H = sum over crimes of ln(suspects consistent with the theory, the
-  introduction, its script and the answers heard so far), after the introductions and after each
-  round; the IG of round r is H(r-1) - H(r). Exact for every agent, LLM or not.
-- Pruning: every suspect list an asker stated is graded against what it could know then: each
-  dropped suspect is a claim "not a killer of this crime", ENTAILED out (sound), a guess (lucky:
-  not entailed, and not a killer), or wrong (a real killer); a kept suspect its knowledge already
-  ruled out is a missed deduction, so recall is the entailed drops over those and the misses.
+  introduction, its script and the answers heard so far, the introductions' alibis included),
+  after the introductions and after each round; the IG of round r is H(r-1) - H(r). Exact for
+  every agent, LLM or not.
+- Pruning: every suspect list an asker stated (one per victim) is graded against what it could
+  know then: each dropped suspect is a claim "not a killer of this victim", ENTAILED out (sound),
+  a guess (lucky: not entailed, and not a killer), or wrong (a real killer), counted in all and
+  per victim; a kept suspect its knowledge already ruled out is a missed deduction, so recall is
+  the entailed drops over those and the misses.
 - Calibration: each high / medium / low rating an asker gave, paired with the exact expected
   IG of asking that character.
 - Utterances: every fact of every answer is TRUE / FALSE against the world and ENTAILED /
   CONTRADICTED / UNDETERMINED against the speaker's own script, so lies are detected exactly.
+- Objectives: after the votes, every seat's objectives met or not (``games.mystery.objectives``).
 """
 
 from __future__ import annotations
@@ -26,8 +29,17 @@ from games.core.audit import AuditRecord, AuditRow, Where, audit_row, judged_rec
 from games.core.log import GameLog
 from games.core.replay import replay
 from games.mystery.entry import ENTRY
-from games.mystery.events import Answered, Asked, MysteryConfig, MysteryEvent, record_fact
+from games.mystery.events import (
+    Answered,
+    Asked,
+    Introduction,
+    MysteryConfig,
+    MysteryEvent,
+    Voted,
+    record_fact,
+)
 from games.mystery.knowledge import Knowledge
+from games.mystery.objectives import ObjectiveScore, points_met, score_objectives
 from provers.sat_session import SatSession
 from reasoning.formula import Not
 from reasoning.oracle import claim_status
@@ -45,11 +57,15 @@ class Exchange:
 
 
 def exchanges(events: Sequence[MysteryEvent]) -> list[Exchange]:
-    """The answered questions of a log, in order."""
+    """The answered questions of a log, in order, after the alibis of the introductions (as
+    round 0, each seat its own asker)."""
     out: list[Exchange] = []
     pending: Asked | None = None
     for event in events:
-        if isinstance(event, Asked):
+        if isinstance(event, Introduction) and event.facts:
+            facts = tuple(record_fact(f) for f in event.facts)
+            out.append(Exchange(0, event.seat, event.seat, facts))
+        elif isinstance(event, Asked):
             pending = event
         elif isinstance(event, Answered) and pending is not None:
             facts = tuple(record_fact(f) for f in event.facts)
@@ -77,12 +93,16 @@ class MysteryAudit:
 
     entropy: dict[int, list[float]] = field(default_factory=dict)
     pruning: Counter[str] = field(default_factory=Counter)
+    by_victim: dict[str, Counter[str]] = field(default_factory=dict)
+    """The pruning counts of each victim's suspect lists, by the victim's person id."""
     drops: list[AuditRow] = field(default_factory=list)
     """Every dropped suspect as a claim, judged (the pruning counts' rows)."""
     missed: Counter[int] = field(default_factory=Counter)
     """Per asker seat, the kept suspects its knowledge had already ruled out."""
     facts: list[FactCheck] = field(default_factory=list)
     calibration: list[tuple[str, float]] = field(default_factory=list)
+    objectives: dict[int, list[ObjectiveScore]] = field(default_factory=dict)
+    """Every seat's objectives scored from the game's facts (after the votes)."""
 
     @property
     def gains(self) -> list[float]:
@@ -127,6 +147,10 @@ def audit_game(
             continue
         with _knowledge(scripts, person, scripts.scripts[person]) as know:
             heard = 0
+            while heard < len(said) and said[heard].round == 0:
+                know.hear(scripts.players[said[heard].answerer], said[heard].facts)
+                heard += 1
+            alibis = heard
             history = [know.entropy()]
             mine = [
                 (k, a) for k, a in enumerate(asks) if a.seat == seat and (a.stated or a.expected)
@@ -134,7 +158,7 @@ def audit_game(
             for r in range(1, rounds + 1):
                 for k, ask in mine:
                     if ask.round == r:
-                        _grade(report, scripts, person, ask, said[:k], ask_lines[k])
+                        _grade(report, scripts, person, ask, said[: alibis + k], ask_lines[k])
                 while heard < len(said) and said[heard].round == r:
                     know.hear(scripts.players[said[heard].answerer], said[heard].facts)
                     heard += 1
@@ -156,6 +180,8 @@ def audit_game(
                             claim_status(own, fact_formula(fact, scripts.world.setting)),
                         )
                     )
+    if any(isinstance(e, Voted) for e in events):
+        report.objectives = score_objectives(scripts, events, said)
     return report
 
 
@@ -182,7 +208,9 @@ def _grade(
                     status = claim_status(then, cleared)
                     killer = j in crime.killers
                     out = status is ClaimStatus.ENTAILED
-                    report.pruning["wrong" if killer else "entailed" if out else "guess"] += 1
+                    verdict = "wrong" if killer else "entailed" if out else "guess"
+                    report.pruning[verdict] += 1
+                    report.by_victim.setdefault(crime.victim, Counter())[verdict] += 1
                     report.drops.append(
                         audit_row(
                             ask.seat,
@@ -191,10 +219,12 @@ def _grade(
                             status,
                             Correctness.FALSE if killer else Correctness.TRUE,
                             detail={"crime": index, "suspect": j},
+                            call=ask.call,
                         )
                     )
                 elif then.entails(cleared):
                     report.pruning["missed"] += 1
+                    report.by_victim.setdefault(crime.victim, Counter())["missed"] += 1
                     report.missed[ask.seat] += 1
         slots = sorted({c.slot for c in scripts.world.crimes})
         for other, level in ask.expected:
@@ -207,8 +237,6 @@ def audit_record(log: GameLog[MysteryEvent]) -> AuditRecord:
     suspect, each asker's summary with its recall (entailed drops over those and the suspects
     it kept though its knowledge ruled them out), and the entropy per round and the lies said
     as the game's figures; the log must replay (ReplayError names the line where it parts)."""
-    if log.header is None:
-        raise ValueError(f"{log.path}: an interrogation log needs its header to be audited")
     state = replay(ENTRY, log)
     config = MysteryConfig.model_validate(log.header.config)
     audit = audit_game(state.scripts, log.events, config.rounds, log.lines)
@@ -217,8 +245,23 @@ def audit_record(log: GameLog[MysteryEvent]) -> AuditRecord:
         sound = sum(r.seat == seat and r.judgement == "sound" for r in audit.drops)
         recall[seat] = (sound, sound + audit.missed[seat])
     names = [s.name for s in log.header.seats]
+    setting = state.scripts.world.setting
     figures: dict[str, object] = {
         "entropy": {names[s]: [round(h, 3) for h in hs] for s, hs in audit.entropy.items()},
+        "pruning_by_victim": {
+            setting.person(victim).name: dict(sorted(counts.items()))
+            for victim, counts in audit.by_victim.items()
+        },
+        "objectives": {
+            names[seat]: [
+                {"text": s.objective.text, "points": s.objective.points, "met": s.met}
+                for s in scores
+            ]
+            for seat, scores in audit.objectives.items()
+        },
+        "objective_points": {
+            names[seat]: list(points_met(scores)) for seat, scores in audit.objectives.items()
+        },
         "facts_said": len(audit.facts),
         "lies": len(audit.lies),
         "lies_by_murderers": all(f.speaker in state.scripts.murderers for f in audit.lies),

@@ -43,6 +43,7 @@ from games.mystery.events import (
     record_question,
 )
 from games.mystery.llm_agents import say_facts
+from games.mystery.objectives import points_met
 from provers.sat_prover import SatProver
 
 
@@ -90,6 +91,14 @@ def transcript(state: MysteryState) -> list[str]:
         f"audit lies said: {len(audit.lies)}, each by a murderer: "
         f"{all(f.speaker in scripts.murderers for f in audit.lies)}"
     )
+    for seat, scores in audit.objectives.items():
+        met, possible = points_met(scores)
+        marks = "; ".join(
+            f"{s.objective.text.rstrip('.')} {'met' if s.met else 'not met'}"
+            for s in scores
+            if s.met is not None
+        )
+        lines.append(f"objectives {name[seat]}: {met}/{possible} points ({marks})")
     return lines
 
 
@@ -99,12 +108,13 @@ mystery_app = typer.Typer(
 )
 
 
-def game_config(players: int, script_file: Path | None) -> MysteryConfig:
-    """The default game for ``players`` seats, on ``script_file``'s scripts when given."""
-    if script_file is None:
-        return ENTRY.default_config(players)
+def game_config(players: int, script_file: Path | None, alibis: bool = False) -> MysteryConfig:
+    """The default game for ``players`` seats, on ``script_file``'s scripts when given, with
+    alibis in the introductions when asked."""
     return MysteryConfig(
-        scripts=ScriptConfig(players=players), script_file=str(script_file.resolve())
+        scripts=ScriptConfig(players=players),
+        script_file=None if script_file is None else str(script_file.resolve()),
+        alibis=alibis,
     )
 
 
@@ -174,6 +184,10 @@ def play_mystery(
         Path | None,
         typer.Option(help="Play this script file (JSON) instead of generated scripts."),
     ] = None,
+    alibis: Annotated[
+        bool,
+        typer.Option(help="Introductions also say where each character was at each crime's hour."),
+    ] = False,
 ) -> None:
     """Play one interrogation game on generated scripts (or a script file) and print it with
     its exact audit."""
@@ -194,7 +208,7 @@ def play_mystery(
         if out is not None:
             prepare_out(out)
         game_id = f"mystery-seed{seed}"
-        config = game_config(len(specs), script)
+        config = game_config(len(specs), script, alibis)
         settings = AgentSettings(llm=llm).for_game(game_id, len(specs))
         if out is None:
             played = play_game(ENTRY, specs, seed, settings, config)

@@ -15,9 +15,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from formalize.interrogation.prose import prose, prose_text
 from formalize.interrogation.questions import (
     Question,
     Related,
+    Where,
     all_questions,
     answer_from,
     relation_answer,
@@ -76,12 +78,14 @@ class Introduce:
 class Ask:
     """Ask seat ``answerer`` the typed ``question``; ``stated`` carries the asker's suspects
     per crime, ``expected`` its high / medium / low rating of asking each other character (what
-    the audit grades and calibrates; not part of the move)."""
+    the audit grades and calibrates; not part of the move), ``call`` the recorded LLM call they
+    came from."""
 
     answerer: int
     question: Question
     stated: tuple[tuple[str, ...], ...] = field(default=(), compare=False)
     expected: tuple[tuple[str, str], ...] = field(default=(), compare=False)
+    call: int | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,7 +163,6 @@ class MysteryState:
         self._questions = all_questions(self._setting, (p.id for p in self._setting.people))
         self._events: list[MysteryEvent] = [
             GameStart(
-                seed=seed,
                 title=self._setting.title,
                 players=scripts.players,
                 murderers=tuple(sorted(scripts.murderers)),
@@ -228,9 +231,7 @@ class MysteryState:
         allowed)."""
         self._check(actions)
         if self._phase == "intro":
-            person = self._setting.person(self.scripts.players[self._turn])
-            text = f"I am {person.name}, {person.role}." if person.role else f"I am {person.name}."
-            self._events.append(Introduction(seat=self._turn, text=text))
+            self._introduce(self._turn)
             self._advance_turn("intro")
         elif self._phase == "ask":
             self._ask(self._turn, actions[self._turn])
@@ -239,6 +240,25 @@ class MysteryState:
             self._answer(self._pending, actions[self._pending[1]])
         else:
             self._vote({s: a.target for s, a in actions.items()})
+
+    def _introduce(self, seat: int) -> None:
+        """The seat's name and role; with alibis, where it says it was at each crime's hour,
+        in prose (a murderer from its cover story), heard by everyone."""
+        pid = self.scripts.players[seat]
+        person = self._setting.person(pid)
+        text = f"I am {person.name}, {person.role}." if person.role else f"I am {person.name}."
+        facts: tuple[Fact, ...] = ()
+        if self.config.alibis:
+            told = self.scripts.covers.get(pid) or self.scripts.scripts[pid]
+            for slot in sorted({c.slot for c in self.scripts.world.crimes}):
+                question = Where(pid, slot)
+                said = answer_from(told, question)
+                self._heard.append(Heard(seat, seat, question, said))
+                facts += said
+            text += " " + prose_text(prose(self._setting, facts, f"alibi:{pid}"))
+        self._events.append(
+            Introduction(seat=seat, text=text, facts=tuple(fact_record(f) for f in facts))
+        )
 
     def _advance_turn(self, phase: str) -> None:
         self._turn += 1
@@ -265,6 +285,7 @@ class MysteryState:
                 text=render_question(self._setting, ask.question),
                 stated=ask.stated,
                 expected=ask.expected,
+                call=ask.call,
             )
         )
         self._phase = "answer"

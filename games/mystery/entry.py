@@ -11,7 +11,7 @@ from pydantic import BaseModel
 from formalize.interrogation.script import Scripts
 from formalize.interrogation.script_file import load_scripts
 from formalize.interrogation.script_generate import ScriptConfig, generate_scripts
-from games.core.log import SeatInfo
+from games.core.log import LogHeader, SeatInfo
 from games.core.registry import GameEntry, LoggedActionError
 from games.mystery.agents import AGENTS
 from games.mystery.engine import INFO, Ask, IllegalAction, Introduce, MysteryState, Reply, Vote
@@ -51,10 +51,8 @@ def mystery_actions(events: Sequence[MysteryEvent]) -> Iterator[tuple[int, Mappi
                 yield index, {event.seat: Introduce()}
             elif isinstance(event, Asked):
                 question = record_question(event.question)
-                yield (
-                    index,
-                    {event.seat: Ask(event.answerer, question, event.stated, event.expected)},
-                )
+                ask = Ask(event.answerer, question, event.stated, event.expected, event.call)
+                yield index, {event.seat: ask}
             elif isinstance(event, Answered):
                 yield index, {event.seat: Reply(tuple(record_fact(f) for f in event.facts))}
             elif isinstance(event, Voted):
@@ -101,11 +99,19 @@ class MysteryEntry(GameEntry[MysteryEvent]):
         """See ``mystery_actions``."""
         return mystery_actions(events)
 
-    def check_events(self, events: Sequence[MysteryEvent]) -> tuple[int, str] | None:
+    def check_events(
+        self, header: LogHeader, events: Sequence[MysteryEvent]
+    ) -> tuple[int, str] | None:
         """The game's own log rule: a log opens with ``game_start``."""
         if events and events[0].type != "game_start":
             return 0, "a log must open with game_start"
         return None
+
+    def migrate_record(self, record: dict[str, Any], version: int) -> dict[str, Any]:
+        """Before schema 3, ``game_start`` repeated the header's seed."""
+        if version >= 3 or record.get("type") != "game_start":
+            return record
+        return {k: v for k, v in record.items() if k != "seed"}
 
 
 ENTRY = MysteryEntry()

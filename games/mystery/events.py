@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 from formalize.interrogation.questions import HeldItem, Question, Related, Saw, Where
 from formalize.interrogation.script_generate import ScriptConfig
 from formalize.world.facts import Fact, Held, Met, Seen
+from games.core.llm_call import LLMCallRef
 
 ROUNDS = 3
 """Questioning rounds; each seat asks one question a round."""
@@ -21,13 +22,19 @@ ROUNDS = 3
 
 class MysteryConfig(BaseModel):
     """A game's settings: the shape of its scripts (or the script file played instead of
-    generated scripts) and the number of questioning rounds."""
+    generated scripts), the number of questioning rounds, and whether introductions give
+    alibis."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     scripts: ScriptConfig = ScriptConfig()
     rounds: int = Field(default=ROUNDS, ge=1, le=6)
     script_file: str | None = None
+    alibis: bool = Field(
+        default=False,
+        description="Each self-introduction also says, in prose, where its character was at "
+        "each crime's hour (a murderer from its cover story), heard by all as testimony.",
+    )
 
 
 class _Event(BaseModel):
@@ -72,7 +79,6 @@ class GameStart(_Event):
     """The game's first event: who plays which seat, the murderers and the crimes."""
 
     type: Literal["game_start"] = "game_start"
-    seed: int
     title: str
     players: tuple[str, ...]
     murderers: tuple[str, ...]
@@ -80,17 +86,19 @@ class GameStart(_Event):
 
 
 class Introduction(_Event):
-    """A seat introduces its character."""
+    """A seat introduces its character; with alibis, ``facts`` are those its ``text`` states
+    (none otherwise)."""
 
     type: Literal["introduction"] = "introduction"
     seat: int
     text: str
+    facts: tuple[FactRecord, ...] = ()
 
 
-class Asked(_Event):
+class Asked(_Event, LLMCallRef):
     """In ``round``, ``seat`` asks ``answerer`` a question; ``stated``: the asker's suspects per
     crime as it stated them, ``expected``: (person, high / medium / low) ratings it gave (both
-    empty when it stated none)."""
+    empty when it stated none), ``call``: the recorded LLM call they came from."""
 
     type: Literal["question"] = "question"
     round: int

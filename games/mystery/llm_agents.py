@@ -1,12 +1,14 @@
 """LLM agents of the interrogation game, all through the core's ``LLMPlayer``.
 
-``questum`` follows seed 004: each time it asks, the model states its suspects (H = ln n over
-them), rates each other character's expected information gain high / medium / low (+1 / 0 / -1)
-and proposes one typed question for each. The IG a round brings (H before the agent's previous
-question minus H now) is credited to the character that question went to; a character's
-weighted IG averages its credits with weights e^-(i-k) (i the current round, k the credited
-one); Score = beta * IG_weighted + (1 - beta) * E[IG], beta = 0.2, and the character asked is the
-best Score, or with probability epsilon = 0.1 a random one. ``llm-random`` asks a random
+``questum`` follows seed 004: each time it asks, the model states a suspect list per victim
+(H = the sum over victims of ln n_k, n_k the size of victim k's list), rates each other
+character's expected information gain high / medium / low (+1 / 0 / -1) and proposes one typed
+question for each. The IG a round brings (H before the agent's previous question minus H now) is
+credited to the character that question went to; a character's weighted IG averages its credits
+with weights e^-(i-k) (i the current round, k the credited one); Score = beta * IG_weighted +
+(1 - beta) * E[IG], beta = 0.2, and the character asked is the best Score among those on a
+suspect list (every other character when the lists are empty), or with probability epsilon = 0.1
+a random one. ``llm-random`` asks a random
 character (the seed's random-asking baseline); ``llm-cot`` reasons step by step and picks the
 character itself (chain of thought). An answer is the model's own words, one or two sentences;
 ``games.mystery.spoken`` formalises them and matches them to a legal reply while the answer is
@@ -24,6 +26,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, PrivateAttr, model_validator
 
+from formalize.interrogation.prose import prose, prose_text
 from formalize.interrogation.questions import (
     HeldItem,
     Question,
@@ -68,7 +71,7 @@ class MysteryAnswer(BaseModel):
     model_config = ConfigDict(extra="ignore")
 
     reasoning: str = ""
-    suspects: list[str] = []
+    suspects: dict[str, list[str]] = {}
     expected: dict[str, Literal["high", "medium", "low"]] = {}
     target: str | None = None
     questions: dict[str, QuestionSpec] = {}
@@ -228,12 +231,13 @@ class Credit:
 
 @dataclass
 class QuestumState:
-    """Questum's memory across its decisions: the IG credits and its last question."""
+    """Questum's memory across its decisions: the IG credits, its last question and its
+    suspect list per victim (in the order of the crimes)."""
 
     credits: list[Credit] = field(default_factory=list)
     entropies: list[tuple[int, float]] = field(default_factory=list)
     last: tuple[int, str, float] | None = None
-    suspects: tuple[str, ...] = ()
+    suspects: tuple[tuple[str, ...], ...] = ()
 
 
 class MysteryPrompter:
@@ -261,15 +265,16 @@ class MysteryPrompter:
 
     def system_prompt(self, obs: MysteryView) -> str:
         """The rules (the house plan, the locked rooms and every rule the audit reasons with), the
-        character, its objectives and its private script (and cover story)."""
+        character, its objectives and its private script (and cover story) as prose whose
+        sentences map to their facts (``formalize.interrogation.prose``)."""
         s = obs.setting
         me = s.person(obs.person)
         lines = [
             f"You play {me.name} ({me.role}) in a murder mystery at {s.title}.",
             "Players take turns asking each other one question per round for a few rounds, "
             "then vote on who killed each victim. Only murderers may lie.",
-            "What everyone knows: " + say_facts(s, obs.intro),
-            "Your own memory of the evening: " + say_facts(s, obs.script),
+            "What everyone knows: " + prose_text(prose(s, obs.intro, "intro")),
+            "Your own memory of the evening: " + prose_text(prose(s, obs.script, obs.person)),
             house_rules(s),
             "Your objectives: "
             + "; ".join(f"{o.text.rstrip('.')} ({o.points} points)" for o in obs.objectives)
@@ -279,7 +284,7 @@ class MysteryPrompter:
         if obs.murderer:
             lines.append(
                 "You are a murderer. Your cover story, to tell when questioned: "
-                + say_facts(s, obs.cover)
+                + prose_text(prose(s, obs.cover, f"cover:{obs.person}"))
             )
         if self.variant == "llm-cot":
             lines.append("Think step by step in the field reasoning before you decide.")
@@ -288,8 +293,12 @@ class MysteryPrompter:
     def _transcript(self, obs: MysteryView) -> str:
         s = obs.setting
         said = [
-            f"{_name(s, obs.players[h.asker])} asked {_name(s, obs.players[h.answerer])}: "
-            f"{render_question(s, h.question)} Answer: "
+            (
+                f"{_name(s, obs.players[h.asker])} (introduction): "
+                if h.asker == h.answerer
+                else f"{_name(s, obs.players[h.asker])} asked {_name(s, obs.players[h.answerer])}: "
+                f"{render_question(s, h.question)} Answer: "
+            )
             + (say_facts(s, h.facts) if h.facts else "(no facts given)")
             for h in obs.heard
         ]
@@ -302,10 +311,13 @@ class MysteryPrompter:
         others = [_name(s, p) for k, p in enumerate(obs.players) if k != obs.seat]
         head = f"Round {obs.round}. So far:\n{self._transcript(obs)}\n"
         if obs.phase == "ask":
+            victims = [_name(s, c.victim) for c in s.crimes]
             return head + (
                 f"Other players: {', '.join(others)}. Times: {', '.join(s.slots)}. "
-                f"Weapons: {', '.join(w.name for w in s.weapons)}.\n"
-                'Fill "suspects" (names you still suspect), "expected" (for each other player: '
+                f"Weapons: {', '.join(w.name for w in s.weapons)}. "
+                f"Victims: {', '.join(victims)}.\n"
+                'Fill "suspects" (for each victim, the names you still suspect of killing them), '
+                '"expected" (for each other player: '
                 'how much asking them would narrow your suspects: "high", "medium" or "low"), '
                 '"target" (whom you want to ask) and "questions" (for each other player one '
                 'question {"kind": "where"|"saw"|"held"|"related", "about": name, "other": '
@@ -345,7 +357,7 @@ class MysteryPrompter:
         question = None if spec is None else parse_question(s, spec)
         if target is None or question is None:
             return None
-        stated = tuple(self.state.suspects for _ in s.crimes)
+        stated = self.state.suspects
         rated = ((_person_id(s, n), v) for n, v in answer.expected.items())
         expected = tuple((p, v) for p, v in rated if p in obs.players and p != obs.person)
         ask = Ask(obs.players.index(target), question, stated, expected)
@@ -354,10 +366,15 @@ class MysteryPrompter:
     def _target(self, answer: MysteryAnswer, obs: MysteryView) -> str | None:
         s = obs.setting
         others = [p for k, p in enumerate(obs.players) if k != obs.seat]
-        suspects = [p for p in others if p in {_person_id(s, n) for n in answer.suspects}]
-        entropy = math.log(max(1, len(suspects)))
+        named = {_person_id(s, v): names for v, names in answer.suspects.items()}
+        lists = tuple(
+            tuple(p for p in others if p in {_person_id(s, n) for n in named.get(c.victim, [])})
+            for c in s.crimes
+        )
+        entropy = sum(math.log(max(1, len(suspects))) for suspects in lists)
         state = self.state
-        state.suspects = tuple(suspects)
+        state.suspects = lists
+        pool = [p for p in others if any(p in suspects for suspects in lists)] or others
         if state.last is not None:
             asked_round, asked, before = state.last
             state.credits.append(Credit(asked_round, asked, before - entropy))
@@ -369,7 +386,7 @@ class MysteryPrompter:
         else:
             expected = {_person_id(s, n): GAIN_VALUES[v] for n, v in answer.expected.items()}
             target = max(
-                others,
+                pool,
                 key=lambda p: score(state.credits, p, obs.round, expected.get(p, 0.0)),
             )
         if target in others:

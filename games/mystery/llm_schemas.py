@@ -1,13 +1,14 @@
 """The structured-output models of the interrogation game's LLM answers, built from the view.
 
-One model per decision, its fields those the prompt asks to fill: to ask, ``suspects`` (other
-players' names), ``expected`` (high / medium / low for each other player), ``target`` (one of
-them) and ``questions`` (one typed question for each: one shape per kind with every field that
-kind needs, every name, time and weapon an enum of the setting's); to answer, ``say`` (the
-spoken answer); to vote, ``accused`` (one of the other players). ``llm-cot`` also fills
-``reasoning`` first. Keys named after players are read and written as the names
-(``keyed_model``). A filled model validates as the agent's ``MysteryAnswer``, whose own checks
-(the spoken answer read into a legal reply) still run.
+One model per decision, its fields those the prompt asks to fill: to ask, ``suspects`` (for
+each victim, the other players' names still suspected of killing them), ``expected`` (high /
+medium / low for each other player), ``target`` (one of them) and ``questions`` (one typed
+question for each: one shape per kind with every field that kind needs, every name, time and
+weapon an enum of the setting's); to answer, ``say`` (the spoken answer); to vote, ``accused``
+(one of the other players). ``llm-cot`` also fills ``reasoning`` first. Keys named after
+players or victims are read and written as the names (``keyed_model``). A filled model
+validates as the agent's ``MysteryAnswer``, whose own checks (the spoken answer read into a
+legal reply) still run.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ def _with_reasoning(cot: bool, fields: dict[str, Any]) -> dict[str, Any]:
 
 @cache
 def _ask_model(
+    victims: tuple[str, ...],
     others: tuple[str, ...],
     people: tuple[str, ...],
     times: tuple[str, ...],
@@ -55,8 +57,9 @@ def _ask_model(
     )
     question = Annotated[kinds, Field(discriminator="kind")]
     level = Literal["high", "medium", "low"]
+    names: Any = Annotated[list[Literal[others]], Field(max_length=len(others))]  # type: ignore[valid-type]
     fields = {
-        "suspects": (list[Literal[others]], Field(max_length=len(others))),  # type: ignore[valid-type]
+        "suspects": (keyed_model("SuspectsPerVictim", dict.fromkeys(victims, names)), ...),
         "expected": (keyed_model("ExpectedGain", dict.fromkeys(others, level)), ...),
         "target": (Literal[others], ...),
         "questions": (keyed_model("QuestionPerPlayer", dict.fromkeys(others, question)), ...),
@@ -81,6 +84,7 @@ def decision_answer_model(obs: MysteryView, cot: bool) -> type[BaseModel]:
     others = tuple(s.person(p).name for k, p in enumerate(obs.players) if k != obs.seat)
     if obs.phase == "ask":
         return _ask_model(
+            tuple(s.person(c.victim).name for c in s.crimes),
             others,
             tuple(p.name for p in s.people),
             tuple(s.slots),

@@ -12,8 +12,6 @@ from games.mystery.events import Answered, Asked, Voted
 
 def mystery_view(log: GameLog[Any]) -> ViewParts:
     """A panel per seat, renewed whenever it asks (its suspect lists), answers or votes."""
-    if log.header is None:
-        return ViewParts()
     names = [s.name for s in log.header.seats]
     lines: list[list[str]] = [[] for _ in names]
     panels: list[KnowledgePanel] = []

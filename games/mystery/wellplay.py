@@ -4,7 +4,8 @@ Layout, per script folder: ``json/script_info.json`` (``agent_num``, ``script_na
 ``character_name``), per character ``json/<name>.json`` (``script``, ``acts_goal``, ``victims``,
 ``kill_by_me``, ``is_murderer``) and ``final_result/<name>.csv`` (``value`` a / b / c = 10 / 5 /
 2 points, ``type`` a single / b multiple choice, ``question``, options ``a``-``e``, ``truth``).
-Files may start with a byte-order mark; rows may be ragged; with ``truth`` empty, a key that
+Files may start with a byte-order mark; a quoted cell may hold line breaks (kept as ``\n``,
+whatever the file's line endings); rows may be ragged; with ``truth`` empty, a key that
 slipped into the last filled option column (usually ``e``) or past the last column is taken.
 Options are shuffled with a seeded RNG, since the key is usually ``a``. Anything else wrong is
 a ``WellPlayError`` naming the file and line or field.
@@ -121,11 +122,17 @@ def _letters(text: str) -> frozenset[str]:
     return frozenset(ch.lower() for ch in text if ch.lower() in LETTERS)
 
 
+def _lines(cell: str) -> str:
+    """A cell's line breaks as ``\n`` (a file saved with CRLF keeps them inside quoted cells)."""
+    return cell.replace("\r\n", "\n").replace("\r", "\n")
+
+
 def _question(
     row: list[str], header: list[str], where: str, rng: random.Random
 ) -> WellPlayQuestion:
     width = len(header)
     extra = [c for c in row[width:] if c.strip()]
+    row = [_lines(c) for c in row]
     cells = dict(zip(header, [*row[:width], *[""] * (width - len(row))], strict=True))
     truth = cells.get("truth", "").strip()
     filled = [k for k in LETTERS if cells.get(k, "").strip()]
@@ -255,9 +262,14 @@ def load_script(folder: Path, seed: int = 0) -> WellPlayScript:
     )
 
 
-def load_wellplay(root: Path, seed: int = 0) -> list[WellPlayScript]:
-    """Every script folder under ``root`` (those with ``json/script_info.json``), by name."""
+def script_folders(root: Path) -> list[Path]:
+    """The script folders under ``root`` (those with ``json/script_info.json``), by name."""
     folders = sorted(p.parent.parent for p in root.glob("*/json/script_info.json"))
     if not folders:
         raise WellPlayError(f"{root}: no */json/script_info.json found")
-    return [load_script(folder, seed) for folder in folders]
+    return folders
+
+
+def load_wellplay(root: Path, seed: int = 0) -> list[WellPlayScript]:
+    """Every script folder under ``root`` (``script_folders``), by name."""
+    return [load_script(folder, seed) for folder in script_folders(root)]

@@ -62,14 +62,18 @@ class Turn(BaseModel):
     answer: str = ""
 
 
-def _context(
+def character_context(
     script: WellPlayScript,
     character: WellPlayCharacter,
     knowledge: Knowledge,
     transcript: Sequence[str] = (),
 ) -> str:
+    """What a character is told: who it is, the scripts ``knowledge`` shows, its goals, whether
+    it may lie, and the conversation so far."""
     shown = script.characters if knowledge == "all" else (character,)
     parts = [f"Script of {c.name}:\n{c.script}" for c in shown]
+    if character.goal.strip():
+        parts.append(f"Your goals:\n{character.goal}")
     if character.is_murderer:
         parts.append("You are a murderer: you may lie to protect yourself.")
     if transcript:
@@ -88,7 +92,7 @@ def play_script(client: ChatClient, script: WellPlayScript, *, seed: int = 0) ->
             ask = ask_structured(
                 client,
                 [
-                    system(_context(script, asker, "own", transcript)),
+                    system(character_context(script, asker, "own", transcript)),
                     user(
                         f"Ask one of {', '.join(others)} one question. "
                         'Answer with a JSON object {"to": name, "question": text}.'
@@ -104,7 +108,7 @@ def play_script(client: ChatClient, script: WellPlayScript, *, seed: int = 0) ->
             reply = ask_structured(
                 client,
                 [
-                    system(_context(script, target, "own", transcript)),
+                    system(character_context(script, target, "own", transcript)),
                     user(
                         f"{asker.name} asks you: {turn.question}\n"
                         'Answer with a JSON object {"answer": text}.'
@@ -130,7 +134,7 @@ def answer_questions(
 ) -> tuple[list[Graded], int]:
     """Every question of ``character`` answered by the model (after ``transcript``, if any),
     graded; and the fallbacks."""
-    context = _context(script, character, knowledge, transcript)
+    context = character_context(script, character, knowledge, transcript)
     graded: list[Graded] = []
     fallbacks = 0
     for question in character.questions:

@@ -19,7 +19,8 @@ from reasoning.syntax import format_formula
 
 @dataclass(frozen=True, slots=True)
 class Description:
-    """A description: its sentence, and optionally its formalisation (IR and formula text).
+    """A description: its sentence, and optionally its formalisation (IR and formula text) and
+    the recorded LLM call it came from (``games.core.llm_call``).
 
     When only ``formula`` is given, ``logged_formula`` prints it in the project's text syntax.
     """
@@ -27,6 +28,7 @@ class Description:
     text: str
     formula: Formula | None = None
     formula_text: str | None = None
+    call: int | None = None
 
     def logged_formula(self) -> str | None:
         """The formula text to log: ``formula_text``, else ``formula`` printed, else None."""

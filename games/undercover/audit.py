@@ -12,13 +12,19 @@ the engine runs (``checker.ConsistencyTest``) is an extra column, re-run and as 
 from __future__ import annotations
 
 from games.core.audit import AuditRecord, Where, audit_row, judged_record
-from games.core.log import GameLog, SeatInfo
+from games.core.log import GameLog
 from games.core.replay import replay
 from games.core.runlog import LogError
 from games.undercover.agent import Description
 from games.undercover.checker import ConsistencyTest, ProverChecker
 from games.undercover.entry import ENTRY
-from games.undercover.events import DescriptionEvent, GameEnd, GameStart, UndercoverEvent
+from games.undercover.events import (
+    DescriptionEvent,
+    GameEnd,
+    GameStart,
+    UndercoverEvent,
+    UndercoverSetup,
+)
 from games.undercover.lexicon import Lexicon
 from reasoning.verifier import correctness_of
 
@@ -49,15 +55,12 @@ def audit_record(log: GameLog[UndercoverEvent]) -> AuditRecord:
                     "consistency": result.status.value,
                     "logged_consistency": event.outcome.value,
                 },
+                call=event.call,
             )
         )
     end = log.events[-1]
-    seats = (
-        log.header.seats
-        if log.header
-        else [SeatInfo(name=f"P{seat}", agent=agent) for seat, agent in enumerate(start.agents)]
-    )
-    figures: dict[str, object] = {"spy_seat": start.spy_seat, "pair": start.pair.id}
+    pair = UndercoverSetup.model_validate(log.header.config).pair
+    figures: dict[str, object] = {"spy_seat": start.spy_seat, "pair": pair.id}
     if isinstance(end, GameEnd):
         figures |= {"winner": end.winner.value, "rounds": end.rounds}
-    return judged_record("undercover", log, start.seed, seats, rows, figures)
+    return judged_record("undercover", log, log.header.seed, log.header.seats, rows, figures)

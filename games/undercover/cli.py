@@ -23,6 +23,7 @@ from games.core.cli import (
     usage_footer,
 )
 from games.core.errors import GAME_ERRORS
+from games.core.log import LogHeader
 from games.core.play import play_agents
 from games.core.runlog import EventLog, EventSink
 from games.core.settings import GameSettings
@@ -39,7 +40,6 @@ from games.undercover.events import (
     Side,
     TieEvent,
     UndercoverConfig,
-    UndercoverEvent,
     UndercoverSetup,
     ViolationEvent,
     VoteEvent,
@@ -121,9 +121,12 @@ class UndercoverTranscript:
         self.log = log
         self.echo = echo
         self._round = 0
+        self.header: LogHeader | None = None
 
     def write(self, event: BaseModel) -> None:
         """Print ``event`` (and log it)."""
+        if isinstance(event, LogHeader):
+            self.header = event
         if isinstance(event, UndercoverStart):
             self._start(event)
         elif isinstance(event, DescriptionEvent):
@@ -153,15 +156,18 @@ class UndercoverTranscript:
             self.log.write(event)
 
     def _start(self, event: UndercoverStart) -> None:
+        if self.header is None:
+            raise ValueError("the game's log starts without its header")
+        setup = UndercoverSetup.model_validate(self.header.config)
         self.echo(
-            f"Undercover-V: {event.config.players} players, seed {event.seed}, "
-            f"pair {event.pair.words[0]} / {event.pair.words[1]}"
+            f"Undercover-V: {setup.config.players} players, seed {self.header.seed}, "
+            f"pair {setup.pair.words[0]} / {setup.pair.words[1]}"
         )
         self.echo(
             f"spy: seat {event.spy_seat} holding {event.spy_word!r}; "
             f"citizens hold {event.citizen_word!r}"
         )
-        seats = ", ".join(f"{seat}={name}" for seat, name in enumerate(event.agents))
+        seats = ", ".join(f"{seat}={s.agent}" for seat, s in enumerate(self.header.seats))
         self.echo(f"agents: {seats}; card checks by {self.checker.test.prover.name}")
 
     def _description(self, event: DescriptionEvent) -> None:
@@ -278,10 +284,10 @@ def play_undercover(
             path = out / f"{name}.jsonl"
             with EventLog(path) as log:
                 sink = UndercoverTranscript(seated, checker, log)
-                play_agents(ENTRY, seated, seed, setup, sink, state=referee)
+                played = play_agents(ENTRY, seated, seed, setup, sink, state=referee)
         else:
             sink = UndercoverTranscript(seated, checker)
-            play_agents(ENTRY, seated, seed, setup, sink, state=referee)
+            played = play_agents(ENTRY, seated, seed, setup, sink, state=referee)
     except GAME_ERRORS as err:
         fail(err, 1)
     if (client is not None or seat_clients is not None) and settings.fallbacks.count():
@@ -294,8 +300,7 @@ def play_undercover(
     for line in usage_footer(labelled):
         typer.echo(line)
     if scores:
-        events: list[UndercoverEvent] = [game.start_event([a.name for a in seated]), *game.events]
-        metrics = game_metrics(events, lex, MiniLMSimilarity())
+        metrics = game_metrics(played.log(), lex, MiniLMSimilarity())
         typer.echo("")
         typer.echo("Attributional Score (seed 002, eqs. 8-10; MiniLM cosine):")
         for s in metrics.seats:

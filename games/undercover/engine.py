@@ -134,19 +134,15 @@ class UndercoverGame:
         """Whether the game has ended."""
         return self.phase is Phase.OVER
 
-    def start_event(self, agents: Sequence[str]) -> GameStart:
-        """The ``game_start`` event (seq 0), naming the agent at each seat."""
+    def start_event(self) -> GameStart:
+        """The ``game_start`` event (seq 0): the spy's seat and every seat's word."""
         return GameStart(
             seq=0,
             round=1,
-            config=self.config,
-            seed=self.seed,
-            pair=self.pair,
             spy_seat=self.spy_seat,
             spy_word=self.spy_word,
             citizen_word=self.citizen_word,
             words=self.words,
-            agents=tuple(agents),
         )
 
     def observation(self, seat: int) -> Observation:
@@ -184,14 +180,22 @@ class UndercoverGame:
         return clean
 
     def describe(
-        self, seat: int, text: str, formula: str | None, outcome: CheckOutcome
+        self,
+        seat: int,
+        text: str,
+        formula: str | None,
+        outcome: CheckOutcome,
+        call: int | None = None,
     ) -> list[UndercoverEvent]:
-        """Record ``seat``'s description with its formula text and card check; return the events."""
+        """Record ``seat``'s description with its formula text, card check and the recorded LLM
+        call it came from; return the events."""
         clean = self.validate_description(seat, text)
         outcome = CheckOutcome(outcome)
         start = len(self._events)
         key = normalise_description(clean)
-        self._emit(DescriptionEvent, seat=seat, text=clean, formula=formula, outcome=outcome)
+        self._emit(
+            DescriptionEvent, seat=seat, text=clean, formula=formula, outcome=outcome, call=call
+        )
         earlier = next((s for s in self._spoken if s.key == key), None)
         if earlier is not None:
             self._emit(
@@ -328,14 +332,12 @@ class UndercoverState:
     a vote is the joint action of every living seat; ``checker`` checks each description against
     its speaker's card."""
 
-    def __init__(
-        self, game: UndercoverGame, checker: DescriptionChecker, agents: Sequence[str]
-    ) -> None:
+    def __init__(self, game: UndercoverGame, checker: DescriptionChecker) -> None:
         if game.events:
             raise ValueError("a game state needs a fresh game; this one has already been played")
         self.game = game
         self.checker = checker
-        self._start = game.start_event(agents)
+        self._start = game.start_event()
 
     def current_players(self) -> list[int]:
         """The speaker, every living seat during a vote, nobody at the end."""
@@ -365,7 +367,9 @@ class UndercoverState:
             raise IllegalAction(f"seat {seat}: {description!r} is not a Description")
         self.game.validate_description(seat, description.text)
         outcome = self.checker.check(self.game.words[seat], description)
-        self.game.describe(seat, description.text, description.logged_formula(), outcome)
+        self.game.describe(
+            seat, description.text, description.logged_formula(), outcome, description.call
+        )
 
     def observation(self, seat: int) -> UndercoverTurn:
         """The decision due and what ``seat`` knows."""

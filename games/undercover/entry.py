@@ -6,12 +6,13 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ValidationError
 
-from games.core.log import GameLog, SeatInfo
+from games.core.log import GameLog, LogHeader, SeatInfo
 from games.core.loop import Agent
 from games.core.registry import GameEntry
 from games.core.replay import replay as replay_log
+from games.core.runlog import field_errors
 from games.undercover.agent import Description
 from games.undercover.agents import AGENTS, make_agent
 from games.undercover.engine import (
@@ -30,13 +31,31 @@ from games.undercover.events import (
     UndercoverEvent,
     UndercoverSetup,
     VoteEvent,
+    header_of_start,
+    migrate_record,
 )
 from games.undercover.logged import LoggedChecker
 from games.undercover.words import builtin_pairs
 
 
-def check_undercover_events(events: Sequence[UndercoverEvent]) -> tuple[int, str] | None:
-    """Undercover-V's own log rule: ``seq`` counts up by one from 0, rounds never go back."""
+def check_undercover_events(
+    header: LogHeader, events: Sequence[UndercoverEvent]
+) -> tuple[int, str] | None:
+    """Undercover-V's own log rules: ``game_start`` deals the header's word pair to its seats,
+    ``seq`` counts up by one from 0, rounds never go back."""
+    try:
+        setup = UndercoverSetup.model_validate(header.config)
+    except ValidationError as err:
+        return 0, "header config: " + field_errors(err)
+    players = setup.config.players
+    if len(header.seats) != players:
+        return 0, f"header seats: {len(header.seats)} listed for {players} players"
+    start = events[0] if events else None
+    if isinstance(start, GameStart):
+        if len(start.words) != players:
+            return 0, f"field 'words': {len(start.words)} listed for {players} seats"
+        if {start.spy_word, start.citizen_word} != set(setup.pair.words):
+            return 0, "field 'spy_word': spy and citizen words must be the pair's words"
     for index, event in enumerate(events):
         if event.seq != index:
             return index, f"seq {event.seq} where {index} was due"
@@ -51,7 +70,8 @@ def undercover_actions(
     """Every description and every vote a log records, as joint actions."""
     for index, event in enumerate(events):
         if isinstance(event, DescriptionEvent):
-            yield index, {event.seat: Description(event.text, formula_text=event.formula)}
+            description = Description(event.text, formula_text=event.formula, call=event.call)
+            yield index, {event.seat: description}
         elif isinstance(event, VoteEvent):
             yield index, {b.voter: b.target for b in event.ballots}
 
@@ -96,14 +116,14 @@ class UndercoverEntry(GameEntry[UndercoverEvent]):
             raise TypeError(f"an Undercover-V game needs an UndercoverSetup, not {config!r}")
         game = UndercoverGame(config.config, config.pair, seed)
         checker = ProverChecker(ConsistencyTest(Lexicon.load()))
-        return UndercoverState(game, checker, [s.agent for s in seats])
+        return UndercoverState(game, checker)
 
     def judged_by(
         self, game: UndercoverGame, checker: DescriptionChecker
     ) -> Callable[[Sequence[SeatInfo]], UndercoverState]:
         """The state to play the fresh ``game`` in with ``checker`` as its referee (a chosen
         prover or lexicon), for ``games.core.play.play_agents``."""
-        return lambda seats: UndercoverState(game, checker, [s.agent for s in seats])
+        return lambda seats: UndercoverState(game, checker)
 
     def logged_actions(
         self, events: Sequence[UndercoverEvent]
@@ -112,16 +132,24 @@ class UndercoverEntry(GameEntry[UndercoverEvent]):
         return undercover_actions(events)
 
     def replay_state(self, log: GameLog[UndercoverEvent]) -> UndercoverState:
-        """The game ``game_start`` describes (every log has one), judged by the logged checks."""
-        start = log.events[0] if log.events else None
-        if not isinstance(start, GameStart):
-            raise ValueError("a log must open with game_start")
-        game = UndercoverGame(start.config, start.pair, start.seed)
-        return UndercoverState(game, LoggedChecker(log.events), start.agents)
+        """The game the header deals, judged by the checks its log records."""
+        setup = UndercoverSetup.model_validate(log.header.config)
+        game = UndercoverGame(setup.config, setup.pair, log.seed)
+        return UndercoverState(game, LoggedChecker(log.events))
 
-    def check_events(self, events: Sequence[UndercoverEvent]) -> tuple[int, str] | None:
+    def migrate_record(self, record: dict[str, Any], version: int) -> dict[str, Any]:
+        """See ``migrate_record`` in ``games.undercover.events``."""
+        return migrate_record(record, version)
+
+    def header_of_start(self, record: dict[str, Any]) -> dict[str, Any] | None:
+        """See ``header_of_start`` in ``games.undercover.events``."""
+        return header_of_start(record)
+
+    def check_events(
+        self, header: LogHeader, events: Sequence[UndercoverEvent]
+    ) -> tuple[int, str] | None:
         """See ``check_undercover_events``."""
-        return check_undercover_events(events)
+        return check_undercover_events(header, events)
 
 
 ENTRY = UndercoverEntry()
@@ -134,8 +162,9 @@ def read_undercover_log(path: str | Path) -> list[UndercoverEvent]:
     return ENTRY.read_log(path).events
 
 
-def replay(events: Sequence[UndercoverEvent]) -> UndercoverGame:
-    """Replay events held in memory (event i counts as line i + 1 in errors); the game."""
-    state = replay_log(ENTRY, GameLog.of_events(events))
+def replay(header: LogHeader, events: Sequence[UndercoverEvent]) -> UndercoverGame:
+    """Replay events held in memory under their header (event i counts as line i + 2 in
+    errors); the game."""
+    state = replay_log(ENTRY, GameLog.of_events(header, events))
     assert isinstance(state, UndercoverState)
     return state.game

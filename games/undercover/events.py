@@ -8,10 +8,11 @@ came out. Every event carries ``seq`` (its position, from 0) and ``round`` (from
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, model_validator
 
+from games.core.llm_call import LLMCallRef
 from games.undercover.words import WordPair
 
 MIN_PLAYERS = 4
@@ -100,33 +101,27 @@ class _Event(BaseModel):
 
 
 class GameStart(_Event):
-    """Settings, seed, word pair, the spy's seat and word, every seat's word and agent name."""
+    """The deal: the word pair, the spy's seat and word, every seat's word (the config, seed and
+    seats are the log header's)."""
 
     type: Literal["game_start"] = "game_start"
-    config: UndercoverConfig
-    seed: int
-    pair: WordPair
     spy_seat: int = Field(ge=0)
     spy_word: str
     citizen_word: str
     words: tuple[str, ...]
-    agents: tuple[str, ...]
 
     @model_validator(mode="after")
-    def _fits_config(self) -> GameStart:
-        n = self.config.players
-        for name, values in (("words", self.words), ("agents", self.agents)):
-            if len(values) != n:
-                raise ValueError(f"field '{name}': {len(values)} listed for {n} seats")
-        if self.spy_seat >= n:
-            raise ValueError(f"field 'spy_seat': seat {self.spy_seat} of {n} seats")
-        if {self.spy_word, self.citizen_word} != set(self.pair.words):
-            raise ValueError("field 'spy_word': spy and citizen words must be the pair's words")
+    def _fits_words(self) -> GameStart:
+        if self.spy_seat >= len(self.words):
+            raise ValueError(f"field 'spy_seat': seat {self.spy_seat} of {len(self.words)} seats")
+        if self.spy_word == self.citizen_word:
+            raise ValueError("field 'spy_word': the spy's word is the citizens' word")
         return self
 
 
-class DescriptionEvent(_Event):
-    """A seat's description, its formula text (None when not formalised) and the card check."""
+class DescriptionEvent(_Event, LLMCallRef):
+    """A seat's description, its formula text (None when not formalised), the card check, and
+    the recorded LLM call it came from (for an LLM seat that records its calls)."""
 
     type: Literal["description"] = "description"
     seat: int = Field(ge=0)
@@ -217,3 +212,22 @@ UndercoverEvent = Annotated[
 ]
 
 UNDERCOVER_EVENT: TypeAdapter[UndercoverEvent] = TypeAdapter(UndercoverEvent)
+
+
+def migrate_record(record: dict[str, Any], version: int) -> dict[str, Any]:
+    """A record of an Undercover-V log written at schema ``version`` in the current one: before
+    schema 3 ``game_start`` repeated the header's config, seed, word pair and agents."""
+    if version >= 3 or record.get("type") != "game_start":
+        return record
+    return {k: v for k, v in record.items() if k not in ("config", "seed", "pair", "agents")}
+
+
+def header_of_start(record: dict[str, Any]) -> dict[str, Any] | None:
+    """The header of a log written before headers existed: the settings, word pair, seed and
+    agents its ``game_start`` gave (None when the first record is no such event)."""
+    agents = record.get("agents")
+    if record.get("type") != "game_start" or not isinstance(agents, list):
+        return None
+    seats = [{"name": f"P{seat}", "agent": agent} for seat, agent in enumerate(agents)]
+    setup = {"config": record.get("config"), "pair": record.get("pair")}
+    return {"seed": record.get("seed"), "config": setup, "seats": seats}

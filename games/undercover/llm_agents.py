@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import random
 import re
+from dataclasses import replace
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
@@ -226,6 +227,7 @@ class LLMAgent:
             answer=describe_answer_model(self.uses_roles),
         )
         answer = outcome.value
+        call = self.seat.last_call
         if answer is None:
             self.seat.give_up("describe")
             text = fallback_description(obs, self.rng)
@@ -243,7 +245,9 @@ class LLMAgent:
                 errors=outcome.errors,
             )
         )
-        return Description(text) if answer is None else self.formalized(text, obs)
+        if answer is None:
+            return Description(text)
+        return replace(self.formalized(text, obs), call=call)
 
     def vote(self, obs: Observation) -> int:
         """The seat voted out: a living seat other than its own (random after 3 re-prompts)."""

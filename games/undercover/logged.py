@@ -7,11 +7,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TypeVar
 
+from games.core.log import GameLog
 from games.undercover.agent import Description, Observation
 from games.undercover.events import (
     CheckOutcome,
     DescriptionEvent,
-    GameStart,
     UndercoverEvent,
     VoteEvent,
 )
@@ -26,14 +26,12 @@ class LogExhausted(ValueError):
 class LoggedAgent:
     """An agent that gives the descriptions and votes one seat gave in a logged game."""
 
-    def __init__(self, events: Sequence[UndercoverEvent], seat: int) -> None:
-        start = events[0] if events else None
-        if not isinstance(start, GameStart):
-            raise ValueError("a log must open with game_start")
-        self.name = start.agents[seat]
+    def __init__(self, log: GameLog[UndercoverEvent], seat: int) -> None:
+        events = log.events
+        self.name = log.header.seats[seat].agent
         self.seat = seat
         self._descriptions = [
-            Description(e.text, formula_text=e.formula)
+            Description(e.text, formula_text=e.formula, call=e.call)
             for e in events
             if isinstance(e, DescriptionEvent) and e.seat == seat
         ]

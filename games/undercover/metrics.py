@@ -28,7 +28,15 @@ from typing import Any, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from games.undercover.events import DescriptionEvent, GameEnd, GameStart, Side, UndercoverEvent
+from games.core.log import GameLog
+from games.undercover.events import (
+    DescriptionEvent,
+    GameEnd,
+    GameStart,
+    Side,
+    UndercoverEvent,
+    UndercoverSetup,
+)
 from games.undercover.lexicon import Lexicon, UnknownWord
 
 EMBEDDING_MODEL = "all-MiniLM-L6-v2"
@@ -209,10 +217,10 @@ class GameMetrics(BaseModel):
         return self.citizens_eliminated / self.citizens
 
 
-def game_metrics(
-    events: Sequence[UndercoverEvent], lexicon: Lexicon, sim: Similarity
-) -> GameMetrics:
-    """The metrics of one finished game from its event log (``game_start`` ... ``game_end``)."""
+def game_metrics(log: GameLog[UndercoverEvent], lexicon: Lexicon, sim: Similarity) -> GameMetrics:
+    """The metrics of one finished game from its log (``game_start`` ... ``game_end``)."""
+    events = log.events
+    agents = [seat.agent for seat in log.header.seats]
     start = events[0] if events else None
     end = events[-1] if events else None
     if not isinstance(start, GameStart) or not isinstance(end, GameEnd):
@@ -230,16 +238,16 @@ def game_metrics(
     for e in said:
         by_round.setdefault(e.round, {})[e.seat] = e.text
     seats = []
-    for seat, agent in enumerate(start.agents):
+    for seat, agent in enumerate(agents):
         own = {r: texts[seat] for r, texts in by_round.items() if seat in texts}
         seats.append(_seat_score(seat, agent, start, end, own, by_round, definitions, sim))
     return GameMetrics(
-        pair=start.pair.id,
-        seed=start.seed,
+        pair=UndercoverSetup.model_validate(log.header.config).pair.id,
+        seed=log.seed,
         spy_word=start.spy_word,
         citizen_word=start.citizen_word,
-        spy_agent=start.agents[start.spy_seat],
-        citizen_agents=tuple(a for s, a in enumerate(start.agents) if s != start.spy_seat),
+        spy_agent=agents[start.spy_seat],
+        citizen_agents=tuple(a for s, a in enumerate(agents) if s != start.spy_seat),
         winner=end.winner,
         reason=end.reason.value,
         rounds=end.rounds,

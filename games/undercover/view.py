@@ -12,8 +12,6 @@ from games.undercover.events import DescriptionEvent, EliminationEvent, Violatio
 
 def undercover_view(log: GameLog[Any]) -> ViewParts:
     """A panel per seat, renewed at every event that concerns it."""
-    if log.header is None:
-        return ViewParts()
     seats = len(log.header.seats)
     lines: list[list[str]] = [[] for _ in range(seats)]
     panels: list[KnowledgePanel] = []
@@ -23,7 +21,7 @@ def undercover_view(log: GameLog[Any]) -> ViewParts:
             KnowledgePanel(
                 step=step,
                 seat=seat,
-                title=f"{log.header.seats[seat].name if log.header else seat}: descriptions",
+                title=f"{log.header.seats[seat].name}: descriptions",
                 lines=list(lines[seat]),
             )
         )

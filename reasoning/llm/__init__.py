@@ -30,6 +30,8 @@ if TYPE_CHECKING:
     from reasoning.llm.extract import json_objects as json_objects
     from reasoning.llm.extract import labelled_fields as labelled_fields
     from reasoning.llm.extract import labelled_text as labelled_text
+    from reasoning.llm.factory import ClientProvider as ClientProvider
+    from reasoning.llm.factory import chat_clients_from as chat_clients_from
     from reasoning.llm.factory import make_client as make_client
     from reasoning.llm.fallback import FallbackCounter as FallbackCounter
     from reasoning.llm.fallback import FallbackReason as FallbackReason
@@ -71,6 +73,7 @@ _HOMES = {
     "ChatMessage": "reasoning.llm.messages",
     "ChatOptions": "reasoning.llm.client",
     "ChatReply": "reasoning.llm.messages",
+    "ClientProvider": "reasoning.llm.factory",
     "ContextLengthError": "reasoning.llm.client",
     "ContextOverflow": "reasoning.llm.budget",
     "EndpointProbe": "reasoning.llm.endpoint",
@@ -101,6 +104,7 @@ _HOMES = {
     "assistant": "reasoning.llm.messages",
     "attempt_seed": "reasoning.llm.structured",
     "backoff_delay": "reasoning.llm.client",
+    "chat_clients_from": "reasoning.llm.factory",
     "choose_with_fallback": "reasoning.llm.fallback",
     "combined": "reasoning.llm.usage",
     "complete_with": "reasoning.llm.client",

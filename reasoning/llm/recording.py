@@ -99,6 +99,8 @@ class RecordingClient:
         self._lock = threading.Lock()
         path.parent.mkdir(parents=True, exist_ok=True)
         self._next_index = _count_lines(path)
+        self.last_index: int | None = None
+        """The ``index`` of the latest call recorded (None before the first)."""
 
     @property
     def model(self) -> str:
@@ -155,6 +157,7 @@ class RecordingClient:
             with self.path.open("a", encoding="utf-8") as handle:
                 handle.write(record.model_dump_json() + "\n")
                 handle.flush()
+            self.last_index = self._next_index
             self._next_index += 1
 
 
@@ -176,6 +179,8 @@ class ReplayClient:
         self._model = model or (self._calls[0].model if self._calls else "")
         self._next = 0
         self._lock = threading.Lock()
+        self.last_index: int | None = None
+        """The recorded ``index`` of the latest call answered (None before the first)."""
 
     @property
     def model(self) -> str:
@@ -207,6 +212,7 @@ class ReplayClient:
                 raise ReplayExhausted(self.path, index)
             _check_same(self._calls[index], self._model, seed, messages, index)
             self._next += 1
+            self.last_index = self._calls[index].index
         recorded = self._calls[index]
         if recorded.failure is not None:
             self._meter.record_error()

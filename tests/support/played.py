@@ -9,6 +9,7 @@ from typing import Any
 from games.clue.engine import ClueGame, ClueState
 from games.clue.entry import ENTRY as CLUE
 from games.clue.events import ClueResult
+from games.core.log import LogHeader, SeatInfo
 from games.core.play import play_agents
 from games.core.runlog import EventSink
 from games.undercover.engine import DescriptionChecker, UndercoverGame
@@ -18,9 +19,7 @@ from games.undercover.events import UndercoverResult, UndercoverSetup
 
 def play_clue(game: ClueGame, agents: Sequence[Any], log: EventSink | None = None) -> ClueResult:
     """Play the fresh ``game`` with ``agents[i]`` at seat i; its result."""
-    play_agents(
-        CLUE, agents, game.seed, game.config, log, state=lambda seats: ClueState(game, seats)
-    )
+    play_agents(CLUE, agents, game.seed, game.config, log, state=lambda seats: ClueState(game))
     return game.result()
 
 
@@ -37,3 +36,10 @@ def play_undercover(
     )
     assert game.result is not None
     return game.result
+
+
+def undercover_header(game: UndercoverGame, agents: Sequence[str]) -> LogHeader:
+    """The header of ``game``'s log with ``agents[i]`` at seat i."""
+    seats = [SeatInfo(name=f"P{seat}", agent=agent) for seat, agent in enumerate(agents)]
+    setup = UndercoverSetup(config=game.config, pair=game.pair)
+    return UNDERCOVER.header(setup, game.seed, seats)

@@ -1,0 +1,115 @@
+"""A gumshoe chat client over inspect_ai's model API, for games played inside an inspect sample.
+
+The games' agents are synchronous: they run in a worker thread started by anyio, and each call
+here hands ``Model.generate`` back to the sample's event loop, so inspect's transcript, usage
+limits and concurrency see every call.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+
+import anyio.from_thread
+from inspect_ai.model import (
+    ChatMessage as InspectMessage,
+)
+from inspect_ai.model import (
+    ChatMessageAssistant,
+    ChatMessageSystem,
+    ChatMessageUser,
+    ContentReasoning,
+    GenerateConfig,
+    Model,
+    ModelOutput,
+    ResponseSchema,
+)
+from inspect_ai.util import json_schema
+
+from reasoning.llm import ChatMessage, ChatOptions, ChatReply, LLMEndpointError
+from reasoning.llm.usage import UsageMeter
+
+
+def inspect_message(message: ChatMessage) -> InspectMessage:
+    """One gumshoe chat message as inspect's message of the same role."""
+    if message.role == "system":
+        return ChatMessageSystem(content=message.content)
+    if message.role == "assistant":
+        return ChatMessageAssistant(content=message.content)
+    return ChatMessageUser(content=message.content)
+
+
+def reply_of(output: ModelOutput, latency_s: float) -> ChatReply:
+    """inspect's model output as a gumshoe reply (text, reasoning, tokens, why it stopped)."""
+    reasoning = [
+        part.reasoning
+        for choice in output.choices[:1]
+        if not isinstance(choice.message.content, str)
+        for part in choice.message.content
+        if isinstance(part, ContentReasoning)
+    ]
+    usage = output.usage
+    stop = output.stop_reason if output.choices else None
+    return ChatReply(
+        content=output.completion,
+        reasoning="\n".join(reasoning) or None,
+        model=output.model,
+        prompt_tokens=usage.input_tokens if usage is not None else 0,
+        completion_tokens=usage.output_tokens if usage is not None else 0,
+        latency_s=max(0.0, output.time if output.time is not None else latency_s),
+        finish_reason="length" if stop == "max_tokens" else stop,
+    )
+
+
+class InspectChatClient:
+    """A ``ChatClient`` asking an inspect ``Model``; call it only from a thread that anyio started
+    (``anyio.to_thread.run_sync``) inside the sample. Sampling settings are inspect's own
+    (``--temperature`` and the rest); a call adds only its seed, its length cap and, for an
+    answer model, the structured-output schema. A model error is an ``LLMEndpointError``, so the
+    game errors as it would at a failing endpoint."""
+
+    def __init__(self, model: Model, meter: UsageMeter) -> None:
+        self._model = model
+        self._meter = meter
+
+    @property
+    def model(self) -> str:
+        """The inspect model's name (``provider/model``)."""
+        return str(self._model)
+
+    @property
+    def meter(self) -> UsageMeter:
+        """Where this client's replies and failures are counted."""
+        return self._meter
+
+    def complete(
+        self,
+        messages: Sequence[ChatMessage],
+        *,
+        seed: int | None = None,
+        options: ChatOptions | None = None,
+    ) -> ChatReply:
+        """Ask the model through inspect and count the reply."""
+        config = GenerateConfig(seed=seed)
+        if options is not None and options.max_tokens is not None:
+            config = config.merge(GenerateConfig(max_tokens=options.max_tokens))
+        if options is not None and options.answer is not None:
+            schema = ResponseSchema(
+                name=options.answer.__name__, json_schema=json_schema(options.answer)
+            )
+            config = config.merge(GenerateConfig(response_schema=schema))
+        started = time.perf_counter()
+        try:
+            output = anyio.from_thread.run(self._generate, list(messages), config)
+        except Exception as err:
+            self._meter.record_error()
+            raise LLMEndpointError(self.model, 1, f"{type(err).__name__}: {err}") from err
+        if output.error is not None:
+            self._meter.record_error()
+            raise LLMEndpointError(self.model, 1, output.error)
+        reply = reply_of(output, time.perf_counter() - started)
+        self._meter.record_reply(reply)
+        return reply
+
+    async def _generate(self, messages: list[ChatMessage], config: GenerateConfig) -> ModelOutput:
+        return await self._model.generate([inspect_message(m) for m in messages], config=config)

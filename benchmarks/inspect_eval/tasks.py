@@ -1,0 +1,198 @@
+"""Every registered game as an inspect_ai task: one sample per seed, the model plays the LLM
+seats through inspect's model API, the gumshoe audit scores the game.
+
+``inspect eval gumshoe/clue --model MODEL`` finds these through the ``inspect_ai`` entry point;
+``-T agents=...`` seats other agents (any LLM agent is played by the model), ``-T seeds=N`` and
+``-T first_seed=K`` choose the deals.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import tempfile
+from collections.abc import Sequence
+from functools import partial
+from pathlib import Path
+from typing import Any, cast
+
+import anyio.to_thread
+from inspect_ai import Task, task
+from inspect_ai.dataset import MemoryDataset, Sample
+from inspect_ai.model import Model, ModelOutput, get_model
+from inspect_ai.scorer import Score, Scorer, Target, scorer
+from inspect_ai.solver import Generate, Solver, TaskState, solver
+from pydantic import BaseModel
+
+from benchmarks.inspect_eval.client import InspectChatClient
+from benchmarks.inspect_eval.scores import SCORE_METRICS, audit_score
+from games.core.play import PlayedGame, check_seats, play_game
+from games.core.registry import GameEntry, get_game
+from games.core.runlog import EventLog
+from reasoning.llm import (
+    ChatClient,
+    ClientProvider,
+    FallbackCounter,
+    LLMSettings,
+    UsageMeter,
+    chat_clients_from,
+    make_client,
+)
+
+DEFAULT_AGENTS: dict[str, str] = {
+    "clue": "llm,prover,prover",
+    "hanabi": "mycroft,symbolic",
+    "detective": "llm",
+    "undercover": "att-nli,prover*3",
+    "mystery": "llm-cot,prover*3",
+}
+"""Each game's seats when a task names none: the model's seat first, symbolic agents after."""
+
+LOG_KEY = "gumshoe_log"
+"""The sample store key holding the played game's event log (JSONL text)."""
+FALLBACKS_KEY = "gumshoe_fallbacks"
+"""The sample store key holding how many of the model's answers fell back to a random move."""
+
+
+def _model_settings(entry: GameEntry[Any]) -> Any:
+    """The game's agent settings with every LLM seat asking the model (``chat_clients_from``
+    builds the clients): a fresh ``llm`` field, or a chat ``client`` where the game shares one."""
+    settings = entry.default_settings()
+    llm = LLMSettings(model="", record_path=None, replay_path=None)
+    if isinstance(settings, BaseModel) and "llm" in type(settings).model_fields:
+        return settings.model_copy(update={"llm": llm})
+    if dataclasses.is_dataclass(settings) and hasattr(settings, "client"):
+        return dataclasses.replace(cast(Any, settings), client=make_client(llm))
+    raise TypeError(f"{entry.info.name}: its agent settings name no LLM endpoint")
+
+
+def _provider(default: Model) -> ClientProvider:
+    def provide(settings: LLMSettings, meter: UsageMeter) -> ChatClient:
+        model = get_model(settings.model) if settings.model else default
+        return InspectChatClient(model, meter)
+
+    return provide
+
+
+def _play(game: str, specs: tuple[str, ...], seed: int, model: Model) -> tuple[str, int]:
+    """Play one game in this worker thread with the model at the LLM seats: its event log and
+    the model seats' fallbacks."""
+    entry = get_game(game)
+    with tempfile.TemporaryDirectory(prefix="gumshoe-inspect-") as folder:
+        path = Path(folder) / f"{game}-{seed}.jsonl"
+        with chat_clients_from(_provider(model)), EventLog(path) as log:
+            settings = _model_settings(entry)
+            played: PlayedGame = play_game(entry, specs, seed, settings, log=log)
+        return path.read_text(encoding="utf-8"), _fallbacks(played, settings)
+
+
+def _fallbacks(played: PlayedGame, settings: Any) -> int:
+    """The game's fallbacks: its settings' own counter where the game counts every seat's
+    there (Undercover-V), else what each seat's agent reports."""
+    shared = getattr(settings, "fallbacks", None)
+    if isinstance(shared, FallbackCounter):
+        return shared.count()
+    return sum(f.total for f in played.fallbacks)
+
+
+@solver
+def play_seat() -> Solver:
+    """Play the sample's game (its ``game``, ``seed`` and ``agents`` metadata) to the end, the
+    model answering for every LLM seat; the event log and fallbacks go to the sample's store."""
+
+    async def solve(state: TaskState, generate: Generate) -> TaskState:
+        meta = state.metadata
+        model = get_model()
+        text, fallbacks = await anyio.to_thread.run_sync(
+            partial(_play, meta["game"], tuple(meta["agents"]), int(meta["seed"]), model)
+        )
+        state.store.set(LOG_KEY, text)
+        state.store.set(FALLBACKS_KEY, fallbacks)
+        end = text.rstrip("\n").rsplit("\n", 1)[-1]
+        state.output = ModelOutput.from_content(model=str(model), content=end)
+        state.completed = True
+        return state
+
+    return solve
+
+
+@scorer(metrics=SCORE_METRICS)
+def gumshoe_audit() -> Scorer:
+    """The gumshoe audit of the played game (``benchmarks.inspect_eval.scores.audit_score``)."""
+
+    async def score(state: TaskState, target: Target) -> Score:
+        entry = get_game(state.metadata["game"])
+        with tempfile.TemporaryDirectory(prefix="gumshoe-inspect-") as folder:
+            path = Path(folder) / f"{state.sample_id}.jsonl"
+            path.write_text(state.store.get(LOG_KEY), encoding="utf-8")
+            log = entry.read_log(path)
+            record = entry.audit(log).model_copy(update={"source": None})
+        return audit_score(entry, log, record, state.store.get(FALLBACKS_KEY))
+
+    return score
+
+
+def sample_input(game: str, seed: int | None, seats: Sequence[str]) -> str:
+    """A sample's input: the game, its seed and who sits where."""
+    return f"{game}, seed {seed}: seats {', '.join(seats)}"
+
+
+def game_task(game: str, agents: str | None = None, seeds: int = 1, first_seed: int = 0) -> Task:
+    """The inspect task of ``game``: seeds ``first_seed`` .. ``first_seed + seeds - 1``, one
+    sample each, seated by ``agents`` (a seat list; default ``DEFAULT_AGENTS``), at least one of
+    them an LLM agent."""
+    entry = get_game(game)
+    specs = entry.agents.parse(agents or DEFAULT_AGENTS[game])
+    if not entry.agents.needs_llm(specs):
+        raise ValueError(f"agents {agents!r}: no LLM agent for the model to play")
+    check_seats(entry, entry.default_config(len(specs)), len(specs))
+    if seeds < 1:
+        raise ValueError(f"seeds: must be >= 1, got {seeds}")
+    samples = [
+        Sample(
+            id=seed,
+            input=sample_input(game, seed, specs),
+            metadata={"game": game, "seed": seed, "agents": list(specs)},
+        )
+        for seed in range(first_seed, first_seed + seeds)
+    ]
+    return Task(
+        dataset=MemoryDataset(samples, name=f"gumshoe-{game}"),
+        solver=play_seat(),
+        scorer=gumshoe_audit(),
+        name=game,
+        metadata={"game": game, "agents": list(specs)},
+    )
+
+
+@task(name="gumshoe/clue")
+def clue(agents: str = DEFAULT_AGENTS["clue"], seeds: int = 1, first_seed: int = 0) -> Task:
+    """Clue: the model plays seed 000's LLM agent against SAT-backed provers."""
+    return game_task("clue", agents, seeds, first_seed)
+
+
+@task(name="gumshoe/hanabi")
+def hanabi(agents: str = DEFAULT_AGENTS["hanabi"], seeds: int = 1, first_seed: int = 0) -> Task:
+    """Hanabi: the model plays Mycroft, stating per-slot deductions, beside the symbolic agent."""
+    return game_task("hanabi", agents, seeds, first_seed)
+
+
+@task(name="gumshoe/detective")
+def detective(
+    agents: str = DEFAULT_AGENTS["detective"], seeds: int = 1, first_seed: int = 0
+) -> Task:
+    """Detective cases: the model chooses locations and answers the case's questions."""
+    return game_task("detective", agents, seeds, first_seed)
+
+
+@task(name="gumshoe/undercover")
+def undercover(
+    agents: str = DEFAULT_AGENTS["undercover"], seeds: int = 1, first_seed: int = 0
+) -> Task:
+    """Undercover-V: the model plays an Att-NLI seat against prover agents."""
+    return game_task("undercover", agents, seeds, first_seed)
+
+
+@task(name="gumshoe/mystery")
+def mystery(agents: str = DEFAULT_AGENTS["mystery"], seeds: int = 1, first_seed: int = 0) -> Task:
+    """Murder mystery: the model interrogates with chain of thought beside prover agents."""
+    return game_task("mystery", agents, seeds, first_seed)

@@ -1,0 +1,120 @@
+"""Each game's view data stored beside its log, so a run's page is written without replaying games.
+
+Reading, auditing and drawing a game costs tens of milliseconds; a run of thousands of games
+would take minutes to show. So the view of a game (``StoredView``: the packed ``GameView`` a page
+embeds, and the few figures a run's page sums) is kept in ``RUN/views/<game_id>.json``: written
+by the runner when a game finishes (``RunOptions.views``), or by ``gumshoe view`` the first time
+it computes it. It is used only when its ``key`` matches: the SHA-256 of the format version, the
+log's bytes and the bytes of every recording the view read, so a changed log, a changed or new
+recording, or a newer view format makes it stale and it is computed again. A stored file that is
+unreadable or fails validation, or whose packed view does not match its own checksum, is
+recomputed too: nothing stored is taken on trust beyond what the key and the checksum prove.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from benchmarks.viewer.game import pack, recording_paths, view_log
+from games.core.audit import SeatSummary
+from games.core.runlog import write_atomic
+
+VIEWS_DIR = "views"
+"""The folder of a run directory holding each game's stored view."""
+VIEW_FORMAT: Literal[1] = 1
+"""The version of what a stored view holds; raised whenever a ``GameView`` or a game's viewer
+draws something differently, so every view stored before is recomputed."""
+PER_ROUND = ("known_per_round", "ideal_known_per_round")
+"""The audit figures a run's page draws as curves: per seat name, one value per round."""
+
+
+class StoredView(BaseModel):
+    """One game's view as a run's page uses it, with the key it is valid for and what computing
+    it cost."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
+
+    format: Literal[1]
+    key: str = Field(pattern=r"^[0-9a-f]{64}$")
+    game: str
+    seats: int = Field(ge=0)
+    summary: list[SeatSummary] | None
+    per_round: dict[str, dict[str, list[float]]]
+    packed: str
+    packed_sha256: str = Field(pattern=r"^[0-9a-f]{64}$")
+    cpu_s: float = Field(ge=0)
+    wall_s: float = Field(ge=0)
+
+
+def stored_path(log: Path) -> Path:
+    """Where the view of the run game logged at ``RUN/games/<id>.jsonl`` is stored."""
+    return log.parent.parent / VIEWS_DIR / f"{log.stem}.json"
+
+
+def view_key(log: Path, seats: int) -> str:
+    """The SHA-256 a stored view of ``log`` must carry: over the view format, the log's bytes and
+    each of its ``seats``' recordings (name and bytes)."""
+    digest = hashlib.sha256(f"gumshoe view format {VIEW_FORMAT}\n".encode())
+    digest.update(log.read_bytes())
+    for seat, path in recording_paths(log, seats):
+        digest.update(f"\nseat {seat} {path.name}\n".encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def compute_view(log: Path) -> StoredView:
+    """Read, audit and draw ``log`` now (LogError or ValueError naming the file for a bad log)."""
+    started, cpu = time.perf_counter(), time.process_time()
+    view = view_log(log)
+    packed = pack(view)
+    record = view.record
+    figures: dict[str, Any] = record.figures if record is not None else {}
+    per_round = {
+        key: {name: [float(v) for v in series] for name, series in figures[key].items()}
+        for key in PER_ROUND
+        if isinstance(figures.get(key), dict)
+    }
+    seats = len(view.seats)
+    return StoredView(
+        format=VIEW_FORMAT,
+        key=view_key(log, seats),
+        game=view.game,
+        seats=seats,
+        summary=record.seats if record is not None else None,
+        per_round=per_round,
+        packed=packed,
+        packed_sha256=hashlib.sha256(packed.encode("ascii")).hexdigest(),
+        cpu_s=time.process_time() - cpu,
+        wall_s=time.perf_counter() - started,
+    )
+
+
+def load_view(log: Path) -> StoredView | None:
+    """The stored view of ``log`` when there is one and it is valid for the log as it is now
+    (see the module docstring); None otherwise."""
+    path = stored_path(log)
+    try:
+        stored = StoredView.model_validate_json(path.read_bytes())
+    except (OSError, ValidationError):
+        return None
+    if hashlib.sha256(stored.packed.encode("ascii")).hexdigest() != stored.packed_sha256:
+        return None
+    return stored if view_key(log, stored.seats) == stored.key else None
+
+
+def save_view(log: Path, stored: StoredView) -> Path | None:
+    """Store ``stored`` for ``log`` (replacing an older one); None when the run's folder cannot
+    be written to (the view is then computed again next time)."""
+    path = stored_path(log)
+    try:
+        path.parent.mkdir(exist_ok=True)
+        write_atomic(path, json.dumps(stored.model_dump(mode="json"), separators=(",", ":")))
+    except OSError:
+        return None
+    return path
