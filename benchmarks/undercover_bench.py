@@ -39,6 +39,7 @@ from benchmarks.runner import (
     check_replayable,
     run_games,
 )
+from games.core.agents import combined_fallbacks
 from games.core.play import play_agents
 from games.core.runlog import RunDir
 from games.undercover.agents import AGENTS, AgentSettings, seat_agents
@@ -220,7 +221,6 @@ class UndercoverPlayer:
         if settings is None:
             assert self.recipe is not None
             settings = self.recipe.build()
-        settings = replace(settings, fallbacks=FallbackCounter())
         game_config = UndercoverConfig.model_validate({"players": self.config.players})
         game = UndercoverGame(game_config, self.pairs[pair_id], int(seed_text[1:]))
         seated = game_settings(
@@ -233,7 +233,7 @@ class UndercoverPlayer:
         referee = ENTRY.judged_by(game, ProverChecker(settings.test))
         played = play_agents(ENTRY, agents, game.seed, setup, log, state=referee)
         usage = game_usage((agents[seat].name, meters) for seat, meters in played.meters.items())
-        return {"fallbacks": settings.fallbacks.snapshot().counts, "usage": usage}
+        return {"fallbacks": combined_fallbacks(played.fallbacks).counts, "usage": usage}
 
 
 class MatchupResult(BaseModel):

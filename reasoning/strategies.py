@@ -12,11 +12,15 @@ For users' own tests (``pip install gumshoe[testing]`` brings hypothesis) as muc
 - ``traces``: reasoning traces (``reasoning.trace.ReasoningTrace``) whose observations hold in a
   hidden assignment the trace's ``truth`` states, with claims that may or may not follow.
 
+Each game ships its own ``states()`` and ``claims(state, seat)`` in ``games.<game>.strategies``;
+its claims are ``GameClaim`` values, negated with ``negations``.
+
 Size is bounded by ``max_leaves`` (atoms per formula) and, for ``fol_formulas``, ``max_depth``.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import get_args
 
 from hypothesis import strategies as st
@@ -44,6 +48,7 @@ from reasoning.formula import (
 from reasoning.sorts import Signature, erase_sorts
 from reasoning.syntax import KEYWORDS, format_formula
 from reasoning.trace import ReasoningTrace, StepLine
+from reasoning.verifier import ClaimStatus
 
 CARD_OPS: tuple[CardOp, ...] = get_args(CardOp)
 
@@ -295,3 +300,34 @@ def traces(
     ]
     truth = [format_formula(lit(letter, value)) for letter, value in hidden.items()]
     return ReasoningTrace(steps=steps, truth=truth)
+
+
+@dataclass(frozen=True, repr=False)
+class GameClaim:
+    """A claim a game's ``claims`` strategy drew for one seat, as that game's audit judges it.
+
+    ``formula`` is the claim over the game's atoms; ``statement`` is the game's own form of it
+    (what its agents state and its audit reads); ``status`` is the audit's verdict against what
+    the seat knows; ``truth`` whether it holds in the hidden state (None where the game's hidden
+    state does not settle it: an Undercover-V description its card theory leaves open).
+    """
+
+    kind: str
+    positive: bool
+    formula: Formula
+    statement: object
+    status: ClaimStatus
+    truth: bool | None
+
+    def __repr__(self) -> str:
+        sign = "+" if self.positive else "-"
+        return f"<{self.kind}{sign} {format_formula(self.formula)}: {self.status.value}>"
+
+
+def negations(draw: st.DrawFn, claim: Formula) -> tuple[Formula, bool]:
+    """``claim`` or its negation, either under zero to two double negations; and its polarity."""
+    positive = draw(st.booleans())
+    out = claim if positive else Not(claim)
+    for _ in range(draw(st.integers(0, 2))):
+        out = Not(Not(out))
+    return out, positive

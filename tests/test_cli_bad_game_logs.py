@@ -92,8 +92,12 @@ def test_bad_logs_name_file_line_and_problem(lines: list[str], tmp_path: Path) -
             f":{end + 1}: winner:",
         ),
         "ranks": (
-            "\n".join(edit(lines, end, ranks=[1, 1, 2])).encode(),
-            f":{end + 1}: ranks: [1, 1, 2] is not a ranking of 3 players",
+            "\n".join(edit(lines, len(lines) - 1, ranks=[1, 2])).encode(),
+            f":{len(lines)}: returns: a finished game gives one return and one rank per seat",
+        ),
+        "repeated_config": (
+            "\n".join(edit(lines, 1, config=json.loads(lines[0])["config"])).encode(),
+            ":2: field 'game_start.config': Extra inputs are not permitted",
         ),
         "seq_true": ("\n".join(edit(lines, 2, seq=True)).encode(), ":3: field 'turn_start.seq'"),
         "player_text": (

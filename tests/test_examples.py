@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -25,7 +27,8 @@ def test_audit_claims_example() -> None:
     ]
 
 
-def test_the_soundness_example_passes_and_catches_the_guessing_agent() -> None:
+@pytest.mark.parametrize("example", ["test_agent_soundness.py", "test_clue_claims.py"])
+def test_the_soundness_example_passes_and_catches_the_guessing_agent(example: str) -> None:
     done = subprocess.run(
         [
             sys.executable,
@@ -34,7 +37,7 @@ def test_the_soundness_example_passes_and_catches_the_guessing_agent() -> None:
             "-q",
             "-p",
             "no:cacheprovider",
-            str(ROOT / "examples" / "test_agent_soundness.py"),
+            str(ROOT / "examples" / example),
         ],
         capture_output=True,
         text=True,

@@ -211,8 +211,8 @@ def test_endpoint_probes_send_nothing_past_the_call_deadline(silent_port: int) -
         (["bench", "hanabi", "--seeds", "1000000000", "--out", "x"], "'--seeds'"),
         (["bench", "hanabi", "--first-seed", str(2**31 - 1), "--seeds", "2"], "'--first-seed'"),
         (["bench", "clue", "--games", "1000000000"], "'--games'"),
-        (["play", "clue", "--agents", "llm,random,random", "--base-url", "notaurl"], "base_url"),
-        (["play", "mystery", "--agents", "llm-cot", "--base-url", "http://h:x/v1"], "base_url"),
+        (["play", "clue", "--agents", "llm,random,random", "--base-url", "notaurl"], "--base-url"),
+        (["play", "mystery", "--agents", "llm-cot", "--base-url", "http://h:x/v1"], "--base-url"),
     ],
 )
 def test_options_out_of_range_exit_2_in_one_line(args: list[str], named: str) -> None:

@@ -5,50 +5,47 @@ game's character knowledge) classifies every kind of claim, positive and negativ
 
 Each game's harness draws a reachable state (random legal play of random length) and random
 claims of every kind its audit accepts, negated and double-negated, about things the seat can
-and cannot see. The knowledge formulas handed to z3 are written here, apart from the game's own
-structures, wherever the structure is not itself a formula set (Hanabi). Every suite asserts
-that ENTAILED, CONTRADICTED and UNDETERMINED all occur in its sample, and that every claim kind
-occurs with both polarities, so a kind that is never exercised fails the test.
+and cannot see, with the strategies the game ships (``games.<game>.strategies``), which judge
+each claim as the game's audit does. The knowledge formulas handed to z3 are written here,
+apart from the game's own structures, wherever the structure is not itself a formula set
+(Hanabi). Every suite asserts that ENTAILED, CONTRADICTED and UNDETERMINED all occur in its
+sample, and that every claim kind occurs with both polarities, so a kind that is never
+exercised fails the test.
 """
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from functools import cache
-from typing import Any
+from functools import partial
+from typing import cast
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from formalize.clue.oracle import GridOracle
 from formalize.clue.setup import Fact as ClueFact
-from formalize.hanabi.deck import COLORS, COPIES, NUM_IDENTITIES, NUM_RANKS
-from formalize.interrogation.script import Scripts
-from formalize.interrogation.script_generate import generate_scripts
+from formalize.hanabi.deck import COPIES, NUM_IDENTITIES, NUM_RANKS
 from formalize.interrogation.testimony import as_heard
 from formalize.world import atoms
-from formalize.world.facts import fact_formula, holds_in
+from formalize.world.facts import Fact, fact_formula, holds_in
 from formalize.world.theory import background_theory
+from games.clue import strategies as clue_strategies
 from games.clue.knowledge import PlayerView, clue_setup
-from games.core import SeatInfo, get_game
+from games.detective import strategies as detective_strategies
 from games.detective.audit import audit_answers
-from games.detective.case import Case
-from games.detective.generator import generate_case
-from games.detective.knowledge import CaseKnowledge
 from games.detective.verify import card_formulas, slot_formula, theory_formulas
-from games.hanabi.audit import judge_claim
+from games.hanabi import strategies as hanabi_strategies
 from games.hanabi.engine import HanabiGame
-from games.hanabi.events import SlotClaim
-from games.mystery.knowledge import Knowledge
+from games.hanabi.strategies import slot_atom
+from games.mystery import strategies as mystery_strategies
 from provers.model_eval import evaluate
 from provers.sat_prover import SatProver
 from provers.sat_session import SatSession
 from provers.z3_prover import Z3Prover
-from reasoning.formula import And, Atom, Card, Formula, Not, Or, disj, literal
-from reasoning.oracle import FallbackOracle, claim_status
+from reasoning.formula import Atom, Card, Formula, Not, literal
+from reasoning.oracle import claim_status
+from reasoning.strategies import GameClaim
 from reasoning.syntax import format_formula
 from reasoning.verdict import Countermodel
 from reasoning.verifier import ClaimStatus, Correctness, Verifier
@@ -74,28 +71,23 @@ class Case_:
         return f"<{self.kind}{sign} {format_formula(self.claim)}: {self.status}>"
 
 
-def _wrap(draw: st.DrawFn, claim: Formula) -> tuple[Formula, bool]:
-    """``claim``, its negation, or either under a double negation; and its polarity."""
-    positive = draw(st.booleans())
-    out = claim if positive else Not(claim)
-    for _ in range(draw(st.integers(0, 2))):
-        out = Not(Not(out))
-    return out, positive
-
-
 def holds_with(true_atoms: Iterable[str]) -> Callable[[Formula], bool]:
     """A formula's truth when exactly ``true_atoms`` hold (the provers' own model evaluator)."""
     model = Countermodel(true_atoms=sorted(true_atoms))
     return lambda formula: evaluate(formula, model)
 
 
-def random_play(state: Any, draw: st.DrawFn, most: int) -> None:
-    """Play up to ``most`` random legal joint actions on a protocol ``state``."""
-    rng = random.Random(draw(st.integers(0, 2**16)))
-    for _ in range(draw(st.integers(0, most))):
-        if state.is_terminal():
-            return
-        state.apply({s: rng.choice(list(state.legal_actions(s))) for s in state.current_players()})
+def cases_of(
+    draw: st.DrawFn,
+    claims: st.SearchStrategy[GameClaim],
+    knowledge: Sequence[Formula],
+    hidden: Callable[[Formula], bool],
+) -> list[Case_]:
+    """Three to six claims a game's strategy draws, with the knowledge z3 is asked about."""
+    return [
+        Case_(c.kind, c.positive, c.status, c.truth, tuple(knowledge), c.formula, hidden)
+        for c in draw(st.lists(claims, min_size=3, max_size=6))
+    ]
 
 
 # --- Clue: the knowledge grid, with a prover behind it for compound claims ---------------------
@@ -103,70 +95,18 @@ def random_play(state: Any, draw: st.DrawFn, most: int) -> None:
 
 @st.composite
 def clue_cases(draw: st.DrawFn) -> list[Case_]:
-    entry = get_game("clue")
-    config = entry.default_config(3)
-    seats = [SeatInfo(name=f"P{i}", agent="random") for i in range(3)]
-    state = entry.new_state(config, draw(st.integers(0, 10_000)), seats)
-    random_play(state, draw, 40)
+    state = draw(clue_strategies.states())
     game = state.game
-    seat = draw(st.integers(0, 2))
-    setup = clue_setup(config)
-    view = PlayerView(setup, SatSession, seat, game.hands[seat])
-    for event in state.events():
-        view.observe(event)
-    knowledge = view.knowledge
-    grid = knowledge.grid()
-    formulas = tuple(knowledge.formulas)
-    oracle = FallbackOracle(GridOracle(grid), formulas, Verifier(SatProver()))
-    cards = sorted({c.name for hand in game.hands for c in hand} | set(game.envelope.names()))
+    seat = draw(st.integers(0, len(game.hands) - 1))
+    setup = clue_setup(game.config)
+    with PlayerView(setup, SatSession, seat, game.hands[seat]) as view:
+        for event in state.events():
+            view.observe(event)
+        formulas = tuple(view.knowledge.formulas)
     held = {(p, c.name) for p, hand in enumerate(game.hands) for c in hand}
-    truth: dict[str, bool] = {}
-    for card in cards:
-        name, _ = setup.fact_literal(ClueFact("in_envelope", card))
-        truth[name] = card in game.envelope.names()
-        for player in range(3):
-            name, _ = setup.fact_literal(ClueFact("holds", card, player))
-            truth[name] = (player, card) in held
-    out: list[Case_] = []
-    for _ in range(draw(st.integers(3, 6))):
-        kind = draw(st.sampled_from(["holds", "in_envelope", "compound"]))
-        positive = draw(st.booleans())
-        if kind == "compound":
-            facts = [
-                ClueFact("holds", draw(st.sampled_from(cards)), draw(st.integers(0, 2)))
-                for _ in range(2)
-            ]
-            parts = tuple(setup.fact_formula(f) for f in facts)
-            values = [(f.player, f.card) in held for f in facts]
-            conjunction = draw(st.booleans())
-            base: Formula = And(parts) if conjunction else Or(parts)
-            real = all(values) if conjunction else any(values)
-            claim = base if positive else Not(base)
-        else:
-            card = draw(st.sampled_from(cards))
-            player = draw(st.integers(0, 2)) if kind == "holds" else None
-            name = kind if positive else f"not_{kind}"
-            claim = setup.fact_formula(ClueFact(name, card, player))  # type: ignore[arg-type]
-            real = (player, card) in held if kind == "holds" else card in game.envelope.names()
-        for _ in range(draw(st.integers(0, 2))):
-            claim = Not(Not(claim))
-        before = oracle.fallbacks
-        status = claim_status(oracle, claim)
-        if kind != "compound":
-            assert oracle.fallbacks == before, f"the grid could not answer {claim!r} itself"
-        out.append(
-            Case_(
-                kind,
-                positive,
-                status,
-                real == positive,
-                formulas,
-                claim,
-                holds_with(name for name, value in truth.items() if value),
-            )
-        )
-    view.close()
-    return out
+    truth = {setup.fact_literal(ClueFact("holds", c, p))[0] for p, c in held}
+    truth |= {setup.fact_literal(ClueFact("in_envelope", c))[0] for c in game.envelope.names()}
+    return cases_of(draw, clue_strategies.claims(state, seat), formulas, holds_with(truth))
 
 
 # --- Hanabi: the exact hand knowledge against a formula encoding written here -----------------
@@ -188,134 +128,59 @@ def hanabi_formulas(game: HanabiGame, seat: int) -> tuple[Formula, ...]:
     slots = range(len(game.hands[seat]))
     out: list[Formula] = []
     for j in slots:
-        out.append(Card("exactly", 1, tuple(_slot_atom(j, x) for x in range(NUM_IDENTITIES))))
+        out.append(Card("exactly", 1, tuple(slot_atom(j, x) for x in range(NUM_IDENTITIES))))
         colors, ranks = game.color_masks[seat][j], game.rank_masks[seat][j]
         for x in range(NUM_IDENTITIES):
             if not (colors >> (x // NUM_RANKS) & 1 and ranks >> (x % NUM_RANKS) & 1):
-                out.append(Not(_slot_atom(j, x)))
+                out.append(Not(slot_atom(j, x)))
     for x in range(NUM_IDENTITIES):
-        out.append(Card("atmost", COPIES[x] - seen[x], tuple(_slot_atom(j, x) for j in slots)))
+        out.append(Card("atmost", COPIES[x] - seen[x], tuple(slot_atom(j, x) for j in slots)))
     return tuple(out)
-
-
-def _slot_atom(slot: int, identity: int) -> Atom:
-    return Atom(f"slot{slot}_is_{identity}")
 
 
 @st.composite
 def hanabi_cases(draw: st.DrawFn) -> list[Case_]:
-    entry = get_game("hanabi")
-    players = draw(st.integers(2, 4))
-    config = entry.default_config(players)
-    seats = [SeatInfo(name=f"P{i}", agent="random") for i in range(players)]
-    state = entry.new_state(config, draw(st.integers(0, 10_000)), seats)
-    random_play(state, draw, 50)
+    state = draw(hanabi_strategies.states())
     game = state.game
-    seat = draw(st.integers(0, players - 1))
-    if not game.hands[seat]:
-        return []
-    formulas = hanabi_formulas(game, seat)
+    seat = draw(st.integers(0, game.players - 1))
     hand = game.hands[seat]
-    out: list[Case_] = []
-    for _ in range(draw(st.integers(3, 6))):
-        slot = draw(st.integers(0, len(hand) - 1))
-        kind = draw(st.sampled_from(["color", "rank", "card"]))
-        positive = kind == "card" or draw(st.booleans())
-        picked_colors = set(COLORS)
-        picked_ranks = set("12345")
-        if kind in ("color", "card"):
-            picked_colors = draw(st.sets(st.sampled_from(COLORS), min_size=1, max_size=2))
-        if kind in ("rank", "card"):
-            picked_ranks = draw(st.sets(st.sampled_from("12345"), min_size=1, max_size=2))
-        if not positive:  # "not one of these" is stated as the complement
-            if kind == "color":
-                picked_colors = set(COLORS) - picked_colors
-            else:
-                picked_ranks = set("12345") - picked_ranks
-        colors = "".join(c for c in COLORS if c in picked_colors)
-        ranks = "".join(r for r in "12345" if r in picked_ranks)
-        claim_model = SlotClaim(seat=seat, slot=slot, colors=colors, ranks=ranks)
-        judged = judge_claim(game, 0, seat, claim_model)
-        assert judged.status is not None and judged.correctness is not None
-        claim = disj(
-            _slot_atom(slot, COLORS.index(c) * NUM_RANKS + int(r) - 1)
-            for c in colors
-            for r in ranks
-        )
-        card = hand[slot]
-        truth = judged.correctness is Correctness.TRUE
-        assert truth == (COLORS[card // NUM_RANKS] in colors and str(card % NUM_RANKS + 1) in ranks)
-        out.append(
-            Case_(
-                kind,
-                positive,
-                judged.status,
-                truth,
-                formulas,
-                claim,
-                holds_with(_slot_atom(j, card).pred for j, card in enumerate(hand)),
-            )
-        )
-    return out
+    if not hand:
+        return []
+    return cases_of(
+        draw,
+        hanabi_strategies.claims(state, seat),
+        hanabi_formulas(game, seat),
+        holds_with(slot_atom(j, card).pred for j, card in enumerate(hand)),
+    )
 
 
-# --- Detective: the case knowledge, read locations chosen at random ----------------------------
-
-
-@cache
-def detective_case(seed: int) -> Case:
-    from games.detective import CaseKnobs
-
-    knobs = CaseKnobs(locations=8, questions=2, red_herrings=1, distractors=4, words_per_card=40)
-    return generate_case(seed, SatProver(), SatSession, knobs)
+# --- Detective: the case knowledge after random reading ----------------------------------------
 
 
 @st.composite
 def detective_cases(draw: st.DrawFn) -> list[Case_]:
-    case = detective_case(draw(st.integers(0, 2)))
+    state = draw(detective_strategies.states())
+    case = state.case
     intro, cards = card_formulas(case)
-    theory = theory_formulas(case)
-    read = draw(st.sets(st.integers(0, len(cards) - 1)))
-    formulas = tuple([*theory, *intro, *(f for i in sorted(read) for f in cards[i])])
+    read = {i for i, loc in enumerate(case.locations) if loc.id in state.read}
+    formulas = [*theory_formulas(case), *intro, *(f for i in sorted(read) for f in cards[i])]
     truth: list[Formula] = []
     for q in case.questions:
         for slot in q.slots:
             values = tuple(slot_formula(slot, c.value) for c in slot.choices)
             truth += [Card("exactly", 1, values), slot_formula(slot, slot.answer)]
-    slots = [(q, slot) for q in case.questions for slot in q.slots]
-    out: list[Case_] = []
-    with CaseKnowledge(theory, intro, cards, SatSession) as know:
-        for _ in range(draw(st.integers(3, 6))):
-            question, slot = draw(st.sampled_from(slots))
-            value = draw(st.sampled_from([c.value for c in slot.choices]))
-            base = slot_formula(slot, value)
-            claim, positive = _wrap(draw, base)
-
-            class _Oracle:
-                def entails(self, f: Formula) -> bool:
-                    return know.entails(read, f)
-
-            status = claim_status(_Oracle(), claim)
-            is_answer = value == slot.answer
-            if positive and claim == base:
-                locations = {case.locations[i].id for i in read}
-                [element] = audit_answers(
-                    case, locations, {question.id: {slot.name: value}}, Verifier(SatProver())
-                )
-                assert element.check.status is status
-                assert (element.check.correctness is Correctness.TRUE) == is_answer
-            out.append(
-                Case_(
-                    "element",
-                    positive,
-                    status,
-                    is_answer == positive,
-                    formulas,
-                    claim,
-                    _detective_truth(truth),
-                )
-            )
-    return out
+    drawn = draw(st.lists(detective_strategies.claims(state), min_size=3, max_size=6))
+    for claim in drawn:  # a plain answer goes through the audit itself too
+        if claim.positive and not isinstance(claim.formula, Not):
+            answers = cast(dict[str, dict[str, str | None]], claim.statement)
+            [element] = audit_answers(case, state.read, answers, Verifier(SatProver()))
+            assert element.check.status is claim.status
+            assert (element.check.correctness is Correctness.TRUE) == claim.truth
+    hidden = _detective_truth(truth)
+    return [
+        Case_(c.kind, c.positive, c.status, c.truth, tuple(formulas), c.formula, hidden)
+        for c in drawn
+    ]
 
 
 def _detective_truth(truth: Sequence[Formula]) -> Callable[[Formula], bool]:
@@ -333,56 +198,39 @@ def _detective_truth(truth: Sequence[Formula]) -> Callable[[Formula], bool]:
 # --- Mystery: a character's knowledge after hearing testimony ----------------------------------
 
 
-@cache
-def mystery_scripts(seed: int) -> Scripts:
-    return generate_scripts(seed, SatProver())
-
-
 @st.composite
 def mystery_cases(draw: st.DrawFn) -> list[Case_]:
-    scripts = mystery_scripts(draw(st.integers(0, 1)))
+    state = draw(mystery_strategies.states())
+    scripts = state.scripts
     setting = scripts.world.setting
-    me = draw(st.sampled_from(scripts.civilians))
-    others = [p for p in scripts.players if p != me]
-    heard = draw(st.lists(st.sampled_from(others), max_size=3))
-    known = [*scripts.intro, *scripts.scripts[me]]
+    seat = draw(st.integers(0, len(scripts.players) - 1))
+    view = state.observation(seat)
     formulas = [a.formula for a in background_theory(setting)]
-    formulas += [fact_formula(f, setting) for f in known]
-    statements = []
-    for speaker in heard:
-        facts = list(scripts.covers.get(speaker) or scripts.scripts[speaker])[:3]
-        if facts:
-            statements.append((speaker, facts))
-            formulas.append(as_heard(setting, speaker, facts))
-    pool = [f for p in scripts.players for f in scripts.scripts[p]]
+    formulas += [fact_formula(f, setting) for f in [*view.intro, *view.script]]
+    formulas += [
+        as_heard(setting, scripts.players[h.answerer], h.facts) for h in view.heard if h.facts
+    ]
     out: list[Case_] = []
-    with Knowledge(setting, scripts.players, me, known, SatSession) as know:
-        for speaker, facts in statements:
-            know.hear(speaker, facts)
-        for _ in range(draw(st.integers(3, 6))):
-            kind = draw(st.sampled_from(["culprit", "fact"]))
-            if kind == "culprit":
-                crime = draw(st.integers(1, len(scripts.world.crimes)))
-                person = draw(st.sampled_from(know.candidates(crime)))
-                base: Formula = atoms.culprit(crime, person)
-                real = person in scripts.world.crimes[crime - 1].killers
-            else:
-                fact = draw(st.sampled_from(pool))
-                base = fact_formula(fact, setting)
-                real = holds_in(fact, scripts.world)
-            claim, positive = _wrap(draw, base)
-            status = claim_status(know, claim)
-            out.append(
-                Case_(
-                    kind,
-                    positive,
-                    status,
-                    real == positive,
-                    tuple(formulas),
-                    claim,
-                    lambda f, b=base, r=real: _through_negations(f, b, r),
-                )
+    for claim in draw(st.lists(mystery_strategies.claims(state, seat), min_size=3, max_size=6)):
+        if claim.kind == "culprit":
+            crime, person = cast(tuple[int, str], claim.statement)
+            base: Formula = atoms.culprit(crime, person)
+            real = person in scripts.world.crimes[crime - 1].killers
+        else:
+            fact = cast(Fact, claim.statement)
+            base, real = fact_formula(fact, setting), holds_in(fact, scripts.world)
+        hidden = partial(_through_negations, base=base, value=real)
+        out.append(
+            Case_(
+                claim.kind,
+                claim.positive,
+                claim.status,
+                claim.truth,
+                tuple(formulas),
+                claim.formula,
+                hidden,
             )
+        )
     return out
 
 

@@ -3,6 +3,7 @@ scripted chat server), `gumshoe bench undercover-similarity` and the demo's Unde
 
 from __future__ import annotations
 
+import ast
 import json
 import re
 from pathlib import Path
@@ -17,6 +18,7 @@ from games.undercover import builtin_pairs, replay
 from games.undercover.cli import find_pair
 from games.undercover.entry import ENTRY as UNDERCOVER
 from games.undercover.events import DescriptionEvent, GameEnd
+from reasoning.llm.pytest_plugin import StartServer
 from reasoning.llm.scripted_server import ChatRequest, ScriptedChatServer
 
 runner = CliRunner()
@@ -166,9 +168,26 @@ def test_bench_with_an_llm_type_over_the_scripted_server(tmp_path: Path) -> None
     summary = json.loads(result.stdout.splitlines()[-1])
     assert summary["config"]["llm_model"] == "scripted"
     assert summary["errors"] == [] and summary["fallbacks"] is not None
+    assert summary["fallbacks"]["total"] == summary["llm_usage"]["total"]["fallbacks"]
     pairs = {(m["spy"], m["citizens"]) for m in summary["matchups"]}
     assert ("nli", "prover") in pairs and ("prover", "nli") in pairs
     assert {a["agent"] for a in summary["agent_types"]} == {"prover", "nli"}
+
+
+def test_play_prints_the_fallbacks_of_an_llm_seat_that_never_answers(
+    scripted_chat: StartServer,
+) -> None:
+    server = scripted_chat(lambda _: "I would rather not say.")
+    args = ["play", "undercover", "--agents", "prover*3,nli", "--pair", TEA_ID, "--seed", "1"]
+    result = runner.invoke(app, [*args, "--base-url", server.base_url, "--model", "scripted"])
+    assert result.exit_code == 0, result.output
+    described, voted = result.output.count("seat 3 [nli]:"), result.output.count("seat 3 -> ")
+    found = re.search(r"LLM fallbacks: (\{.*\})", result.output)
+    assert found is not None and described > 0 and voted > 0, result.output
+    assert ast.literal_eval(found[1]) == {
+        "describe": {"unparsed": described},
+        "vote": {"unparsed": voted},
+    }
 
 
 def test_bench_without_an_endpoint_refuses_llm_types(tmp_path: Path) -> None:

@@ -10,12 +10,23 @@ from collections.abc import Sequence
 import pytest
 from pydantic import ValidationError
 
+from games.core.agents import combined_fallbacks
+from games.core.play import play_game
 from games.undercover import prompts
 from games.undercover.agent import Description
+from games.undercover.agents import AgentSettings
 from games.undercover.checker import ConsistencyTest, ProverChecker
-from games.undercover.engine import UndercoverGame
+from games.undercover.engine import UndercoverGame, UndercoverState
+from games.undercover.entry import ENTRY as UNDERCOVER
 from games.undercover.entry import replay
-from games.undercover.events import CheckOutcome, DescriptionEvent, Side, UndercoverConfig
+from games.undercover.events import (
+    CheckOutcome,
+    DescriptionEvent,
+    Side,
+    UndercoverConfig,
+    UndercoverSetup,
+    VoteEvent,
+)
 from games.undercover.lexicon import Lexicon
 from games.undercover.llm_agents import (
     FALLBACK_DESCRIPTIONS,
@@ -28,10 +39,11 @@ from games.undercover.llm_agents import (
     read_seat,
 )
 from games.undercover.llm_schemas import describe_answer_model, vote_answer_model
-from games.undercover.pipeline import Validity
+from games.undercover.pipeline import PipelineSettings, Validity
 from games.undercover.words import WordPair
 from provers.z3_prover import Z3Prover
-from reasoning.llm import FallbackCounter, LLMSettings, MalformedAnswer, OpenAIChatClient
+from reasoning.llm import LLMSettings, MalformedAnswer, OpenAIChatClient
+from reasoning.llm.pytest_plugin import StartServer
 from reasoning.llm.scripted_server import ChatRequest, ScriptedChatServer
 from reasoning.syntax import parse_formula
 from tests.support.played import play_undercover, undercover_header
@@ -75,7 +87,6 @@ def test_nli_votes_for_a_player() -> None:
 
 
 def test_a_malformed_description_is_reprompted_then_falls_back() -> None:
-    fallbacks = FallbackCounter()
     bad = [
         "DESCRIPTION: It is Earl Grey tea, of course.",
         "I would rather not say.",
@@ -84,11 +95,11 @@ def test_a_malformed_description_is_reprompted_then_falls_back() -> None:
     ]
     responder = Responder(describe=bad)
     with scripted(responder) as (server, client):
-        agent = LLMAgent(client, seed=3, fallbacks=fallbacks)
+        agent = LLMAgent(client, seed=3)
         description = agent.describe(observation(ROUND_ONE))
     assert len(server.requests) == 4
     assert description.text in FALLBACK_DESCRIPTIONS and description.formula is None
-    assert fallbacks.snapshot().counts == {"describe": {"unparsed": 1}}
+    assert agent.fallbacks.counts == {"describe": {"unparsed": 1}}
     followups = [r.last_user for r in responder.asked["describe"][1:]]
     assert "names your word" in followups[0]
     assert "DESCRIPTION:" in followups[1]
@@ -123,28 +134,26 @@ def test_a_vote_is_asked_for_as_json_among_the_living_targets_only() -> None:
 
 
 def test_an_illegal_vote_is_reprompted_and_a_fixed_one_is_taken() -> None:
-    fallbacks = FallbackCounter()
     responder = Responder(vote=["VOTE: player 0", "VOTE: player 2"])
     with scripted(responder) as (_, client):
-        agent = LLMAgent(client, seed=1, fallbacks=fallbacks)
+        agent = LLMAgent(client, seed=1)
         assert agent.vote(observation(ROUND_ONE, living=(0, 1, 2))) == 2
     assert "you cannot vote for yourself" in responder.asked["vote"][1].last_user
-    assert fallbacks.count() == 0
+    assert agent.fallbacks.total == 0
 
 
 @pytest.mark.parametrize(
     ("reply", "reason"), [("VOTE: player 7", "illegal"), ("I abstain.", "unparsed")]
 )
 def test_a_vote_that_stays_unusable_falls_back_at_random(reply: str, reason: str) -> None:
-    fallbacks = FallbackCounter()
     responder = Responder(vote=[reply])
     obs = observation(ROUND_ONE, living=(0, 1, 2))
     with scripted(responder) as (server, client):
-        agent = LLMAgent(client, seed=5, fallbacks=fallbacks)
+        agent = LLMAgent(client, seed=5)
         target = agent.vote(obs)
     assert len(server.requests) == 4
     assert target in obs.vote_targets()
-    assert fallbacks.snapshot().counts == {"vote": {reason: 1}}
+    assert agent.fallbacks.counts == {"vote": {reason: 1}}
     assert agent.turns[0].fallback
 
 
@@ -220,12 +229,11 @@ def test_ns_agent_votes_with_the_record() -> None:
 
 
 def test_ns_agent_without_a_usable_guess_counts_the_fallback() -> None:
-    fallbacks = FallbackCounter()
     responder = Responder(guess=[f"GUESS: {WORD}"], vote=["ROLE: citizen\nVOTE: player 2"])
     with scripted(responder) as (_, client):
-        agent = NeuroSymbolicAttNLIAgent(client, prover=Z3Prover(), seed=4, fallbacks=fallbacks)
+        agent = NeuroSymbolicAttNLIAgent(client, prover=Z3Prover(), seed=4)
         agent.vote(observation(ROUND_ONE, living=(0, 1, 2)))
-    assert agent.guess is None and fallbacks.count("guess") == 1
+    assert agent.guess is None and agent.fallbacks.counts == {"guess": {"unparsed": 1}}
     assert len(responder.asked["guess"]) == 4
     assert "You have no guess of the other word yet." in responder.asked["vote"][0].last_user
 
@@ -243,7 +251,6 @@ def test_make_llm_agent() -> None:
 
 @pytest.mark.parametrize("kind", ["nli", "att-nli", "ns-att-nli"])
 def test_every_kind_falls_back_in_both_phases(kind: str) -> None:
-    fallbacks = FallbackCounter()
     responder = Responder(
         guess=["GUESS: Ceylon Tea"],
         describe=["ROLE: citizen\nDESCRIPTION: It is Earl Grey Tea."],
@@ -251,12 +258,12 @@ def test_every_kind_falls_back_in_both_phases(kind: str) -> None:
     )
     obs = observation(ROUND_ONE, living=(0, 1, 2))
     with scripted(responder) as (_, client):
-        agent = make_llm_agent(kind, client, seat=0, seed=3, fallbacks=fallbacks, prover=Z3Prover())  # type: ignore[arg-type]
+        agent = make_llm_agent(kind, client, seat=0, seed=3, prover=Z3Prover())  # type: ignore[arg-type]
         description = agent.describe(obs)
         target = agent.vote(obs)
     assert description.text in FALLBACK_DESCRIPTIONS and target in (1, 2)
     assert len(responder.asked["describe"]) == 4 and len(responder.asked["vote"]) == 4
-    assert fallbacks.snapshot().counts == {
+    assert agent.fallbacks.counts == {
         "describe": {"unparsed": 1},
         "vote": {"illegal": 1},
     }
@@ -308,7 +315,7 @@ class GameResponder(Responder):
 
     def __call__(self, request: ChatRequest) -> str:
         task = self.task(request)
-        state = str(request.messages[1]["content"])
+        state = self.state(request)
         if task == "formalize":
             self.asked.setdefault(task, []).append(request)
             sentence = state.splitlines()[0].removeprefix("Sentence: ")
@@ -339,15 +346,14 @@ def play_short_game(seed: int) -> tuple[UndercoverGame, Sequence[LLMAgent], Game
     game = UndercoverGame(UndercoverConfig(players=4), PAIR, seed)
     first_target = next(s for s in range(4) if s != game.spy_seat)
     responder = GameResponder(game.spy_seat, first_target)
-    fallbacks = FallbackCounter()
     kinds = ("nli", "att-nli", "ns-att-nli", "nli")
     with scripted(responder) as (_, client):
         agents = [
-            make_llm_agent(k, client, seat=s, seed=seed, fallbacks=fallbacks, prover=Z3Prover())  # type: ignore[arg-type]
+            make_llm_agent(k, client, seat=s, seed=seed, prover=Z3Prover())  # type: ignore[arg-type]
             for s, k in enumerate(kinds)
         ]
         play_undercover(game, agents, ProverChecker(ConsistencyTest(Lexicon.load())))
-    assert fallbacks.count() == 0
+    assert all(agent.fallbacks.total == 0 for agent in agents)
     return game, agents, responder
 
 
@@ -376,6 +382,50 @@ def test_a_short_game_with_the_three_agent_types() -> None:
     header = undercover_header(game, [a.name for a in agents])
     replayed = replay(header, [game.start_event(), *events])
     assert replayed.result == result
+
+
+class MuteSeatResponder(GameResponder):
+    """Answers a whole game as ``GameResponder`` does, except that seat ``mute`` never says
+    anything usable when asked to describe or vote."""
+
+    def __init__(self, spy: int, first_target: int, mute: int) -> None:
+        super().__init__(spy, first_target)
+        self.mute = mute
+
+    def __call__(self, request: ChatRequest) -> str:
+        state = self.state(request)
+        speaker = re.search(r"You are player (\d+)", state)
+        if self.task(request) in ("describe", "vote") and speaker and int(speaker[1]) == self.mute:
+            return "I would rather not say."
+        return super().__call__(request)
+
+
+def test_the_played_game_reports_each_llm_seats_own_fallbacks(
+    scripted_chat: StartServer,
+) -> None:
+    seed = 3
+    game = UndercoverGame(UndercoverConfig.model_validate({"players": 4}), PAIR, seed)
+    mute = next(s for s in range(4) if s != game.spy_seat)
+    first_target = next(s for s in range(4) if s not in (game.spy_seat, mute))
+    server = scripted_chat(MuteSeatResponder(game.spy_seat, first_target, mute))
+    llm = LLMSettings(base_url=server.base_url, model="scripted", max_retries=0)
+    settings = AgentSettings.create(
+        client=OpenAIChatClient(llm), pipeline=PipelineSettings(backend="z3")
+    )
+    specs = ["nli", "att-nli", "ns-att-nli", "nli"]
+    setup = UndercoverSetup(config=game.config, pair=PAIR)
+    played = play_game(UNDERCOVER, specs, seed, settings, setup)
+    assert server.errors == [] and isinstance(played.state, UndercoverState)
+    events = played.state.game.events
+    described = sum(isinstance(e, DescriptionEvent) and e.seat == mute for e in events)
+    voted = sum(b.voter == mute for e in events if isinstance(e, VoteEvent) for b in e.ballots)
+    assert described > 0 and voted > 0
+    assert played.fallbacks[mute].counts == {
+        "describe": {"unparsed": described},
+        "vote": {"unparsed": voted},
+    }
+    assert [f.total for s, f in enumerate(played.fallbacks) if s != mute] == [0, 0, 0]
+    assert combined_fallbacks(played.fallbacks) == played.fallbacks[mute]
 
 
 @pytest.mark.parametrize("uses_roles", [False, True])

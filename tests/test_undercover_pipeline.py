@@ -27,7 +27,7 @@ from provers.isabelle.prover import IsabelleProver
 from provers.isabelle.server import IsabelleServer
 from provers.z3_prover import Z3Prover
 from reasoning.formula import Formula
-from reasoning.llm import FallbackCounter, LLMSettings, OpenAIChatClient
+from reasoning.llm import LLMSettings, OpenAIChatClient
 from reasoning.llm.scripted_server import ChatRequest, ScriptedChatServer
 from reasoning.prover import Axiom
 from reasoning.sorts import erase_sorts
@@ -90,9 +90,15 @@ class Responder:
         self.queues = {task: list(replies) for task, replies in queues.items()}
         self.asked: dict[str, list[ChatRequest]] = {}
 
+    @staticmethod
+    def state(request: ChatRequest) -> str:
+        """The request's first user message after the earlier rounds' history (from round 3)."""
+        users = [str(m["content"]) for m in request.messages if m["role"] == "user"]
+        return next(u for u in users if not u.startswith("Earlier game history"))
+
     def task(self, request: ChatRequest) -> str:
         head = str(request.messages[0]["content"])
-        first_user = str(request.messages[1]["content"])
+        first_user = self.state(request)
         if head.startswith("You turn English sentences"):
             return "formalize"
         if head.startswith("You write general rules"):
@@ -282,14 +288,13 @@ def test_records_are_cached_across_phases() -> None:
 
 
 def test_failed_rules_are_counted_and_left_out() -> None:
-    fallbacks = FallbackCounter()
     responder = Responder(rules={BERGAMOT: []})
     with scripted(responder) as (_, client):
-        pipeline = NeuroSymbolicPipeline(client, Z3Prover(), fallbacks=fallbacks)
+        pipeline = NeuroSymbolicPipeline(client, Z3Prover())
         entry = pipeline.verify(1, [BERGAMOT], WORD, None)
     assert entry.rules == () and entry.label is Validity.INVALID
     assert len(responder.asked["rules"]) == 4
-    assert fallbacks.snapshot().counts == {"rules": {"unparsed": 1}}
+    assert pipeline.fallbacks.counts == {"rules": {"unparsed": 1}}
 
 
 AFTER_VOTE = RoundVote(
@@ -363,14 +368,13 @@ def test_refinement_is_skipped_unless_the_voted_out_entry_is_invalid() -> None:
 
 
 def test_an_unusable_update_keeps_the_guess_and_is_counted() -> None:
-    fallbacks = FallbackCounter()
     responder = Responder(update=["DECISION: update\nGUESS: Earl Grey Tea"])
     with scripted(responder) as (_, client):
-        pipeline = NeuroSymbolicPipeline(client, Z3Prover(), fallbacks=fallbacks)
+        pipeline = NeuroSymbolicPipeline(client, Z3Prover())
         refinement = pipeline.refine_guess(round_two(), "Green Tea", "spy")
     assert refinement is not None and refinement.new_guess == "Green Tea"
     assert len(responder.asked["update"]) == 4
-    assert fallbacks.count("guess") == 1
+    assert pipeline.fallbacks.counts == {"guess": {"unparsed": 1}}
 
 
 def test_with_isabelle_the_trace_is_the_first_failing_sketch_step() -> None:

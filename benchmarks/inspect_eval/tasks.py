@@ -31,7 +31,6 @@ from games.core.runlog import EventLog
 from reasoning.llm import (
     ChatClient,
     ClientProvider,
-    FallbackCounter,
     LLMSettings,
     UsageMeter,
     chat_clients_from,
@@ -82,16 +81,7 @@ def _play(game: str, specs: tuple[str, ...], seed: int, model: Model) -> tuple[s
         with chat_clients_from(_provider(model)), EventLog(path) as log:
             settings = _model_settings(entry)
             played: PlayedGame = play_game(entry, specs, seed, settings, log=log)
-        return path.read_text(encoding="utf-8"), _fallbacks(played, settings)
-
-
-def _fallbacks(played: PlayedGame, settings: Any) -> int:
-    """The game's fallbacks: its settings' own counter where the game counts every seat's
-    there (Undercover-V), else what each seat's agent reports."""
-    shared = getattr(settings, "fallbacks", None)
-    if isinstance(shared, FallbackCounter):
-        return shared.count()
-    return sum(f.total for f in played.fallbacks)
+        return path.read_text(encoding="utf-8"), sum(f.total for f in played.fallbacks)
 
 
 @solver

@@ -179,7 +179,6 @@ class LLMSeat:
         seed: int | None,
         name: str = "llm",
         max_reprompts: int = DEFAULT_MAX_REPROMPTS,
-        fallbacks: FallbackCounter | None = None,
     ) -> None:
         if max_reprompts < 0:
             raise ValueError(f"max_reprompts: must be >= 0, got {max_reprompts}")
@@ -188,7 +187,7 @@ class LLMSeat:
         self.seed = seed
         self.rng = random.Random(seed)
         self.max_reprompts = max_reprompts
-        self.counter = fallbacks if fallbacks is not None else FallbackCounter()
+        self._counter = FallbackCounter()
 
     @property
     def meter(self) -> UsageMeter:
@@ -203,7 +202,7 @@ class LLMSeat:
     @property
     def fallbacks(self) -> FallbackSnapshot:
         """Fallbacks so far, by phase and reason."""
-        return self.counter.snapshot()
+        return self._counter.snapshot()
 
     @property
     def last_call(self) -> int | None:
@@ -235,13 +234,13 @@ class LLMSeat:
         """``proposed`` when it is legal, else a seeded random legal action, counted as a
         fallback of ``phase``."""
         action, _ = choose_with_fallback(
-            proposed, legal, self.rng, counter=self.counter, phase=phase, meter=self.meter
+            proposed, legal, self.rng, counter=self._counter, phase=phase, meter=self.meter
         )
         return action
 
     def give_up(self, phase: str, reason: FallbackReason = FallbackReason.UNPARSED) -> None:
         """Count a fallback of ``phase`` whose replacement the game chooses itself."""
-        self.counter.record(phase, reason.value)
+        self._counter.record(phase, reason.value)
         self.meter.record_fallback()
 
 

@@ -6,7 +6,6 @@ question (Section 3.3.1), and the correlation of two solvers' location orders (T
 from __future__ import annotations
 
 import math
-import random
 from collections.abc import Sequence
 from itertools import combinations
 from statistics import fmean, pstdev
@@ -38,22 +37,37 @@ class MeanCI(BaseModel):
 def bootstrap_ci(
     scores: Sequence[Sequence[float]], resamples: int = 2000, level: float = 0.95, seed: int = 0
 ) -> MeanCI:
-    """The mean of ``scores[run][question]`` and a percentile bootstrap interval resampling
-    both runs and questions with replacement."""
+    """The mean of ``scores[run][question]`` and a percentile bootstrap interval
+    (``scipy.stats.bootstrap``) resampling both runs and questions with replacement."""
+    import numpy as np
+    from scipy.stats import bootstrap
+
     if not scores or not scores[0] or any(len(r) != len(scores[0]) for r in scores):
         raise ValueError("scores: one equally long, non-empty row per run")
-    rng = random.Random(seed)
-    runs, questions = len(scores), len(scores[0])
-    means = []
-    for _ in range(resamples):
-        rs = [rng.randrange(runs) for _ in range(runs)]
-        qs = [rng.randrange(questions) for _ in range(questions)]
-        means.append(fmean(scores[r][q] for r in rs for q in qs))
-    means.sort()
-    cut = (1 - level) / 2
-    low = means[max(0, math.floor(cut * resamples))]
-    high = means[min(resamples - 1, math.ceil((1 - cut) * resamples) - 1)]
-    return MeanCI(mean=fmean(x for row in scores for x in row), low=low, high=high, level=level)
+    table = np.asarray(scores, dtype=float)
+    mean = float(table.mean())
+    moving = [axis for axis, size in enumerate(table.shape) if size > 1]
+    if not moving:  # one run of one question: every resample is the same
+        return MeanCI(mean=mean, low=mean, high=mean, level=level)
+
+    def resampled_mean(*picked: np.ndarray, axis: int = -1) -> np.ndarray:
+        index = [np.zeros(1, dtype=int), np.zeros(1, dtype=int)]
+        for dim, chosen in zip(moving, picked, strict=True):
+            index[dim] = np.asarray(chosen, dtype=int)
+        rows, cols = index
+        return np.asarray(table[rows[..., :, None], cols[..., None, :]].mean(axis=(-2, -1)))
+
+    result = bootstrap(
+        tuple(np.arange(table.shape[axis]) for axis in moving),
+        resampled_mean,
+        n_resamples=resamples,
+        vectorized=True,
+        confidence_level=level,
+        method="percentile",
+        rng=np.random.default_rng(seed),
+    )
+    interval = result.confidence_interval
+    return MeanCI(mean=mean, low=float(interval.low), high=float(interval.high), level=level)
 
 
 def order_correlation(one: Sequence[str], other: Sequence[str]) -> float:

@@ -10,7 +10,7 @@ pipeline settings) for the LLM types, which cannot be made without one.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from games.core.agents import AgentRegistry, AgentSpecError, AgentType
 from games.undercover.agent import Agent
@@ -27,7 +27,7 @@ from games.undercover.prover_agent import (
     ProverAgent,
     StatementLibrary,
 )
-from reasoning.llm import ChatClient, FallbackCounter
+from reasoning.llm import ChatClient
 from reasoning.prover import Prover
 
 
@@ -36,9 +36,9 @@ class AgentSettings:
     """What agent factories draw on; one instance is shared by every agent of a run.
 
     ``test`` is the consistency test T(s, Delta) (its prover and cache); ``library`` the lexicon
-    statements; ``client`` the chat client for LLM agents (None: offline only), whose fallbacks
-    are counted in ``fallbacks``; ``seat_clients``, when given, makes each LLM seat a client of
-    its own instead (recording or replaying that seat's calls); ``pipeline`` configures the
+    statements; ``client`` the chat client for LLM agents (None: offline only; each agent counts
+    its own fallbacks); ``seat_clients``, when given, makes each LLM seat a client of its own
+    instead (recording or replaying that seat's calls); ``pipeline`` configures the
     neuro-symbolic LLM agent (its backend included: by default Isabelle where installed, else
     Z3).
     """
@@ -47,7 +47,6 @@ class AgentSettings:
     test: ConsistencyTest
     library: StatementLibrary
     client: ChatClient | None = None
-    fallbacks: FallbackCounter = field(default_factory=FallbackCounter)
     seat_clients: SeatClients | None = None
     pipeline: PipelineSettings | None = None
 
@@ -98,7 +97,6 @@ def _llm(kind: AgentKind) -> AgentFactory:
             client,
             seat=seat,
             seed=seed,
-            fallbacks=settings.fallbacks,
             settings=settings.pipeline,
         )
 

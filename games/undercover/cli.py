@@ -10,7 +10,7 @@ from typing import Annotated
 import typer
 from pydantic import BaseModel, ValidationError
 
-from games.core.agents import agent_meters
+from games.core.agents import agent_meters, combined_fallbacks
 from games.core.cli import (
     BaseUrl,
     LogFolder,
@@ -290,8 +290,9 @@ def play_undercover(
             played = play_agents(ENTRY, seated, seed, setup, sink, state=referee)
     except GAME_ERRORS as err:
         fail(err, 1)
-    if (client is not None or seat_clients is not None) and settings.fallbacks.count():
-        typer.echo(f"LLM fallbacks: {settings.fallbacks.snapshot().counts}")
+    fallbacks = combined_fallbacks(played.fallbacks)
+    if (client is not None or seat_clients is not None) and fallbacks.total:
+        typer.echo(f"LLM fallbacks: {fallbacks.counts}")
     labelled = {
         f"seat {seat} {agent.name}": meters
         for seat, agent in enumerate(seated)

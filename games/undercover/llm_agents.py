@@ -9,9 +9,10 @@
   engine's checker can test them against its card.
 
 Answers are labelled lines read through ``reasoning.llm.ask_structured``; a malformed or illegal
-answer is re-prompted up to 3 times, then a random legal action is taken and counted in the
-shared ``FallbackCounter`` (phases ``describe`` and ``vote``; the pipeline adds ``rules`` and
-``guess``). Endpoint failures (``LLMEndpointError``) propagate to the caller.
+answer is re-prompted up to 3 times, then a random legal action is taken and counted among the
+agent's own ``fallbacks`` (phases ``describe`` and ``vote``; the neuro-symbolic agent adds its
+pipeline's ``rules`` and ``guess``). Endpoint failures (``LLMEndpointError``) propagate to the
+caller.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from pydantic import BaseModel, ConfigDict
 
 from formalize.davidsonian.autoformalize import Autoformalizer
 from formalize.davidsonian.render import ITEM
+from games.core.agents import combined_fallbacks
 from games.core.llm_player import LLMSeat
 from games.undercover import prompts
 from games.undercover.agent import Description, Observation
@@ -45,7 +47,7 @@ from games.undercover.pipeline import (
 from reasoning.llm import (
     ChatClient,
     ChatMessage,
-    FallbackCounter,
+    FallbackSnapshot,
     MalformedAnswer,
     UsageMeter,
     labelled_fields,
@@ -171,7 +173,7 @@ class LLMAgent:
 
     ``formalizer``, when given, attaches a logical form to every description the model wrote
     (fallback sentences go without). ``turns`` keeps every decision made, ``fallbacks`` counts
-    the random actions taken.
+    the random actions it took.
     """
 
     kind: AgentKind = "nli"
@@ -185,18 +187,14 @@ class LLMAgent:
         *,
         name: str | None = None,
         seed: int | None = None,
-        fallbacks: FallbackCounter | None = None,
         max_reprompts: int = DEFAULT_MAX_REPROMPTS,
         formalizer: Autoformalizer | None = None,
     ) -> None:
         self.name = name or self.kind
-        self.seat = LLMSeat(
-            client, seed=seed, name=self.name, max_reprompts=max_reprompts, fallbacks=fallbacks
-        )
+        self.seat = LLMSeat(client, seed=seed, name=self.name, max_reprompts=max_reprompts)
         self.client: ChatClient = self.seat.client
         self.seed = seed
         self.rng = self.seat.rng
-        self.fallbacks = self.seat.counter
         self.max_reprompts = max_reprompts
         self.formalizer = formalizer
         self.role: Role | None = None
@@ -206,6 +204,11 @@ class LLMAgent:
     def meters(self) -> tuple[UsageMeter, ...]:
         """The agent's chat meter (its seat's, the only one)."""
         return (self.seat.meter,)
+
+    @property
+    def fallbacks(self) -> FallbackSnapshot:
+        """The agent's fallbacks so far, by phase (``describe``, ``vote``) and reason."""
+        return self.seat.fallbacks
 
     def describe(self, obs: Observation) -> Description:
         """A one-sentence description of ``obs.word`` (a fallback sentence after 3 re-prompts)."""
@@ -348,18 +351,13 @@ class NeuroSymbolicAttNLIAgent(AttNLIAgent):
         attach_formulas: bool = True,
         name: str | None = None,
         seed: int | None = None,
-        fallbacks: FallbackCounter | None = None,
         max_reprompts: int = DEFAULT_MAX_REPROMPTS,
     ) -> None:
-        super().__init__(
-            client, name=name, seed=seed, fallbacks=fallbacks, max_reprompts=max_reprompts
-        )
+        super().__init__(client, name=name, seed=seed, max_reprompts=max_reprompts)
         self.pipeline = (
             pipeline
             if pipeline is not None
-            else NeuroSymbolicPipeline(
-                self.seat.client, prover, settings, fallbacks=self.fallbacks, seed=seed
-            )
+            else NeuroSymbolicPipeline(self.seat.client, prover, settings, seed=seed)
         )
         if attach_formulas:
             self.formalizer = self.pipeline.formalizer
@@ -367,6 +365,12 @@ class NeuroSymbolicAttNLIAgent(AttNLIAgent):
         self.records: list[LogicalRecord] = []
         self.refinements: list[GuessRefinement] = []
         self._votes_seen = 0
+
+    @property
+    def fallbacks(self) -> FallbackSnapshot:
+        """The fallbacks of its own decisions (``describe``, ``vote``, a first ``guess``) and of
+        its pipeline (``rules``, ``guess`` refinements), added up."""
+        return combined_fallbacks([self.seat.fallbacks, self.pipeline.fallbacks])
 
     def describe(self, obs: Observation) -> Description:
         """Refine the guess after a vote, rebuild V, then describe as Att-NLI does (eqs. 4-5)."""
@@ -431,7 +435,6 @@ def make_llm_agent(
     *,
     seat: int,
     seed: int,
-    fallbacks: FallbackCounter | None = None,
     prover: Prover | None = None,
     settings: PipelineSettings | None = None,
     name: str | None = None,
@@ -443,9 +446,9 @@ def make_llm_agent(
     """
     agent_seed = seed * 1000 + seat
     if kind == "nli":
-        return LLMAgent(client, name=name, seed=agent_seed, fallbacks=fallbacks)
+        return LLMAgent(client, name=name, seed=agent_seed)
     if kind == "att-nli":
-        return AttNLIAgent(client, name=name, seed=agent_seed, fallbacks=fallbacks)
+        return AttNLIAgent(client, name=name, seed=agent_seed)
     if kind == "ns-att-nli":
         return NeuroSymbolicAttNLIAgent(
             client,
@@ -453,6 +456,5 @@ def make_llm_agent(
             settings=settings,
             name=name,
             seed=agent_seed,
-            fallbacks=fallbacks,
         )
     raise ValueError(f"unknown LLM agent kind {kind!r}; choose one of {', '.join(LLM_AGENT_KINDS)}")

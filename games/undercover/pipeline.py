@@ -45,6 +45,7 @@ from reasoning.llm import (
     ChatClient,
     FallbackCounter,
     FallbackReason,
+    FallbackSnapshot,
     MalformedAnswer,
     ask_structured,
     labelled_fields,
@@ -314,7 +315,7 @@ class NeuroSymbolicPipeline:
     The LLM ``client`` writes rules, logical forms, syntax repairs and guess updates; ``prover``
     (default: ``select_backend(settings.backend)``) checks theories. Rules, logical forms and
     verifications are cached, so a round only pays for what is new. Unusable LLM answers after
-    the re-prompts are counted in ``fallbacks`` (phases ``rules`` and ``guess``).
+    the re-prompts are counted, by phase (``rules`` and ``guess``), in ``fallbacks``.
     """
 
     def __init__(
@@ -323,13 +324,12 @@ class NeuroSymbolicPipeline:
         prover: Prover | None = None,
         settings: PipelineSettings | None = None,
         *,
-        fallbacks: FallbackCounter | None = None,
         seed: int | None = None,
     ) -> None:
         self.client = client
         self.settings = settings if settings is not None else PipelineSettings()
         self.prover = prover if prover is not None else select_backend(self.settings.backend)
-        self.fallbacks = fallbacks if fallbacks is not None else FallbackCounter()
+        self._fallbacks = FallbackCounter()
         self.seed = seed
         self.formalizer = Autoformalizer(
             client,
@@ -340,6 +340,11 @@ class NeuroSymbolicPipeline:
         self._rules: dict[tuple[tuple[str, ...], tuple[str, ...]], tuple[str, ...]] = {}
         self._forms: dict[str, Formalization] = {}
         self._verified: dict[tuple[int, tuple[str, ...], str, str | None], PlayerVerification] = {}
+
+    @property
+    def fallbacks(self) -> FallbackSnapshot:
+        """The pipeline's fallbacks so far, by phase (``rules``, ``guess``) and reason."""
+        return self._fallbacks.snapshot()
 
     def candidates(self, word: str, guess: str | None) -> tuple[str, ...]:
         """The candidate words rules are written for: my word, and the guess if any."""
@@ -566,7 +571,7 @@ class NeuroSymbolicPipeline:
 
     def _give_up(self, phase: str) -> None:
         """Count a fallback of ``phase`` by reason and in the client's meter."""
-        self.fallbacks.record(phase, FallbackReason.UNPARSED.value)
+        self._fallbacks.record(phase, FallbackReason.UNPARSED.value)
         self.client.meter.record_fallback()
 
     def _guess_check(self, entry: PlayerVerification, guess: str) -> tuple[bool, str, str]:
