@@ -18,7 +18,7 @@ import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 import typer
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -35,6 +35,7 @@ from benchmarks.llm_usage import game_usage, played_usage, usage_lines
 from benchmarks.report import format_table
 from benchmarks.runner import MemoryLog, RunOptions, check_replayable, run_games
 from games.core.cli import (
+    ReasoningEffort,
     fail,
     llm_settings,
     prepare_out,
@@ -43,9 +44,20 @@ from games.core.errors import GAME_ERRORS
 from games.core.play import play_game
 from games.core.recordings import game_llm_settings, migrate_game_ids
 from games.core.runlog import RunDir, game_id, game_seed
-from games.hanabi.agents import AGENTS, HanabiAgentSettings
+from games.hanabi.agents import AGENTS, HanabiAgentSettings, SeatEndpoint
 from games.hanabi.audit import audit_log, tally
-from games.hanabi.cli import BestOf, Mixture, SherlockView, seat_specs
+from games.hanabi.cli import (
+    AGENTS_HELP,
+    BestOf,
+    InvalidAnswers,
+    Mixture,
+    Seating,
+    SeatsFileOption,
+    SherlockView,
+    endpoint_missing,
+    seat_specs,
+    seating,
+)
 from games.hanabi.config import MAX_SEED, Scoring
 from games.hanabi.entry import ENTRY
 from games.hanabi.events import DecisionEvent, GameEnd, HanabiConfig
@@ -91,6 +103,8 @@ class HanabiRunConfig(BaseModel):
     mixture: bool = False
     model: str | None = None
     invalid: InvalidPolicy = "fallback"
+    reasoning_effort: Literal["low", "medium", "high"] | None = None
+    endpoints: tuple[SeatEndpoint | None, ...] = ()
 
 
 def hanabi_id(players: int, seed: int) -> str:
@@ -123,6 +137,7 @@ class HanabiGamePlayer:
             best_of=self.config.best_of,
             mixture=self.config.mixture,
             invalid=self.config.invalid,
+            endpoints=self.config.endpoints,
             llm=llm,
         )
         config = HanabiConfig(players=players, scoring=self.config.scoring)
@@ -290,19 +305,21 @@ def counts_in(players: Sequence[int]) -> tuple[int, ...]:
 @run_command(out=Path("runs/hanabi"))
 def bench_hanabi(
     shared: RunCommandOptions,
-    players: Annotated[str, typer.Option(help="Player counts, comma-separated (2-5).")] = "2,3,4,5",
+    players: Annotated[
+        str | None,
+        typer.Option(
+            help="Player counts, comma-separated, 2-5 (default: 2,3,4,5, or the --seats "
+            "file's seats).",
+            show_default=False,
+        ),
+    ] = None,
     seeds: Annotated[
         str,
         typer.Option(help="Seeds per player count: a count, or a list such as 2,3,5,7,11."),
     ] = "10",
     first_seed: Annotated[int, typer.Option(min=0, help="The first seed; then first+1, ...")] = 0,
-    agents: Annotated[
-        str,
-        typer.Option(
-            help=f"One agent for every seat, or a seat list for cross-play "
-            f"({', '.join(AGENTS.names)}); `sherlock*2,symbolic` repeats."
-        ),
-    ] = "symbolic",
+    agents: Annotated[str | None, typer.Option(help=AGENTS_HELP, show_default=False)] = None,
+    seats: SeatsFileOption = None,
     scoring: Annotated[
         str, typer.Option(help="fireworks (the sum, kept at a bomb-out) or hle (a bomb-out is 0).")
     ] = "fireworks",
@@ -310,13 +327,8 @@ def bench_hanabi(
     old_view: Annotated[str | None, typer.Option("--view", hidden=True)] = None,
     best_of: BestOf = 1,
     mixture: Mixture = False,
-    invalid: Annotated[
-        str,
-        typer.Option(
-            help="LLM answers still invalid after the re-prompts: fallback (a counted random "
-            "legal move) or reprompt (up to 10 re-prompts, then the game errors)."
-        ),
-    ] = "fallback",
+    invalid: InvalidAnswers = "fallback",
+    reasoning_effort: ReasoningEffort = None,
 ) -> None:
     """Play Hanabi games on the shared runner; print mean, std, IQM with 95% CIs, perfect games,
     bomb-outs, turns, fallbacks and tracking accuracy per player count; write JSON and a PNG.
@@ -332,10 +344,18 @@ def bench_hanabi(
         if replay is not None:
             config = RunDir.resume(replay, HanabiRunConfig).config
             counts, agents, model = config.players, config.agents, config.model
+            seated = Seating(agents=agents, endpoints=config.endpoints)
+            reasoning_effort = config.reasoning_effort
             if not AGENTS.needs_llm(AGENTS.parse(agents)):
                 raise ValueError(f"--replay: {replay} played agents {agents!r}, which ask no LLM")
         else:
-            counts = counts_in(player_counts(players))
+            seated, fixed = seating(agents, seats)
+            agents = seated.agents
+            counts = (fixed,) if fixed is not None else (2, 3, 4, 5)
+            if players is not None:
+                counts = counts_in(player_counts(players))
+            if fixed is not None and counts != (fixed,):
+                raise ValueError(f"--players: {players}, but {seats} names {fixed} seats")
             config = HanabiRunConfig.model_validate(
                 {
                     "players": counts,
@@ -347,6 +367,8 @@ def bench_hanabi(
                     "mixture": mixture,
                     "model": model,
                     "invalid": invalid,
+                    "reasoning_effort": reasoning_effort,
+                    "endpoints": seated.endpoints,
                 }
             )
         for count in counts:
@@ -354,12 +376,10 @@ def bench_hanabi(
         names = AGENTS.parse(agents)
         llm = None
         if AGENTS.needs_llm(names):
-            llm = llm_settings(model, shared.base_url, shared.record_in, replay)
-            if replay is None and not llm.configured:
-                raise ValueError(
-                    f"agents {agents!r} need an LLM endpoint: give --base-url (and --model), or "
-                    "set GUMSHOE_LLM_BASE_URL / OPENAI_API_KEY"
-                )
+            llm = llm_settings(model, shared.base_url, shared.record_in, replay, reasoning_effort)
+            missing = endpoint_missing(seated, llm)
+            if replay is None and missing is not None:
+                raise missing
             if replay is not None:
                 ids = [hanabi_id(p, s) for p in config.players for s in config.seeds]
                 migrate_ids(replay, config)

@@ -3,17 +3,18 @@
 from __future__ import annotations
 
 import statistics
+from collections import Counter
 
 import pytest
 
 from games.core.play import play_game
 from games.hanabi.agents import AGENTS, StrongAgent, make_agent
 from games.hanabi.annotate import move_values
-from games.hanabi.engine import HanabiGame
+from games.hanabi.engine import HanabiGame, HanabiObservation
 from games.hanabi.entry import ENTRY, HanabiState
 from games.hanabi.events import HanabiConfig
 from games.hanabi.hat import HatAgent
-from games.hanabi.search import SearchAgent
+from games.hanabi.search import PRUNE_AFTER, ROLLOUTS, SearchAgent
 
 
 def _play(players: int, seed: int, names: list[str]) -> HanabiGame:
@@ -115,3 +116,43 @@ def test_search_makes_legal_moves_and_keeps_certain_ones() -> None:
             assert move == blueprint
         game.apply({seat: move})
     assert game.score() > 10
+
+
+class ScriptedRollouts(SearchAgent):
+    """A searcher whose rollouts return a set value per candidate move, counted."""
+
+    def __init__(self, seat: int, values: dict[int, int]) -> None:
+        super().__init__(seat, 0)
+        self.values = values
+        self.calls: Counter[int] = Counter()
+
+    def _rollout(self, obs: HanabiObservation, hand: list[int], seed: int, action: int) -> int:
+        self.calls[action] += 1
+        return self.values[action]
+
+
+def test_search_drops_a_trailing_candidate_and_takes_a_leading_one() -> None:
+    """Racing: a candidate four points behind the blueprint's move gets no more rollouts after
+    the second deal; one ahead by the margin is rolled out on every deal and chosen."""
+    game = HanabiGame(HanabiConfig(players=2), 6)
+    hat = [HatAgent(seat) for seat in range(2)]
+    while True:
+        obs = game.observation(game.current)
+        move = hat[game.current].act(obs)
+        decision = hat[game.current].last
+        assert decision is not None
+        probe = SearchAgent(game.current, 0)
+        candidates = probe._candidates(obs, move, decision)
+        if decision.unsure and len(candidates) >= 3:
+            break
+        game.apply({game.current: move})
+    worse, better = [a for a in candidates if a != move][:2]
+    seat = game.current
+    trailing = ScriptedRollouts(seat, {a: 20 if a == move else 17 for a in candidates})
+    assert trailing.act(obs) == move
+    assert set(trailing.calls.values()) == {PRUNE_AFTER}
+    leading = ScriptedRollouts(seat, {a: 20 if a != better else 21 for a in candidates})
+    leading.values[worse] = 17
+    assert leading.act(obs) == better
+    assert leading.calls[better] == leading.calls[move] == ROLLOUTS
+    assert leading.calls[worse] == PRUNE_AFTER

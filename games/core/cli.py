@@ -20,6 +20,15 @@ Model = Annotated[
     typer.Option(help="LLM model for LLM agents (with --replay: the recorded one)."),
 ]
 BaseUrl = Annotated[str | None, typer.Option(help="OpenAI-compatible endpoint for LLM agents.")]
+ReasoningEffort = Annotated[
+    str | None,
+    typer.Option(
+        metavar="LEVEL",
+        help="low, medium or high: sent as reasoning_effort to servers of reasoning models "
+        "(default: GUMSHOE_LLM_REASONING_EFFORT, else none is sent).",
+    ),
+]
+"""The ``--reasoning-effort`` option of commands with LLM agents."""
 Record = Annotated[
     bool,
     typer.Option(
@@ -150,6 +159,7 @@ LLM_OPTIONS = {
     "base_url": "--base-url",
     "record_path": "--record",
     "replay_path": "--replay",
+    "reasoning_effort": "--reasoning-effort",
 }
 """The command-line option behind each LLM setting a command takes."""
 
@@ -159,16 +169,18 @@ def llm_settings(
     base_url: str | None,
     record: Path | None = None,
     replay: Path | None = None,
+    reasoning_effort: str | None = None,
 ) -> LLMSettings:
     """The LLM settings of a command: the options given (model, endpoint, the run folder to
-    record into or replay from) over the environment's ``GUMSHOE_LLM_*``; a model left unset
-    is the endpoint's first listed one. ValueError in one line naming the option, or the
-    environment variable, whose value is wrong."""
+    record into or replay from, the reasoning effort) over the environment's
+    ``GUMSHOE_LLM_*``; a model left unset is the endpoint's first listed one. ValueError in one
+    line naming the option, or the environment variable, whose value is wrong."""
     given = {
         "model": model,
         "base_url": base_url,
         "record_path": record,
         "replay_path": replay,
+        "reasoning_effort": reasoning_effort,
     }
     try:
         return LLMSettings.model_validate({k: v for k, v in given.items() if v is not None})

@@ -8,6 +8,7 @@ fresh agent for one game; ``AGENTS.parse`` reads seat lists such as ``symbolic*3
 
 from __future__ import annotations
 
+import os
 import random
 from collections.abc import Callable
 from typing import Protocol
@@ -42,6 +43,35 @@ class HanabiAgent(Protocol):
         ...
 
 
+class SeatEndpoint(BaseModel):
+    """Where one seat's chat calls go: an endpoint and the name of the environment variable that
+    holds its key (never the key itself, so run configs can be shared)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    base_url: str | None = None
+    api_key_env: str | None = None
+
+    def key(self) -> str | None:
+        """The key in ``api_key_env``; ValueError naming the variable when it is unset."""
+        if self.api_key_env is None:
+            return None
+        value = os.environ.get(self.api_key_env)
+        if not value:
+            raise ValueError(f"environment variable {self.api_key_env} is not set")
+        return value
+
+    def applied(self, llm: LLMSettings) -> LLMSettings:
+        """``llm`` with this seat's endpoint and key in place of the command's."""
+        update: dict[str, object] = {}
+        if self.base_url is not None:
+            update["base_url"] = self.base_url
+        key = self.key()
+        if key is not None:
+            update["api_key"] = key
+        return LLMSettings.model_validate({**llm.model_dump(), **update})
+
+
 class HanabiAgentSettings(BaseModel):
     """What the factories read: the scoring mode the symbolic agent plays for; for LLM agents
     the endpoint (None: from the environment), Sherlock's knowledge view, best-of-K, the
@@ -60,6 +90,8 @@ class HanabiAgentSettings(BaseModel):
     invalid: InvalidPolicy = "fallback"
     seat_model: str | None = None
     """The model a seat spec named (``sherlock@MODEL``): the seat's name in the log keeps it."""
+    endpoints: tuple[SeatEndpoint | None, ...] = ()
+    """Seat by seat, an endpoint of its own (a seats file's), None for the command's."""
 
 
 class RandomAgent:
@@ -128,6 +160,9 @@ def _strong(seat: int, seed: int, settings: HanabiAgentSettings) -> HanabiAgent:
 def _llm(role: Role) -> Callable[[int, int, HanabiAgentSettings], HanabiAgent]:
     def factory(seat: int, seed: int, settings: HanabiAgentSettings) -> HanabiAgent:
         llm = settings.llm if settings.llm is not None else LLMSettings()
+        endpoint = settings.endpoints[seat] if seat < len(settings.endpoints) else None
+        if endpoint is not None:
+            llm = endpoint.applied(llm)
         return HanabiLLMAgent(
             role,
             seat_client(llm, seat),

@@ -8,12 +8,13 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, ConfigDict, ValidationError
 
 from games.core.cli import (
     BaseUrl,
     LogFolder,
     Model,
+    ReasoningEffort,
     fail,
     llm_settings,
     prepare_out,
@@ -23,7 +24,7 @@ from games.core.errors import GAME_ERRORS
 from games.core.loop import Watcher
 from games.core.play import play_game
 from games.core.runlog import EventLog, EventSink, game_id, write_atomic
-from games.hanabi.agents import AGENTS, HanabiAgentSettings
+from games.hanabi.agents import AGENTS, HanabiAgentSettings, SeatEndpoint
 from games.hanabi.annotate import correlation, decision_records
 from games.hanabi.config import MAX_SEED, Scoring
 from games.hanabi.engine import HanabiObservation
@@ -32,6 +33,8 @@ from games.hanabi.events import HANABI_EVENT_TYPES, DecisionEvent, HanabiConfig
 from games.hanabi.hanablive import export_hanablive
 from games.hanabi.knowledge import KnowledgeView, seat_knowledge
 from games.hanabi.render import event_text, knowledge_text, table_text
+from games.hanabi.seats import read_seats
+from reasoning.llm import LLMSettings
 from reasoning.progress import progress_bar
 
 
@@ -76,6 +79,73 @@ Mixture = Annotated[
     bool, typer.Option("--mixture", help="LLM agents: specialist roles feed an aggregator.")
 ]
 """The ``--mixture`` option of the Hanabi commands."""
+InvalidAnswers = Annotated[
+    str,
+    typer.Option(
+        "--invalid",
+        help="LLM answers still invalid after the re-prompts: fallback (a counted random "
+        "legal move) or reprompt (up to 10 re-prompts, then the game errors).",
+    ),
+]
+"""The ``--invalid`` option of the Hanabi commands."""
+SeatsFileOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--seats",
+        metavar="FILE",
+        help='One entry per seat (JSON {"seats": [...]} or JSONL): agent, and for LLM seats '
+        "model, base_url, api_key_env (the variable holding the key); in place of --agents.",
+    ),
+]
+"""The ``--seats`` option of the Hanabi commands."""
+AGENTS_HELP = (
+    f"One agent for every seat, or one per seat ({', '.join(AGENTS.names)}); "
+    "`symbolic*2,random` repeats; `sherlock@MODEL` names a seat's model (default: symbolic)."
+)
+"""The help of the ``--agents`` option of the Hanabi commands."""
+
+
+class Seating(BaseModel):
+    """Who sits where: the seat list (agent specs, comma-separated) and each seat's own
+    endpoint, if any (from a seats file)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    agents: str
+    endpoints: tuple[SeatEndpoint | None, ...] = ()
+
+    def needs_endpoint(self) -> bool:
+        """Whether an LLM seat relies on the command's endpoint (none of its own)."""
+        specs = AGENTS.parse(self.agents)
+        own = list(self.endpoints) + [None] * (len(specs) - len(self.endpoints))
+        return any(
+            AGENTS.needs_llm([spec]) and (end is None or end.base_url is None)
+            for spec, end in zip(specs, own, strict=True)
+        )
+
+
+def seating(agents: str | None, seats: Path | None) -> tuple[Seating, int | None]:
+    """The seating of ``--agents`` or of a ``--seats`` file, and the player count the file
+    fixes (None without one); ValueError in one line when both are given or the file is bad."""
+    if seats is None:
+        return Seating(agents=agents or "symbolic"), None
+    if agents is not None:
+        raise ValueError("--agents and --seats: give one of them")
+    entries = read_seats(seats)
+    chosen = Seating(
+        agents=",".join(e.spec for e in entries), endpoints=tuple(e.endpoint for e in entries)
+    )
+    return chosen, len(entries)
+
+
+def endpoint_missing(seated: Seating, llm: LLMSettings) -> ValueError | None:
+    """The one-line error when an LLM seat has no endpoint, its own or the command's."""
+    if llm.configured or not seated.needs_endpoint():
+        return None
+    return ValueError(
+        f"agents {seated.agents!r} need an LLM endpoint: give --base-url (and --model), a "
+        "base_url per seat in --seats, or set GUMSHOE_LLM_BASE_URL / OPENAI_API_KEY"
+    )
 
 
 def play_narrated(
@@ -108,17 +178,17 @@ def seat_specs(agents: str, players: int) -> tuple[str, ...]:
 
 
 def play_hanabi(
-    players: Annotated[int, typer.Option(help="Players, 2 to 5.")] = 3,
+    players: Annotated[
+        int | None,
+        typer.Option(
+            help="Players, 2 to 5 (default: 3, or the --seats file's seats).", show_default=False
+        ),
+    ] = None,
     seed: Annotated[
         int, typer.Option(min=0, max=MAX_SEED, help="Seed of the deal (the reference engine's).")
     ] = 0,
-    agents: Annotated[
-        str,
-        typer.Option(
-            help=f"One agent for every seat, or one per seat ({', '.join(AGENTS.names)}); "
-            "`symbolic*2,random` repeats."
-        ),
-    ] = "symbolic",
+    agents: Annotated[str | None, typer.Option(help=AGENTS_HELP, show_default=False)] = None,
+    seats: SeatsFileOption = None,
     scoring: Annotated[
         str, typer.Option(help="fireworks (the sum, kept at a bomb-out) or hle (a bomb-out is 0).")
     ] = "fireworks",
@@ -129,25 +199,29 @@ def play_hanabi(
     sherlock_view: SherlockView = "hints",
     best_of: BestOf = 1,
     mixture: Mixture = False,
+    invalid: InvalidAnswers = "fallback",
     model: Model = None,
     base_url: BaseUrl = None,
+    reasoning_effort: ReasoningEffort = None,
 ) -> None:
     """Play one seeded Hanabi game and print each turn with the acting seat's knowledge."""
     try:
+        seated, fixed = seating(agents, seats)
+        if fixed is not None and players not in (None, fixed):
+            raise ValueError(f"--players: {players}, but {seats} names {fixed} seats")
+        players = fixed or players or 3
         config = HanabiConfig.model_validate({"players": players, "scoring": scoring})
         if view not in ("exact", "hints"):
             raise ValueError(f"--view: must be exact or hints, got {view!r}")
         chosen: KnowledgeView = "exact" if view == "exact" else "hints"
         mode: Scoring = config.scoring
-        specs = seat_specs(agents, players)
+        specs = seat_specs(seated.agents, players)
         llm = None
         if AGENTS.needs_llm(specs):
-            llm = llm_settings(model, base_url)
-            if not llm.configured:
-                raise ValueError(
-                    f"agents {agents!r} need an LLM endpoint: give --base-url (and --model), or "
-                    "set GUMSHOE_LLM_BASE_URL / OPENAI_API_KEY"
-                )
+            llm = llm_settings(model, base_url, reasoning_effort=reasoning_effort)
+            missing = endpoint_missing(seated, llm)
+            if missing is not None:
+                raise missing
         settings = HanabiAgentSettings.model_validate(
             {
                 "scoring": mode,
@@ -155,6 +229,8 @@ def play_hanabi(
                 "view": sherlock_view,
                 "best_of": best_of,
                 "mixture": mixture,
+                "invalid": invalid,
+                "endpoints": seated.endpoints,
             }
         )
         if out is not None:

@@ -115,6 +115,34 @@ def _odds(table: Table, flags: tuple[bool, ...]) -> float:
     return hits / total if total else 0.0
 
 
+def _odds_pair(
+    table: Table, first: tuple[bool, ...], second: tuple[bool, ...]
+) -> tuple[float, float]:
+    """``_odds`` of two predicates in one pass over the table."""
+    total = hits = others = 0
+    for card, weight in table.items():
+        total += weight
+        if first[card]:
+            hits += weight
+        if second[card]:
+            others += weight
+    return (hits / total, others / total) if total else (0.0, 0.0)
+
+
+COLOR_BIT = tuple(1 << (card // NUM_RANKS) for card in range(NUM_IDENTITIES))
+RANK_BIT = tuple(1 << (card % NUM_RANKS) for card in range(NUM_IDENTITIES))
+"""Each identity's colour and rank as one bit, so a table's colours and ranks are bit masks."""
+
+
+def _masks(table: Table) -> tuple[int, int]:
+    """The colours and the ranks a table still allows, as bit masks."""
+    colors = ranks = 0
+    for card in table:
+        colors |= COLOR_BIT[card]
+        ranks |= RANK_BIT[card]
+    return colors, ranks
+
+
 def _take(table: Table, card: int) -> None:
     """One copy of ``card`` is accounted for elsewhere: its weight drops by one."""
     weight = table.get(card)
@@ -184,7 +212,7 @@ def _partition(index: int, limit: int, table: Table, board: Board) -> _Question:
 
 def _ask(tables: list[Table], limit: int, board: Board) -> _Question | None:
     """The next question about a hand with these public tables, given ``limit`` answers."""
-    odds = [(i, _odds(t, board.playable), _odds(t, board.dead)) for i, t in enumerate(tables)]
+    odds = [(i, *_odds_pair(t, board.playable, board.dead)) for i, t in enumerate(tables)]
     knows_play = any(p == 1.0 for _, p, _ in odds)
     knows_dead = any(d == 1.0 for _, _, d in odds)
     open_cards = [(i, p, d) for i, p, d in odds if d != 1.0 and len(tables[i]) > 1]
@@ -273,15 +301,12 @@ class PublicInfo:
     def ways(self, seat: int) -> int:
         """How many hint kinds ``seat`` can be told apart by: 4 once its hand publicly holds two
         colours and two ranks, else 3."""
-        hand = self.hands[seat]
-        one_color = any(
-            all(any(c // NUM_RANKS == color for c in t) for t in hand)
-            for color in range(NUM_COLORS)
-        )
-        one_rank = any(
-            all(any(c % NUM_RANKS == rank for c in t) for t in hand) for rank in range(NUM_RANKS)
-        )
-        return 3 if one_color or one_rank else 4
+        colors = ranks = -1
+        for table in self.hands[seat]:
+            color_mask, rank_mask = _masks(table)
+            colors &= color_mask
+            ranks &= rank_mask
+        return 3 if colors or ranks else 4
 
     def focus(self, seat: int, board: Board) -> int:
         """The card a hint to ``seat`` is about: the least determined live card."""
@@ -289,9 +314,8 @@ class PublicInfo:
         def score(table: Table) -> int:
             if len(table) <= 1 or _odds(table, board.dead) == 1.0:
                 return 0
-            colors = {c // NUM_RANKS for c in table}
-            ranks = {c % NUM_RANKS for c in table}
-            return 1 + (len(colors) > 1) + (len(ranks) > 1)
+            colors, ranks = _masks(table)
+            return 1 + (colors & (colors - 1) != 0) + (ranks & (ranks - 1) != 0)
 
         scores = [score(t) for t in self.hands[seat]]
         return scores.index(max(scores))
