@@ -257,3 +257,20 @@ def test_old_game_ids_are_renamed_with_their_recordings_unless_taken(tmp_path: P
     assert (calls / "mystery-seed1.seat0.jsonl.gz").read_text() == "calls\n"
     assert (games / "mystery-seed2.jsonl").read_text() == "current\n"
     assert (games / "seed-2.jsonl").exists() and not (games / "seed-1.jsonl").exists()
+
+
+def test_a_run_written_before_a_setting_existed_resumes_under_its_default(tmp_path: Path) -> None:
+    class Before(BaseModel):
+        games: int
+
+    class After(BaseModel):
+        games: int
+        effort: str | None = None
+
+    RunDir(tmp_path / "run", Before(games=2))
+    resumed = RunDir(tmp_path / "run", After(games=2))
+    assert resumed.config == After(games=2)
+    with pytest.raises(RunDirError, match="differs from this run's config in effort"):
+        RunDir(tmp_path / "run", After(games=2, effort="high"))
+    with pytest.raises(RunDirError, match="differs from this run's config in games"):
+        RunDir(tmp_path / "run", After(games=3))

@@ -207,8 +207,9 @@ def game_seed(game_id: str) -> int:
 class RunDir(Generic[C]):
     """A run directory for one configuration, created or resumed.
 
-    When ``config.json`` already exists it must equal ``config`` (as JSON), or RunDirError names the
-    differing fields: resuming under other settings would mix incomparable games.
+    When ``config.json`` already exists it must equal ``config`` (as JSON, the stored one read with
+    the defaults of settings added since it was written), or RunDirError names the differing
+    fields: resuming under other settings would mix incomparable games.
     """
 
     CONFIG_FILE = "config.json"
@@ -227,6 +228,10 @@ class RunDir(Generic[C]):
         wanted = config.model_dump(mode="json")
         if self.config_path.exists():
             stored = self._read_json(self.config_path)
+            try:
+                stored = type(config).model_validate(stored).model_dump(mode="json")
+            except ValidationError as err:
+                raise RunDirError(f"{self.config_path}: {field_errors(err)}") from None
             if stored != wanted:
                 keys = sorted(set(stored) | set(wanted))
                 differing = [k for k in keys if stored.get(k) != wanted.get(k)]
