@@ -20,7 +20,7 @@ demo: $(STAMP)
 	$(BIN)/gumshoe demo
 
 test: $(STAMP)
-	$(BIN)/python -m pytest -q -n auto --dist loadgroup
+	$(BIN)/python -m pytest -q -n auto --dist loadfile
 
 lint: $(STAMP)
 	$(BIN)/ruff check reasoning formalize provers games benchmarks tests examples

@@ -75,11 +75,6 @@ def _skip_reason(command: str) -> str | None:
 COMMANDS = readme_commands()
 
 
-pytestmark = pytest.mark.xdist_group("readme_commands")
-"""The README's commands build on each other's output (a run, then its audit): with the suite
-spread over processes (pytest-xdist, ``--dist loadgroup``) they all run in one, in order."""
-
-
 @pytest.fixture(scope="module")
 def scratch(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = tmp_path_factory.mktemp("readme")
