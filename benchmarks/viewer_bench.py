@@ -31,12 +31,9 @@ TARGETS = {"game page": (1_000_000, 2.0), "run page": (10_000_000, 2.0)}
 """Page -> (size limit in bytes, generation CPU limit in seconds) the viewer aims for."""
 
 
-def first_paint(page: Path, screenshot: Path | None = None) -> float | None:
-    """Seconds from loading ``page`` in headless Chromium to its rendered state (None without
-    chromium); a screenshot of it to ``screenshot`` when given."""
-    chromium, driver_path = shutil.which("chromium"), shutil.which("chromedriver")
-    if chromium is None or driver_path is None:
-        return None
+def headless_chromium(chromium: str, driver_path: str, size: str = "1200,900", *flags: str) -> Any:
+    """A selenium driver of Debian's headless Chromium (no first-run, sync or background
+    traffic) at window ``size``, with ``flags`` added."""
     from selenium import webdriver
 
     options = webdriver.ChromeOptions()
@@ -49,12 +46,21 @@ def first_paint(page: Path, screenshot: Path | None = None) -> float | None:
         "--disable-background-networking",
         "--disable-component-update",
         "--disable-sync",
-        "--window-size=1200,900",
+        f"--window-size={size}",
+        *flags,
     ):
         options.add_argument(flag)
-    driver = webdriver.Chrome(
-        service=webdriver.ChromeService(executable_path=driver_path), options=options
-    )
+    service = webdriver.ChromeService(executable_path=driver_path)
+    return webdriver.Chrome(service=service, options=options)
+
+
+def first_paint(page: Path, screenshot: Path | None = None) -> float | None:
+    """Seconds from loading ``page`` in headless Chromium to its rendered state (None without
+    chromium); a screenshot of it to ``screenshot`` when given."""
+    chromium, driver_path = shutil.which("chromium"), shutil.which("chromedriver")
+    if chromium is None or driver_path is None:
+        return None
+    driver = headless_chromium(chromium, driver_path)
     try:
         start = time.perf_counter()
         driver.get(page.as_uri())

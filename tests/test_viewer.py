@@ -15,6 +15,7 @@ import pytest
 from typer.testing import CliRunner
 
 from benchmarks.console.cli import app
+from benchmarks.viewer_bench import headless_chromium
 from games.core import game_names, get_game
 from games.core.play import play_game
 from games.core.runlog import EventLog
@@ -86,24 +87,14 @@ def test_bad_paths_and_logs_are_one_line(tmp_path: Path) -> None:
 def browser() -> Iterator[Any]:
     if CHROMIUM is None or CHROMEDRIVER is None:
         pytest.skip("chromium and chromium-driver (Debian packages) are not installed")
-    webdriver = pytest.importorskip("selenium.webdriver", reason="selenium (dev extra) missing")
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for flag in (
-        "--headless=new",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--window-size=1400,1000",
+    pytest.importorskip("selenium.webdriver", reason="selenium (dev extra) missing")
+    driver = headless_chromium(
+        CHROMIUM,
+        CHROMEDRIVER,
+        "1400,1000",
         "--proxy-server=127.0.0.1:9",
         "--proxy-bypass-list=<-loopback>",
-    ):
-        options.add_argument(flag)
-    service = webdriver.ChromeService(executable_path=CHROMEDRIVER)
-    driver = webdriver.Chrome(service=service, options=options)
+    )
     driver.execute_cdp_cmd("Network.enable", {})
     driver.execute_cdp_cmd("Network.setBlockedURLs", {"urls": ["http://*", "https://*"]})
     try:
