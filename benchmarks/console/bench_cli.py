@@ -85,8 +85,8 @@ def bench_undercover(
     fixed_citizen: Annotated[
         str | None,
         typer.Option(
-            help="The citizens' type in the fixed-opponent contest. [default: prover; with "
-            "--models: the spy's own type; with --replay: the recorded run's]"
+            help="The citizens' type in the fixed-opponent contest (default: prover; with "
+            "--models: the spy's own type; with --replay: the recorded run's)."
         ),
     ] = None,
     models: Annotated[
@@ -94,14 +94,14 @@ def bench_undercover(
         typer.Option(
             help="Models the LLM types play, comma-separated: seed 002's contest over LLMs "
             "(each type at each model as the spy vs citizens at --fixed-model; the round-robin "
-            "within each model). [default: the one --model; with --replay: the recorded run's]"
+            "within each model). Default: the one --model; with --replay: the recorded run's."
         ),
     ] = None,
     fixed_model: Annotated[
         str | None,
         typer.Option(
-            help="The citizens' model in the fixed-opponent contest. [default: the "
-            "first of --models]"
+            help="The citizens' model in the fixed-opponent contest (default: the first of "
+            "--models)."
         ),
     ] = None,
     seats: Annotated[
@@ -133,8 +133,10 @@ def bench_undercover(
         ),
     ] = None,
 ) -> None:
-    """Seed 002's fixed-opponent contest (4.2) and round-robin (4.3): game metrics and the
-    Attributional Score per matchup, agent type and word pair, a word-similarity table, a plot."""
+    """Seed 002's fixed-opponent contest (4.2) and round-robin (4.3), over agent types or, with
+    --models, over LLMs (greedy decoding unless GUMSHOE_LLM_TEMPERATURE is set): game metrics and
+    the Attributional Score per matchup, agent type and word pair, a word-similarity table, a
+    plot."""
     out, replay, model = shared.out, shared.replay, shared.model
     try:
         recorded = None if replay is None else undercover_bench.recorded_config(replay)

@@ -186,7 +186,7 @@ def play_undercover(
         typer.Option(
             help=f"One agent per seat, comma-separated ({', '.join(UNDERCOVER_AGENTS.names)}); "
             f"`prover*5` repeats; `nli@MODEL` names an LLM seat's model. {INFO.min_players} to "
-            f"{INFO.max_players} seats. [default: {DEFAULT_UNDERCOVER_AGENTS}]",
+            f"{INFO.max_players} seats (default: {DEFAULT_UNDERCOVER_AGENTS}).",
             show_default=False,
         ),
     ] = None,
