@@ -46,8 +46,13 @@ def test_play_seats_two_models_at_two_endpoints(
     seats.write_text("".join(json.dumps(e) + "\n" for e in entries))
     out = tmp_path / "games"
     args = ["play", "undercover", "--seats", str(seats), "--pair", TEA_ID, "--seed", "1"]
-    result = runner.invoke(app, [*args, "--out", str(out)])
+    result = runner.invoke(app, [*args, "--out", str(out), "--record"])
     assert result.exit_code == 0, result.output
+    asked = len(alpha.requests) + len(beta.requests)
+    again = runner.invoke(app, [*args, "--replay", str(out)])
+    assert again.exit_code == 0, again.output
+    assert again.output.splitlines() == result.output.splitlines()[:-2], "replayed seat by seat"
+    assert len(alpha.requests) + len(beta.requests) == asked
     assert alpha.requests and beta.requests
     assert {r.model for r in alpha.requests} == {"alpha"}
     assert {r.model for r in beta.requests} == {"beta"}
