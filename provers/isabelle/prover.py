@@ -273,24 +273,18 @@ class IsabelleProver:
         deadline: float,
         run: _Run,
     ) -> ProofResult:
-        check = run.check(self, countermodel_theory, countermodel_name, deadline)
-        problem = describe_error(check, countermodel_theory)
-        if problem is not None:
-            return run.result(Verdict.SYNTAX_ERROR, problem)
-        if check.interrupted:
-            return run.result(Verdict.TIMEOUT, "Isabelle stopped the countermodel search")
+        check = self._diagnose(run, countermodel_theory, countermodel_name, deadline, "Nitpick")
+        if isinstance(check, ProofResult):
+            return check
         found = nitpick_countermodel(check)
         if found is not None:
             return run.result(Verdict.INVALID, f"Nitpick: {found}")
         nitpick = nitpick_summary(check)
         name = unique_theory_name("Hypothesis")
         theory = render_theory(axioms, goal, name, proof=sledgehammer_command(remaining(deadline)))
-        check = run.check(self, theory, name, deadline)
-        problem = describe_error(check, theory)
-        if problem is not None:
-            return run.result(Verdict.SYNTAX_ERROR, problem)
-        if check.interrupted:
-            return run.result(Verdict.TIMEOUT, "Isabelle stopped the proof search (time limit)")
+        check = self._diagnose(run, theory, name, deadline, "Sledgehammer")
+        if isinstance(check, ProofResult):
+            return check
         tactics = suggested_tactics(check)
         if not tactics:
             return run.result(
@@ -321,6 +315,19 @@ class IsabelleProver:
             Verdict.UNKNOWN,
             "Sledgehammer suggested proofs but none replayed: " + "; ".join(failures),
         )
+
+    def _diagnose(
+        self, run: _Run, theory: str, name: str, deadline: float, tool: str
+    ) -> TheoryCheck | ProofResult:
+        """Check a theory whose theorem ``tool`` attacks: the check, or the verdict when the
+        theory has an error (SYNTAX_ERROR) or Isabelle stopped the search (TIMEOUT)."""
+        check = run.check(self, theory, name, deadline)
+        problem = describe_error(check, theory)
+        if problem is not None:
+            return run.result(Verdict.SYNTAX_ERROR, problem)
+        if check.interrupted:
+            return run.result(Verdict.TIMEOUT, f"Isabelle stopped {tool} (time limit)")
+        return check
 
 
 class _Run:
