@@ -10,11 +10,12 @@ import typer
 from pydantic import ValidationError
 
 from benchmarks.dataset.card import dataset_card
-from benchmarks.dataset.files import Format, pyarrow_missing, table_file, write_table
+from benchmarks.dataset.files import PARQUET, Format, table_file, write_table
 from benchmarks.dataset.hub import hub_token, push_folder
 from benchmarks.dataset.rows import TABLES, Tables, export_run
 from games.core.cli import fail, prepare_out
 from games.core.runlog import write_atomic
+from reasoning.extras import optional_import
 
 
 def export_dataset(
@@ -39,9 +40,8 @@ def export_dataset(
     )
     try:
         token = hub_token() if push else None
-        missing = pyarrow_missing() if fmt == "parquet" else None
-        if missing is not None:
-            raise ValueError(missing)
+        if fmt == "parquet":
+            optional_import("pyarrow.parquet", "export", PARQUET)
         tables = Tables()
         for run in runs:
             export_run(run, tables)

@@ -14,6 +14,7 @@ from typing import Any, Literal, Union, get_args, get_origin
 from pydantic import BaseModel
 
 from games.core.runlog import write_atomic
+from reasoning.extras import optional_import
 
 Format = Literal["parquet", "jsonl"]
 """The file formats a dataset is written in."""
@@ -43,9 +44,13 @@ def features(model: type[BaseModel]) -> list[tuple[str, str, bool, str]]:
     ]
 
 
+PARQUET = "--format parquet (--format jsonl needs no extra)"
+"""What pyarrow (the ``export`` extra) writes, as a missing extra names it."""
+
+
 def arrow_schema(model: type[BaseModel]) -> Any:
     """The pyarrow schema of ``model``'s table."""
-    import pyarrow as pa
+    pa = optional_import("pyarrow", "export", PARQUET)
 
     scalars = {"string": pa.string(), "int64": pa.int64(), "float64": pa.float64()}
     scalars["bool"] = pa.bool_()
@@ -58,18 +63,6 @@ def arrow_schema(model: type[BaseModel]) -> Any:
     return pa.schema(
         [pa.field(name, arrow(kind), nullable=null) for name, kind, null, _ in features(model)]
     )
-
-
-def pyarrow_missing() -> str | None:
-    """Why Parquet cannot be written here (pyarrow absent), or None."""
-    try:
-        import pyarrow.parquet  # noqa: F401
-    except ImportError:
-        return (
-            "--format parquet needs pyarrow: install gumshoe's `export` extra "
-            "(pip install 'gumshoe[export]'), or use --format jsonl"
-        )
-    return None
 
 
 def table_file(table: str, fmt: Format) -> str:
@@ -85,9 +78,8 @@ def write_table(
     if fmt == "jsonl":
         write_atomic(path, "".join(row.model_dump_json() + "\n" for row in rows))
         return path
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-
+    pa = optional_import("pyarrow", "export", PARQUET)
+    pq = optional_import("pyarrow.parquet", "export", PARQUET)
     data = pa.Table.from_pylist([row.model_dump() for row in rows], schema=arrow_schema(model))
     try:
         pq.write_table(data, path)
