@@ -53,7 +53,7 @@ def optional_import(module: str, extra: str, feature: str) -> ModuleType:
     try:
         return import_module(module)
     except ImportError as err:
-        raise MissingExtra(feature, extra, err.name or _top(module)) from err
+        raise MissingExtra(feature, extra, _top(err.name or module)) from err
 
 
 def extra_missing(extra: str, feature: str) -> MissingExtra | None:

@@ -20,7 +20,7 @@ def hub_token() -> str:
     token = optional_import("huggingface_hub", "export", "--push").get_token()
     if not token:
         raise PushError("--push: no Hugging Face token; set HF_TOKEN (or run `hf auth login`)")
-    return token
+    return str(token)
 
 
 def push_folder(folder: Path, repo: str, token: str) -> str:
