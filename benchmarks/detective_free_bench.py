@@ -103,7 +103,7 @@ def bench_detective_free(
         case = _case(case_file, seed)
         others = load_orders(orders, case) if orders is not None else []
         client = seat_client(llm_settings(model, base_url), 0)
-        words = make_reader(case, reader, client)
+        words = make_reader(case.setting, reader, client)
     except (CaseError, GenerationError, StudyError, ValueError) as err:
         fail(err)
     rows: list[dict[str, Any]] = []
@@ -203,7 +203,7 @@ def bench_detective_agreement(
         humans = load_human_grades(grades, study)
         needs_llm = bool(chosen) or (exact and reader != "offline")
         client = seat_client(llm_settings(model, base_url), 0) if needs_llm else None
-        words = make_reader(case, reader, client)
+        words = make_reader(case.setting, reader, client)
     except (CaseError, StudyError, ValueError) as err:
         fail(err)
     questions = {q.id: q for q in case.questions}

@@ -140,7 +140,7 @@ def test_a_free_text_case_plays_and_is_graded_in_every_mode(case: Case, scripted
 
 def test_free_text_answers_are_read_into_elements(case: Case) -> None:
     q = case.questions[1]
-    reader = make_reader(case)
+    reader = make_reader(case.setting)
 
     def read(text: str) -> dict[str, str]:
         reading = read_answer(reader, case, q, text)
@@ -317,7 +317,7 @@ def test_a_generated_cases_model_answers_read_back_as_full_marks() -> None:
     """A generated question's logic form grades its own model answer, written in words, 3."""
     for seed in (1, 2):
         generated = game_case(DetectiveConfig(knobs=CaseKnobs(questions=5)), seed)
-        reader = make_reader(generated)
+        reader = make_reader(generated.setting)
         for q in generated.questions:
             reading = read_answer(reader, generated, q, q.model_answer)
             assert reading_grade(q, reading) == 3, (q.model_answer, reading)

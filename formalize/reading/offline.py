@@ -39,6 +39,8 @@ _MARKERS = (
     | w.TIME_LEADS
     | w.TIME_LIMITS
     | w.KIN
+    | w.ALTERNATIVES
+    | w.WITNESS_VERBS
     | frozenset(word for seq in w.UNKNOWN for word in seq)
     | frozenset(word for pair in w.NEGATING_PAIRS for word in pair)
 )
@@ -124,6 +126,8 @@ class OfflineReader:
         slots = []
         for lex in prepared.lexicons:
             found = mentions[lex.slot]
+            if lex.kind == "time":
+                _settle_bare(found, parsed)
             for m in found:
                 m.view = _view(m, lex, parsed, negated, found)
             slots.append(_decide(lex, found, parsed, unexplained))
@@ -267,7 +271,7 @@ def _post_denial(parsed: _Text, k: int) -> bool:
     words = parsed.words
     if words[k] == "not":
         return k > 0 and words[k - 1] in w.AUXILIARIES
-    return words[k] == "never"
+    return words[k] in ("never", "cannot")
 
 
 def _subject_before(parsed: _Text, k: int) -> set[int]:
@@ -300,8 +304,12 @@ def _hedged(parsed: _Text, m: Mention) -> bool:
     could")."""
     sentence = _sentence_words(parsed, m.first)
     only = any(word == "only" for _, word in sentence)
+    words = parsed.words
     return any(
-        word in w.WEAK_HEDGES and not (word == "could" and only) and j not in parsed.covered
+        word in w.WEAK_HEDGES
+        and not (word == "could" and only)
+        and not (j + 1 < len(words) and words[j + 1] in ("not", "never"))
+        and j not in parsed.covered
         for j, word in sentence
     )
 
@@ -324,6 +332,11 @@ def _person_view(m: Mention, parsed: _Text, found: list[Mention]) -> View | None
     ):
         return "patient"
     after = m.last
+    verb = after
+    while verb < len(words) and words[verb] in w.BE | {"had", "has", "then", "later", "first"}:
+        verb += 1
+    if verb < len(words) and words[verb] in w.WITNESS_VERBS:
+        return "unclear"
     if after < len(words) and words[after] in w.BE:
         nxt = after + 1
         while nxt < len(words) and words[nxt] in ("also", "then", "brutally", "cruelly"):
@@ -345,6 +358,7 @@ def _person_view(m: Mention, parsed: _Text, found: list[Mention]) -> View | None
         for o in found
         if o.last <= m.first
         and o.role == "option"
+        and o.view in ("asserted", "agent", "hedged")
         and o.options != m.options
         and parsed.sentence[o.first] == parsed.sentence[m.first]
     ]
@@ -356,19 +370,36 @@ def _person_view(m: Mention, parsed: _Text, found: list[Mention]) -> View | None
     return None
 
 
-def _bare_hour(m: Mention, parsed: _Text, found: list[Mention]) -> bool:
-    """Whether a bare number names an hour: after "at", "around", "between", "after"...,
-    coordinated with an hour just before ("seven and eight"), or alone between punctuation."""
+def _settle_bare(found: list[Mention], parsed: _Text) -> None:
+    """Mark the bare numbers that name no hour ``ignored``. Mentions joined by "or", "and" or
+    a comma make a chain ("seven or eight o'clock"); a chain's bare numbers name hours when it
+    holds a written-out hour, follows "at", "around", "between", "after"..., or stands alone
+    between punctuation."""
     words = parsed.words
-    lead = words[m.first - 1] if m.first else ""
-    if lead in w.TIME_LEADS or lead in w.TIME_LIMITS:
-        return True
-    if lead in ("and", "or") and any(o.last == m.first - 1 and o.view != "ignored" for o in found):
-        return True
-    ends = {",", ";", ":", ".", "!", "(", ")", "-", "\""}
-    before = not lead or lead in ends
-    after = m.last >= len(words) or words[m.last] in ends
-    return before and after
+    ends = {",", ";", ":", ".", "!", "?", "(", ")", "-", '"'}
+    chains: list[list[Mention]] = []
+    for m in found:
+        if chains and _joined(words, chains[-1][-1].last, m.first):
+            chains[-1].append(m)
+        else:
+            chains.append([m])
+    for chain in chains:
+        if not any(m.bare for m in chain):
+            continue
+        first, last = chain[0].first, chain[-1].last
+        lead = words[first - 1] if first else ""
+        alone = (not lead or lead in ends) and (last >= len(words) or words[last] in ends)
+        named = any(not m.bare for m in chain)
+        if not (named or alone or lead in w.TIME_LEADS or lead in w.TIME_LIMITS):
+            for m in chain:
+                if m.bare:
+                    m.view = "ignored"
+
+
+def _joined(words: list[str], end: int, start: int) -> bool:
+    """Whether the tokens from ``end`` to ``start`` only join two mentions ("or", ", or")."""
+    between = words[end:start]
+    return 0 < len(between) <= 2 and all(t in ("or", "and", ",", "nor") for t in between)
 
 
 def _view(
@@ -378,7 +409,7 @@ def _view(
     words = parsed.words
     sentence = _sentence_words(parsed, m.first)
     prev = m.first - 1
-    if m.bare and not _bare_hour(m, parsed, found):
+    if m.view == "ignored":
         return "ignored"
     if m.first in negated:
         return "rejected"
@@ -447,14 +478,12 @@ def _decide(
     unclear = [
         m
         for m in live
-        if m.view in ("unclear", "patient")
-        or (m.role == "outsider" and m.view in positive)
-        or (len(m.options) > 1 and m.view != "rejected")
+        if m.view in ("unclear", "patient") or (m.role == "outsider" and m.view in positive)
     ]
     chosen = sorted({o for m in live if m.view in positive and m.role == "option" for o in m.options})
     denied = sorted({o for m in live if m.view == "rejected" and m.role == "option" for o in m.options})
-    hedged = any(m.view == "hedged" for m in live) or any(
-        parsed.words[j] in ("or", "either")
+    hedged = any(m.view == "hedged" or len(m.options) > 1 for m in live) or any(
+        parsed.words[j] in w.ALTERNATIVES
         for m in live
         for j, _ in _sentence_words(parsed, m.first)
         if j not in parsed.covered
@@ -486,11 +515,11 @@ def _decide(
         return reading("unsure", "the reader cannot place some of the words naming options")
     if chosen and set(chosen) & set(denied):
         return reading("unsure", "the answer both names and denies an option")
-    if chosen and no_answer:
+    if len(chosen) == 1 and no_answer:
         return reading("unsure", "the answer names an option but says it does not know")
     if len(chosen) == 1:
         (only,) = chosen
-        if any(m.view == "hedged" for m in live):
+        if any(m.view == "hedged" and m.role == "option" for m in live):
             return reading("unsure", "the answer names one option with a hedge")
         return reading("asserted", option=only, rejected=denied)
     if len(chosen) > 1:

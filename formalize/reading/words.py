@@ -7,7 +7,9 @@ and hours come from the world (``formalize.world.vocabulary``) through ``lexicon
 
 from __future__ import annotations
 
-NEGATORS = frozenset({"not", "never", "neither", "nor", "no", "without", "except", "excluding"})
+NEGATORS = frozenset(
+    {"not", "never", "cannot", "neither", "nor", "no", "without", "except", "excluding"}
+)
 """Words that deny what follows them in their clause."""
 
 NEGATING_PAIRS = frozenset({("rather", "than"), ("instead", "of"), ("other", "than"),
@@ -24,14 +26,26 @@ CLEARED = frozenset({"innocent", "cleared", "alibi", "excluded", "eliminated", "
 """Words that deny the subject they follow ("Hugo is innocent")."""
 
 NOT_A_DENIAL = frozenset({"sure", "certain", "clear", "known", "entirely", "quite", "only",
-                          "completely", "totally", "a", "one"})
+                          "completely", "totally"})
 """Words after which ``not`` hedges or widens instead of denying ("not sure", "not only")."""
 
 WEAK_HEDGES = frozenset(
     {"maybe", "perhaps", "possibly", "possible", "conceivably", "might", "may", "could",
-     "unsure", "uncertain", "either", "guessing"}
+     "unsure", "uncertain", "guessing"}
 )
-"""Words that leave a named option open ("maybe Felix")."""
+"""Words that leave a named option open ("maybe Felix"); "could not" denies instead."""
+
+ALTERNATIVES = frozenset({"or", "either", "whether"})
+"""Words that make options named together alternatives rather than a list."""
+
+WITNESS_VERBS = frozenset(
+    {"found", "finds", "discovered", "discovers", "saw", "sees", "seen", "heard", "witnessed",
+     "reported", "noticed", "called", "alerted", "raised", "screamed", "fainted", "arrived",
+     "entered", "returned", "tried", "informed", "told", "warned", "suspected", "suspects",
+     "accused", "accuses", "blamed", "blames", "says", "said", "claims", "claimed", "thinks",
+     "thought", "believes", "believed", "knew", "knows", "helped", "loved", "hated"}
+)
+"""Verbs whose subject is a bystander, not the killer ("Hugo found the body")."""
 
 UNKNOWN = (
     ("do", "not", "know"),
@@ -39,6 +53,7 @@ UNKNOWN = (
     ("did", "not", "know"),
     ("no", "idea"),
     ("no", "clue"),
+    ("not", "a", "clue"),
     ("not", "sure"),
     ("not", "certain"),
     ("can", "not", "tell"),
@@ -80,7 +95,7 @@ BE = frozenset({"was", "were", "is", "been", "got", "being", "be"})
 
 SUBORDINATORS = frozenset(
     {"because", "since", "as", "who", "whom", "whose", "which", "when", "while", "whilst",
-     "after", "before", "so", "for", "over", "since", "though"}
+     "after", "before", "for", "over", "though"}
 )
 """Words that open a clause saying something other than who did it ("Felix, because Hugo...")."""
 

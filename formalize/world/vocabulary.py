@@ -215,7 +215,7 @@ METHOD_WORDS: dict[str, tuple[str, ...]] = {
     ),
     "strangling": ("strangled", "strangle", "strangulation", "throttled", "garrotted", "choked"),
     "poisoning": ("poisoned", "poison", "overdose", "overdosed"),
-    "shooting": ("shot", "gunshot", "shot dead", "gunned down"),
+    "shooting": ("shot", "gunshot", "shot dead", "gunned down", "bullet", "bullet wound"),
 }
 """Other words for each method of killing."""
 
@@ -230,7 +230,18 @@ MOTIVE_WORDS: dict[str, tuple[str, ...]] = {
     ),
     "debt": ("debts", "owed", "owing", "owed money", "money owed", "unpaid loan", "loan"),
     "jealousy": ("jealous", "love affair", "affair", "lover", "envy of a lover"),
-    "revenge": ("vengeance", "avenge", "avenged", "old wrong", "grudge", "retribution", "spite"),
+    "revenge": (
+        "vengeance",
+        "avenge",
+        "avenged",
+        "old wrong",
+        "grudge",
+        "retribution",
+        "spite",
+        "get even",
+        "getting even",
+        "payback",
+    ),
     "blackmail": ("blackmailed", "blackmailing", "blackmailer", "extortion", "hush money"),
     "dismissal": (
         "dismissed",
@@ -238,6 +249,10 @@ MOTIVE_WORDS: dict[str, tuple[str, ...]] = {
         "sacked",
         "sacking",
         "the sack",
+        "sack him",
+        "sack her",
+        "fire him",
+        "fire her",
         "lose his job",
         "lose her job",
         "lose his position",

@@ -150,7 +150,7 @@ def grade_play(
 ) -> FreeGrades:
     """Grade every stage's answers with ``grader`` and, where the reading is decisive, exactly
     (``reader``: the offline reader by default)."""
-    reader = reader if reader is not None else make_reader(case)
+    reader = reader if reader is not None else make_reader(case.setting)
     auto = [
         {q.id: grader.grade(case, q, stage.answers[q.id] or "(no answer)") for q in case.questions}
         for stage in play.stages

@@ -16,6 +16,7 @@ from formalize.reading.reader import CombinedReader, Reader
 from formalize.reading.reading import Reading
 from formalize.reading.task import Option, ReadingTask, SlotSpec
 from games.core.llm_player import recorded_index
+from formalize.world.setting import Setting
 from games.detective.case import Case, Question
 from games.detective.grading import grade_answer
 from reasoning.llm import ChatClient
@@ -27,10 +28,9 @@ early-stop vote, or offline with the LLM where the offline reader is unsure."""
 READER_KINDS: tuple[ReaderKind, ...] = get_args(ReaderKind)
 
 
-def case_context(case: Case) -> str:
-    """What the LLM reader is told of the case: the victim, and each suspect's role and
-    relation to the victim."""
-    setting = case.setting
+def case_context(setting: Setting | None) -> str:
+    """What the LLM reader is told of a case with ``setting``: the victim, and each suspect's
+    role and relation to the victim."""
     if setting is None:
         return ""
     lines = []
@@ -50,11 +50,12 @@ def case_context(case: Case) -> str:
     return " ".join(lines)
 
 
-def question_task(case: Case, question: Question) -> ReadingTask:
-    """``question``'s typed slots as a reading task."""
+def question_task(question: Question, setting: Setting | None) -> ReadingTask:
+    """``question``'s typed slots as a reading task (the case's ``setting`` gives the LLM
+    reader its context)."""
     return ReadingTask(
         question=question.text,
-        context=case_context(case),
+        context=case_context(setting),
         slots=[
             SlotSpec(
                 name=s.name,
@@ -67,15 +68,16 @@ def question_task(case: Case, question: Question) -> ReadingTask:
 
 
 def make_reader(
-    case: Case,
+    setting: Setting | None,
     kind: ReaderKind = "offline",
     client: ChatClient | None = None,
     *,
     max_attempts: int | None = None,
     seed: int = 0,
 ) -> Reader:
-    """The reader ``kind`` for ``case``'s answers; the LLM kinds need ``client``."""
-    offline = OfflineReader(case.setting)
+    """The reader ``kind`` for the answers to a case with ``setting`` (None: a case without
+    logic, read from its options' words alone); the LLM kinds need ``client``."""
+    offline = OfflineReader(setting)
     if kind == "offline":
         return offline
     if client is None:
@@ -87,7 +89,7 @@ def make_reader(
 
 def read_answer(reader: Reader, case: Case, question: Question, text: str) -> Reading:
     """``reader``'s reading of ``text`` as the answer to ``question`` (which has slots)."""
-    return reader.read(question_task(case, question), text)
+    return reader.read(question_task(question, case.setting), text)
 
 
 def reading_grade(question: Question, reading: Reading) -> int | None:
