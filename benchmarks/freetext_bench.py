@@ -32,8 +32,8 @@ from games.core.errors import GAME_ERRORS
 from games.detective.case import Question
 from games.detective.grading import grade_answer
 from games.detective.reading import READER_KINDS, ReaderKind, make_reader, question_task
-from reasoning.llm import ChatClient, LLMSettings, make_client
 from reasoning.jsonpos import parse_model
+from reasoning.llm import ChatClient, LLMSettings, make_client
 from reasoning.llm.scripted_server import ChatRequest, ScriptedChatServer, Step
 from reasoning.textfile import UserFileError, read_user_text
 

@@ -4,10 +4,11 @@
 classes: attempts stop as soon as one class has been seen twice, or at the cap. The prover vote
 below and the LLM reading of answers in words (``formalize.reading``) both run on it.
 
-For provers, each attempt's verdict falls into one outcome class: VALID, INVALID, SYNTAX_ERROR, or UNKNOWN
-(which also takes TIMEOUT and UNSUPPORTED: each means "no answer"). Attempts stop as soon as one
-class has been seen twice, and that class is the result. With four classes, five attempts always
-produce a repeat (pigeonhole), so that is the default cap; seed 002's three classes need four.
+For provers, each attempt's verdict falls into one outcome class: VALID, INVALID, SYNTAX_ERROR,
+or UNKNOWN (which also takes TIMEOUT and UNSUPPORTED: each means "no answer"). Attempts stop as
+soon as one class has been seen twice, and that class is the result. With four classes, five
+attempts always produce a repeat (pigeonhole), so that is the default cap; seed 002's three
+classes need four.
 
 When the cap is reached with no repeat (a lower cap, or a portfolio whose provers all differ),
 the no-repeat rule decides: decisive answers carry evidence (a proof or a countermodel), so a

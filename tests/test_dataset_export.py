@@ -104,6 +104,7 @@ def test_runs_of_all_five_games_export_and_load_back_with_the_audits_counts(
         "claims.parquet",
         "decisions.parquet",
         "games.parquet",
+        "readings.parquet",
     ]
     tables = {name: pq.read_table(out / f"{name}.parquet") for name in TABLES}
     for name, model in TABLES.items():

@@ -20,13 +20,13 @@ from games.detective.case import Case, CaseKnobs, parse_case
 from games.detective.entry import game_case
 from games.detective.events import DetectiveConfig
 from games.detective.freetext import grade_play, play_free_text
-from games.detective.reading import make_reader, read_answer, reading_grade
 from games.detective.human_grades import (
     StudyError,
     agreement_table,
     load_answers,
     load_human_grades,
 )
+from games.detective.reading import make_reader, read_answer, reading_grade
 from reasoning.llm import LLMSettings, make_client
 from reasoning.llm.scripted_server import ChatRequest, Step
 

@@ -53,13 +53,21 @@ def slot_part(draw: st.DrawFn, case: LabelledCase, slot: AnswerSlot) -> Part:
             said = draw(st.sampled_from([f"not {n(b)} but {n(a)}", f"it was not {n(b)}; {n(a)}"]))
             return said, a, template
         case "hedged":
-            return draw(st.sampled_from([f"either {n(a)} or {n(b)}", f"{n(a)} or {n(b)}"])), None, template
+            return (
+                draw(st.sampled_from([f"either {n(a)} or {n(b)}", f"{n(a)} or {n(b)}"])),
+                None,
+                template,
+            )
         case "listed":
             return f"{n(a)}, {n(b)} and {n(c)}", None, template
         case "maybe":
             return f"maybe {n(a)}", a, template
         case "rejected":
-            return draw(st.sampled_from([f"not {n(a)}", f"neither {n(a)} nor {n(b)}"])), None, template
+            return (
+                draw(st.sampled_from([f"not {n(a)}", f"neither {n(a)} nor {n(b)}"])),
+                None,
+                template,
+            )
         case "role":
             role = case.setting.person(a).role
             return role, a, template

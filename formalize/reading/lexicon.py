@@ -26,8 +26,21 @@ Phrase = tuple[str, ...]
 PERSON_KINDS = frozenset({"culprit", "killer", "person", "suspect", "accomplice"})
 """Slot kinds whose options are people."""
 
-_NUMBERS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
-            "ten", "eleven", "twelve")
+_NUMBERS = (
+    "zero",
+    "one",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "eleven",
+    "twelve",
+)
 _TITLES = ("mr", "mrs", "miss", "ms", "dr", "master", "mister", "madam")
 _ARTICLES = ("the", "a", "an")
 
@@ -183,7 +196,7 @@ def world_words(setting: Setting | None, task: ReadingTask) -> frozenset[str]:
         texts += [p.name for p in setting.places] + [i.name for i in setting.items]
         texts += [m.name for m in setting.methods] + [m.name for m in setting.motives]
         texts += [m.id for m in setting.methods] + [m.id for m in setting.motives]
-        texts += list(setting.slots) + [setting.title]
+        texts += [*setting.slots, setting.title]
         for person in setting.people:
             singles += list(vocab.ROLE_WORDS.get(person.role, ()))
         for rel in setting.relations:

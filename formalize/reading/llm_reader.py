@@ -51,9 +51,7 @@ def reading_prompt(task: ReadingTask, text: str) -> str:
     parts = "\n".join(
         f"- {s.name}: " + ", ".join(f'"{o.text}"' for o in s.options) for s in task.slots
     )
-    example = ", ".join(
-        f'"{s.name}": {{"words": "...", "reading": "..."}}' for s in task.slots
-    )
+    example = ", ".join(f'"{s.name}": {{"words": "...", "reading": "..."}}' for s in task.slots)
     context = f"{task.context.strip()}\n\n" if task.context.strip() else ""
     return (
         f"{context}Question: {task.question}\n"
@@ -124,13 +122,15 @@ class LLMReader:
             max_reprompts=0,
         )
         recorded = self._recorded(self.client)
+        slots: tuple[tuple[Outcome, str | None, str], ...]
         if outcome.value is None:
-            slots = tuple(("unsure", None, "") for _ in task.slots)
+            slots = tuple(_UNREAD for _ in task.slots)
         else:
             given = outcome.value.model_dump(by_alias=True)
             slots = tuple(_slot_answer(s, given.get(s.name, {})) for s in task.slots)
         key = "; ".join(
-            f"{s.name}={option or kind}" for s, (kind, option, _) in zip(task.slots, slots, strict=True)
+            f"{s.name}={option or kind}"
+            for s, (kind, option, _) in zip(task.slots, slots, strict=True)
         )
         return _Ballot(key, slots, outcome.attempts, recorded)
 
@@ -182,6 +182,9 @@ def _slot_answer(spec: SlotSpec, given: object) -> tuple[Outcome, str | None, st
     return "unsure", None, words
 
 
+_UNREAD: tuple[Outcome, str | None, str] = ("unsure", None, "")
+"""A slot of a reply that could not be parsed."""
+
 _STANCE: dict[Outcome, Stance] = {
     "asserted": "asserted",
     "several": "hedged",
@@ -211,4 +214,3 @@ def _slot_reading(
     return SlotReading(
         slot=spec.name, outcome=outcome, option=option, evidence=evidence, reader="llm", note=note
     )
-

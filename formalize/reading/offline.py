@@ -19,7 +19,7 @@ from typing import Literal
 from formalize.reading import words as w
 from formalize.reading.fuzzy import nearest
 from formalize.reading.lexicon import PERSON_KINDS, SlotLexicon, slot_lexicon, world_words
-from formalize.reading.reading import Evidence, Reading, SlotReading, Stance
+from formalize.reading.reading import Evidence, Outcome, Reading, SlotReading, Stance
 from formalize.reading.task import ReadingTask
 from formalize.reading.text import MAX_CHARS, Token, fold, tokens
 from formalize.world.setting import Setting
@@ -45,8 +45,12 @@ _MARKERS = (
     | frozenset(word for pair in w.NEGATING_PAIRS for word in pair)
 )
 _ARTICLES = frozenset({"the", "a", "an", "his", "her", "their", "its", "this", "that"})
-_SUBJECT_FILLER = w.AUXILIARIES | _ARTICLES | frozenset(
-    {"not", "also", "clearly", "definitely", "certainly", "entirely", "completely", "been"}
+_SUBJECT_FILLER = (
+    w.AUXILIARIES
+    | _ARTICLES
+    | frozenset(
+        {"not", "also", "clearly", "definitely", "certainly", "entirely", "completely", "been"}
+    )
 )
 _TITLES = frozenset({"mr", "mrs", "ms", "dr", "st"})
 
@@ -327,9 +331,7 @@ def _person_view(m: Mention, parsed: _Text, found: list[Mention]) -> View | None
         before -= 1
     if before >= 0 and words[before] == "by":
         return "agent" if _kill_before(parsed, before) else "unclear"
-    if before >= 0 and words[before] in w.KILL_VERBS and not (
-        before and words[before - 1] in w.BE
-    ):
+    if before >= 0 and words[before] in w.KILL_VERBS and not (before and words[before - 1] in w.BE):
         return "patient"
     after = m.last
     verb = after
@@ -435,8 +437,10 @@ def _unexplained(parsed: _Text, known: frozenset[str]) -> list[str]:
         for i, (word, tok) in enumerate(zip(parsed.words, parsed.toks, strict=True))
         if i not in parsed.covered
         and (word[:1].isalnum() or not tok.ascii_word)
-        and (not tok.ascii_word or (word not in known and word not in w.COMMON
-                                    and word not in _MARKERS))
+        and (
+            not tok.ascii_word
+            or (word not in known and word not in w.COMMON and word not in _MARKERS)
+        )
     ]
 
 
@@ -480,8 +484,12 @@ def _decide(
         for m in live
         if m.view in ("unclear", "patient") or (m.role == "outsider" and m.view in positive)
     ]
-    chosen = sorted({o for m in live if m.view in positive and m.role == "option" for o in m.options})
-    denied = sorted({o for m in live if m.view == "rejected" and m.role == "option" for o in m.options})
+    chosen = sorted(
+        {o for m in live if m.view in positive and m.role == "option" for o in m.options}
+    )
+    denied = sorted(
+        {o for m in live if m.view == "rejected" and m.role == "option" for o in m.options}
+    )
     hedged = any(m.view == "hedged" or len(m.options) > 1 for m in live) or any(
         parsed.words[j] in w.ALTERNATIVES
         for m in live
@@ -491,7 +499,7 @@ def _decide(
     stance_of: dict[str, Stance] = {"asserted": "asserted", "agent": "asserted"}
     no_answer = _unknown_evidence(parsed)
 
-    def reading(outcome: str, note: str = "", **kw: object) -> SlotReading:
+    def reading(outcome: Outcome, note: str = "", **kw: object) -> SlotReading:
         evidence = []
         for m in live:
             stance: Stance
@@ -508,7 +516,11 @@ def _decide(
             evidence += no_answer
         evidence.sort(key=lambda e: e.start)
         return SlotReading(
-            slot=lex.slot, outcome=outcome, evidence=evidence, note=note, **kw  # type: ignore[arg-type]
+            slot=lex.slot,
+            outcome=outcome,
+            evidence=evidence,
+            note=note,
+            **kw,  # type: ignore[arg-type]
         )
 
     if unclear:

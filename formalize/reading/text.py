@@ -89,7 +89,10 @@ def _split(word: str, start: int) -> list[Token]:
         return [Token(first, start, start + 2), Token(second, start + 2, start + len(word))]
     if word.endswith("n't"):
         stem = len(word) - 3
-        return [Token(word[:stem], start, start + stem), Token("not", start + stem, start + stem + 3)]
+        return [
+            Token(word[:stem], start, start + stem),
+            Token("not", start + stem, start + stem + 3),
+        ]
     head, _, tail = word.partition("'")
     if tail in ("s", "ll", "re", "ve", "d", "m") and head:
         cut = start + len(head)

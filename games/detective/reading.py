@@ -15,8 +15,8 @@ from formalize.reading.offline import OfflineReader
 from formalize.reading.reader import CombinedReader, Reader
 from formalize.reading.reading import Reading
 from formalize.reading.task import Option, ReadingTask, SlotSpec
-from games.core.llm_player import recorded_index
 from formalize.world.setting import Setting
+from games.core.llm_player import recorded_index
 from games.detective.case import Case, Question
 from games.detective.grading import grade_answer
 from reasoning.llm import ChatClient
