@@ -26,6 +26,10 @@ Phrase = tuple[str, ...]
 PERSON_KINDS = frozenset({"culprit", "killer", "person", "suspect", "accomplice"})
 """Slot kinds whose options are people."""
 
+LETTER_KIND = "letter"
+"""The kind of a slot whose options are letters of a multiple-choice question (``a``-``e``),
+named by their letter or their text."""
+
 _NUMBERS = (
     "zero",
     "one",
@@ -152,7 +156,10 @@ def slot_lexicon(slot: SlotSpec, setting: Setting | None) -> SlotLexicon:
     for option in slot.options:
         value, text = option.value, option.text
         lex.add(value, _forms(text))
-        if slot.kind in PERSON_KINDS:
+        if slot.kind == LETTER_KIND:
+            for written in (value, f"option {value}", f"({value})", f"{value})", f"{value}."):
+                lex.phrases[phrase(written)].add(value)
+        elif slot.kind in PERSON_KINDS:
             if value in people:
                 lex.add(value, person_forms(people[value], setting))
             else:

@@ -318,6 +318,23 @@ def _hedged(parsed: _Text, m: Mention) -> bool:
     )
 
 
+def _alternative(parsed: _Text, m: Mention) -> bool:
+    """An "or" / "either" / "whether" in the mention's clause (between punctuation): "Hugo or
+    someone else" offers Hugo as one of several."""
+    words, breaks = parsed.words, w.CLAUSE_BREAKS - {"and", "or"}
+    j = m.first - 1
+    while j >= 0 and not (j not in parsed.covered and words[j] in breaks):
+        if j not in parsed.covered and words[j] in w.ALTERNATIVES:
+            return True
+        j -= 1
+    j = m.last
+    while j < len(words) and not (j not in parsed.covered and words[j] in breaks):
+        if j not in parsed.covered and words[j] in w.ALTERNATIVES:
+            return True
+        j += 1
+    return False
+
+
 def _kill_before(parsed: _Text, i: int, reach: int = 6) -> bool:
     return any(parsed.words[j] in w.KILL_VERBS for j in range(max(0, i - reach), i))
 
@@ -425,7 +442,7 @@ def _view(
     role = _person_view(m, parsed, found) if lex.kind in PERSON_KINDS else None
     if role in ("unclear", "patient"):
         return role
-    if _hedged(parsed, m):
+    if _hedged(parsed, m) or _alternative(parsed, m):
         return "hedged"
     return "agent" if role == "agent" else "asserted"
 

@@ -191,6 +191,11 @@ def audit_record(log: GameLog[DetectiveEvent]) -> AuditRecord:
             )
         for qid, reading in readings.items():
             for slot in _unjudged_slots(reading):
+                unread: dict[str, Cell] = {
+                    "question": qid,
+                    "slot": slot.slot,
+                    "read": len(event.read),
+                }
                 rows.append(
                     audit_row(
                         0,
@@ -198,8 +203,7 @@ def audit_record(log: GameLog[DetectiveEvent]) -> AuditRecord:
                         f"{qid}.{slot.slot} unread",
                         ClaimStatus.UNKNOWN,
                         None,
-                        detail={"question": qid, "slot": slot.slot, "read": len(event.read)}
-                        | reading_detail(slot),
+                        detail=unread | reading_detail(slot),
                         call=calls.get(qid),
                     )
                 )
