@@ -285,6 +285,9 @@ def bench_freetext(
         Batch | None,
         typer.Option(help="Only this batch: tuning or held-out (default: both)."),
     ] = None,
+    totals: Annotated[
+        bool, typer.Option("--totals", help="Print each reader's row over all kinds only.")
+    ] = False,
     out: Annotated[Path, typer.Option(help="Folder for freetext.json.")] = Path("runs/bench"),
     model: Model = None,
     base_url: BaseUrl = None,
@@ -307,7 +310,8 @@ def bench_freetext(
             rows, scored, timings = run(found, kinds, client)
     except GAME_ERRORS as err:
         fail(err, 1)
-    typer.echo(format_table(rows, COLUMNS))
+    shown = [r for r in rows if r["kind"] == "all"] if totals else rows
+    typer.echo(format_table(shown, COLUMNS))
     for kind, timing in timings.items():
         typer.echo(f"{kind}: CPU {timing.cpu:.2f} s, wall {timing.wall:.2f} s")
     payload = {

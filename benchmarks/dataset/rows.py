@@ -39,14 +39,20 @@ class GameKey(BaseModel):
     game_id: str = Field(description="The game's id in its run (its log's file name).")
 
 
-class ClaimRow(GameKey):
-    """One claim a seat stated, as the game's audit judged it."""
+class SeatRow(GameKey):
+    """The columns of a row about something a seat said: the game's seed, the seat, its agent,
+    and where it was said."""
 
     seed: int | None = Field(description="The seed the game was dealt from.")
-    seat: int = Field(description="The seat that stated the claim.")
+    seat: int = Field(description="The seat that said it.")
     agent: str = Field(description="The agent at that seat.")
-    line: int | None = Field(description="The log line the claim was stated on.")
-    round: int | None = Field(description="The round it was stated in, where the game counts.")
+    line: int | None = Field(description="The log line it was said on.")
+    round: int | None = Field(description="The round it was said in, where the game counts.")
+
+
+class ClaimRow(SeatRow):
+    """One claim a seat stated, as the game's audit judged it."""
+
     turn: int | None = Field(description="The turn it was stated in, where the game counts.")
     claim: str = Field(description="The claim, as the audit writes it.")
     status: str = Field(description="ENTAILED, CONTRADICTED, UNDETERMINED or UNKNOWN.")
@@ -113,14 +119,9 @@ class GameRow(GameKey):
     config: str = Field(description="The game's config (JSON object).")
 
 
-class ReadingRow(GameKey):
+class ReadingRow(SeatRow):
     """One slot of an answer a seat gave in words, and how it was read."""
 
-    seed: int | None = Field(description="The seed the game was dealt from.")
-    seat: int = Field(description="The seat that answered.")
-    agent: str = Field(description="The agent at that seat.")
-    line: int | None = Field(description="The log line the answer was given on.")
-    round: int | None = Field(description="The round (detective: the stage) it was given in.")
     question: str = Field(description="The question answered.")
     text: str = Field(description="The answer, in the seat's words.")
     slot: str = Field(description="The slot (part of the answer) read.")
