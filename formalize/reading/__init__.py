@@ -1,7 +1,14 @@
 """Readings of answers given in words: one interface (``Reader``: a ``ReadingTask`` and a text
 in, a ``Reading`` out, per slot asserted / several / rejected / none / unsure), an offline
 deterministic reader (the default), an LLM reader under the early-stop vote, and a combined
-reader that asks the LLM only where the offline reader is unsure."""
+reader that asks the LLM only where the offline reader is unsure.
+
+The generic part, for any question with typed slots: ``reading`` (the outcome vocabulary and the
+records), ``task``, ``reader`` (the protocol and the combined reader), ``llm_reader`` and
+``llm_schemas`` (the LLM reader, its prompt and answer schema), ``text`` (folding with offsets
+kept) and ``fuzzy``. The offline reader of typed answers about a mystery world (detective slots,
+WellPlay letters): ``offline``, with ``lexicon`` (the words for each option, from the world and
+the generator's vocabulary) and ``words`` (its function words)."""
 
 from typing import TYPE_CHECKING
 

@@ -33,8 +33,8 @@ DEFAULT_MAX_ATTEMPTS = 5
 more to repeat one."""
 
 READER_SYSTEM = (
-    "You read answers that people gave in their own words to questions about a detective case, "
-    "and say what each answer asserts. You do not judge whether the answer is right."
+    "You read answers that people gave in their own words to a question, and say what each "
+    "answer asserts. You do not judge whether the answer is right."
 )
 """The LLM reader's system message."""
 
