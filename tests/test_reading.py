@@ -62,6 +62,11 @@ def outcome(qid: str, text: str) -> list[str | None]:
         ("how", "shot with the revolver", ["servicerevolver", "shooting"]),
         ("why", "I don't know", ["none"]),
         ("why", "for the money", ["unsure"]),
+        ("who", "Hugo Marsh, I don't think so", ["unsure"]),
+        ("who", "I doubt it was Hugo Marsh", ["unsure"]),
+        ("who", "No doubt it was Hugo Marsh", ["hugo"]),
+        ("who", "Anyone but Hugo Marsh", ["rejected"]),
+        ("who", "Hugo Marsh found the body", ["unsure"]),
     ],
 )
 def test_the_offline_reader_reads_what_keyword_matching_got_wrong(

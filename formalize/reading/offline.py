@@ -13,6 +13,7 @@ know: then it may be about that slot, and the slot is ``unsure``.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -202,6 +203,8 @@ def _unknown_marks(parsed: _Text) -> None:
             if tuple(words[i : i + len(seq)]) == seq and i not in parsed.covered:
                 if seq in (("none",), ("no", "one"), ("nobody",)) and _starts_list(parsed, i):
                     continue
+                if _no_doubt(words, i):
+                    continue
                 parsed.unknown.append((i, i + len(seq)))
                 break
 
@@ -211,6 +214,11 @@ def _starts_list(parsed: _Text, i: int) -> bool:
     alone)."""
     after = parsed.words[i + 1 : i + 3]
     return bool(after) and after[0] in ("of", "but", "except", "other")
+
+
+def _no_doubt(words: list[str], i: int) -> bool:
+    """A doubt denied ("no doubt", "without doubt", "beyond doubt"): certainty, not a hedge."""
+    return words[i] == "doubt" and i > 0 and words[i - 1] in ("no", "without", "beyond")
 
 
 def _hard_break(parsed: _Text, i: int) -> bool:
@@ -313,6 +321,7 @@ def _hedged(parsed: _Text, m: Mention) -> bool:
         word in w.WEAK_HEDGES
         and not (word == "could" and only)
         and not (j + 1 < len(words) and words[j + 1] in ("not", "never"))
+        and not _no_doubt(words, j)
         and j not in parsed.covered
         for j, word in sentence
     )
@@ -516,7 +525,13 @@ def _decide(
     stance_of: dict[str, Stance] = {"asserted": "asserted", "agent": "asserted"}
     no_answer = _unknown_evidence(parsed)
 
-    def reading(outcome: Outcome, note: str = "", **kw: object) -> SlotReading:
+    def reading(
+        outcome: Outcome,
+        note: str = "",
+        option: str | None = None,
+        options: Sequence[str] = (),
+        rejected: Sequence[str] = (),
+    ) -> SlotReading:
         evidence = []
         for m in live:
             stance: Stance
@@ -535,9 +550,11 @@ def _decide(
         return SlotReading(
             slot=lex.slot,
             outcome=outcome,
+            option=option,
+            options=list(options),
+            rejected=list(rejected),
             evidence=evidence,
             note=note,
-            **kw,  # type: ignore[arg-type]
         )
 
     if unclear:

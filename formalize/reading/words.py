@@ -124,6 +124,8 @@ UNKNOWN = (
     ("no", "idea"),
     ("no", "clue"),
     ("not", "a", "clue"),
+    ("not", "think", "so"),
+    ("doubt", "it"),
     ("not", "sure"),
     ("not", "certain"),
     ("can", "not", "tell"),
