@@ -28,8 +28,6 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, PrivateAttr, model_validator
 
 from formalize.interrogation.prose import prose, prose_text
-from formalize.reading.offline import OfflineReader
-from formalize.reading.task import Option, ReadingTask, SlotSpec
 from formalize.interrogation.questions import (
     HeldItem,
     Question,
@@ -38,6 +36,8 @@ from formalize.interrogation.questions import (
     Where,
     render_question,
 )
+from formalize.reading.offline import OfflineReader
+from formalize.reading.task import Option, ReadingTask, SlotSpec
 from formalize.world.facts import Fact, Seen
 from formalize.world.render import listing, render_fact
 from formalize.world.setting import Setting
