@@ -258,6 +258,20 @@ def run(
     return rows, scored, timings
 
 
+def sample(
+    answers: Sequence[LabelledAnswer], batch: Batch | None, per_kind: int | None
+) -> list[LabelledAnswer]:
+    """The answers of ``batch`` (all without one), at most the first ``per_kind`` of each kind."""
+    kept: list[LabelledAnswer] = []
+    for answer in answers:
+        if batch is not None and answer.batch != batch:
+            continue
+        if per_kind is not None and sum(a.kind == answer.kind for a in kept) >= per_kind:
+            continue
+        kept.append(answer)
+    return kept
+
+
 def _readers(text: str) -> list[ReaderKind]:
     names = [p.strip() for p in text.split(",") if p.strip()]
     chosen = [k for k in READER_KINDS if k in names]
@@ -285,6 +299,12 @@ def bench_freetext(
         Batch | None,
         typer.Option(help="Only this batch: tuning or held-out (default: both)."),
     ] = None,
+    per_kind: Annotated[
+        int | None,
+        typer.Option(
+            min=1, help="Only the first N answers of each kind (a sample for slow models)."
+        ),
+    ] = None,
     totals: Annotated[
         bool, typer.Option("--totals", help="Print each reader's row over all kinds only.")
     ] = False,
@@ -296,10 +316,7 @@ def bench_freetext(
     try:
         kinds = _readers(readers)
         found = load_labelled(labelled)
-        if batch is not None:
-            found = found.model_copy(
-                update={"answers": [a for a in found.answers if a.batch == batch]}
-            )
+        found = found.model_copy(update={"answers": sample(found.answers, batch, per_kind)})
         settings = llm_settings(model, base_url)
         if not scripted and any(k != "offline" for k in kinds) and not settings.configured:
             raise ValueError("--readers llm/combined: give --base-url (or --scripted)")
@@ -318,6 +335,7 @@ def bench_freetext(
         "benchmark": "freetext",
         "labelled": str(labelled),
         "batch": batch,
+        "per_kind": per_kind,
         "scripted": scripted,
         "model": None if all(k == "offline" for k in kinds) else ("rule" if scripted else model),
         "table": rows,
