@@ -19,7 +19,10 @@ def detective_view(log: GameLog[Any]) -> ViewParts:
         lines = [f"read ({len(event.read)}): {', '.join(event.read) or 'nothing yet'}"]
         for index, (question, slots) in enumerate(event.answers.items()):
             given = ", ".join(f"{slot}={value or '-'}" for slot, value in slots.items())
-            grade = f" (grade {event.grades[index]})" if event.grades is not None else ""
+            grade = ""
+            if event.grades is not None:
+                graded = event.grades[index]
+                grade = f" (grade {'unjudged' if graded is None else graded})"
             lines.append(f"{question}: {given}{grade}")
         panels.append(KnowledgePanel(step=step, seat=0, title="the reader", lines=lines))
     return ViewParts(panels=panels)
