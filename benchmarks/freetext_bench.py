@@ -31,7 +31,13 @@ from games.core.cli import BaseUrl, Model, fail, llm_settings
 from games.core.errors import GAME_ERRORS
 from games.detective.case import Question
 from games.detective.grading import grade_answer
-from games.detective.reading import READER_KINDS, ReaderKind, make_reader, question_task
+from games.detective.reading import (
+    READER_KINDS,
+    ReaderKind,
+    make_reader,
+    question_task,
+    reading_grade,
+)
 from reasoning.jsonpos import parse_model
 from reasoning.llm import ChatClient, LLMSettings, make_client
 from reasoning.llm.scripted_server import ChatRequest, ScriptedChatServer, Step
@@ -158,7 +164,7 @@ def score(labelled: LabelledSet, reader_for: dict[str, Reader]) -> list[Scored]:
     for answer in labelled.answers:
         case, question = labelled.question(answer)
         reading = reader_for[case.name].read(question_task(question, case.setting), answer.text)
-        grade = grade_answer(question, reading.values()).score if reading.decided else None
+        grade = reading_grade(question, reading)
         out.append(
             Scored(
                 id=answer.id,
