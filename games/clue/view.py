@@ -120,7 +120,12 @@ def clue_view(log: GameLog[Any]) -> ViewParts:
                 )
 
     audit = audit_game(log, watch=watch)
-    return ViewParts(texts=_texts(log), panels=panels, record=as_record(audit))
+    return ViewParts(
+        texts=_texts(log),
+        panels=panels,
+        record=as_record(audit),
+        title=f"Clue, {len(names)} players (seed {log.header.seed})",
+    )
 
 
 def _texts(log: GameLog[Any]) -> list[str]:
