@@ -110,7 +110,7 @@ function documentNode(doc, reading) {
   el("summary", {}, reading ? `Being read: ${doc.title}` : doc.title), text);
 }
 
-function panelNode(view, panel, acting) {
+function panelNode(view, panel, acting, withLegend) {
   const docs = panel.documents.map((id) => view.documents.find((d) => d.id === id))
     .filter(Boolean);
   return el("div", { class: acting ? "panel acting" : "panel", "data-seat": panel.seat ?? "table",
@@ -121,7 +121,7 @@ function panelNode(view, panel, acting) {
     el("div", { class: "legend muted" }, el("mark", { class: "fact" }, "marked"),
       " sentences carry facts (hover for which)")) : null,
   panel.grid ? gridTable(panel.grid) : null,
-  panel.grid ? gridLegend(panel.grid) : null,
+  panel.grid && withLegend ? gridLegend(panel.grid) : null,
   panel.table ? wordsTable(panel.table) : null,
   panel.cards.length ? cardRows(panel.cards) : null,
   panel.lines.map(lineNode));
@@ -274,8 +274,9 @@ function renderGame(view, host, options) {
       if (panel.step <= index) latest.set(panel.seat + "/" + panel.title, panel);
     }
     const shown = Array.from(latest.values()).sort((a, b) => (a.seat ?? -1) - (b.seat ?? -1));
-    panels.replaceChildren(...shown.map((panel) => panelNode(view, panel,
-      step.actor !== null && panel.seat === step.actor)));
+    const legendAt = shown.findIndex((panel) => panel.grid);
+    panels.replaceChildren(...shown.map((panel, i) => panelNode(view, panel,
+      step.actor !== null && panel.seat === step.actor, i === legendAt)));
     if (opts.onStep) opts.onStep(index);
   }
 

@@ -134,5 +134,6 @@ def _texts(log: GameLog[Any]) -> list[str]:
     ranks = log.end.ranks if log.end is not None else ()
     for index, event in enumerate(log.events):
         said = [s.strip() for s in transcript([event], log.header.seats, ranks)] if index else []
-        lines.append("; ".join(said) if said else getattr(event, "type", "event"))
+        kind = str(getattr(event, "type", "event")).replace("_", " ")
+        lines.append("; ".join(said).replace("_", " ") if said else kind)
     return lines
