@@ -243,7 +243,7 @@ function renderGame(view, host, options) {
     list.querySelectorAll(".current").forEach((n) => n.classList.remove("current"));
     const item = list.children[index];
     item.classList.add("current");
-    list.scrollTop = item.offsetTop - list.offsetTop - list.clientHeight / 2;
+    list.scrollTop = item.offsetTop - list.clientHeight / 2;
     append(now.replaceChildren() || now, [el("div", {}, step.text), step.formula
       ? el("details", { class: "formula" }, el("summary", {}, "formula"),
         el("code", {}, step.formula)) : null]);
