@@ -8,8 +8,8 @@ every game's view; and that run compared with a second one of the same games whe
 in the second seat. Generation is timed in CPU and wall seconds; the first paint is what headless
 Chromium takes from loading the file to the page's rendered state, in wall seconds and in the
 renderer's main-thread task time (its CPU, from the DevTools performance metrics), when chromium
-and chromium-driver are installed. ``--screenshots DIR`` also writes a PNG of each page (a game
-of the run opened in place, by its deep link), in 64 colours to stay small.
+and chromium-driver are installed. ``--screenshots DIR`` also writes PNGs of the run, the comparison
+and the detective and Hanabi pages (``viewer-*.png``), in 64 colours to stay small.
 """
 
 from __future__ import annotations
@@ -36,6 +36,8 @@ TARGETS = {"game": (1_000_000, 2.0), "run": (10_000_000, 2.0), "compare": (20_00
 """Kind of page -> (size limit in bytes, first-paint limit in wall seconds) the viewer aims for
 (a comparison carries every game of two runs)."""
 SYMBOLIC = {"hanabi": "symbolic", "mystery": "prover"}
+SHOTS = {"detective": "viewer-detective.png", "hanabi": "viewer-hanabi.png"}
+"""The game pages ``--screenshots`` takes a picture of (with the run and the comparison)."""
 """The symbolic agent each game's benchmark page is played by (``prover`` where not named)."""
 
 
@@ -162,7 +164,7 @@ def bench_viewer(
         ("the live Clue game, with recordings", "game", [live / "clue-seed0.jsonl"], True, "", "")
     ]
     cases += [
-        (f"one {name} game", "game", [path], True, f"{name}.png", "#step=6")
+        (f"one {name} game", "game", [path], True, SHOTS.get(name, ""), "#step=6")
         for name, path in game_logs(out / "games")
     ]
     cases += [
@@ -175,7 +177,7 @@ def bench_viewer(
             "#game=clue-seed1&step=12",
         ),
         ("the same run, every game computed", "run", [runs[0]], False, "", ""),
-        ("two runs compared", "compare", runs, True, "compare.png", ""),
+        ("two runs compared", "compare", runs, True, "viewer-compare.png", ""),
     ]
     rows: list[dict[str, Any]] = []
     for name, kind, sources, reuse, shot, fragment in cases:

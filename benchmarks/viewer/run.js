@@ -135,6 +135,15 @@ async function openInPlace(tr, id, packedViews, colspan, step) {
   holder.scrollIntoView({ block: "start" });
 }
 
+// What a #game=<id>&step=<n> address opens: ``open([game, tr], step)`` for the game it names.
+function deepLink(byId, open) {
+  return (params) => {
+    const found = byId.get(params.get("game"));
+    if (!found) return null;
+    return open(found, Math.max(0, (parseInt(params.get("step"), 10) || 1) - 1));
+  };
+}
+
 function renderRun(run, host) {
   const errored = run.games.filter((g) => g.outcome.status !== "finished").length;
   host.append(el("h2", {}, run.title),
@@ -159,12 +168,8 @@ function renderRun(run, host) {
     g.outcome.winners.map((s) => `P${s}`).join(" ")].join(" "), (g) => g.wrong), made.node);
   const summary = summaryDetails(run.summary);
   if (summary) host.append(summary);
-  return (params) => {
-    const found = byId.get(params.get("game"));
-    if (!found) return null;
-    const step = Math.max(0, (parseInt(params.get("step"), 10) || 1) - 1);
-    return openInPlace(found[1], found[0].id, [found[0].packed], columns.length, step);
-  };
+  return deepLink(byId, ([game, tr], step) =>
+    openInPlace(tr, game.id, [game.packed], columns.length, step));
 }
 
 function renderCompare(cmp, host) {
@@ -217,13 +222,8 @@ function renderCompare(cmp, host) {
     (g) => g.rows.reduce((s, r) => s + r.wrong, 0)), made.node,
   el("p", { class: "muted" }, "Difference: the summed absolute differences of the seats' " +
     "scores and wrong claims from run 1's."));
-  return (params) => {
-    const found = byId.get(params.get("game"));
-    if (!found) return null;
-    const step = Math.max(0, (parseInt(params.get("step"), 10) || 1) - 1);
-    return openInPlace(found[1], found[0].id, found[0].rows.map((r) => r.packed),
-      columns.length, step);
-  };
+  return deepLink(byId, ([game, tr], step) =>
+    openInPlace(tr, game.id, game.rows.map((r) => r.packed), columns.length, step));
 }
 
 async function start() {

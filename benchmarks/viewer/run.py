@@ -283,8 +283,8 @@ def _known(views: Sequence[StoredView]) -> Chart | None:
     ideal: list[list[float]] = []
     for view in views:
         names = {s.name: s.agent for s in view.summary or []}
-        for name, series in view.per_round.get("known_per_round", {}).items():
-            known.setdefault(names.get(name, name), []).append(series)
+        for name, values in view.per_round.get("known_per_round", {}).items():
+            known.setdefault(names.get(name, name), []).append(values)
         ideal += view.per_round.get("ideal_known_per_round", {}).values()
     if not known:
         return None
