@@ -388,7 +388,7 @@ def _by_players(views: Sequence[StoredView]) -> Chart | None:
         title="Mean score by player count",
         kind="points",
         x_label="players",
-        y_label="score (best seat's return; the team's in Hanabi)",
+        y_label="score (best seat's return)",
         x=[str(c) for c in counts],
         series=[
             Series(

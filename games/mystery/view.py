@@ -10,6 +10,7 @@ from formalize.interrogation.prose import prose, prose_text
 from formalize.world.setting import Setting
 from games.core.log import GameLog
 from games.core.view import Cell, KnowledgePanel, Line, Table, ViewParts
+from games.mystery.engine import MysteryState
 from games.mystery.entry import ENTRY
 from games.mystery.events import Answered, Asked, GameStart, Introduction, Voted, record_fact
 
@@ -68,6 +69,7 @@ def mystery_view(log: GameLog[Any]) -> ViewParts:
     """The suspect tables, renewed whenever a seat lists its suspects; a panel per seat with its
     questions, answers and votes in words; every event in words."""
     state = ENTRY.replay_state(log)
+    assert isinstance(state, MysteryState)
     setting = state.scripts.world.setting
     names = [s.name for s in log.header.seats]
     rounds = max((e.round for e in log.events if isinstance(e, Asked)), default=0)
