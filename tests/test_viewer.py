@@ -37,7 +37,10 @@ ARROW_RIGHT = "\ue014"
 RAW = {
     "a raw float": re.compile(r"\d\.\d{4,}"),
     "a Python repr": re.compile(r"\{'|': |\bNone\b|\bTrue\b|\bFalse\b|=\[|\w+=\w"),
-    "a formula": re.compile(r"\b[A-Z]\w*\(\w+(:\w+)?[,)]|\bexists \w|\bforall \w|[\u2200\u2203\u2227\u2228\u00ac]| -> | & "),
+    "a formula": re.compile(
+        r"\b[A-Z]\w*\(\w+(:\w+)?[,)]|\bexists \w|\bforall \w"
+        r"|[\u2200\u2203\u2227\u2228\u00ac]| -> | & "
+    ),
     "an id with underscores": re.compile(r"\b[a-z]+_[a-z_]+\b"),
 }
 """What no rendered text shows where words serve (formulas only on demand, folded)."""

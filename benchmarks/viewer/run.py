@@ -133,8 +133,8 @@ def stored_views(
 
 
 def read_summary(folder: Path) -> tuple[list[dict[str, Any]], dict[str, dict[str, Any]]]:
-    """The run's ``summary.json``: its rows (plain values only) and its LLM usage per agent
-    (both empty when the file is absent)."""
+    """The run's ``summary.json``: its rows (plain values only, see ``_plain``) and its LLM
+    usage per agent (both empty when the file is absent)."""
     path = folder / "summary.json"
     if not path.is_file():
         return [], {}
@@ -143,17 +143,22 @@ def read_summary(folder: Path) -> tuple[list[dict[str, Any]], dict[str, dict[str
         return [], {}
     rows = loaded.get("rows", loaded.get("per_agent"))
     if isinstance(rows, list):
-        summary = [
-            {k: v for k, v in r.items() if not isinstance(v, dict | list)}
-            for r in rows
-            if isinstance(r, dict)
-        ]
+        summary = [_plain(r) for r in rows if isinstance(r, dict)]
     else:
-        summary = [{k: v for k, v in loaded.items() if not isinstance(v, dict | list)}]
+        summary = [_plain(loaded)]
     usage = loaded.get("llm_usage")
     seats = usage.get("seats") if isinstance(usage, dict) else None
     per_agent = {str(k): v for k, v in (seats or {}).items() if isinstance(v, dict)}
     return summary, per_agent
+
+
+def _plain(row: dict[str, Any]) -> dict[str, Any]:
+    """A summary row's plain values, without the files it names (a plot's path is no figure)."""
+    return {
+        k: v
+        for k, v in row.items()
+        if not isinstance(v, dict | list) and k != "plot" and not k.endswith("path")
+    }
 
 
 def game_row(log: Path, view: StoredView) -> GameRow:
