@@ -112,15 +112,50 @@ function table(columns, rows, attrs) {
     el("tbody", {}, rows));
 }
 
-// A table whose columns sort on a click of their heading (again: the other way). ``columns``:
-// {label, cell(row) -> node or text, sort(row) -> number or text}; ``rowAttrs(row)`` adds to
-// each row. Returns {node, rows: [[row, tr]], tbody}.
-function sortableTable(columns, rows, attrs, rowAttrs) {
+// A table whose columns sort on a click of their heading (again: the other way), shown
+// ``pageSize`` rows a page when given (rows are built when first shown). ``columns``: {label,
+// cell(row) -> node or text, sort(row) -> number or text}; ``rowAttrs(row)`` adds to each row,
+// ``onRow(row, tr)`` is called as a row is built. Returns {node, tbody, rows, filter(keep),
+// reveal(index) -> its tr, now on the page shown}.
+function sortableTable(columns, rows, attrs, rowAttrs, options) {
+  const opts = options || {};
   const tbody = el("tbody");
-  const made = rows.map((row) => [row, el("tr", rowAttrs ? rowAttrs(row) : {},
-    columns.map((c) => el("td", { class: c.cls }, c.cell(row))))]);
-  made.forEach(([, tr]) => tbody.append(tr));
+  const built = new Map();
+  const pager = el("div", { class: "pager" });
+  let order = rows.map((_, i) => i);
+  let keep = () => true;
+  let page = 0;
   const state = { column: null, up: true };
+  function rowOf(i) {
+    if (!built.has(i)) {
+      const tr = el("tr", rowAttrs ? rowAttrs(rows[i]) : {},
+        columns.map((c) => el("td", { class: c.cls }, c.cell(rows[i]))));
+      if (opts.onRow) opts.onRow(rows[i], tr);
+      built.set(i, tr);
+    }
+    return built.get(i);
+  }
+  function shown() {
+    return order.filter((i) => keep(rows[i]));
+  }
+  function render() {
+    const all = shown();
+    const size = opts.pageSize || Math.max(all.length, 1);
+    const pages = Math.max(1, Math.ceil(all.length / size));
+    page = Math.max(0, Math.min(page, pages - 1));
+    tbody.replaceChildren(...all.slice(page * size, (page + 1) * size).map(rowOf));
+    pager.replaceChildren();
+    if (pages > 1) {
+      pager.append(
+        el("button", { class: "page-prev", disabled: page === 0 ? "" : null,
+          onclick: () => { page -= 1; render(); } }, "◀ previous"),
+        ` rows ${fmtNumber(page * size + 1)} to ${fmtNumber(Math.min(all.length, (page + 1) * size))}` +
+          ` of ${fmtNumber(all.length)} `,
+        el("button", { class: "page-next", disabled: page === pages - 1 ? "" : null,
+          onclick: () => { page += 1; render(); } }, "next ▶"));
+    }
+    return all.length;
+  }
   const heads = columns.map((c, i) => el("th", {
     class: c.sort ? "sortable" : null, title: c.sort ? "sort by this column" : null,
     onclick: c.sort ? () => sortBy(i) : null }, c.label));
@@ -128,19 +163,28 @@ function sortableTable(columns, rows, attrs, rowAttrs) {
     state.up = state.column === i ? !state.up : true;
     state.column = i;
     const key = columns[i].sort;
-    const sorted = [...made].sort(([a], [b]) => {
-      const x = key(a), y = key(b);
-      const order = typeof x === "number" && typeof y === "number" ? x - y
+    order = [...order].sort((a, b) => {
+      const x = key(rows[a]), y = key(rows[b]);
+      const diff = typeof x === "number" && typeof y === "number" ? x - y
         : String(x).localeCompare(String(y), "en", { numeric: true });
-      return state.up ? order : -order;
+      return state.up ? diff : -diff;
     });
     heads.forEach((h, j) => h.setAttribute("aria-sort",
       j === i ? (state.up ? "ascending" : "descending") : "none"));
-    tbody.querySelectorAll("tr.opened-game").forEach((n) => n.remove());
-    sorted.forEach(([, tr]) => tbody.append(tr));
+    render();
   }
-  const node = el("table", attrs || {}, el("thead", {}, el("tr", {}, heads)), tbody);
-  return { node, rows: made, tbody };
+  render();
+  const node = el("div", { class: "table-box" },
+    el("table", attrs || {}, el("thead", {}, el("tr", {}, heads)), tbody), pager);
+  return {
+    node, tbody, rows,
+    filter: (predicate) => { keep = predicate; page = 0; return render(); },
+    reveal: (i) => {
+      const at = shown().indexOf(i);
+      if (at >= 0 && opts.pageSize) { page = Math.floor(at / opts.pageSize); render(); }
+      return rowOf(i);
+    },
+  };
 }
 
 // --- the address's #fragment: deep links such as #game=clue-seed3&step=12 ------------------------

@@ -71,13 +71,8 @@ function filterBar(made, text, count) {
   const shown = el("span", { class: "muted shown-count" });
   function apply() {
     const words = box.value.toLowerCase().split(/\s+/).filter(Boolean);
-    let visible = 0;
-    for (const [row, tr] of made.rows) {
-      const ok = words.every((w) => text(row).toLowerCase().includes(w)) &&
-        (!wrongOnly.checked || count(row) > 0);
-      tr.hidden = !ok;
-      visible += ok;
-    }
+    const visible = made.filter((row) => words.every((w) => text(row).toLowerCase().includes(w)) &&
+      (!wrongOnly.checked || count(row) > 0));
     shown.textContent = `${fmtNumber(visible)} of ${plural(made.rows.length, "game")} shown`;
   }
   box.addEventListener("input", apply);
@@ -135,12 +130,17 @@ async function openInPlace(tr, id, packedViews, colspan, step) {
   holder.scrollIntoView({ block: "start" });
 }
 
-// What a #game=<id>&step=<n> address opens: ``open([game, tr], step)`` for the game it names.
-function deepLink(byId, open) {
+// The games a table shows a page (the page stays quick to open with thousands of games).
+const PAGE = 100;
+
+// What a #game=<id>&step=<n> address opens: ``open(game, tr, step)`` for the game it names,
+// its row brought onto the page shown.
+function deepLink(byId, made, open) {
   return (params) => {
-    const found = byId.get(params.get("game"));
-    if (!found) return null;
-    return open(found, Math.max(0, (parseInt(params.get("step"), 10) || 1) - 1));
+    const index = byId.get(params.get("game"));
+    if (index === undefined) return null;
+    return open(made.rows[index], made.reveal(index),
+      Math.max(0, (parseInt(params.get("step"), 10) || 1) - 1));
   };
 }
 
@@ -156,19 +156,17 @@ function renderRun(run, host) {
   host.append(el("h3", {}, "Games, in seed order (click one to open it here)"));
   const columns = gameColumns();
   const made = sortableTable(columns, run.games, { class: "games" },
-    (g) => ({ "data-game": g.id, class: "game-row" }));
-  const byId = new Map(made.rows.map(([g, tr]) => [g.id, [g, tr]]));
-  for (const [game, tr] of made.rows) {
-    tr.addEventListener("click", (event) => {
-      event.preventDefault();
-      openInPlace(tr, game.id, [game.packed], columns.length);
-    });
-  }
+    (g) => ({ "data-game": g.id, class: "game-row" }), { pageSize: PAGE, onRow: (game, tr) =>
+      tr.addEventListener("click", (event) => {
+        event.preventDefault();
+        openInPlace(tr, game.id, [game.packed], columns.length);
+      }) });
+  const byId = new Map(run.games.map((g, i) => [g.id, i]));
   host.append(filterBar(made, (g) => [g.id, g.agents.join(" "), g.outcome.reason,
     g.outcome.winners.map((s) => `P${s}`).join(" ")].join(" "), (g) => g.wrong), made.node);
   const summary = summaryDetails(run.summary);
   if (summary) host.append(summary);
-  return deepLink(byId, ([game, tr], step) =>
+  return deepLink(byId, made, (game, tr, step) =>
     openInPlace(tr, game.id, [game.packed], columns.length, step));
 }
 
@@ -210,19 +208,17 @@ function renderCompare(cmp, host) {
     { label: "difference", cls: "num", cell: (g) => fmtNumber(g.distance), sort: (g) => g.distance },
   ];
   const made = sortableTable(columns, cmp.games, { class: "games shared-games" },
-    (g) => ({ "data-game": g.id, class: "game-row" }));
-  const byId = new Map(made.rows.map(([g, tr]) => [g.id, [g, tr]]));
-  for (const [game, tr] of made.rows) {
-    tr.addEventListener("click", (event) => {
-      event.preventDefault();
-      openInPlace(tr, game.id, game.rows.map((r) => r.packed), columns.length);
-    });
-  }
+    (g) => ({ "data-game": g.id, class: "game-row" }), { pageSize: PAGE, onRow: (game, tr) =>
+      tr.addEventListener("click", (event) => {
+        event.preventDefault();
+        openInPlace(tr, game.id, game.rows.map((r) => r.packed), columns.length);
+      }) });
+  const byId = new Map(cmp.games.map((g, i) => [g.id, i]));
   host.append(filterBar(made, (g) => [g.id, ...g.rows.map((r) => r.outcome.reason)].join(" "),
     (g) => g.rows.reduce((s, r) => s + r.wrong, 0)), made.node,
   el("p", { class: "muted" }, "Difference: the summed absolute differences of the seats' " +
     "scores and wrong claims from run 1's."));
-  return deepLink(byId, ([game, tr], step) =>
+  return deepLink(byId, made, (game, tr, step) =>
     openInPlace(tr, game.id, game.rows.map((r) => r.packed), columns.length, step));
 }
 
