@@ -20,6 +20,7 @@ from benchmarks.clue_bench import ClueBenchConfig, run
 from benchmarks.console.cli import app
 from benchmarks.runner import RunOptions
 from benchmarks.viewer.page import embedded_json, render_page
+from benchmarks.viewer.run import view_run
 from benchmarks.viewer_bench import headless_chromium
 from games.core import game_names, get_game
 from games.core.play import play_game
@@ -348,6 +349,17 @@ def test_runs_pages_and_their_comparison_in_the_browser(browser: Any, tmp_path: 
     opened_game = css(browser, "tr.opened-game")
     assert [g.get_attribute("data-game") for g in opened_game] == ["clue-seed1"]
     assert text_of(browser, "tr.opened-game .step-label").startswith("step 7 of")
+
+    # a long run shows its games a hundred a page, and a deep link turns to the right page
+    one = view_run(first, quiet=True)
+    games = [one.games[0].model_copy(update={"id": f"g{i:03d}", "seed": i}) for i in range(150)]
+    long_page = tmp_path / "long.html"
+    data = {"kind": "run", "run": one.model_copy(update={"games": games}).model_dump(mode="json")}
+    long_page.write_text(render_page("long", data), encoding="utf-8")
+    open_page(browser, long_page, "#game=g140&step=3")
+    assert "rows 101 to 150 of 150" in text_of(browser, ".pager")
+    assert [g.get_attribute("data-game") for g in css(browser, "tr.opened-game")] == ["g140"]
+    assert text_of(browser, "tr.opened-game .step-label").startswith("step 3 of")
 
     # two runs side by side
     code, out, err = view(first, second)
