@@ -176,7 +176,7 @@ def bench_viewer(
             [runs[0]],
             True,
             "viewer-run.png",
-            "#game=clue-seed1&step=12",
+            "",
         ),
         ("the same run, every game computed", "run", [runs[0]], False, "", ""),
         ("two runs compared", "compare", runs, True, "viewer-compare.png", ""),
