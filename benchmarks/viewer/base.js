@@ -42,8 +42,8 @@ function fmtNumber(v) {
 function fmtPercent(v) {
   if (v === null || v === undefined || !Number.isFinite(v)) return "-";
   const p = v * 100;
-  if (p > 0 && p < 1) return "<1%";
-  if (p < 100 && p > 99) return ">99%";
+  if (p > 1e-9 && p < 0.5) return "<1%";
+  if (p < 100 - 1e-9 && p >= 99.5) return ">99%";
   return `${Math.round(p)}%`;
 }
 
