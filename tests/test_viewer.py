@@ -357,7 +357,7 @@ def test_runs_pages_and_their_comparison_in_the_browser(browser: Any, tmp_path: 
     data = {"kind": "run", "run": one.model_copy(update={"games": games}).model_dump(mode="json")}
     long_page.write_text(render_page("long", data), encoding="utf-8")
     open_page(browser, long_page, "#game=g140&step=3")
-    assert "rows 101 to 150 of 150" in text_of(browser, ".pager")
+    assert "rows 101 to 150 of 150" in text_of(browser, "table.games ~ .pager")
     assert [g.get_attribute("data-game") for g in css(browser, "tr.opened-game")] == ["g140"]
     assert text_of(browser, "tr.opened-game .step-label").startswith("step 3 of")
 
