@@ -93,6 +93,17 @@ def test_every_game_gets_a_page_that_loads_nothing(logs: dict[str, Path], game: 
     assert embedded(page)["kind"] == "game"
 
 
+@pytest.mark.parametrize("game", ["detective", "undercover"])
+def test_a_viewer_that_audits_gives_the_record_the_auditor_gives(
+    logs: dict[str, Path], game: str
+) -> None:
+    entry = get_game(game)
+    log = entry.read_log(logs[game])
+    parts = entry.view(log)
+    assert parts is not None and parts.record == entry.audit(log)
+    assert parts.claims is not None and len(parts.claims) == len(parts.record.rows)
+
+
 def test_bad_paths_logs_and_outputs_are_one_line(tmp_path: Path, logs: dict[str, Path]) -> None:
     code, _, err = view(tmp_path / "missing.jsonl")
     assert code == 2 and err.count("\n") == 1 and "missing.jsonl" in err
