@@ -1,5 +1,6 @@
-"""The numpy percentile bootstrap and trimmed mean give SciPy's figures (where SciPy is installed
-to compare), so the benchmarks' confidence intervals did not move when SciPy left the core."""
+"""The numpy percentile bootstrap, the trimmed mean and Student's t give SciPy's figures (where
+SciPy is installed to compare), so the benchmarks' and the viewer's intervals did not move when
+SciPy left the core."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from reasoning.bootstrap import percentile_interval, trimmed_mean
+from reasoning.student_t import t_cdf, t_quantile
 
 stats = pytest.importorskip("scipy.stats", reason="SciPy (installed with the embeddings extra)")
 
@@ -79,3 +81,18 @@ def test_bad_arguments_are_refused() -> None:
         percentile_interval([np.zeros((2, 2))], _mean, resamples=10)
     with pytest.raises(ValueError, match="cut"):
         trimmed_mean([1.0, 2.0], 0.5)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.floats(0.5, 300.0), st.floats(0.001, 0.999))
+def test_student_t_quantiles_and_distribution_are_scipys(df: float, p: float) -> None:
+    assert t_quantile(p, df) == pytest.approx(float(stats.t.ppf(p, df)), rel=1e-9, abs=1e-9)
+    value = float(stats.t.ppf(p, df))
+    assert t_cdf(value, df) == pytest.approx(p, abs=1e-10)
+
+
+def test_student_t_refuses_impossible_arguments() -> None:
+    with pytest.raises(ValueError, match="p"):
+        t_quantile(1.0, 3)
+    with pytest.raises(ValueError, match="df"):
+        t_cdf(1.0, 0)

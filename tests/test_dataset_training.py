@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import logging
+import shlex
 import warnings
 from collections import Counter
 from collections.abc import Callable
@@ -66,18 +67,24 @@ def benches() -> dict[str, Bench]:
         ),
         "detective": Bench(
             solver(case),
-            ("detective", "--cases", "1", "--first-seed", str(DETECTIVE_SEED), "--agents", "llm")
-            + ("--questions", "2", "--locations", "6"),
+            (
+                *shlex.split("detective --cases 1 --agents llm --questions 2 --locations 6"),
+                "--first-seed",
+                str(DETECTIVE_SEED),
+            ),
         ),
         "mystery": Bench(
             mystery_answers,
-            ("mystery", "--games", "1", "--agents", "llm-cot,prover,prover,prover,prover")
-            + ("--no-quiz",),
+            tuple(shlex.split("mystery --games 1 --agents llm-cot,prover*4 --no-quiz")),
         ),
         "undercover": Bench(
             undercover_answers,
-            ("undercover", "--seeds", "1", "--pairs", "Earl Grey Tea/Ceylon Tea")
-            + ("--agents", "att-nli", "--players", "5"),
+            tuple(
+                shlex.split(
+                    "undercover --seeds 1 --pairs 'Earl Grey Tea/Ceylon Tea' --agents att-nli "
+                    "--players 5"
+                )
+            ),
         ),
     }
 

@@ -10,6 +10,7 @@ import json
 import re
 import sys
 import tomllib
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -42,12 +43,25 @@ def block(monkeypatch: pytest.MonkeyPatch, *modules: str) -> None:
         monkeypatch.setitem(sys.modules, name, None)
 
 
-def optional_imports_at_the_top(root: Path) -> list[str]:
-    """Every import of an extra's package in the packages under ``root`` that runs when its
-    module is imported, or that does not go through ``reasoning.extras``: ``path:line module``.
-    Imports for the type checker alone (``if TYPE_CHECKING:``) are allowed."""
-    optional = {module for modules in EXTRAS.values() for module in modules}
-    found = []
+CORE_MODULES = frozenset(
+    {"z3", "cvc5", "pysat", "numpy", "lark", "pydantic", "pydantic_settings", "typer", "rich"}
+    | {"openai"}
+)
+"""The modules of the core dependencies (``pyproject.toml``'s ``dependencies``)."""
+TOOL_MODULES = {
+    "hypothesis": "the games' hypothesis strategies, for users' property tests (`testing`)",
+    "pytest": "the pytest plugin, loaded by pytest only",
+    "selenium": "bench viewer's browser (a maintainer's benchmark, `dev`)",
+    "PIL": "bench viewer's screenshots (with selenium)",
+    "pyspiel": "bench hanabi-engine's reference engine (`dev`)",
+    "hanabi_learning_environment": "bench hanabi-engine's reference engine (`dev`)",
+}
+"""Third-party modules imported by code that only their own tools run."""
+
+
+def imports(root: Path) -> Iterator[tuple[str, ast.AST, str, bool]]:
+    """Every absolute import in the packages under ``root`` outside the extras' own folders:
+    ``path``, the node, the module, and whether it is for the type checker alone."""
     for package in PACKAGES:
         for path in sorted((root / package).rglob("*.py")):
             relative = path.relative_to(root).as_posix()
@@ -62,21 +76,49 @@ def optional_imports_at_the_top(root: Path) -> list[str]:
                 for node in ast.walk(statement)
             }
             for node in ast.walk(tree):
-                if id(node) in checked:
-                    continue
                 names: list[str] = []
                 if isinstance(node, ast.Import):
                     names = [alias.name for alias in node.names]
                 elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
                     names = [node.module]
                 for name in names:
-                    if name.split(".")[0] in optional:
-                        found.append(f"{relative}:{node.lineno} {name}")
-    return found
+                    yield relative, node, name, id(node) in checked
+
+
+def undeclared_imports(root: Path) -> list[str]:
+    """Every import of a third-party module that is neither a core dependency's, an extra's
+    (those go through the helper) nor a tool's: ``path:line module``."""
+    optional = {module for modules in EXTRAS.values() for module in modules}
+    known = set(sys.stdlib_module_names) | set(PACKAGES) | CORE_MODULES | optional
+    known |= set(TOOL_MODULES)
+    return [
+        f"{path}:{getattr(node, 'lineno', 0)} {name}"
+        for path, node, name, _ in imports(root)
+        if name.split(".")[0] not in known
+    ]
+
+
+def optional_imports_at_the_top(root: Path) -> list[str]:
+    """Every import of an extra's package in the packages under ``root`` that runs when its
+    module is imported, or that does not go through ``reasoning.extras``: ``path:line module``.
+    Imports for the type checker alone (``if TYPE_CHECKING:``) are allowed."""
+    optional = {module for modules in EXTRAS.values() for module in modules}
+    return [
+        f"{path}:{getattr(node, 'lineno', 0)} {name}"
+        for path, node, name, typing_only in imports(root)
+        if name.split(".")[0] in optional and not typing_only
+    ]
 
 
 def test_no_module_imports_an_optional_package_but_through_the_helper() -> None:
     assert optional_imports_at_the_top(ROOT) == []
+
+
+def test_every_third_party_import_is_a_declared_dependency() -> None:
+    assert undeclared_imports(ROOT) == []
+    core = " ".join(str(r) for r in project()["dependencies"])  # type: ignore[attr-defined]
+    for module in CORE_MODULES - {"z3", "pysat"}:
+        assert module.replace("_", "-") in core, module
 
 
 def test_every_extra_is_declared_and_installed_by_make_test() -> None:
