@@ -319,3 +319,4 @@ def test_every_game_names_its_reward_function() -> None:
     for game in game_names():
         module = __import__(f"games.{game}.reward", fromlist=["reward"])
         assert get_game(game).reward_function() is module.reward
+        assert module.reward.__name__ == f"{game}_reward" and module.reward.__doc__

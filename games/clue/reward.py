@@ -12,14 +12,14 @@ Clue's own outcome (an accusation) is another call, whose log event names no cal
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from games.clue.entry import ENTRY
 from games.clue.events import ClueConfig, DeductionEvent
 from games.clue.llm_answers import DeductionAnswer, parse_deduction_answer
 from games.clue.llm_schemas import deductions_model
-from games.core.reward import CallPosition, Reward, RewardWeights, rescore, rewards
+from games.core.reward import CallPosition, Reward, RewardWeights, rescore, trl_reward
 from reasoning.llm import parse_answer
 
 DEFAULT_WEIGHTS = RewardWeights()
@@ -50,19 +50,10 @@ def score(
     return rescore(ENTRY, where, text, restate, weights)
 
 
-def reward(
-    prompts: Sequence[Any],
-    completions: Sequence[Any],
-    position: Sequence[str | None],
-    weights: RewardWeights = DEFAULT_WEIGHTS,
-    **columns: Any,
-) -> list[float | None]:
+reward = trl_reward(
+    "clue",
+    score,
+    DEFAULT_WEIGHTS,
     """One exact reward per completion of a Clue deduction prompt (TRL's reward-function
-    shape; None for rows of other games or without a position)."""
-    return rewards(
-        "clue",
-        lambda where, text, row: score(where, text, row, weights),
-        completions,
-        position,
-        columns,
-    )
+    shape; None for rows of other games or without a position).""",
+)

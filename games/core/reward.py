@@ -212,6 +212,43 @@ def completion_text(completion: str | Sequence[Mapping[str, Any]]) -> str:
 
 Scorer = Callable[[str, str, Mapping[str, Any]], Reward]
 """One row's scoring: its position (JSON), the completion's text and the row's other columns."""
+GameScorer = Callable[..., Reward]
+"""A game's scoring of one row: ``(position, text, columns, weights, **options)``."""
+RewardFunction = Callable[..., list[float | None]]
+"""A reward function in TRL's shape: ``(prompts, completions, position=..., **columns)``."""
+
+
+def trl_reward(
+    game: str,
+    score: GameScorer,
+    default: RewardWeights,
+    doc: str,
+    options: tuple[str, ...] = (),
+) -> RewardFunction:
+    """``game``'s reward function in TRL's shape, scoring each row with ``score`` under the
+    ``weights`` it is given (``default`` unless bound, e.g. with ``functools.partial``) and the
+    keyword ``options`` the game takes besides the columns; named ``<game>_reward``, as TRL logs
+    it, and documented by ``doc``."""
+
+    def reward(
+        prompts: Sequence[Any],
+        completions: Sequence[Any],
+        position: Sequence[str | None],
+        weights: RewardWeights = default,
+        **columns: Any,
+    ) -> list[float | None]:
+        chosen = {name: columns.pop(name) for name in options if name in columns}
+        return rewards(
+            game,
+            lambda where, text, row: score(where, text, row, weights, **chosen),
+            completions,
+            position,
+            columns,
+        )
+
+    reward.__name__ = reward.__qualname__ = f"{game}_reward"
+    reward.__doc__ = doc
+    return reward
 
 
 def rewards(

@@ -14,11 +14,11 @@ detective's own outcome is its grade, which these judgements are.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
 
-from games.core.reward import CallPosition, Reward, RewardWeights, malformed, rewards
+from games.core.reward import CallPosition, Reward, RewardWeights, malformed, trl_reward
 from games.core.reward import reward as weigh
 from games.detective.agents import question_values
 from games.detective.audit import AUDIT_PROVER, audit_answers
@@ -88,19 +88,10 @@ def score(
     return weigh(judgements, weights, recall=judgements.count("sound") / len(question.slots))
 
 
-def reward(
-    prompts: Sequence[Any],
-    completions: Sequence[Any],
-    position: Sequence[str | None],
-    weights: RewardWeights = DEFAULT_WEIGHTS,
-    **columns: Any,
-) -> list[float | None]:
+reward = trl_reward(
+    "detective",
+    score,
+    DEFAULT_WEIGHTS,
     """One exact reward per completion of a detective question prompt (TRL's reward-function
-    shape; None for rows of other games or without a position)."""
-    return rewards(
-        "detective",
-        lambda where, text, row: score(where, text, row, weights),
-        completions,
-        position,
-        columns,
-    )
+    shape; None for rows of other games or without a position).""",
+)

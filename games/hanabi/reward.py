@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from formalize.hanabi.deck import COLORS, NUM_IDENTITIES, NUM_RANKS
-from games.core.reward import Reward, RewardWeights, malformed, rewards
+from games.core.reward import Reward, RewardWeights, malformed, trl_reward
 from games.core.reward import reward as weigh
 from games.hanabi.annotate import move_values
 from games.hanabi.audit import judge_claim, standard, tightest
@@ -87,25 +87,16 @@ def score(
     )
 
 
-def reward(
-    prompts: Sequence[Any],
-    completions: Sequence[Any],
-    position: Sequence[str | None],
-    weights: RewardWeights = DEFAULT_WEIGHTS,
-    **columns: Any,
-) -> list[float | None]:
+reward = trl_reward(
+    "hanabi",
+    score,
+    DEFAULT_WEIGHTS,
     """One exact reward per completion of a Hanabi decision prompt, in TRL's reward-function
     shape (``GRPOTrainer(..., reward_funcs=[reward])``): sound deductions +1, lucky 0, wrong -1
     (averaged), plus the recall of the slots on the table, plus the chosen move's value over 25
     where the row has ``values``; an unreadable reply -1. None for rows of other games or
-    without a position."""
-    return rewards(
-        "hanabi",
-        lambda where, text, row: score(where, text, row, weights),
-        completions,
-        position,
-        columns,
-    )
+    without a position.""",
+)
 
 
 def stated_claims(game: HanabiGame, answer: RatedAnswer) -> tuple[list[Judgement], float]:

@@ -13,7 +13,7 @@ whose log event names no call: not scored.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from games.core.replay import replay
@@ -23,7 +23,7 @@ from games.core.reward import (
     RewardWeights,
     events_before,
     rescore,
-    rewards,
+    trl_reward,
 )
 from games.mystery.entry import ENTRY
 from games.mystery.events import Asked
@@ -62,19 +62,10 @@ def score(
     return rescore(ENTRY, where, text, restater(agent), weights)
 
 
-def reward(
-    prompts: Sequence[Any],
-    completions: Sequence[Any],
-    position: Sequence[str | None],
-    weights: RewardWeights = DEFAULT_WEIGHTS,
-    **columns: Any,
-) -> list[float | None]:
+reward = trl_reward(
+    "mystery",
+    score,
+    DEFAULT_WEIGHTS,
     """One exact reward per completion of a murder-mystery ask prompt (TRL's reward-function
-    shape; None for rows of other games or without a position)."""
-    return rewards(
-        "mystery",
-        lambda where, text, row: score(where, text, row, weights),
-        completions,
-        position,
-        columns,
-    )
+    shape; None for rows of other games or without a position).""",
+)

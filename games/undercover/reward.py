@@ -17,7 +17,7 @@ reward then teaches the answer format alone. Undercover-V defines no recall, and
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from formalize.davidsonian.autoformalize import Autoformalizer
@@ -28,7 +28,7 @@ from games.core.reward import (
     RewardWeights,
     events_before,
     rescore,
-    rewards,
+    trl_reward,
 )
 from games.undercover.checker import ConsistencyTest, ProverChecker
 from games.undercover.engine import UndercoverState
@@ -84,20 +84,12 @@ def score(
     return rescore(ENTRY, where, text, restater(agent, formalizer), weights)
 
 
-def reward(
-    prompts: Sequence[Any],
-    completions: Sequence[Any],
-    position: Sequence[str | None],
-    weights: RewardWeights = DEFAULT_WEIGHTS,
-    formalizer: Autoformalizer | None = None,
-    **columns: Any,
-) -> list[float | None]:
+reward = trl_reward(
+    "undercover",
+    score,
+    DEFAULT_WEIGHTS,
     """One exact reward per completion of an Undercover-V describe prompt (TRL's
-    reward-function shape; None for rows of other games or without a position)."""
-    return rewards(
-        "undercover",
-        lambda where, text, row: score(where, text, row, weights, formalizer),
-        completions,
-        position,
-        columns,
-    )
+    reward-function shape; None for rows of other games or without a position); bind a
+    ``formalizer`` to judge descriptions through their logical form.""",
+    options=("formalizer",),
+)
