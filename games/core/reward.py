@@ -24,7 +24,9 @@ log their decisions give their own position (Hanabi: ``games.hanabi.position.Pos
 others a position is a ``CallPosition``: the log up to the event holding the claims a recorded
 call's reply stated. A new reply is read as the game's LLM seat reads one, put in that event's
 place, and the prefix is audited again (``rescore``): its claims are judged exactly where they
-were stated, and the recall is the seat's over the game so far.
+were stated, and the recall is the seat's over the game so far (the detective judges the one
+answer with its audit's own function instead, which is what the prefix's audit would do, at a
+tenth of the cost). ``trl_reward`` makes each game's function from its scoring of one row.
 """
 
 from __future__ import annotations
