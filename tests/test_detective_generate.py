@@ -117,8 +117,23 @@ def test_the_same_seed_gives_the_same_case() -> None:
     knobs = CaseKnobs(questions=4, locations=12, red_herrings=2)
     one = generate_case(5, SatProver(), SatSession, knobs)
     assert one == generate_case(5, SatProver(), SatSession, knobs)
-    assert [q.id for q in one.questions] == ["who", "why", "how_when", "whole"]
+    assert [q.id for q in one.questions] == ["who_how", "why_when", "how_when", "whole"]
     assert len(one.locations) == 12
+
+
+def test_the_prose_is_written_on_top_of_facts_fixed_by_the_seed() -> None:
+    """Another length of prose leaves every fact, location and answer of the case as it was."""
+    knobs = CaseKnobs(questions=2, locations=8, red_herrings=1, distractors=4)
+    one = generate_case(3, SatProver(), SatSession, knobs)
+    other = generate_case(
+        3, SatProver(), SatSession, knobs.model_copy(update={"words_per_card": 60})
+    )
+    assert other.intro_facts == one.intro_facts
+    assert [(x.id, x.facts, x.red_herring) for x in other.locations] == [
+        (x.id, x.facts, x.red_herring) for x in one.locations
+    ]
+    assert [q.slots for q in other.questions] == [q.slots for q in one.questions]
+    assert [x.text for x in other.locations] != [x.text for x in one.locations]
 
 
 @settings(
