@@ -51,7 +51,7 @@ from games.detective.questions import PLANS, answer_slot, question_text
 from games.detective.unlock import TooManyUnlockSets, shrink, with_unlock_sets
 from games.detective.verify import slot_formula, verify_case
 from games.detective.voices import PHYSICAL, Voice, fit, scene_voice, voice_options
-from games.detective.writer import Card, Line, TemplateWriter, house_plan
+from games.detective.writer import Card, Line, TemplateWriter, WriterFactory, house_plan
 from reasoning.constraints import ConstraintSessionFactory
 from reasoning.formula import Formula, conj
 from reasoning.prover import Prover
@@ -366,15 +366,16 @@ def _build(
     knobs: CaseKnobs,
     prose: random.Random,
     factory: ConstraintSessionFactory,
+    writer_for: WriterFactory,
 ) -> Case | None:
-    """The case of ``draw``, its prose written with ``prose``; None when its unlock sets are
-    too many or too few of its locations are red herrings."""
+    """The case of ``draw``, its prose written by ``writer_for``'s writer with ``prose``; None
+    when its unlock sets are too many or too few of its locations are red herrings."""
     world = draw.world
     setting = world.setting
     crime = world.crimes[0]
     victim = setting.person(crime.victim).name
     scene = setting.place(crime.place).name
-    writer = TemplateWriter(setting, prose, knobs.words_per_card)
+    writer = writer_for(setting, prose, knobs.words_per_card)
     qtexts = [question_text(qid, victim, scene, prose) for qid, _ in draw.questions]
     intro_text, intro_lines = writer.introduction(draw.body, qtexts, draw.intro)
     locations = []
@@ -437,6 +438,7 @@ def generate_case_and_world(
     factory: ConstraintSessionFactory,
     knobs: CaseKnobs | None = None,
     attempts: int = 40,
+    writer: WriterFactory = TemplateWriter,
 ) -> tuple[Case, World]:
     """The case for ``seed`` and the hidden world it was drawn from (see ``generate_case``)."""
     knobs = knobs or CaseKnobs()
@@ -448,7 +450,8 @@ def generate_case_and_world(
         draw = _draw(world, knobs, rng, factory)
         if draw is None:
             continue
-        case = _build(seed, draw, knobs, random.Random(f"prose:{seed}:{attempt}"), factory)
+        prose = random.Random(f"prose:{seed}:{attempt}")
+        case = _build(seed, draw, knobs, prose, factory, writer)
         if case is not None and not verify_case(case, prover, world):
             return case, world
     raise GenerationError(f"seed {seed}: no acceptable case in {attempts} attempts")
@@ -460,6 +463,8 @@ def generate_case(
     factory: ConstraintSessionFactory,
     knobs: CaseKnobs | None = None,
     attempts: int = 40,
+    writer: WriterFactory = TemplateWriter,
 ) -> Case:
-    """The case for ``seed``: the first draw that passes every check, verified with ``prover``."""
-    return generate_case_and_world(seed, prover, factory, knobs, attempts)[0]
+    """The case for ``seed``: the first draw that passes every check, verified with ``prover``;
+    its facts depend on ``seed`` and ``knobs`` alone, its prose on ``writer`` too."""
+    return generate_case_and_world(seed, prover, factory, knobs, attempts, writer)[0]

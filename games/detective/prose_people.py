@@ -382,6 +382,14 @@ OUTSIDER_LINES: tuple[str, ...] = (
     "{short} cannot get over it: {victim}, of all people.",
     "{sub} remembers {victim} as a younger, kinder person, and says so.",
     "Everyone in the district, {short} tells you, is talking of nothing but {house}.",
+    "{sub} shakes {pos} head over {victim} and says it does not bear thinking about.",
+    "{short} had seen {victim} in the village only last week, looking well.",
+    "{sub} wonders aloud what will become of {house} and everyone in it.",
+    "{short} asks whether the {family} family will sell up now, and does not wait for an answer.",
+    "{sub} glances at the clock once or twice, but does not hurry you.",
+    "{short} speaks well of {victim}, though you have the feeling it costs {obj} something.",
+    "{sub} has a long memory for the doings of {house}, and most of it is kind.",
+    "{short} takes off {pos} spectacles, rubs {pos} eyes, and puts them on again.",
 )
 """Narration any outsider's card may have (``{short}``: the outsider's short name)."""
 

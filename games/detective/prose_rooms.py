@@ -17,13 +17,18 @@ from dataclasses import dataclass
 @dataclass(frozen=True, slots=True)
 class Room:
     """A room's own words: outdoors or not, the furniture clues are found on, beside, under or
-    behind, its smells and sounds, and sentences only it has."""
+    behind, its smells and sounds, sentences only it has, and whether it has no windows."""
 
     outdoor: bool
     furniture: tuple[str, ...]
     smells: tuple[str, ...]
     sounds: tuple[str, ...]
     sights: tuple[str, ...]
+    windowless: bool = False
+
+
+WINDOW_WORDS = ("window", "glass", "curtain", "sill", "pane", "sun")
+"""Words of narration a room without windows cannot have."""
 
 
 ROOMS: dict[str, Room] = {
@@ -140,6 +145,7 @@ ROOMS: dict[str, Room] = {
             "The walls sweat with damp, and the floor is gritty underfoot.",
             "An old mangle and a broken chair have been pushed into a corner and forgotten.",
         ),
+        windowless=True,
     ),
     "conservatory": Room(
         False,

@@ -102,7 +102,7 @@ def nested_evidence(text: str) -> bool:
 
 def _loose(loc: Location, setting: Setting) -> list[str]:
     """The sentences of ``loc`` that state no fact yet name the evening's words its title does
-    not name."""
+    not name (the name of the house aside: "Ravensmoor Hall" is no hall)."""
     victim = setting.person(setting.crimes[0].victim)
     title = loc.title.casefold()
     people_names = [
@@ -123,7 +123,11 @@ def _loose(loc: Location, setting: Setting) -> list[str]:
     if pattern is None:
         return []
     mapped = {s.text for s in loc.sentences if s.facts}
-    return [t for t in sentences(loc.text) if t not in mapped and pattern.search(t)]
+    return [
+        t
+        for t in sentences(loc.text)
+        if t not in mapped and pattern.search(t.replace(setting.title, ""))
+    ]
 
 
 def stumbles(case: Case) -> list[Stumble]:

@@ -39,7 +39,7 @@ VoiceKind = Literal["witness", "room", "scene", "official"]
 
 Knows = Literal["body", "motives", "gossip", "nothing"]
 """What an outsider can tell of: the body (it examined it), motives (people confide in it),
-a little of motives (it hears gossip), or nothing to the purpose."""
+a little of motives (it hears gossip), or nothing to the purpose; nothing else at all."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,7 +72,7 @@ OUTSIDERS: dict[str, Outsider] = {
     ),
     "chemist": Outsider("The chemist's shop", "the chemist", "the chemist", False, "gossip"),
     "station": Outsider(
-        "The railway station", "the stationmaster", "the stationmaster", False, "nothing"
+        "The railway station", "the stationmaster", "the stationmaster", False, "gossip"
     ),
 }
 """The outsiders a case's locations can visit, by id."""
@@ -146,8 +146,9 @@ def fit(fact: Fact, voice: Voice, crime: Crime) -> int | None:
             return 0 if physical else 1
         case "official":
             knows = OUTSIDERS[voice.key].knows if voice.key in OUTSIDERS else "nothing"
-            if knows == "body":
-                return 3 if physical else 0
-            if knows in ("motives", "gossip"):
-                return (2 if knows == "motives" else 1) if motive else 0
+            if knows == "body" and physical:
+                return 3
+            if knows in ("motives", "gossip") and motive:
+                return 2 if knows == "motives" else 1
+            return None
     return 0

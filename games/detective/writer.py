@@ -18,6 +18,7 @@ import re
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from formalize.world.clauses import (
     CLAUSES,
@@ -106,6 +107,16 @@ def relation_phrase(kind: str, a: Person, b: Person) -> str:
     return template.format(b=b.name.split()[0])
 
 
+@dataclass(frozen=True, slots=True)
+class _Pools:
+    """The narration a card draws from: openings, its own lines, its kind's, closings."""
+
+    openings: Sequence[str]
+    own: list[str]
+    kind: Sequence[str]
+    closings: Sequence[str]
+
+
 @dataclass
 class Usage:
     """The frames a case's prose has used and the sentences it has written."""
@@ -139,6 +150,26 @@ class Usage:
 
 def _words(lines: Sequence[Line]) -> int:
     return sum(len(line.text.split()) for line in lines)
+
+
+class Writer(Protocol):
+    """What writes a case's prose from its facts: each card's sentences, each sentence with
+    the facts it states (together exactly the card's), and the introduction."""
+
+    def card(self, card: Card) -> list[Line]:
+        """The card's sentences."""
+        ...
+
+    def introduction(
+        self, body: Seen, questions: Sequence[str], facts: Sequence[Fact]
+    ) -> tuple[str, list[Line]]:
+        """The introduction's text, opening at ``body``, and its fact sentences."""
+        ...
+
+
+WriterFactory = Callable[[Setting, random.Random, int], Writer]
+"""Makes the writer of one case from its setting, its prose's random stream and the words a
+card should have (``TemplateWriter`` is one)."""
 
 
 class TemplateWriter:
@@ -214,33 +245,39 @@ class TemplateWriter:
 
     # Narration.
 
-    def _pools(self, voice: Voice) -> tuple[list[str], list[str], list[str], list[str]]:
-        """A voice's openings, its own narration, narration of its kind, and closings."""
+    def _pools(self, voice: Voice) -> _Pools:
+        """A voice's openings, its own narration (shuffled), narration of its kind, closings."""
         match voice.kind:
             case "witness":
                 role = self.setting.person(voice.key).role
-                lines = people.ROLE_LINES.get(role, ())
-                return (
-                    list(people.WITNESS_OPENINGS),
-                    self.rng.sample(lines, min(OWN_LINES[voice.kind], len(lines))),
-                    list(people.WITNESS_LINES),
-                    list(people.WITNESS_CLOSINGS),
+                own = list(people.ROLE_LINES.get(role, ()))
+                pools = _Pools(
+                    people.WITNESS_OPENINGS, own, people.WITNESS_LINES, people.WITNESS_CLOSINGS
                 )
             case "official":
-                lines = people.OFFICIAL_LINES.get(voice.key, ())
-                return (
-                    list(people.OFFICIAL_OPENINGS),
-                    self.rng.sample(lines, min(OWN_LINES[voice.kind], len(lines))),
-                    list(people.OUTSIDER_LINES),
-                    list(people.OFFICIAL_CLOSINGS),
+                own = list(people.OFFICIAL_LINES.get(voice.key, ()))
+                pools = _Pools(
+                    people.OFFICIAL_OPENINGS,
+                    own,
+                    people.OUTSIDER_LINES,
+                    people.OFFICIAL_CLOSINGS,
                 )
-        room = _room(self.setting, voice.key)
-        where = "outdoor" if room.outdoor else "indoor"
-        own = self.rng.sample(room.sights, min(OWN_LINES[voice.kind], len(room.sights)))
+            case _:
+                room = _room(self.setting, voice.key)
+                where = "outdoor" if room.outdoor else "indoor"
+                own = list(room.sights)
+                kind = [*rooms.ROOM_LINES[where], *rooms.WEATHER[self.weather][where]]
+                if room.windowless:
+                    own = [t for t in own if not any(w in t for w in rooms.WINDOW_WORDS)]
+                    kind = [t for t in kind if not any(w in t for w in rooms.WINDOW_WORDS)]
+                pools = _Pools(rooms.ROOM_OPENINGS[where], own, kind, rooms.ROOM_CLOSINGS[where])
+        self.rng.shuffle(pools.own)
         if voice.kind == "scene":
-            own = [*self.rng.sample(rooms.BODY_LINES, 3), *own]
-        kind = [*rooms.ROOM_LINES[where], *rooms.WEATHER[self.weather][where]]
-        return list(rooms.ROOM_OPENINGS[where]), own, kind, list(rooms.ROOM_CLOSINGS[where])
+            body = list(rooms.BODY_LINES)
+            if _room(self.setting, voice.key).windowless:
+                body = [t for t in body if not any(w in t for w in rooms.WINDOW_WORDS)]
+            pools.own[:0] = self.rng.sample(body, 3)
+        return pools
 
     def _slots(self, voice: Voice) -> dict[str, str]:
         match voice.kind:
@@ -269,15 +306,23 @@ class TemplateWriter:
 
     def card(self, card: Card) -> list[Line]:
         """The card's sentences: an opening, one sentence per fact among narration of the
-        voice (its own first), up to about ``words`` words, and a closing."""
+        voice (a few of its own first, then its kind's, then the rest of its own, each frame
+        once, then twice), up to about ``words`` words, and a closing."""
         slots = self._slots(card.voice)
-        openings, own, kind, closings = self._pools(card.voice)
+        pools = self._pools(card.voice)
         facts = self._fact_lines(card, slots)
-        first = self._narration(openings, slots, 2)
-        last = self._narration(closings, slots, 2)
+        first = self._narration(pools.openings, slots, 2)
+        last = self._narration(pools.closings, slots, 2)
         told: list[Line] = []
         length = _words([line for line in (first, last) if line is not None] + facts)
-        for templates, limit in ((own, 1), (kind, 1), (own + kind, 2)):
+        few = OWN_LINES[card.voice.kind] + (3 if card.voice.kind == "scene" else 0)
+        passes = (
+            (pools.own[:few], 1),
+            (pools.kind, 1),
+            (pools.own[few:], 1),
+            ([*pools.own, *pools.kind], 2),
+        )
+        for templates, limit in passes:
             while length + _words(told) < self.words:
                 line = self._narration(templates, slots, limit)
                 if line is None:
