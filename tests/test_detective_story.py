@@ -6,9 +6,12 @@ sample made to have it)."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from formalize.world import facts as F
+from formalize.world import vocabulary
 from formalize.world.clauses import (
     CLAUSES,
     FIRST_PERSON,
@@ -18,12 +21,22 @@ from formalize.world.clauses import (
 )
 from formalize.world.facts import Fact, Seen, fact_formula, holds_in
 from formalize.world.setting import Relation
+from formalize.world.stations import fitted_role
 from formalize.world.world import World
 from games.detective import Case, dump_case, parse_case
 from games.detective.generator import generate_case_and_world, is_negative
 from games.detective.narrative import parse_sentence, sentences
-from games.detective.stumbles import PATTERNS, nested_evidence, self_quoted, stumbles
+from games.detective.prose_people import OFFICIAL_LINES, ROLE_LINES
+from games.detective.prose_rooms import ROOMS
+from games.detective.stumbles import (
+    PATTERNS,
+    narration_templates,
+    nested_evidence,
+    self_quoted,
+    stumbles,
+)
 from games.detective.text_stats import text_stats
+from games.detective.voices import OUTSIDERS
 from provers import SatProver, SatSession
 from reasoning.syntax import format_formula
 
@@ -209,3 +222,22 @@ def test_each_stumble_pattern_is_found_where_it_occurs() -> None:
     assert stumbles(case) == []
     assert self_quoted(f"\u201cI was in the {place},\u201d says {first}.", s) is False
     assert nested_evidence(f"A note records that {victim.name} was shot.") is False
+
+
+def test_the_prose_pools_cover_the_word_pools_and_name_nothing_of_the_evening() -> None:
+    """Every room, role and outsider has its own narration, and no narration template names an
+    hour, a weapon, a motive, or a room but its own (what a loose sentence would give away)."""
+    assert set(ROOMS) == set(vocabulary.PLACES)
+    roles = {fitted_role(r, n) for r in vocabulary.ROLES for n in ("Ada Orme", "Basil Orme")}
+    assert roles == set(ROLE_LINES)
+    assert set(OUTSIDERS) == set(OFFICIAL_LINES)
+    evening = [
+        *vocabulary.HOURS,
+        "o'clock",
+        *(w for w, _ in vocabulary.WEAPONS),
+        *(m for _, m in vocabulary.MOTIVES),
+    ]
+    own = {t: name for name, room in ROOMS.items() for t in room.sights}
+    for template in narration_templates():
+        named = [w for w in (*evening, *vocabulary.PLACES) if re.search(rf"\b{w}\b", template)]
+        assert named in ([], [own.get(template)]), (template, named)

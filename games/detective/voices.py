@@ -37,9 +37,9 @@ from formalize.world.world import Crime
 VoiceKind = Literal["witness", "room", "scene", "official"]
 """Who tells a location's facts."""
 
-Knows = Literal["body", "motives", "gossip", "nothing"]
-"""What an outsider can tell of: the body (it examined it), motives (people confide in it),
-a little of motives (it hears gossip), or nothing to the purpose; nothing else at all."""
+Knows = Literal["body", "motives", "gossip"]
+"""What an outsider can tell of: the body (it examined it), motives (people confide in it), or
+a little of motives (it hears gossip); nothing else at all."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,10 +145,10 @@ def fit(fact: Fact, voice: Voice, crime: Crime) -> int | None:
         case "room":
             return 0 if physical else 1
         case "official":
-            knows = OUTSIDERS[voice.key].knows if voice.key in OUTSIDERS else "nothing"
+            knows = OUTSIDERS[voice.key].knows
             if knows == "body" and physical:
                 return 3
-            if knows in ("motives", "gossip") and motive:
+            if knows != "body" and motive:
                 return 2 if knows == "motives" else 1
             return None
     return 0

@@ -33,14 +33,15 @@ from formalize.world.setting import Person, Setting
 from formalize.world.stations import feminine
 from games.detective import prose_people as people
 from games.detective import prose_rooms as rooms
-from games.detective.voices import OUTSIDERS, PHYSICAL, Outsider, Voice
+from games.detective.voices import OUTSIDERS, PHYSICAL, Voice
 
 WEATHERS = tuple(rooms.WEATHER)
 """The weathers a case's morning can have."""
 
 OWN_LINES = {"room": 3, "scene": 2, "witness": 3, "official": 3}
-"""The most sentences a card takes from its own room's, role's or outsider's narration (the
-rest comes from its kind's, so a room met again in another case reads differently)."""
+"""How many sentences a card takes from its own room's, role's or outsider's narration before
+its kind's (the room of the body after three at the body), so a room met again in another case
+reads differently; the rest of its own come after its kind's run out."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -229,8 +230,7 @@ class TemplateWriter:
                 case "witness":
                     out.append(self._fact(fact, people.WITNESS_FRAMES, slots, voice.key))
                 case "official":
-                    examiner = voice.key in OUTSIDERS and OUTSIDERS[voice.key].knows == "body"
-                    examiner = examiner and physical
+                    examiner = OUTSIDERS[voice.key].knows == "body" and physical
                     frames = people.EXAMINER_FRAMES if examiner else people.OFFICIAL_FRAMES
                     out.append(self._fact(fact, frames, slots))
                 case "scene" if physical:
@@ -285,10 +285,7 @@ class TemplateWriter:
                 person = self.setting.person(voice.key)
                 return {"name": person.name.split()[0], **person_pronouns(person.name)}
             case "official":
-                default = Outsider(
-                    voice.title, voice.title.lower(), voice.title.lower(), False, "nothing"
-                )
-                who = OUTSIDERS.get(voice.key, default)
+                who = OUTSIDERS[voice.key]
                 return {"title": who.named, "short": who.short, **pronouns(who.woman)}
         room = _room(self.setting, voice.key)
         return {
@@ -349,13 +346,13 @@ class TemplateWriter:
             f"much since.",
         ]
         arrival = [
-            self._pick(rooms.WEATHER[self.weather]["arrival"]),
-            self._pick(people.ARRIVAL_LINES),
+            *self._picks(rooms.WEATHER[self.weather]["arrival"], 1),
+            *self._picks(people.ARRIVAL_LINES, 1),
             *self._picks(people.HOUSE_LINES, 2),
         ]
         life = people.VICTIM_LINES.get(victim.role, people.VICTIM_LINES["gentry"])
         story = [f"{victim.name} was {victim.role}.", *self._picks(life, 2)]
-        household = [self._pick(people.HOUSEHOLD_LINES)]
+        household = self._picks(people.HOUSEHOLD_LINES, 1)
         for person in s.suspects:
             related = [r for r in s.relations if r.a == person.id]
             what = ", and ".join(relation_phrase(r.kind, person, s.person(r.b)) for r in related)
@@ -384,12 +381,12 @@ class TemplateWriter:
         paras = [opening, arrival, story, household, evening, task]
         return "\n\n".join(" ".join(p) for p in paras), [found, *police]
 
-    def _pick(self, templates: Sequence[str]) -> str:
-        text = self.usage.take(templates, lambda t: self._say(t, {}), self.rng, 1)
-        return text or ""
-
     def _picks(self, templates: Sequence[str], n: int) -> list[str]:
-        return [t for t in (self._pick(templates) for _ in range(n)) if t]
+        """``n`` sentences of the introduction's narration from ``templates``, each frame once."""
+        picked = (
+            self.usage.take(templates, lambda t: self._say(t, {}), self.rng, 1) for _ in range(n)
+        )
+        return [t for t in picked if t is not None]
 
 
 def _interleave(facts: list[Line], told: list[Line], rng: random.Random) -> list[Line]:
@@ -402,17 +399,8 @@ def _interleave(facts: list[Line], told: list[Line], rng: random.Random) -> list
     return out
 
 
-_DEFAULT_ROOM = rooms.Room(
-    False,
-    ("table", "chair", "cupboard", "shelf"),
-    ("dust",),
-    ("the house settling",),
-    (),
-)
-
-
 def _room(setting: Setting, place: str) -> rooms.Room:
-    return rooms.ROOMS.get(setting.place(place).name, _DEFAULT_ROOM)
+    return rooms.ROOMS[setting.place(place).name]
 
 
 def house_plan(setting: Setting) -> str:
