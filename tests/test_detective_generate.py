@@ -128,9 +128,10 @@ class PlainWriter(TemplateWriter):
     """A writer of bare cards: each fact in one plain sentence, nothing else."""
 
     def card(self, card: Card) -> list[Line]:
-        return [
+        told = [
             Line(tidy(fill(plain_clauses(f)[0], f, self.setting)) + ".", (f,)) for f in card.facts
         ]
+        return told or [Line("There is nothing of use here.")]
 
 
 def test_the_prose_is_written_on_top_of_facts_fixed_by_the_seed() -> None:
