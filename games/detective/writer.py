@@ -304,14 +304,16 @@ class TemplateWriter:
     def card(self, card: Card) -> list[Line]:
         """The card's sentences: an opening, one sentence per fact among narration of the
         voice (a few of its own first, then its kind's, then the rest of its own, each frame
-        once, then twice), up to about ``words`` words, and a closing."""
+        once, then twice), up to about ``words`` words, and a closing (unless the opening and
+        the facts already fill them)."""
         slots = self._slots(card.voice)
         pools = self._pools(card.voice)
         facts = self._fact_lines(card, slots)
         first = self._narration(pools.openings, slots, 2)
-        last = self._narration(pools.closings, slots, 2)
+        length = _words([line for line in (first,) if line is not None] + facts)
+        last = self._narration(pools.closings, slots, 2) if length < self.words else None
         told: list[Line] = []
-        length = _words([line for line in (first, last) if line is not None] + facts)
+        length += _words([last] if last is not None else [])
         few = OWN_LINES[card.voice.kind] + (3 if card.voice.kind == "scene" else 0)
         passes = (
             (pools.own[:few], 1),
