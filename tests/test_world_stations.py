@@ -14,14 +14,26 @@ from formalize.world.stations import (
     fitted_role,
     station_problems,
 )
-from formalize.world.vocabulary import FIRST_NAMES, RELATIONS, ROLES, VICTIM_ROLES
+from formalize.world.vocabulary import (
+    FIRST_NAMES,
+    RELATION_WORDS,
+    RELATIONS,
+    ROLE_WORDS,
+    ROLES,
+    VICTIM_ROLES,
+)
 
 
 def test_every_name_and_role_of_the_pools_is_known() -> None:
+    """Each pool name has a sex, each role in either form a station, and every role and
+    relation a story can use has its entry among the words answers may use for it."""
     assert set(FIRST_NAMES) == FEMININE | MASCULINE and not FEMININE & MASCULINE
     for role in (*ROLES, *VICTIM_ROLES):
         for name in ("Ada Orme", "Basil Orme"):
             assert fitted_role(role, name) in STATIONS
+    assert set(STATIONS) == set(ROLE_WORDS)
+    kinds = {k for allowed in RELATIONS_TO_GENTRY.values() for k in allowed}
+    assert kinds | {"former fiancee"} <= set(RELATION_WORDS)
 
 
 def test_generated_worlds_have_no_misfits() -> None:
