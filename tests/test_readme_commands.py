@@ -1,7 +1,7 @@
-"""Every `gumshoe` command of the README's shell blocks runs as written, in README order, in one
-scratch folder (so a command finds the files the commands before it wrote; the repository's
+"""Every `gumshoe` command of the shell blocks of the README and the documentation site runs as
+written, in page order (``tests/support/documented.py``), in one scratch folder (so a command finds the files the commands before it wrote; the repository's
 ``examples`` and ``tests`` folders are linked into it), and exits 0; the
-sample case file of the README passes `detective check`.
+sample case file of the detective's page passes `detective check`.
 
 Rules, stated once:
 - run: the lines of ```sh and unlabelled fences that start with ``gumshoe`` (a trailing ``\\``
@@ -32,9 +32,7 @@ import pytest
 from typer.testing import CliRunner
 
 from benchmarks.console.cli import app
-
-ROOT = Path(__file__).resolve().parents[1]
-README = (ROOT / "README.md").read_text()
+from tests.support.documented import ROOT, blocks, pages
 
 NEEDS_ENDPOINT = re.compile(
     r"--base-url|\bURL\b|--agent llm|--replay|runs/sherlock|runs/mycroft|~/WellPlay"
@@ -45,12 +43,10 @@ SLOW = ("bench provers", "bench clue-perf", "bench undercover")
 
 
 def readme_commands() -> list[str]:
-    """The ``gumshoe`` command lines of the README's sh and unlabelled fences, in order."""
+    """The ``gumshoe`` command lines of the pages' sh and unlabelled fences, in order."""
     out: list[str] = []
-    for lang, body in re.findall(r"```([a-z]*)\n(.*?)```", README, re.S):
-        if lang not in ("", "sh"):
-            continue
-        joined = re.sub(r"\\\n\s*", " ", body)
+    for block in blocks(("", "sh")):
+        joined = re.sub(r"\\\n\s*", " ", block.body)
         for line in joined.splitlines():
             if line.startswith("gumshoe "):
                 out += [part.strip() for part in line.split(" && ")]
@@ -106,8 +102,9 @@ def test_a_readme_command_runs(
 
 
 def test_the_sample_case_passes_check(tmp_path: Path) -> None:
-    start = README.index("A case file is JSON")
-    sample = re.search(r"```json\n(.*?)```", README[start:], re.S)
+    text = next(t for t in (p.read_text() for p in pages()) if "A case file is JSON" in t)
+    start = text.index("A case file is JSON")
+    sample = re.search(r"```json\n(.*?)```", text[start:], re.S)
     assert sample is not None
     path = tmp_path / "sample.json"
     path.write_text(sample.group(1))
