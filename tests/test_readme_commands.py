@@ -1,7 +1,8 @@
 """Every `gumshoe` command of the shell blocks of the README and the documentation site runs as
-written, in page order (``tests/support/documented.py``), in one scratch folder (so a command finds the files the commands before it wrote; the repository's
-``examples`` and ``tests`` folders are linked into it), and exits 0; the
-sample case file of the detective's page passes `detective check`.
+written, in page order (``tests/support/documented.py``), in one scratch folder (so a command
+finds the files the commands before it wrote; the repository's ``examples`` and ``tests``
+folders are linked into it), and exits 0; the sample case file of the detective's page passes
+`detective check`.
 
 Rules, stated once:
 - run: the lines of ```sh and unlabelled fences that start with ``gumshoe`` (a trailing ``\\``
