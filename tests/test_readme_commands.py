@@ -9,8 +9,9 @@ Rules, stated once:
   joins the next line, ``&&`` separates two commands); ```console fences are transcripts and are
   not run;
 - skipped, needing an endpoint or a recorded run: a command naming ``--base-url``, ``URL``, an
-  LLM agent (``--agent llm``), ``--replay``, a run that only an endpoint makes (``runs/sherlock``,
-  ``runs/mycroft``) or the user's WellPlay copy (``~/WellPlay``);
+  LLM agent first (``--agent llm``, ``--agents 'llm-verified,...'``), ``--replay``, a run that
+  only an endpoint makes (``runs/sherlock``, ``runs/mycroft``, ``runs/llm``) or the user's
+  WellPlay copy (``~/WellPlay``);
 - skipped, reading the user's own files: a command naming ``mine.json`` (the user's case),
   ``answers.jsonl`` or ``grades.csv``;
 - skipped, needing a system that may be absent: ``--prover eprover`` without ``eprover``;
@@ -36,7 +37,7 @@ from benchmarks.console.cli import app
 from tests.support.documented import ROOT, blocks, pages
 
 NEEDS_ENDPOINT = re.compile(
-    r"--base-url|\bURL\b|--agent llm|--replay|runs/sherlock|runs/mycroft|~/WellPlay"
+    r"--base-url|\bURL\b|--agents? '?llm|--replay|runs/(sherlock|mycroft|llm)\b|~/WellPlay"
 )
 USERS_OWN = re.compile(r"\bmine\.json\b|\banswers\.jsonl\b|\bgrades\.csv\b")
 SHORT = {"--games": "1", "--seeds": "1", "--cases": "1", "--samples": "1"}
