@@ -203,7 +203,7 @@ def play_undercover(
     ] = DEFAULT_PROVER,
     timeout: Annotated[float, typer.Option(min=0.1, help="Seconds per prover call.")] = 10.0,
     pairs_file: Annotated[
-        Path | None, typer.Option(help="Extra word pairs (JSON, see the README).")
+        Path | None, typer.Option(help="Extra word pairs (JSON, see docs/games/undercover.md).")
     ] = None,
     lexicon: Annotated[
         Path | None, typer.Option(help="Lexicon folder (default: the shipped lexicon).")
