@@ -49,9 +49,9 @@ from games.mystery.wellplay import load_wellplay, script_folders
 from games.mystery.wellplay_answer import Knowledge, answer_all
 from games.mystery.wellplay_play import VARIANTS, WellPlayVariant, case_of
 from provers.sat_prover import SatProver
+from reasoning.claims import ClaimStatus, Correctness
 from reasoning.llm import LLMEndpointError, make_client
 from reasoning.progress import progress_bar
-from reasoning.verifier import ClaimStatus, Correctness
 
 
 class MysteryBenchConfig(BaseModel):

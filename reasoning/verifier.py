@@ -12,11 +12,14 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Sequence
-from enum import StrEnum
-from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from reasoning.claims import ClaimStatus as ClaimStatus
+from reasoning.claims import Correctness as Correctness
+from reasoning.claims import Judgement as Judgement
+from reasoning.claims import correctness_of as correctness_of
+from reasoning.claims import judge as judge
 from reasoning.formula import Formula, negate
 from reasoning.prover import Axiom, Prover, check_consistency
 from reasoning.sorts import infer_sorts
@@ -24,36 +27,6 @@ from reasoning.syntax import format_formula, parse_formula
 from reasoning.verdict import ProofResult, Verdict
 
 Statement = Axiom | Formula | str
-
-
-class ClaimStatus(StrEnum):
-    """How a claim stands against the knowledge it was made from."""
-
-    ENTAILED = "ENTAILED"
-    CONTRADICTED = "CONTRADICTED"
-    UNDETERMINED = "UNDETERMINED"
-    UNKNOWN = "UNKNOWN"
-
-
-class Correctness(StrEnum):
-    """How a claim stands against the hidden truth."""
-
-    TRUE = "TRUE"
-    FALSE = "FALSE"
-
-
-Judgement = Literal["sound", "lucky", "wrong", "unjudged"]
-"""How a claim fares against knowledge and truth together."""
-
-
-def judge(status: ClaimStatus, correctness: Correctness | None) -> Judgement:
-    """sound (entailed, true), lucky (true, not entailed), wrong (false), or unjudged (no
-    truth to judge against): the one judgement every audit uses."""
-    if correctness is Correctness.FALSE:
-        return "wrong"
-    if correctness is Correctness.TRUE:
-        return "sound" if status is ClaimStatus.ENTAILED else "lucky"
-    return "unjudged"
 
 
 class ClaimCheck(BaseModel):
@@ -135,14 +108,6 @@ def classify(
     if proof.verdict is Verdict.INVALID and refutation.verdict is Verdict.INVALID:
         return ClaimStatus.UNDETERMINED, proof, refutation
     return ClaimStatus.UNKNOWN, proof, refutation
-
-
-def correctness_of(truth_status: ClaimStatus) -> Correctness | None:
-    """A claim's correctness from its status against the hidden truth: None when unsettled."""
-    return {
-        ClaimStatus.ENTAILED: Correctness.TRUE,
-        ClaimStatus.CONTRADICTED: Correctness.FALSE,
-    }.get(truth_status)
 
 
 def consistency_of(result: ProofResult) -> bool | None:

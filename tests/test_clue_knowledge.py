@@ -32,8 +32,9 @@ from games.clue import (
 from games.clue.knowledge import PlayerView, clue_setup
 from provers.registry import get_prover
 from provers.sat_session import SatSession
+from reasoning.claims import ClaimStatus
 from reasoning.formula import Atom, Iff, Not
-from reasoning.verifier import ClaimStatus, Verifier
+from reasoning.verifier import Verifier
 from tests.support.played import play_clue
 
 SMALL = ClueConfig(

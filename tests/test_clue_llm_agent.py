@@ -43,9 +43,9 @@ from games.clue.verified_agent import (
 )
 from games.core.agents import agent_fallbacks, close_agent
 from games.core.recordings import seat_settings
+from reasoning.claims import ClaimStatus
 from reasoning.llm import LLMEndpointError, LLMSettings, MalformedAnswer, OpenAIChatClient
 from reasoning.llm.scripted_server import ChatRequest, Fail, ScriptedChatServer, Step
-from reasoning.verifier import ClaimStatus
 from tests.support.played import play_clue
 
 SMALL = ClueConfig(

@@ -39,9 +39,9 @@ from games.clue.verified_agent import VerifiedLLMClueAgent
 from games.core.log import GameLog
 from games.core.play import PlayedGame, play_game
 from games.core.runlog import EventLog
+from reasoning.claims import ClaimStatus
 from reasoning.llm import LLMSettings
 from reasoning.llm.scripted_server import ChatRequest, ScriptedChatServer, Step
-from reasoning.verifier import ClaimStatus
 from tests.test_clue_llm_agent import SMALL, client_for, move, phase_prompt, phase_script
 
 SCARLET_ROPE_HALL = ("Scarlet", "Rope", "Hall")

@@ -9,9 +9,10 @@ from games.clue import ClueConfig, ClueGame, RandomAgent
 from games.clue.knowledge import PlayerView, clue_setup
 from provers.sat_session import SatSession
 from provers.z3_prover import Z3Prover
+from reasoning.claims import ClaimStatus, Correctness, judge
 from reasoning.formula import And, Atom, Not
 from reasoning.oracle import claim_status
-from reasoning.verifier import ClaimStatus, Correctness, Verifier, judge
+from reasoning.verifier import Verifier
 from tests.support.played import play_clue
 
 SMALL = ClueConfig(

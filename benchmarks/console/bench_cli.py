@@ -237,3 +237,26 @@ def bench_llm_concurrency(
     typer.echo(f"outcomes equal: {result['outcomes_equal']}")
     path = write_json(out / "llm_concurrency.json", result)
     typer.echo(f"wrote {path}")
+
+
+def bench_startup(
+    runs: Annotated[int, typer.Option(min=1, max=100, help="Runs of each probe.")] = 5,
+    out: Annotated[Path, typer.Option(help="Folder for the JSON results.")] = Path("bench-results"),
+) -> None:
+    """CPU and wall time of starting gumshoe (help, a game's play help, importing the core),
+    medians of fresh interpreters side by side with a bare `python -c pass`, with the load."""
+    from benchmarks import startup_bench
+
+    try:
+        prepare_out(out)
+        result = startup_bench.run(runs=runs)
+    except (ValueError, RuntimeError) as err:
+        fail(err)
+    load = ", ".join(f"{x:.2f}" for x in result["load_average_before"])
+    typer.echo(
+        f"start-up, medians of {runs} runs on {result['cpus']} CPUs (load average {load}; "
+        f"python {result['python']})"
+    )
+    typer.echo(format_table(result["rows"], startup_bench.COLUMNS))
+    path = write_json(out / "startup.json", result)
+    typer.echo(f"wrote {path}")

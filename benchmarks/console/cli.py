@@ -114,6 +114,10 @@ COMMANDS: dict[str, Lazy | Group] = {
                 "Hanabi engine speed next to the reference engines.",
                 "benchmarks.hanabi_engine_bench:main",
             ),
+            "startup": Lazy(
+                "CPU of starting gumshoe and importing the core, next to a bare python.",
+                "benchmarks.console.bench_cli:bench_startup",
+            ),
             "llm-concurrency": Lazy(
                 "LLM-bound Clue games with 1 and K in flight.",
                 "benchmarks.console.bench_cli:bench_llm_concurrency",

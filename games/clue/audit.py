@@ -54,9 +54,9 @@ from games.core.llm_call import LLMCallRef
 from games.core.log import GameLog
 from games.core.runlog import LogError
 from provers.sat_session import SatSession
+from reasoning.claims import ClaimStatus, Correctness, Judgement, judge
 from reasoning.constraints import ConstraintSessionFactory
 from reasoning.oracle import claim_status
-from reasoning.verifier import ClaimStatus, Correctness, Judgement, judge
 
 
 class DeductionCheck(LLMCallRef):

@@ -31,6 +31,7 @@ from games.clue.llm_prompts import revision_prompt
 from games.clue.llm_schemas import deduction_answer_model
 from games.core.llm_player import seat_client
 from provers.sat_session import SatSession
+from reasoning.claims import ClaimStatus
 from reasoning.closing import Closing
 from reasoning.constraints import ConstraintSessionFactory
 from reasoning.llm import (
@@ -42,7 +43,6 @@ from reasoning.llm import (
     user,
 )
 from reasoning.llm.settings import DEFAULT_MAX_REPROMPTS
-from reasoning.verifier import ClaimStatus
 
 REVISION_PHASE = "revision"
 

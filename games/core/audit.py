@@ -18,7 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from games.core.llm_call import LLMCallRef
 from games.core.log import GameLog, SeatInfo
-from reasoning.verifier import ClaimStatus, Correctness, Judgement, judge
+from reasoning.claims import ClaimStatus, Correctness, Judgement, judge
 
 
 class Show(StrEnum):

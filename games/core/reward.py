@@ -22,7 +22,7 @@ from collections.abc import Sequence
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from reasoning.verifier import Judgement
+from reasoning.claims import Judgement
 
 
 class RewardWeights(BaseModel):

@@ -23,9 +23,10 @@ from games.detective.entry import ENTRY, game_case
 from games.detective.events import AnswersEvent, CaseStart, DetectiveConfig, DetectiveEvent
 from games.detective.verify import card_formulas, slot_formula, theory_formulas
 from provers import get_prover
+from reasoning.claims import Judgement
 from reasoning.formula import Card, Formula
 from reasoning.prover import Axiom
-from reasoning.verifier import ClaimCheck, Judgement, Verifier
+from reasoning.verifier import ClaimCheck, Verifier
 
 AUDIT_PROVER = "sat"
 """The backend that audits a log's answers (the case theory is propositional)."""

@@ -37,7 +37,7 @@ from games.hanabi.engine import HanabiGame
 from games.hanabi.entry import ENTRY, hanabi_actions
 from games.hanabi.events import HanabiEvent, HanabiMove, SlotClaim
 from games.hanabi.knowledge import seat_knowledge
-from reasoning.verifier import ClaimStatus, Correctness, Judgement, judge
+from reasoning.claims import ClaimStatus, Correctness, Judgement, judge
 
 
 class ClaimAudit(LLMCallRef):

@@ -41,9 +41,9 @@ from games.mystery.events import (
 from games.mystery.knowledge import Knowledge
 from games.mystery.objectives import ObjectiveScore, points_met, score_objectives
 from provers.sat_session import SatSession
+from reasoning.claims import ClaimStatus, Correctness
 from reasoning.formula import Not
 from reasoning.oracle import claim_status
-from reasoning.verifier import ClaimStatus, Correctness
 
 
 @dataclass(frozen=True, slots=True)

@@ -26,7 +26,7 @@ from games.undercover.events import (
     UndercoverSetup,
 )
 from games.undercover.lexicon import Lexicon
-from reasoning.verifier import correctness_of
+from reasoning.claims import correctness_of
 
 
 def audit_record(log: GameLog[UndercoverEvent]) -> AuditRecord:

@@ -16,12 +16,12 @@ from games.undercover.agent import Description
 from games.undercover.events import CheckOutcome
 from games.undercover.lexicon import Lexicon, UnknownWord
 from provers.z3_prover import Z3Prover
+from reasoning.claims import ClaimStatus
 from reasoning.formula import Formula
 from reasoning.prover import Prover, ProverUnavailable, check_consistency
 from reasoning.sorts import SortError
 from reasoning.syntax import FormulaSyntaxError, parse_formula
 from reasoning.verdict import ProofResult, Verdict
-from reasoning.verifier import ClaimStatus
 
 DEFAULT_TIMEOUT_S = 10.0
 

@@ -26,8 +26,8 @@ from games.undercover.engine import Phase, UndercoverState
 from games.undercover.events import UndercoverConfig, UndercoverSetup
 from games.undercover.lexicon import Lexicon
 from games.undercover.prover_agent import StatementLibrary
+from reasoning.claims import Correctness, correctness_of
 from reasoning.strategies import GameClaim, negations
-from reasoning.verifier import Correctness, correctness_of
 
 CLAIM_KINDS = ("own_word", "other_word")
 """The kinds ``claims`` draws (a statement of the seat's word, or of the pair's other word),
