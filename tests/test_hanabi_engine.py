@@ -6,8 +6,8 @@ import pytest
 
 from formalize.hanabi.deck import card_name, parse_card
 from games.hanabi.config import HANABI_INFO
-from games.hanabi.engine import MAX_TOKENS, HanabiGame, IllegalAction
-from games.hanabi.events import HANABI_EVENT, HanabiConfig, deal_event, turn_event
+from games.hanabi.engine import MAX_TOKENS, HanabiGame, IllegalAction, deal_event, turn_event
+from games.hanabi.events import HANABI_EVENT, HanabiConfig
 from games.hanabi.rng import MT19937
 
 

@@ -17,9 +17,9 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-from benchmarks.runner import Progress
 from benchmarks.viewer.game import pack, view_log
 from benchmarks.viewer.store import StoredView, compute_view, load_view, save_view
+from reasoning.progress import Progress
 from reasoning.textfile import read_user_json
 
 

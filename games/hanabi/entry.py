@@ -12,7 +12,14 @@ from games.core.protocol import SeatResult
 from games.core.registry import GameEntry, LoggedActionError
 from games.hanabi.agents import AGENTS
 from games.hanabi.config import HANABI_INFO
-from games.hanabi.engine import HanabiGame, HanabiObservation, IllegalAction
+from games.hanabi.engine import (
+    HanabiGame,
+    HanabiObservation,
+    IllegalAction,
+    deal_event,
+    end_event,
+    turn_event,
+)
 from games.hanabi.events import (
     HANABI_EVENT,
     DealEvent,
@@ -24,9 +31,6 @@ from games.hanabi.events import (
     HanabiMove,
     HintEvent,
     PlayEvent,
-    deal_event,
-    end_event,
-    turn_event,
 )
 
 
