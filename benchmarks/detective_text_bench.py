@@ -18,7 +18,7 @@ import typer
 from benchmarks.report import format_table, measure, write_json
 from games.detective.generator import GenerationError, generate_case
 from games.detective.text_stats import TextStats, text_stats
-from provers.sat_prover import SatProver
+from provers.registry import get_prover
 from provers.sat_session import SatSession
 
 COLUMNS = [
@@ -49,7 +49,7 @@ def run(cases: int, first_seed: int) -> dict[str, Any]:
     stats: list[TextStats] = []
     with measure() as timing:
         for seed in range(first_seed, first_seed + cases):
-            stats.append(text_stats(generate_case(seed, SatProver(), SatSession)))
+            stats.append(text_stats(generate_case(seed, get_prover("sat"), SatSession)))
     needed = [n for s in stats for n in s.locations_needed]
     mean = {
         "words": fmean(s.words for s in stats),

@@ -48,7 +48,7 @@ from games.mystery.objectives import points_met
 from games.mystery.wellplay import load_wellplay, script_folders
 from games.mystery.wellplay_answer import Knowledge, answer_all
 from games.mystery.wellplay_play import VARIANTS, WellPlayVariant, case_of
-from provers.sat_prover import SatProver
+from provers.registry import get_prover
 from reasoning.claims import ClaimStatus, Correctness
 from reasoning.llm import LLMEndpointError, make_client
 from reasoning.progress import progress_bar
@@ -91,7 +91,7 @@ class MysteryPlayer:
 def quiz_bounds(seeds: list[int], config: MysteryConfig) -> dict[str, dict[str, float]]:
     """The WellPlay-style metrics of exact reasoners over the games' scripts, by knowledge:
     own script only, that plus the planned answers, all scripts."""
-    prover = SatProver()
+    prover = get_prover("sat")
     questions = [
         q
         for seed in progress_bar(seeds, len(seeds), "quiz scripts")

@@ -16,8 +16,7 @@ from typing import Any
 import z3
 
 from benchmarks.problems import ChainSpec, Problem, build_problem, chain_spec
-from provers.eprover import eprover_available
-from provers.registry import get_prover
+from provers.registry import available_names, get_prover
 from reasoning.percentiles import percentile
 from reasoning.verdict import Verdict
 
@@ -82,8 +81,8 @@ def direct_z3(spec: ChainSpec, timeout: float) -> Verdict:
 
 
 def backend_names() -> list[str]:
-    """The backends measured here: z3, cvc5, E where installed, and the vote."""
-    return ["z3", "cvc5"] + (["eprover"] if eprover_available() else []) + ["vote"]
+    """The backends measured here: the first-order ones that can run here (the vote last)."""
+    return list(available_names(first_order=True))
 
 
 def run(

@@ -27,10 +27,10 @@ from games.detective.generator import generate_case
 
 @lru_cache(maxsize=64)
 def _generated(seed: int, knobs: CaseKnobs) -> Case:
-    from provers.sat_prover import SatProver
+    from provers.registry import get_prover
     from provers.sat_session import SatSession
 
-    return generate_case(seed, SatProver(), SatSession, knobs)
+    return generate_case(seed, get_prover("sat"), SatSession, knobs)
 
 
 def game_case(config: DetectiveConfig, seed: int) -> Case:

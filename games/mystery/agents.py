@@ -28,7 +28,7 @@ from games.mystery.engine import Action, Ask, Introduce, MysteryView, Reply, Vot
 from games.mystery.knowledge import Knowledge
 from games.mystery.llm_agents import MysteryAnswer, MysteryPrompter, Variant
 from games.mystery.spoken import AnswerReader
-from provers.sat_prover import SatProver
+from provers.registry import get_prover
 from provers.sat_session import SatSession
 from reasoning.llm import FallbackSnapshot, LLMSettings, UsageMeter
 
@@ -195,7 +195,7 @@ def _llm(variant: Variant) -> Callable[[int, int, AgentSettings], MysteryAgent]:
         client = seat_client(settings.llm_settings(), seat)
         formaliser = SeatClient(client)
         reader = AnswerReader(
-            Autoformalizer(formaliser, prover=SatProver(), seed=seed), SatProver()
+            Autoformalizer(formaliser, prover=get_prover("sat"), seed=seed), get_prover("sat")
         )
         prompter = MysteryPrompter(variant, seed, reader)
         return LLMAgent(LLMPlayer(prompter, client, seed=seed, name=variant), formaliser)

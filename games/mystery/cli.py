@@ -39,7 +39,7 @@ from games.mystery.events import (
 )
 from games.mystery.llm_agents import say_facts
 from games.mystery.objectives import points_met
-from provers.sat_prover import SatProver
+from provers.registry import get_prover
 
 
 def mystery_demo(seed: int, rounds: int) -> list[str]:
@@ -122,7 +122,7 @@ def checked_scripts(path: Path, players: int | None = None) -> Scripts:
         fail(err)
     if players is not None and len(scripts.players) != players:
         fail(f"{path}: {len(scripts.players)} players, but {players} seats were given")
-    problems = check_scripts(scripts, SatProver())
+    problems = check_scripts(scripts, get_prover("sat"))
     if problems:
         more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
         fail(f"{path}: {problems[0]}{more}")

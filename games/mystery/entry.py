@@ -26,13 +26,13 @@ from games.mystery.events import (
     record_fact,
     record_question,
 )
-from provers.sat_prover import SatProver
+from provers.registry import get_prover
 
 
 @lru_cache(maxsize=64)
 def scripts_for(seed: int, config: ScriptConfig) -> Scripts:
     """The accepted scripts of game ``seed`` (checked with the SAT prover; kept for reuse)."""
-    return generate_scripts(seed, SatProver(), config)
+    return generate_scripts(seed, get_prover("sat"), config)
 
 
 def game_scripts(config: MysteryConfig, seed: int) -> Scripts:

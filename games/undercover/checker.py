@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from games.undercover.agent import Description
 from games.undercover.events import CheckOutcome
 from games.undercover.lexicon import Lexicon, UnknownWord
-from provers.z3_prover import Z3Prover
+from provers.registry import get_prover
 from reasoning.claims import ClaimStatus
 from reasoning.formula import Formula
 from reasoning.prover import Prover, ProverUnavailable, check_consistency
@@ -50,7 +50,7 @@ class ConsistencyTest:
     ) -> None:
         """Test against ``lexicon``'s theories with ``prover`` (default Z3), ``timeout`` s each."""
         self.lexicon = lexicon
-        self.prover: Prover = prover if prover is not None else Z3Prover(timeout=timeout)
+        self.prover: Prover = prover if prover is not None else get_prover("z3")
         self.timeout = timeout
         self._cache: dict[tuple[str, frozenset[Formula]], ConsistencyResult] = {}
 
