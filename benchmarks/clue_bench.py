@@ -35,7 +35,7 @@ from benchmarks.runner import (
     map_ordered,
     run_games,
 )
-from games.clue.agents import AgentSettings
+from games.clue.agents import ClueAgentSettings
 from games.clue.audit import GameAudit, audit_log
 from games.clue.entry import ENTRY
 from games.clue.events import ClueConfig
@@ -153,7 +153,7 @@ class CluePlayer:
     """Plays game ``clue-seed<k>`` of a run (a picklable ``GamePlayer`` for the runner)."""
 
     config: ClueBenchConfig
-    settings: AgentSettings
+    settings: ClueAgentSettings
 
     def __call__(self, game_id: str, log: MemoryLog) -> dict[str, Any]:
         """Deal game ``game_id`` (the run's ``index``-th) from its seed, play it into ``log``; its
@@ -209,7 +209,7 @@ def run(
     config: ClueBenchConfig,
     games: int,
     out: Path,
-    settings: AgentSettings | None = None,
+    settings: ClueAgentSettings | None = None,
     options: RunOptions | None = None,
     progress: Callable[[str], None] | None = None,
 ) -> ClueBenchSummary:
@@ -218,7 +218,7 @@ def run(
     When ``settings`` replay LLM calls, their ``replay_path`` is a run directory recorded under
     the same config (ValueError names the settings that differ).
     """
-    settings = settings or AgentSettings()
+    settings = settings or ClueAgentSettings()
     replay_from = settings.llm_settings().replay_path
     ids = game_ids(config, games)
     if replay_from is not None:

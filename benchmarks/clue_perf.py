@@ -23,6 +23,7 @@ from typing import Any
 from benchmarks.report import TimeSamples, measure
 from formalize.clue import ClueSetup, KnowledgeGrid, RulePropagation
 from games.clue.agent import Accuse, ClueAction, ClueObservation, Phase, Suggest
+from games.clue.agents import random_agent
 from games.clue.audit import audit_game
 from games.clue.cards import Card
 from games.clue.entry import ENTRY as CLUE
@@ -39,7 +40,6 @@ from games.clue.events import (
     SuggestionEvent,
 )
 from games.clue.knowledge import PlayerView, clue_setup
-from games.clue.random_agent import RandomAgent
 from games.core.log import GameLog
 from games.core.play import play_agents
 from provers.sat_session import SatSession
@@ -77,11 +77,11 @@ TABLE_COLUMNS = [
 
 
 class GuessingAgent:
-    """Plays like ``RandomAgent`` and states ``per_turn`` random deductions on each of its turns;
-    it accuses only when the round limit forces it."""
+    """Plays like Clue's random agent and states ``per_turn`` random deductions on each of its
+    turns; it accuses only when the round limit forces it."""
 
     def __init__(self, seed: int, per_turn: int = 4) -> None:
-        self._inner = RandomAgent(seed, name="guessing")
+        self._inner = random_agent(seed, name="guessing")
         self._rng = random.Random(seed + 1)
         self.per_turn = per_turn
 
@@ -92,7 +92,7 @@ class GuessingAgent:
 
     def act(self, obs: ClueObservation) -> ClueAction:
         """A random action, with random stated deductions on turns."""
-        action = self._inner.act(obs)
+        action: ClueAction = self._inner.choose(obs, obs.legal_actions())
         if obs.phase not in (Phase.TURN, Phase.FINAL_ACCUSATION):
             return action
         deck = obs.deck()

@@ -38,7 +38,7 @@ from games.core.llm_player import seat_client
 from games.core.play import play_game
 from games.core.recordings import game_llm_settings, migrate_game_ids
 from games.core.runlog import RunDir, RunDirError, game_id, game_seed
-from games.detective.agents import AGENTS, AgentSettings
+from games.detective.agents import AGENTS, DetectiveAgentSettings
 from games.detective.autograder import (
     MODES,
     RUBRIC_TASK,
@@ -122,7 +122,7 @@ class DetectivePlayer:
     """Plays game ``detective-<agent>-seed<n>`` into a log (a picklable ``GamePlayer``)."""
 
     knobs: CaseKnobs
-    settings: AgentSettings
+    settings: DetectiveAgentSettings
 
     def __call__(self, game_id: str, log: MemoryLog) -> dict[str, Any]:
         """Play the game ``game_id`` names; its LLM fallbacks and usage are what the log
@@ -133,7 +133,7 @@ class DetectivePlayer:
             ENTRY,
             [agent],
             seed,
-            self.settings.for_game(game_id),
+            self.settings.for_game(game_id, 1),
             DetectiveConfig(knobs=self.knobs),
             log,
         )
@@ -265,7 +265,7 @@ def plot(rows: Sequence[AgentRow], path: Path) -> Path:
 def run(
     config: DetectiveBenchConfig,
     out: Path,
-    settings: AgentSettings,
+    settings: DetectiveAgentSettings,
     options: RunOptions,
     grader_llm: LLMSettings | None = None,
     scripted: bool = False,
@@ -394,7 +394,7 @@ def bench_detective(
             migrate_ids(replay, config)
             check_replayable(config, replay, fields, game_ids(config))
         options = shared.runner
-        settings = AgentSettings(llm=llm)
+        settings = DetectiveAgentSettings(llm=llm)
         if scripted_grader:
             with ScriptedChatServer(grade_by_rule) as server:
                 grader = llm.model_copy(update={"base_url": server.base_url, "model": "scripted"})

@@ -29,7 +29,19 @@ from benchmarks.console.options import (
     run_command,
     seed_range,
 )
-from benchmarks.hanabi_options import player_counts
+from benchmarks.hanabi_options import (
+    AGENTS_HELP,
+    BestOf,
+    InvalidAnswers,
+    Mixture,
+    Seating,
+    SeatsFileOption,
+    SherlockView,
+    endpoint_missing,
+    player_counts,
+    seat_specs,
+    seating,
+)
 from benchmarks.hanabi_published import PUBLISHED, published_rows
 from benchmarks.llm_usage import game_usage, played_usage, usage_lines
 from benchmarks.report import format_table
@@ -44,20 +56,9 @@ from games.core.errors import GAME_ERRORS
 from games.core.play import play_game
 from games.core.recordings import game_llm_settings, migrate_game_ids
 from games.core.runlog import RunDir, game_id, game_seed
-from games.hanabi.agents import AGENTS, HanabiAgentSettings, SeatEndpoint
+from games.core.seats import SeatEndpoint
+from games.hanabi.agents import AGENTS, HanabiAgentSettings
 from games.hanabi.audit import audit_log, tally
-from games.hanabi.cli import (
-    AGENTS_HELP,
-    BestOf,
-    InvalidAnswers,
-    Mixture,
-    Seating,
-    SeatsFileOption,
-    SherlockView,
-    endpoint_missing,
-    seat_specs,
-    seating,
-)
 from games.hanabi.config import MAX_SEED, Scoring
 from games.hanabi.entry import ENTRY
 from games.hanabi.events import DecisionEvent, GameEnd, HanabiConfig

@@ -12,7 +12,7 @@ from typing import Any
 
 from benchmarks import clue_bench
 from benchmarks.runner import RunOptions
-from games.clue.agents import AgentSettings
+from games.clue.agents import ClueAgentSettings
 from reasoning.llm import LLMSettings
 from reasoning.llm.scripted_server import ChatRequest, Delay, ScriptedChatServer, Step
 
@@ -51,7 +51,7 @@ def run(games: int = 16, delay_s: float = 0.2, concurrency: int = 8) -> dict[str
     rows = []
     summaries = []
     with ScriptedChatServer(_answer_after(delay_s)) as server, tempfile.TemporaryDirectory() as tmp:
-        settings = AgentSettings(llm=LLMSettings(base_url=server.base_url, model="scripted"))
+        settings = ClueAgentSettings(llm=LLMSettings(base_url=server.base_url, model="scripted"))
         for k in (1, concurrency):
             summary = clue_bench.run(
                 config,

@@ -38,7 +38,8 @@ from games.core.cli import BaseUrl, Model, fail, llm_settings
 from games.core.play import check_seats, play_game
 from games.core.recordings import migrate_game_ids
 from games.core.runlog import LogError, RunDir, RunDirError, game_id, game_seed
-from games.mystery.agents import AGENTS, AgentSettings
+from games.core.settings import AgentSettings
+from games.mystery.agents import AGENTS
 from games.mystery.audit import audit_game
 from games.mystery.cli import checked_scripts, game_config
 from games.mystery.entry import ENTRY, game_scripts

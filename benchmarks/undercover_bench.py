@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
@@ -43,7 +43,7 @@ from games.core.agents import combined_fallbacks
 from games.core.play import play_agents
 from games.core.recordings import migrate_game_ids
 from games.core.runlog import RunDir, game_id, game_seed
-from games.undercover.agents import AGENTS, AgentSettings, seat_agents
+from games.undercover.agents import AGENTS, UndercoverAgentSettings, seat_agents
 from games.undercover.checker import ProverChecker
 from games.undercover.engine import UndercoverGame
 from games.undercover.entry import ENTRY
@@ -159,13 +159,13 @@ The agent types, pairs and seeds may differ: a game the recording lacks errors o
 
 
 def game_settings(
-    settings: AgentSettings,
+    settings: UndercoverAgentSettings,
     config: UndercoverBenchConfig,
     matchup: Matchup,
     gid: str,
     record_in: Path | None = None,
     replay_from: Path | None = None,
-) -> AgentSettings:
+) -> UndercoverAgentSettings:
     """The agent settings of one game: each LLM seat's calls recorded into ``record_in``'s file for
     the game and seat, or answered from ``replay_from``'s (RecordingMissing when it has none);
     offline matchups and live runs use ``settings`` as they are."""
@@ -175,9 +175,11 @@ def game_settings(
     if replay_from is not None:
         if config.llm_model is None:
             raise ValueError("replay: the run's config names no LLM model")
-        return replace(settings, seat_clients=replay_clients(replay_from, gid, config.llm_model))
+        clients = replay_clients(replay_from, gid, config.llm_model)
+        return settings.model_copy(update={"seat_clients": clients})
     if record_in is not None and settings.client is not None:
-        return replace(settings, seat_clients=recording_clients(settings.client, record_in, gid))
+        clients = recording_clients(settings.client, record_in, gid)
+        return settings.model_copy(update={"seat_clients": clients})
     return settings
 
 
@@ -189,18 +191,18 @@ class SettingsRecipe:
     timeout_s: float
     llm: LLMSettings | None = None
 
-    def build(self) -> AgentSettings:
+    def build(self) -> UndercoverAgentSettings:
         """The settings, built once per process."""
         key = repr(self)
         if key not in _BUILT:
             client = None if self.llm is None else make_client(self.llm)
-            _BUILT[key] = AgentSettings.create(
+            _BUILT[key] = UndercoverAgentSettings.create(
                 prover=get_prover(self.prover), timeout=self.timeout_s, client=client
             )
         return _BUILT[key]
 
 
-_BUILT: dict[str, AgentSettings] = {}
+_BUILT: dict[str, UndercoverAgentSettings] = {}
 
 
 @dataclass
@@ -213,7 +215,7 @@ class UndercoverPlayer:
     record_in: Path | None
     replay_from: Path | None
     recipe: SettingsRecipe | None
-    settings: AgentSettings | None = None
+    settings: UndercoverAgentSettings | None = None
 
     def __getstate__(self) -> dict[str, Any]:
         return {**self.__dict__, "settings": None}
@@ -320,7 +322,7 @@ def run(
     config: UndercoverBenchConfig,
     seeds: int,
     out: Path,
-    settings: AgentSettings,
+    settings: UndercoverAgentSettings,
     pairs: Sequence[WordPair],
     sim: Similarity,
     progress: Progress | None = None,

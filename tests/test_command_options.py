@@ -37,6 +37,7 @@ def test_every_resumable_bench_is_covered() -> None:
         "--json",
         "--model",
         "--base-url",
+        "--reasoning-effort",
         "--record",
         "--replay",
         "--workers",

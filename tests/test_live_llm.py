@@ -11,8 +11,9 @@ from pydantic import BaseModel, ConfigDict
 
 from benchmarks.llm_parse_rate import GameName, run_game
 from games.core.play import play_game
+from games.core.settings import AgentSettings as MysterySettings
 from games.detective import CaseKnobs
-from games.detective.agents import AgentSettings as DetectiveSettings
+from games.detective.agents import DetectiveAgentSettings as DetectiveSettings
 from games.detective.agents import LLMAgent as DetectiveLLMAgent
 from games.detective.entry import ENTRY as DETECTIVE
 from games.detective.events import DetectiveConfig
@@ -20,7 +21,6 @@ from games.hanabi.agents import HanabiAgentSettings
 from games.hanabi.entry import ENTRY as HANABI
 from games.hanabi.events import HanabiConfig
 from games.hanabi.llm_agents import HanabiLLMAgent
-from games.mystery.agents import AgentSettings as MysterySettings
 from games.mystery.agents import LLMAgent as MysteryLLMAgent
 from games.mystery.entry import ENTRY as MYSTERY
 from reasoning.llm import (

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated
 
@@ -16,18 +17,19 @@ from benchmarks.console.options import (
     run_command,
 )
 from benchmarks.report import format_table, write_json
-from games.core.cli import fail, prepare_out
+from games.core.cli import fail, llm_settings, prepare_out
 from games.core.play import check_seats
 from games.core.runlog import RunDir, RunDirError
 from games.core.settings import GameSettings
 from games.undercover.agents import AGENTS as UNDERCOVER_AGENTS
-from games.undercover.agents import AgentSettings as UndercoverAgentSettings
-from games.undercover.cli import find_pair, undercover_client, undercover_llm
+from games.undercover.agents import RANDOM_AGENT, UndercoverAgentSettings
 from games.undercover.entry import ENTRY as UNDERCOVER
 from games.undercover.lexicon import Lexicon
 from games.undercover.metrics import MiniLMSimilarity
+from games.undercover.playing import find_pair
 from games.undercover.words import builtin_pairs
 from provers.registry import DEFAULT_PROVER, PROVER_NAMES, get_prover
+from reasoning.llm import ChatClient, LLMSettings, make_client
 from reasoning.prover import ProverUnavailable
 
 
@@ -136,7 +138,9 @@ def bench_undercover(
         llm = undercover_llm(model, shared.base_url)
         if agents is None:
             names = tuple(
-                n for n, t in UNDERCOVER_AGENTS.types.items() if llm.configured or not t.needs_llm
+                n
+                for n, t in UNDERCOVER_AGENTS.types.items()
+                if (llm.configured or not t.needs_llm) and n != RANDOM_AGENT
             )
         else:
             names = UNDERCOVER_AGENTS.parse(agents)
@@ -188,6 +192,35 @@ def bench_undercover(
             typer.echo(line)
         typer.echo(f"\nwrote {out / RunDir.SUMMARY_FILE} and {summary.plot}")
     exit_when_all_errored(len(summary.errors), summary.games_played + summary.games_resumed)
+
+
+def undercover_llm(model: str | None, base_url: str | None) -> LLMSettings:
+    """The LLM settings of the Undercover-V commands: the options over the environment.
+
+    Calls are recorded and replayed one file per game and seat (``--record`` / ``--replay``), so a
+    single recording file from the environment is refused: every seat would append to it.
+    """
+    llm = llm_settings(model, base_url)
+    if llm.record_path is not None or llm.replay_path is not None:
+        raise ValueError(
+            "GUMSHOE_LLM_RECORD_PATH / GUMSHOE_LLM_REPLAY_PATH: Undercover-V records one file "
+            "per game and seat; unset them and use --record / --replay"
+        )
+    return llm
+
+
+def undercover_client(names: Sequence[str], llm: LLMSettings) -> ChatClient | None:
+    """The chat client the Undercover-V agents ``names`` need: None when all are offline, else
+    ValueError naming the first LLM agent when no endpoint is configured."""
+    needing = [n for n in names if UNDERCOVER_AGENTS.get(n).needs_llm]
+    if not needing:
+        return None
+    if not llm.configured:
+        raise ValueError(
+            f"agent {needing[0]!r} needs an LLM endpoint: give --base-url (and --model), or set "
+            "GUMSHOE_LLM_BASE_URL / OPENAI_API_KEY"
+        )
+    return make_client(llm)
 
 
 def bench_undercover_similarity(

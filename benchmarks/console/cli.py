@@ -27,12 +27,13 @@ def audit_rows() -> dict[str, Lazy | Group]:
 
 
 def play_rows() -> dict[str, Lazy | Group]:
-    """The ``play`` commands, one per registered game (its own, or the console's generic one),
-    read from the registry when ``play`` is opened."""
+    """The ``play`` commands, one per registered game (the one play command of
+    ``games.core.play_cli``, made from the game's entry), read from the registry when ``play`` is
+    opened."""
     from games.core.registry import game_names
 
     return {
-        name: Lazy(f"Play one {name} game.", "benchmarks.console.play:play_command", argument=name)
+        name: Lazy(f"Play one {name} game.", "games.core.play_cli:play_command", argument=name)
         for name in game_names()
     }
 

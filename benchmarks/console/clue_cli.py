@@ -18,10 +18,10 @@ from benchmarks.console.options import (
 )
 from benchmarks.llm_usage import usage_lines
 from benchmarks.report import format_table, write_json
-from games.clue.agents import AGENTS, AgentSettings
+from games.clue.agents import AGENTS, ClueAgentSettings
 from games.clue.cards import MAX_ROUNDS
-from games.clue.cli import DEFAULT_CLUE_AGENTS
 from games.clue.entry import ENTRY
+from games.clue.playing import DEFAULT_CLUE_AGENTS
 from games.core.cli import fail, prepare_out
 from games.core.play import check_seats
 from games.core.runlog import RunDirError
@@ -68,7 +68,9 @@ def bench_clue(
             rounds = rounds if rounds is not None else recorded.max_rounds
         specs = AGENTS.parse(agents if agents is not None else DEFAULT_CLUE_AGENTS)
         check_seats(ENTRY, len(specs))
-        settings = AgentSettings(llm=shared.llm(None if recorded is None else recorded.llm_model))
+        settings = ClueAgentSettings(
+            llm=shared.llm(None if recorded is None else recorded.llm_model)
+        )
         uses_llm = any(spec.startswith("llm") for spec in specs)
         llm_model = settings.llm_settings().model if uses_llm else None
         config = clue_bench.ClueBenchConfig(

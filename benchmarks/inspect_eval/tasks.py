@@ -8,12 +8,11 @@ seats through inspect's model API, the gumshoe audit scores the game.
 
 from __future__ import annotations
 
-import dataclasses
 import tempfile
 from collections.abc import Sequence
 from functools import partial
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 import anyio.to_thread
 from inspect_ai import Task, task
@@ -21,20 +20,20 @@ from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.model import Model, ModelOutput, get_model
 from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import Generate, Solver, TaskState, solver
-from pydantic import BaseModel
 
 from benchmarks.inspect_eval.client import InspectChatClient
 from benchmarks.inspect_eval.scores import SCORE_METRICS, audit_score
-from games.core.play import PlayedGame, check_seats, play_game
+from games.core.play import check_seats, play_game
+from games.core.played import PlayedGame
 from games.core.registry import GameEntry, get_game
 from games.core.runlog import EventLog
+from games.core.settings import AgentSettings
 from reasoning.llm import (
     ChatClient,
     ClientProvider,
     LLMSettings,
     UsageMeter,
     chat_clients_from,
-    make_client,
 )
 
 DEFAULT_AGENTS: dict[str, str] = {
@@ -52,16 +51,15 @@ FALLBACKS_KEY = "gumshoe_fallbacks"
 """The sample store key holding how many of the model's answers fell back to a random move."""
 
 
-def _model_settings(entry: GameEntry[Any]) -> Any:
+def _model_settings(entry: GameEntry[Any, Any, Any, Any]) -> Any:
     """The game's agent settings with every LLM seat asking the model (``chat_clients_from``
-    builds the clients): a fresh ``llm`` field, or a chat ``client`` where the game shares one."""
+    builds the clients from the settings' ``llm``, which every game's settings have from
+    ``games.core.settings.AgentSettings``)."""
     settings = entry.default_settings()
+    if not isinstance(settings, AgentSettings):
+        raise TypeError(f"{entry.info.name}: its agent settings are no AgentSettings")
     llm = LLMSettings(model="", record_path=None, replay_path=None)
-    if isinstance(settings, BaseModel) and "llm" in type(settings).model_fields:
-        return settings.model_copy(update={"llm": llm})
-    if dataclasses.is_dataclass(settings) and hasattr(settings, "client"):
-        return dataclasses.replace(cast(Any, settings), client=make_client(llm))
-    raise TypeError(f"{entry.info.name}: its agent settings name no LLM endpoint")
+    return settings.model_copy(update={"llm": llm})
 
 
 def _provider(default: Model) -> ClientProvider:

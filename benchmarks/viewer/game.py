@@ -19,7 +19,7 @@ from reasoning.llm.recording import RecordedCall, load_recording, recording_file
 from reasoning.textfile import UserFileError, parse_user_json, read_user_text
 
 
-def detect_game(path: Path) -> GameEntry[Any]:
+def detect_game(path: Path) -> GameEntry[Any, Any, Any, Any]:
     """The registered game whose log ``path`` is: the header's ``game``, else the first game
     whose reader accepts it; ValueError naming the file otherwise."""
     first = read_user_text(path).split("\n", 1)[0]
@@ -98,7 +98,7 @@ def view_log(path: Path) -> GameView:
     log: GameLog[Any] = entry.read_log(path)
     parts: ViewParts | None = entry.view(log)
     record = parts.record if parts is not None else None
-    if record is None and entry.auditor is not None:
+    if record is None and entry.has_audit:
         record = entry.audit(log)
     calls = recorded_calls(path, len(log.header.seats))
     return game_view(entry.info.name, log, record, parts, calls)

@@ -42,7 +42,7 @@ from reasoning.llm import (
     assistant,
     user,
 )
-from reasoning.llm.settings import DEFAULT_MAX_REPROMPTS
+from reasoning.llm.fallback import DEFAULT_MAX_REPROMPTS
 
 REVISION_PHASE = "revision"
 

@@ -6,14 +6,17 @@ import functools
 import inspect
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Annotated, Any, ClassVar, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, NoReturn
 
 import typer
 from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 from typer.models import OptionInfo
 
 from games.core.runlog import field_errors
-from reasoning.llm import LLMSettings, UsageMeter, UsageReport
+
+if TYPE_CHECKING:
+    from reasoning.llm.settings import LLMSettings
+    from reasoning.llm.usage import UsageMeter
 
 Model = Annotated[
     str | None,
@@ -51,9 +54,9 @@ RecordedRun = Annotated[
 
 class CommandOptions(BaseModel):
     """The options every command playing games with LLM seats shares: the output folder, the
-    endpoint, and recording or replaying the calls, under the one rule that ``--record`` needs
-    ``--out`` and never goes with ``--replay``. ``DECLARATIONS`` is each field's typer option;
-    ``with_options`` adds them to a command."""
+    endpoint and the reasoning effort, and recording or replaying the calls, under the one rule
+    that ``--record`` needs ``--out`` and never goes with ``--replay``. ``DECLARATIONS`` is each
+    field's typer option; ``with_options`` adds them to a command."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -61,6 +64,7 @@ class CommandOptions(BaseModel):
         "out": LogFolder,
         "model": Model,
         "base_url": BaseUrl,
+        "reasoning_effort": ReasoningEffort,
         "record": Record,
         "replay": RecordedRun,
     }
@@ -68,6 +72,7 @@ class CommandOptions(BaseModel):
     out: Path | None = None
     model: str | None = None
     base_url: str | None = None
+    reasoning_effort: str | None = None
     record: bool = False
     replay: Path | None = None
 
@@ -88,7 +93,9 @@ class CommandOptions(BaseModel):
         """The LLM settings of these options (``model``, such as a recorded run's, when the
         command line names none)."""
         chosen = self.model if self.model is not None else model
-        return llm_settings(chosen, self.base_url, self.record_in, self.replay)
+        return llm_settings(
+            chosen, self.base_url, self.record_in, self.replay, self.reasoning_effort
+        )
 
 
 def option_flag(options_type: type[CommandOptions], name: str) -> str:
@@ -175,6 +182,8 @@ def llm_settings(
     record into or replay from, the reasoning effort) over the environment's
     ``GUMSHOE_LLM_*``; a model left unset is the endpoint's first listed one. ValueError in one
     line naming the option, or the environment variable, whose value is wrong."""
+    from reasoning.llm.settings import LLMSettings
+
     given = {
         "model": model,
         "base_url": base_url,
@@ -206,6 +215,8 @@ def usage_footer(seats: Mapping[str, Sequence[UsageMeter]]) -> list[str]:
     asked = {label: meters for label, meters in seats.items() if meters}
     if not asked:
         return []
+    from reasoning.llm.usage import UsageReport
+
     return ["", USAGE_HEADING, UsageReport.from_seats(asked).table()]
 
 

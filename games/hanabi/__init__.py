@@ -8,17 +8,17 @@ from typing import TYPE_CHECKING
 from reasoning.lazy import lazy_exports
 
 if TYPE_CHECKING:
+    from games.core.protocol import IllegalAction as IllegalAction
+    from games.core.random_agent import RandomAgent as RandomAgent
     from games.hanabi.agents import AGENT_NAMES as AGENT_NAMES
     from games.hanabi.agents import AGENTS as AGENTS
     from games.hanabi.agents import HanabiAgent as HanabiAgent
     from games.hanabi.agents import HanabiAgentSettings as HanabiAgentSettings
-    from games.hanabi.agents import RandomAgent as RandomAgent
     from games.hanabi.agents import make_agent as make_agent
     from games.hanabi.config import HANABI_INFO as HANABI_INFO
     from games.hanabi.config import Scoring as Scoring
     from games.hanabi.engine import HanabiGame as HanabiGame
     from games.hanabi.engine import HanabiObservation as HanabiObservation
-    from games.hanabi.engine import IllegalAction as IllegalAction
     from games.hanabi.engine import Turn as Turn
     from games.hanabi.engine import deal_event as deal_event
     from games.hanabi.engine import turn_event as turn_event
@@ -56,12 +56,12 @@ _HOMES = {
     "HanabiGame": "games.hanabi.engine",
     "HanabiObservation": "games.hanabi.engine",
     "HintEvent": "games.hanabi.events",
-    "IllegalAction": "games.hanabi.engine",
+    "IllegalAction": "games.core.protocol",
     "KnowledgeView": "games.hanabi.knowledge",
     "Move": "games.hanabi.moves",
     "PlayEvent": "games.hanabi.events",
     "Position": "games.hanabi.position",
-    "RandomAgent": "games.hanabi.agents",
+    "RandomAgent": "games.core.random_agent",
     "ScoreStats": "games.hanabi.stats",
     "Scoring": "games.hanabi.config",
     "SymbolicAgent": "games.hanabi.symbolic",

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from formalize.hanabi.deck import COPIES, NUM_COLORS, NUM_IDENTITIES, NUM_RANKS, card_name
+from games.core.protocol import IllegalAction
 from games.hanabi.config import MAX_SEED, Scoring
 from games.hanabi.events import (
     DealEvent,
@@ -33,10 +34,6 @@ _FULL_COLORS = (1 << NUM_COLORS) - 1
 _FULL_RANKS = (1 << NUM_RANKS) - 1
 
 EndReason = Literal["fireworks_complete", "out_of_lives", "deck_exhausted"]
-
-
-class IllegalAction(ValueError):
-    """A move that is not legal for the seat in this state; the message names the move."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,13 +9,18 @@ pipeline settings) for the LLM types, which cannot be made without one.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 
-from games.core.agents import AgentRegistry, AgentSpecError, AgentType
-from games.undercover.agent import Agent
+from pydantic import ConfigDict
+
+from games.core.agents import AgentRegistry, AgentSpecError, AgentType, seat_seed
+from games.core.llm_player import seat_client
+from games.core.random_agent import Draw, RandomAgent, uniform
+from games.core.settings import AgentSettings
+from games.undercover.agent import Agent, Description
 from games.undercover.checker import DEFAULT_TIMEOUT_S, ConsistencyTest
-from games.undercover.engine import UndercoverGame
+from games.undercover.engine import Phase, UndercoverGame, UndercoverTurn, normalise_description
 from games.undercover.lexicon import Lexicon
 from games.undercover.llm_agents import LLM_AGENT_KINDS, AgentKind, make_llm_agent
 from games.undercover.llm_calls import SeatClients
@@ -26,22 +31,24 @@ from games.undercover.prover_agent import (
     PROVER_AGENT,
     ProverAgent,
     StatementLibrary,
+    nothing_new,
 )
 from reasoning.llm import ChatClient
 from reasoning.prover import Prover
 
 
-@dataclass(frozen=True)
-class AgentSettings:
+class UndercoverAgentSettings(AgentSettings):
     """What agent factories draw on; one instance is shared by every agent of a run.
 
     ``test`` is the consistency test T(s, Delta) (its prover and cache); ``library`` the lexicon
-    statements; ``client`` the chat client for LLM agents (None: offline only; each agent counts
-    its own fallbacks); ``seat_clients``, when given, makes each LLM seat a client of its own
-    instead (recording or replaying that seat's calls); ``pipeline`` configures the
-    neuro-symbolic LLM agent (its backend included: by default Isabelle where installed, else
-    Z3).
+    statements; ``client`` the chat client for LLM agents (None: each LLM seat asks its own
+    client of the base's LLM settings, when an endpoint is configured; each agent counts its own
+    fallbacks); ``seat_clients``, when given, makes each LLM seat a client of its own instead
+    (recording or replaying that seat's calls); ``pipeline`` configures the neuro-symbolic LLM
+    agent (its backend included: by default Isabelle where installed, else Z3).
     """
+
+    model_config = ConfigDict(frozen=True, extra="forbid", arbitrary_types_allowed=True)
 
     lexicon: Lexicon
     test: ConsistencyTest
@@ -59,7 +66,7 @@ class AgentSettings:
         timeout: float = DEFAULT_TIMEOUT_S,
         client: ChatClient | None = None,
         pipeline: PipelineSettings | None = None,
-    ) -> AgentSettings:
+    ) -> UndercoverAgentSettings:
         """Settings over ``lexicon`` (default: the shipped one) testing with ``prover`` (Z3)."""
         lex = lexicon if lexicon is not None else Lexicon.load()
         return cls(
@@ -70,13 +77,33 @@ class AgentSettings:
             pipeline=pipeline,
         )
 
+    def seat_client(self, seat: int) -> ChatClient | None:
+        """The chat client of an LLM agent at ``seat``: its own (``seat_clients``), the shared
+        ``client``, else one of the LLM settings when they are given (or the environment names
+        an endpoint), else None."""
+        if self.seat_clients is not None:
+            return self.seat_clients(seat)
+        if self.client is not None:
+            return self.client
+        llm = self.llm_settings()
+        return (
+            seat_client(self.seat_llm(seat), seat)
+            if self.llm is not None or llm.configured
+            else None
+        )
 
-AgentFactory = Callable[[int, int, AgentSettings], Agent]
+
+AGENTS_GAME = "undercover"
+"""The game the registry's agents play (their seeds are derived from it)."""
+RANDOM_AGENT = "random"
+"""The random baseline's name."""
+
+AgentFactory = Callable[[int, int, UndercoverAgentSettings], Agent | RandomAgent]
 """Builds an agent from (seat, game seed, settings)."""
 
 
 def _prover(*, plain: bool = False, guess: bool = False) -> AgentFactory:
-    def build(seat: int, seed: int, settings: AgentSettings) -> Agent:
+    def build(seat: int, seed: int, settings: UndercoverAgentSettings) -> Agent:
         return ProverAgent(
             settings.test, seed=seed, seat=seat, library=settings.library, plain=plain, guess=guess
         )
@@ -85,8 +112,8 @@ def _prover(*, plain: bool = False, guess: bool = False) -> AgentFactory:
 
 
 def _llm(kind: AgentKind) -> AgentFactory:
-    def build(seat: int, seed: int, settings: AgentSettings) -> Agent:
-        client = settings.seat_clients(seat) if settings.seat_clients else settings.client
+    def build(seat: int, seed: int, settings: UndercoverAgentSettings) -> Agent:
+        client = settings.seat_client(seat)
         if client is None:
             raise AgentSpecError(
                 f"agent {kind!r} needs an LLM endpoint: set GUMSHOE_LLM_BASE_URL (and "
@@ -103,13 +130,37 @@ def _llm(kind: AgentKind) -> AgentFactory:
     return build
 
 
+def random_description_or_vote(library: StatementLibrary) -> Draw:
+    """Undercover-V's random draw: a vote uniformly among the seats one may vote for, and, since
+    a description is an open sentence, a random statement of one's own word not yet said (from
+    the lexicon's ``library``), or that there is nothing new to say."""
+
+    def draw(turn: UndercoverTurn, legal: Sequence[int], rng: random.Random) -> Description | int:
+        if turn.phase is Phase.VOTE:
+            return int(uniform(turn, legal, rng))
+        obs = turn.observation
+        said = {normalise_description(d.text) for d in obs.descriptions}
+        book = library.book(obs.word)
+        fresh = [s for s in book.statements(obs.word) if normalise_description(s.text) not in said]
+        if fresh:
+            return rng.choice(fresh).description()
+        return nothing_new(obs)
+
+    return draw
+
+
+def _random(seat: int, seed: int, settings: UndercoverAgentSettings) -> RandomAgent:
+    draw = random_description_or_vote(settings.library)
+    return RandomAgent(seat_seed(AGENTS_GAME, seed, seat), draw)
+
+
 _LLM_SUMMARIES: dict[AgentKind, str] = {
     "nli": "LLM, standard NLI: describes and votes by deduction alone",
     "att-nli": "LLM, Att-NLI: abduces roles, then describes or votes",
     "ns-att-nli": "LLM, neuro-symbolic Att-NLI: Att-NLI guided by the prover's record",
 }
 
-AGENTS: AgentRegistry[AgentSettings, Agent] = AgentRegistry(
+AGENTS: AgentRegistry[UndercoverAgentSettings, Agent | RandomAgent] = AgentRegistry(
     [
         AgentType(
             PROVER_AGENT,
@@ -130,32 +181,37 @@ AGENTS: AgentRegistry[AgentSettings, Agent] = AgentRegistry(
             False,
             _prover(plain=True),
         ),
+        AgentType(
+            RANDOM_AGENT, "a random vote, a random unsaid statement of its word", False, _random
+        ),
         *(AgentType(kind, _LLM_SUMMARIES[kind], True, _llm(kind)) for kind in LLM_AGENT_KINDS),
     ],
-    game="undercover",
-    settings=AgentSettings.create,
+    game=AGENTS_GAME,
+    settings=UndercoverAgentSettings.create,
 )
 """Every Undercover-V agent, by name."""
 
 OFFLINE_AGENTS: tuple[str, ...] = tuple(n for n, t in AGENTS.types.items() if not t.needs_llm)
 
 
-def make_agent(spec: str, seat: int, seed: int, settings: AgentSettings | None = None) -> Agent:
+def make_agent(
+    spec: str, seat: int, seed: int, settings: UndercoverAgentSettings | None = None
+) -> Agent | RandomAgent:
     """The agent named ``spec`` for ``seat`` of the game seeded with ``seed``.
 
     Unlike the other games' factories, Undercover-V's take the game's seed itself: the prover
     agents break vote ties in one order shared by the table, drawn from it (and the recorded LLM
     games were played with seeds derived from it)."""
-    chosen = settings if settings is not None else AgentSettings.create()
+    chosen = settings if settings is not None else UndercoverAgentSettings.create()
     return AGENTS.get(spec).factory(seat, seed, chosen)
 
 
 def seat_agents(
     specs: Sequence[str],
     game: UndercoverGame,
-    settings: AgentSettings,
+    settings: UndercoverAgentSettings,
     spy_agent: str | None = None,
-) -> list[Agent]:
+) -> list[Agent | RandomAgent]:
     """One agent per seat of ``game``: seat i gets ``specs[i]``, the spy's seat ``spy_agent``
     when one is given (so a contest can put a type in the spy's role whatever the seating)."""
     if len(specs) != game.config.players:

@@ -138,6 +138,11 @@ class StatementBook:
         return self._by_text.get(normalise_description(text))
 
 
+def nothing_new(obs: Observation) -> Description:
+    """What a player says when every statement of its word has been said."""
+    return Description(f"Player {obs.seat} has nothing new to say about it in round {obs.round}.")
+
+
 class StatementLibrary:
     """The statement books of a lexicon, built on first use and shared by every agent."""
 
@@ -265,9 +270,7 @@ class ProverAgent:
             choice = rng.choice([s for s in fresh if key(s) == best])
             description = choice.description()
         else:
-            description = Description(
-                f"Player {obs.seat} has nothing new to say about it in round {obs.round}."
-            )
+            description = nothing_new(obs)
         self.decisions.append(
             Decision("describe", obs.round, assessment.role, assessment.reason, description.text)
         )

@@ -5,48 +5,45 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
-from pydantic import BaseModel
-
 from games.core.agents import AgentRegistry, AgentType
 from games.core.log import SeatInfo
-from games.core.registry import GameEntry
-from tests.tiny_game.engine import INFO, GreedyTaker, IllegalAction, NimState, RandomTaker
+from games.core.random_agent import RandomAgent
+from games.core.registry import GameEntry, NoOptions
+from games.core.settings import AgentSettings
+from tests.tiny_game.engine import INFO, GreedyTaker, NimState
 from tests.tiny_game.events import NIM_EVENT, NimConfig, NimEvent, Take
 
-AGENTS: AgentRegistry[None, Any] = AgentRegistry(
+AGENTS: AgentRegistry[AgentSettings, Any] = AgentRegistry(
     [
-        AgentType("random", "a random legal take", False, lambda seat, seed, _: RandomTaker(seed)),
+        AgentType("random", "a random legal take", False, lambda seat, seed, _: RandomAgent(seed)),
         AgentType("greedy", "the largest legal take", False, lambda seat, seed, _: GreedyTaker()),
     ],
     game="nim",
-    settings=lambda: None,
+    settings=AgentSettings,
 )
 
 
-class NimEntry(GameEntry[NimEvent]):
+class NimEntry(GameEntry[NimEvent, NimConfig, AgentSettings, NoOptions]):
     """Nim-21 in the registry of games (no play command of its own: the console's generic one)."""
 
     info = INFO
     config_type = NimConfig
     event_adapter = NIM_EVENT
     agents = AGENTS
-    illegal_error = IllegalAction
-    auditor = None
-    """The place for Nim-21's audit hook: ``"tests.tiny_game.audit:audit_record"`` once the game
-    has an audit (a read log to an ``AuditRecord``); ``gumshoe audit nim`` then takes it up."""
+    play_options = NoOptions
 
     def default_config(self, players: int) -> NimConfig:
         """A pile of 21 for two."""
         self.info.check_players(players)
         return NimConfig()
 
-    def config_players(self, config: BaseModel) -> int:
+    def config_players(self, config: NimConfig) -> int:
         """Two."""
-        return NimConfig.model_validate(config).players
+        return config.players
 
-    def new_state(self, config: BaseModel, seed: int, seats: Sequence[SeatInfo]) -> NimState:
+    def new_state(self, config: NimConfig, seed: int, seats: Sequence[SeatInfo]) -> NimState:
         """A full pile."""
-        return NimState(NimConfig.model_validate(config))
+        return NimState(config)
 
     def logged_actions(self, events: Sequence[NimEvent]) -> Iterator[tuple[int, Mapping[int, Any]]]:
         """Every take."""
