@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from importlib import import_module
+from typing import Any
 
 from reasoning.prover import Prover
 
@@ -45,12 +46,14 @@ class Backend:
         check = _attribute(self.installed)
         return bool(callable(check) and check())
 
-    def build(self) -> Prover:
-        """A fresh instance; ProverUnavailable (with an install hint) when it cannot run here."""
+    def build(self, **options: Any) -> Prover:
+        """A fresh instance, made with ``options`` (the constructor's own, such as z3's
+        ``countermodels=False``); ProverUnavailable (with an install hint) when it cannot run
+        here."""
         make = _attribute(self.builds)
         if not callable(make):
             raise TypeError(f"{self.builds} is not callable")
-        prover = make()
+        prover = make(**options)
         if not isinstance(prover, Prover):
             raise TypeError(f"{self.builds} built {type(prover).__name__}, not a Prover")
         return prover
@@ -95,7 +98,7 @@ BACKENDS: tuple[Backend, ...] = (
     ),
     Backend(
         "isabelle",
-        "provers.isabelle.prover:IsabelleProver",
+        "provers.registry:isabelle_prover",
         "Isabelle/HOL via isabelle-client",
         "needs a local Isabelle; see [Isabelle/HOL](#isabellehol)",
         first_order=True,
@@ -130,8 +133,9 @@ def backend(name: str) -> Backend:
     raise ValueError(f"unknown prover {name!r}; choose one of {', '.join(PROVER_NAMES)}")
 
 
-def get_prover(name: str = DEFAULT_PROVER) -> Prover:
-    """A backend by name; ``ProverUnavailable`` (with an install hint) when it cannot run here.
+def get_prover(name: str = DEFAULT_PROVER, **options: Any) -> Prover:
+    """A backend by name, made with ``options`` its constructor takes; ``ProverUnavailable``
+    (with an install hint) when it cannot run here.
 
     >>> from reasoning import parse_formula
     >>> from reasoning.prover import Axiom
@@ -141,12 +145,22 @@ def get_prover(name: str = DEFAULT_PROVER) -> Prover:
     >>> get_prover("sat").prove(axioms, parse_formula("~wet")).verdict
     <Verdict.INVALID: 'INVALID'>
     """
-    return backend(name).build()
+    return backend(name).build(**options)
 
 
 def available_names(first_order: bool = False) -> tuple[str, ...]:
     """The backends that can run here (only the first-order ones, when asked)."""
     return tuple(b.name for b in BACKENDS if b.available() and (b.first_order or not first_order))
+
+
+def isabelle_prover() -> Prover:
+    """Isabelle with its server and session already up, so no call's limit pays for the start
+    (ProverUnavailable in one line when it cannot start within its own limit)."""
+    from provers.isabelle.prover import IsabelleProver
+
+    prover = IsabelleProver()
+    prover.start()
+    return prover
 
 
 def vote_members() -> list[Prover]:

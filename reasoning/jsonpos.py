@@ -102,7 +102,7 @@ def parse_model(
     context: dict[str, Any] | None = None,
 ) -> M:
     """``text`` (JSON, read as ``reasoning.textfile`` reads a user's JSON) validated as ``model``
-    (its validators given ``context``); ``error`` says ``source:line: what is wrong``, naming
+    (with ``context`` for its validators); ``error`` says ``source:line: what is wrong``, naming
     the field of the first problem (and how many more there are)."""
     try:
         data = parse_user_json(text, source)

@@ -186,7 +186,8 @@ def seating(
     if seats is not None:
         if agents is not None:
             raise ValueError("--agents and --seats: give one of them")
-        entries = read_seats(seats, entry.agents, entry.info)
+        info = entry.info
+        entries = read_seats(seats, entry.agents, info.min_players, info.max_players)
         if wanted is not None and wanted != len(entries):
             raise ValueError(
                 f"{seats} names {len(entries)} seats, but the options ask for {wanted}"

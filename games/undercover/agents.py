@@ -4,19 +4,23 @@
 ``make_agent(spec, seat, seed, settings)`` builds the agent a name stands for. ``seed`` is the
 game's seed (prover agents share a tie order through it); ``settings`` carries what agents draw
 on: the lexicon and the consistency test for the offline agents, a chat client (and the
-pipeline settings) for the LLM types, which cannot be made without one.
+pipeline settings) for the LLM types, which cannot be made without one. An LLM seat may play a
+model of its own, ``nli@MODEL`` (and, from a seats file, an endpoint of its own): its agent is
+named so in the log.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
-from pydantic import ConfigDict
+from pydantic import ConfigDict, Field
 
 from games.core.agents import AgentRegistry, AgentSpecError, AgentType, seat_seed
 from games.core.llm_player import seat_client
 from games.core.random_agent import Draw, RandomAgent, uniform
+from games.core.seats import SeatEndpoint
 from games.core.settings import AgentSettings
 from games.undercover.agent import Agent, Description
 from games.undercover.checker import DEFAULT_TIMEOUT_S, ConsistencyTest
@@ -33,19 +37,25 @@ from games.undercover.prover_agent import (
     StatementLibrary,
     nothing_new,
 )
-from reasoning.llm import ChatClient
+from reasoning.llm import ChatClient, make_client
 from reasoning.prover import Prover
+
+if TYPE_CHECKING:
+    from reasoning.llm.settings import LLMSettings
 
 
 class UndercoverAgentSettings(AgentSettings):
     """What agent factories draw on; one instance is shared by every agent of a run.
 
     ``test`` is the consistency test T(s, Delta) (its prover and cache); ``library`` the lexicon
-    statements; ``client`` the chat client for LLM agents (None: each LLM seat asks its own
-    client of the base's LLM settings, when an endpoint is configured; each agent counts its own
-    fallbacks); ``seat_clients``, when given, makes each LLM seat a client of its own instead
-    (recording or replaying that seat's calls); ``pipeline`` configures the neuro-symbolic LLM
-    agent (its backend included: by default Isabelle where installed, else Z3).
+    statements; ``client`` the chat client for LLM agents on the command's model and endpoint
+    (None: built from ``llm``, or offline only; each agent counts its own fallbacks); ``llm`` the
+    command's LLM settings, from which a seat naming another model (``seat_model``, set for one
+    seat by ``make_agent``) or with an endpoint of its own (``endpoints``, seat by seat, None for
+    the command's) gets a client of its own, one per model and endpoint; ``seat_clients``, when
+    given, makes each LLM seat's client from its live one (recording or replaying that seat's
+    calls); ``pipeline`` configures the neuro-symbolic LLM agent (its backend included: by
+    default Isabelle where installed, else Z3).
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid", arbitrary_types_allowed=True)
@@ -56,6 +66,12 @@ class UndercoverAgentSettings(AgentSettings):
     client: ChatClient | None = None
     seat_clients: SeatClients | None = None
     pipeline: PipelineSettings | None = None
+    seat_model: str | None = None
+    built_clients: dict[tuple[str, SeatEndpoint | None], ChatClient] = Field(
+        default_factory=dict, repr=False, exclude=True
+    )
+    """The clients built for other models and endpoints, shared by the settings made from
+    these (``model_copy`` keeps the same dictionary)."""
 
     @classmethod
     def create(
@@ -66,6 +82,8 @@ class UndercoverAgentSettings(AgentSettings):
         timeout: float = DEFAULT_TIMEOUT_S,
         client: ChatClient | None = None,
         pipeline: PipelineSettings | None = None,
+        llm: LLMSettings | None = None,
+        endpoints: tuple[SeatEndpoint | None, ...] = (),
     ) -> UndercoverAgentSettings:
         """Settings over ``lexicon`` (default: the shipped one) testing with ``prover`` (Z3)."""
         lex = lexicon if lexicon is not None else Lexicon.load()
@@ -75,22 +93,59 @@ class UndercoverAgentSettings(AgentSettings):
             library=StatementLibrary(lex),
             client=client,
             pipeline=pipeline,
+            llm=llm,
+            endpoints=endpoints,
         )
 
-    def seat_client(self, seat: int) -> ChatClient | None:
-        """The chat client of an LLM agent at ``seat``: its own (``seat_clients``), the shared
-        ``client``, else one of the LLM settings when they are given (or the environment names
-        an endpoint), else None."""
-        if self.seat_clients is not None:
-            return self.seat_clients(seat)
-        if self.client is not None:
+    def live_client(self, seat: int) -> ChatClient | None:
+        """The chat client of ``seat`` at its model (``seat_model``, else the command's) and
+        endpoint (its own, else the command's); None when there is none to make."""
+        endpoint = self.endpoints[seat] if seat < len(self.endpoints) else None
+        model = self.seat_model
+        if self.llm is not None and model == self.llm.model:
+            model = None
+        if model is None and endpoint is None and (self.client is not None or self.llm is None):
             return self.client
-        llm = self.llm_settings()
-        return (
-            seat_client(self.seat_llm(seat), seat)
-            if self.llm is not None or llm.configured
-            else None
-        )
+        if self.llm is None:
+            raise AgentSpecError(
+                f"seat {seat} plays model {model!r}, but no LLM settings are given to reach it"
+            )
+        chosen = self.llm if model is None else self.llm.model_copy(update={"model": model})
+        key = (chosen.model, endpoint)
+        if key not in self.built_clients:
+            if endpoint is not None:
+                chosen = endpoint.applied(chosen)
+            if not chosen.configured:
+                return None
+            self.built_clients[key] = make_client(chosen)
+        return self.built_clients[key]
+
+    def chat_client(self, seat: int) -> ChatClient | None:
+        """The client an LLM agent at ``seat`` asks: its live client, recorded or replayed
+        through ``seat_clients`` when given, or, when the LLM settings name a game's recordings
+        (``for_game``), the seat's own recording or replay (``games.core.llm_player``)."""
+        if self.seat_clients is not None:
+            return self.seat_clients(seat, self.seat_model, lambda: self._required(seat))
+        llm = self.llm
+        if llm is not None and (llm.record_path is not None or llm.replay_path is not None):
+            own = self.seat_llm(seat)
+            if self.seat_model is not None:
+                own = own.model_copy(update={"model": self.seat_model})
+            return seat_client(own, seat)
+        return self.live_client(seat)
+
+    def _required(self, seat: int) -> ChatClient:
+        client = self.live_client(seat)
+        if client is None:
+            raise AgentSpecError(f"seat {seat} needs an LLM endpoint to record its calls")
+        return client
+
+
+def with_model(settings: UndercoverAgentSettings, model: str) -> UndercoverAgentSettings:
+    """``settings`` for a seat whose spec names ``model`` (``nli@MODEL``); the clients built so
+    far stay shared (``model_copy`` keeps the same dictionary)."""
+    return settings.model_copy(update={"seat_model": model})
+
 
 
 AGENTS_GAME = "undercover"
@@ -113,18 +168,20 @@ def _prover(*, plain: bool = False, guess: bool = False) -> AgentFactory:
 
 def _llm(kind: AgentKind) -> AgentFactory:
     def build(seat: int, seed: int, settings: UndercoverAgentSettings) -> Agent:
-        client = settings.seat_client(seat)
+        client = settings.chat_client(seat)
         if client is None:
             raise AgentSpecError(
                 f"agent {kind!r} needs an LLM endpoint: set GUMSHOE_LLM_BASE_URL (and "
                 "GUMSHOE_LLM_MODEL, GUMSHOE_LLM_API_KEY where needed)"
             )
+        model = settings.seat_model
         return make_llm_agent(
             kind,
             client,
             seat=seat,
             seed=seed,
             settings=settings.pipeline,
+            name=kind if model is None else f"{kind}@{model}",
         )
 
     return build
@@ -188,8 +245,9 @@ AGENTS: AgentRegistry[UndercoverAgentSettings, Agent | RandomAgent] = AgentRegis
     ],
     game=AGENTS_GAME,
     settings=UndercoverAgentSettings.create,
+    with_model=with_model,
 )
-"""Every Undercover-V agent, by name."""
+"""Every Undercover-V agent, by name; LLM seats may name a model each (``nli@MODEL``)."""
 
 OFFLINE_AGENTS: tuple[str, ...] = tuple(n for n, t in AGENTS.types.items() if not t.needs_llm)
 
@@ -203,6 +261,9 @@ def make_agent(
     agents break vote ties in one order shared by the table, drawn from it (and the recorded LLM
     games were played with seeds derived from it)."""
     chosen = settings if settings is not None else UndercoverAgentSettings.create()
+    model = AGENTS.model(spec)
+    if model is not None:
+        chosen = with_model(chosen, model)
     return AGENTS.get(spec).factory(seat, seed, chosen)
 
 
@@ -214,10 +275,18 @@ def seat_agents(
 ) -> list[Agent | RandomAgent]:
     """One agent per seat of ``game``: seat i gets ``specs[i]``, the spy's seat ``spy_agent``
     when one is given (so a contest can put a type in the spy's role whatever the seating)."""
+    names = spec_at_seats(specs, game, spy_agent)
+    return [make_agent(name, seat, game.seed, settings) for seat, name in enumerate(names)]
+
+
+def spec_at_seats(
+    specs: Sequence[str], game: UndercoverGame, spy_agent: str | None = None
+) -> list[str]:
+    """The agent spec each seat of ``game`` gets: ``specs[i]``, the spy's seat ``spy_agent``
+    when one is given; AgentSpecError when ``specs`` do not fill the table."""
     if len(specs) != game.config.players:
         raise AgentSpecError(f"agents: {len(specs)} given for {game.config.players} seats")
-    names = [
+    return [
         spy_agent if spy_agent is not None and seat == game.spy_seat else spec
         for seat, spec in enumerate(specs)
     ]
-    return [make_agent(name, seat, game.seed, settings) for seat, name in enumerate(names)]
