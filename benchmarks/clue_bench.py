@@ -19,12 +19,19 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
+import typer
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from benchmarks.llm_usage import SeatUsage, usage_report
-from benchmarks.report import pyplot
+from benchmarks.llm_usage import SeatUsage, usage_lines, usage_report
+from benchmarks.options import (
+    MAX_GAMES,
+    RunCommandOptions,
+    exit_when_all_errored,
+    run_command,
+)
+from benchmarks.report import format_table, pyplot
 from benchmarks.runner import (
     GameError,
     GameOutcome,
@@ -35,11 +42,14 @@ from benchmarks.runner import (
     map_ordered,
     run_games,
 )
-from games.clue.agents import ClueAgentSettings
+from games.clue.agents import AGENTS, ClueAgentSettings
 from games.clue.audit import GameAudit, audit_log
+from games.clue.cards import MAX_ROUNDS
 from games.clue.entry import ENTRY
 from games.clue.events import ClueConfig
-from games.core.play import play_game
+from games.clue.playing import DEFAULT_CLUE_AGENTS
+from games.core.cli import fail
+from games.core.play import check_seats, play_game
 from games.core.recordings import migrate_game_ids
 from games.core.runlog import (
     RunDir,
@@ -50,6 +60,7 @@ from games.core.runlog import (
     read_text,
     write_atomic,
 )
+from reasoning.llm import ReplayError as LLMReplayError
 from reasoning.llm import UsageReport
 from reasoning.textfile import UserFileError, parse_user_jsonl
 
@@ -411,3 +422,77 @@ TABLE_COLUMNS = [
     "recall",
 ]
 """The columns of the printed table."""
+
+
+@run_command(out=Path("runs/clue"))
+def bench_clue(
+    shared: RunCommandOptions,
+    games: Annotated[int, typer.Option(min=1, max=MAX_GAMES, help="Number of games.")] = 20,
+    agents: Annotated[
+        str | None,
+        typer.Option(
+            help=f"One agent per seat, comma-separated ({', '.join(AGENTS.names)}); "
+            f"`prover*6` repeats. [default: {DEFAULT_CLUE_AGENTS}; with --replay: the recorded "
+            "run's]",
+            show_default=False,
+        ),
+    ] = None,
+    seed: Annotated[
+        int | None,
+        typer.Option(
+            help="Seed of the first game; game i uses seed + i. [default: 0; with --replay: the "
+            "recorded run's]",
+            show_default=False,
+        ),
+    ] = None,
+    rounds: Annotated[
+        int | None,
+        typer.Option(
+            help=f"Round limit (1-{MAX_ROUNDS}). [default: 30; with --replay: the recorded run's]",
+            show_default=False,
+        ),
+    ] = None,
+) -> None:
+    """Play seeded Clue games and report seed 000 Table 1's columns per agent, the deduction
+    audit's sound / lucky / wrong and recall, and a plot of cards known per round."""
+    out, replay = shared.out, shared.replay
+    try:
+        recorded = None if replay is None else recorded_config(replay)
+        if recorded is not None:
+            agents = agents if agents is not None else ",".join(recorded.agents)
+            seed = seed if seed is not None else recorded.seed
+            rounds = rounds if rounds is not None else recorded.max_rounds
+        specs = AGENTS.parse(agents if agents is not None else DEFAULT_CLUE_AGENTS)
+        check_seats(ENTRY, len(specs))
+        settings = ClueAgentSettings(
+            llm=shared.llm(None if recorded is None else recorded.llm_model)
+        )
+        uses_llm = any(spec.startswith("llm") for spec in specs)
+        llm_model = settings.llm_settings().model if uses_llm else None
+        config = ClueBenchConfig(
+            agents=tuple(specs),
+            seed=seed if seed is not None else 0,
+            max_rounds=rounds if rounds is not None else 30,
+            llm_model=llm_model,
+        )
+        summary = run(
+            config, games, out, settings, shared.runner, progress=lambda m: typer.echo(m, err=True)
+        )
+    except (ValueError, ValidationError, RunDirError, LLMReplayError) as err:
+        fail(err)
+    if shared.as_json:
+        typer.echo(summary.model_dump_json())
+    else:
+        rows = [
+            {k: "-" if v is None else v for k, v in a.model_dump().items()}
+            for a in summary.per_agent
+        ]
+        typer.echo(format_table(rows, TABLE_COLUMNS))
+        for line in usage_lines(summary.llm_usage, "every game of the run folder"):
+            typer.echo(line)
+        if summary.errored:
+            typer.echo(f"\n{len(summary.errored)} games errored (see summary.json)")
+        typer.echo(
+            f"\n{summary.games} games; summary: {out / 'summary.json'}; plot: {summary.plot}"
+        )
+    exit_when_all_errored(len(summary.errored), summary.games)

@@ -24,12 +24,12 @@ from typing import Annotated, Any
 import typer
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from benchmarks.console.options import (
+from benchmarks.llm_usage import game_usage, played_usage, usage_lines
+from benchmarks.options import (
     RunCommandOptions,
     exit_when_all_errored,
     run_command,
 )
-from benchmarks.llm_usage import game_usage, played_usage, usage_lines
 from benchmarks.report import format_table, pyplot
 from benchmarks.runner import GameOutcome, MemoryLog, RunOptions, check_replayable, run_games
 from games.core.cli import fail

@@ -23,12 +23,6 @@ from typing import Annotated, Any, Literal
 import typer
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from benchmarks.console.options import (
-    RunCommandOptions,
-    exit_when_all_errored,
-    run_command,
-    seed_range,
-)
 from benchmarks.hanabi_options import (
     AGENTS_HELP,
     BestOf,
@@ -41,6 +35,12 @@ from benchmarks.hanabi_options import (
 )
 from benchmarks.hanabi_published import PUBLISHED, published_rows
 from benchmarks.llm_usage import game_usage, played_usage, usage_lines
+from benchmarks.options import (
+    RunCommandOptions,
+    exit_when_all_errored,
+    run_command,
+    seed_range,
+)
 from benchmarks.report import format_table
 from benchmarks.runner import MemoryLog, RunOptions, check_replayable, run_games
 from games.core.cli import (

@@ -16,8 +16,12 @@ import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
+import typer
+
+from benchmarks.report import format_table, write_json
+from games.core.cli import fail, prepare_out
 from reasoning.percentiles import percentile
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -112,3 +116,25 @@ def run(runs: int = 5, probes: tuple[Probe, ...] = PROBES) -> dict[str, Any]:
         "cpus": os.cpu_count(),
         "python": sys.version.split()[0],
     }
+
+
+def bench_startup(
+    runs: Annotated[int, typer.Option(min=1, max=100, help="Runs of each probe.")] = 5,
+    out: Annotated[Path, typer.Option(help="Folder for the JSON results.")] = Path("bench-results"),
+) -> None:
+    """CPU and wall time of starting gumshoe (help, a game's play help, importing the core),
+    medians of fresh interpreters side by side with a bare `python -c pass`, with the load."""
+
+    try:
+        prepare_out(out)
+        result = run(runs=runs)
+    except (ValueError, RuntimeError) as err:
+        fail(err)
+    load = ", ".join(f"{x:.2f}" for x in result["load_average_before"])
+    typer.echo(
+        f"start-up, medians of {runs} runs on {result['cpus']} CPUs (load average {load}; "
+        f"python {result['python']})"
+    )
+    typer.echo(format_table(result["rows"], COLUMNS))
+    path = write_json(out / "startup.json", result)
+    typer.echo(f"wrote {path}")

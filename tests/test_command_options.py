@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from benchmarks.console.cli import COMMANDS, app
 from benchmarks.console.command_group import Group, Lazy
-from benchmarks.console.options import RunCommandOptions
+from benchmarks.options import RunCommandOptions
 from games.core.cli import CommandOptions, option_flag
 
 runner = CliRunner()

@@ -161,3 +161,15 @@ def test_no_circle_between_the_parts_of_a_layer(package: str) -> None:
             units.setdefault(_unit(module), set()).update(inside - {_unit(module)})
     units = {u: {t for t in ts if t in units} for u, ts in units.items()}
     assert _circles(units) == []
+
+
+def test_only_the_console_imports_the_console() -> None:
+    """``benchmarks.console`` composes the command table and the demo from the benchmarks below
+    it: no benchmark, and nothing else, imports it (no back arrow)."""
+    back = sorted(
+        module
+        for module, targets in _graph().items()
+        if not module.startswith("benchmarks.console")
+        and any(t.startswith("benchmarks.console") for t in targets)
+    )
+    assert back == []

@@ -103,7 +103,7 @@ def test_bench_runs_the_contest_over_models_each_server_seeing_its_own(
     """Seed 002's Figure 3 at small scale: nli at each model as the spy against nli citizens at
     the fixed model alpha; beta's server hears only the spy, alpha's every other seat (scores by
     word overlap, not MiniLM, which only slows the test)."""
-    monkeypatch.setattr("benchmarks.console.bench_cli.MiniLMSimilarity", WordOverlap)
+    monkeypatch.setattr("benchmarks.undercover_bench.MiniLMSimilarity", WordOverlap)
     alpha, beta = scripted_chat(_scripted), scripted_chat(_scripted)
     contestants = tmp_path / "contestants.json"
     entries = [

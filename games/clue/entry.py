@@ -133,6 +133,7 @@ class ClueEntry(GameEntry[ClueEvent, ClueConfig, ClueAgentSettings, ClueOptions]
 
     info = INFO
     play_options = ClueOptions
+    model_agents = "llm,prover,prover"
     default_agents = DEFAULT_CLUE_AGENTS
     config_type = ClueConfig
     event_adapter = CLUE_EVENT

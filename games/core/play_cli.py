@@ -42,12 +42,11 @@ def command_for(entry: GameEntry[Any, Any, Any, Any]) -> Callable[..., None]:
     """The play command of ``entry``: the shared options, ``--agents``, ``--seed``, ``--seats``
     where the game has seats, and one option per field of ``entry.play_options``."""
     game = entry.info.name
-    fields = entry.play_options.model_fields
-    flags = {name: option_flag(name, field) for name, field in fields.items()}
+    parameters, flags = game_option_parameters(entry)
     seated = entry.info.max_players > 1
     own = [
         inspect.Parameter("shared", inspect.Parameter.KEYWORD_ONLY, annotation=CommandOptions),
-        _parameter("agents", _agents_option(entry), str | None),
+        _parameter("agents", agents_option(entry), str | None),
         _parameter(
             "seed",
             typer.Option(
@@ -61,7 +60,7 @@ def command_for(entry: GameEntry[Any, Any, Any, Any]) -> Callable[..., None]:
     ]
     if seated:
         own.append(_parameter("seats", _seats_option(), Path | None))
-    own += [_option_parameter(name, field, flags[name]) for name, field in fields.items()]
+    own += parameters
 
     def play(shared: CommandOptions, **given: Any) -> None:
         agents, seed = given.pop("agents"), given.pop("seed")
@@ -103,7 +102,7 @@ def run_play(
                 f"--replay: {shared.replay} holds no game log of {entry.info.name}{which}; "
                 "give --agents (and --seed) to replay its recordings"
             )
-        options = _options(entry, given, flags)
+        options = game_options(entry, given, flags)
         seed = seed if seed is not None else (recorded.seed if recorded is not None else 0)
         if seed > entry.max_seed:
             raise ValueError(f"option '--seed': {entry.info.name} deals from 0 to {entry.max_seed}")
@@ -220,7 +219,17 @@ def _check_endpoint(
             )
 
 
-def _options(
+def game_option_parameters(
+    entry: GameEntry[Any, Any, Any, Any],
+) -> tuple[list[inspect.Parameter], dict[str, str]]:
+    """The command-line parameters of ``entry``'s own options (each None unless given) and each
+    option's flag by field name: what ``gumshoe play`` and ``gumshoe bench`` of a game add."""
+    fields = entry.play_options.model_fields
+    flags = {name: option_flag(name, field) for name, field in fields.items()}
+    return [_option_parameter(n, f, flags[n]) for n, f in fields.items()], flags
+
+
+def game_options(
     entry: GameEntry[Any, Any, Any, Any], given: dict[str, Any], flags: dict[str, str]
 ) -> BaseModel:
     """The game's options from the values given, validated; ValueError naming the options."""
@@ -254,7 +263,7 @@ def _parameter(name: str, option: Any, annotation: Any) -> inspect.Parameter:
     )
 
 
-def _agents_option(entry: GameEntry[Any, Any, Any, Any]) -> Any:
+def agents_option(entry: GameEntry[Any, Any, Any, Any]) -> Any:
     names = ", ".join(entry.agents.names)
     return typer.Option(
         help=f"One agent per seat ({names}), comma-separated; `name*n` repeats; one name fills "

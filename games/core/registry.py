@@ -90,6 +90,9 @@ class GameEntry(ABC, Generic[E, C, S, P]):
     at the smallest table)."""
     max_seed: int = 2**63 - 1
     """The largest seed the game deals from."""
+    model_agents: str | None = None
+    """The seat list an evaluation of a model plays (the model's seats its LLM agents), as
+    ``gumshoe/<game>`` of inspect_ai does by default; None: ``model_seats`` makes one."""
     terminal_type: str = "game_end"
     """The ``type`` of the game's own last event."""
 
@@ -197,6 +200,19 @@ class GameEntry(ABC, Generic[E, C, S, P]):
             return self.default_agents
         offline = [n for n, t in self.agents.types.items() if not t.needs_llm]
         return f"{offline[0]}*{self.info.min_players}"
+
+    def model_seats(self) -> str:
+        """The seats a model is evaluated at: ``model_agents``, else the first LLM agent at seat
+        0 and the first offline agent at the others of the smallest table; ValueError when the
+        game has no LLM agent."""
+        if self.model_agents is not None:
+            return self.model_agents
+        kinds = self.agents.types.values()
+        llm = next((t.name for t in kinds if t.needs_llm), None)
+        if llm is None:
+            raise ValueError(f"{self.info.name}: no LLM agent for a model to play")
+        offline = next(t.name for t in kinds if not t.needs_llm)
+        return ",".join([llm, *[offline] * (self.info.min_players - 1)])
 
     def seat_count(self, options: P) -> int | None:
         """How many seats one agent name fills under ``options`` (None: as many as the default

@@ -81,6 +81,7 @@ class DetectiveEntry(
 
     info = INFO
     play_options = DetectiveOptions
+    model_agents = "llm"
     default_agents = "prover"
     config_type = DetectiveConfig
     event_adapter = DETECTIVE_EVENT

@@ -143,6 +143,7 @@ class HanabiEntry(GameEntry[HanabiEvent, HanabiConfig, HanabiAgentSettings, Hana
 
     info = HANABI_INFO
     play_options = HanabiOptions
+    model_agents = "mycroft,symbolic"
     default_agents = "symbolic*3"
     max_seed = MAX_SEED
     config_type = HanabiConfig

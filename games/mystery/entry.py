@@ -71,6 +71,7 @@ class MysteryEntry(GameEntry[MysteryEvent, MysteryConfig, AgentSettings, Mystery
 
     info = INFO
     play_options = MysteryOptions
+    model_agents = "llm-cot,prover*3"
     default_agents = "prover*5"
     config_type = MysteryConfig
     event_adapter = MYSTERY_EVENT

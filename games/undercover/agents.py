@@ -99,7 +99,9 @@ class UndercoverAgentSettings(AgentSettings):
 
     def live_client(self, seat: int) -> ChatClient | None:
         """The chat client of ``seat`` at its model (``seat_model``, else the command's) and
-        endpoint (its own, else the command's); None when there is none to make."""
+        endpoint (its own, else the command's), made from the LLM settings given (the commands
+        check an endpoint is configured first; a harness such as inspect_ai answers through
+        ``chat_clients_from``); None when there are none and no client is shared."""
         endpoint = self.endpoints[seat] if seat < len(self.endpoints) else None
         model = self.seat_model
         if self.llm is not None and model == self.llm.model:
@@ -115,8 +117,6 @@ class UndercoverAgentSettings(AgentSettings):
         if key not in self.built_clients:
             if endpoint is not None:
                 chosen = endpoint.applied(chosen)
-            if not chosen.configured:
-                return None
             self.built_clients[key] = make_client(chosen)
         return self.built_clients[key]
 

@@ -94,6 +94,7 @@ class UndercoverEntry(
 
     info = INFO
     play_options = UndercoverOptions
+    model_agents = "att-nli,prover*3"
     default_agents = DEFAULT_UNDERCOVER_AGENTS
     config_type = UndercoverSetup
     event_adapter = UNDERCOVER_EVENT
