@@ -44,7 +44,6 @@ from benchmarks.options import (
 from benchmarks.report import format_table
 from benchmarks.runner import MemoryLog, RunOptions, check_replayable, run_games
 from games.core.cli import (
-    ReasoningEffort,
     SeatsFileOption,
     fail,
     llm_settings,
@@ -327,7 +326,6 @@ def bench_hanabi(
     best_of: BestOf = 1,
     mixture: Mixture = False,
     invalid: InvalidAnswers = "fallback",
-    reasoning_effort: ReasoningEffort = None,
 ) -> None:
     """Play Hanabi games on the shared runner; print mean, std, IQM with 95% CIs, perfect games,
     bomb-outs, turns, fallbacks and tracking accuracy per player count; write JSON and a PNG.
@@ -340,6 +338,7 @@ def bench_hanabi(
                 "printed)"
             )
         out, replay, model = shared.out, shared.replay, shared.model
+        reasoning_effort = shared.reasoning_effort
         if replay is not None:
             config = RunDir.resume(replay, HanabiRunConfig).config
             counts, agents, model = config.players, config.agents, config.model

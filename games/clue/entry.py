@@ -148,7 +148,7 @@ class ClueEntry(GameEntry[ClueEvent, ClueConfig, ClueAgentSettings, ClueOptions]
         """The players the deal is for."""
         return config.players
 
-    def seat(self, agent: Any) -> Agent:
+    def adapt(self, agent: Any) -> Agent:
         """The agent with the deduction reviews it keeps (``ClueSeat``)."""
         return ClueSeat(agent)
 

@@ -191,7 +191,7 @@ def _check_legality(
     after = json.dumps([e.model_dump(mode="json") for e in state.events()])
     require("illegal-refused", refused is not None and before == after, f"seat {idle} acted")
     require("vocabulary-illegal", isinstance(refused, IllegalAction), f"{refused!r} was raised")
-    checked = [_Checked(entry, state, entry.seated(a), i, require) for i, a in enumerate(agents)]
+    checked = [_Checked(entry, state, entry.seat(a), i, require) for i, a in enumerate(agents)]
     header = entry.header(config, seed, seats)
     play(state, checked, header, max_decisions=entry.info.max_decisions)
     decisions = max(c.decisions for c in checked)

@@ -102,7 +102,7 @@ def play_agents(
     seats = tuple(SeatInfo(name=f"P{i}", agent=a.name) for i, a in enumerate(agents))
     game = entry.new_state(config, seed, seats) if state is None else state(seats)
     header = entry.header(config, seed, seats)
-    seated = [entry.seated(agent) for agent in agents]
+    seated = [entry.seat(agent) for agent in agents]
     if start is not None:
         start(agents, game)
     result = play(game, seated, header, log, max_decisions=entry.info.max_decisions, watch=watch)

@@ -113,15 +113,15 @@ class GameEntry(ABC, Generic[E, C, S, P]):
         (AgentSpecError names the known agents when ``spec`` is not one)."""
         return self.agents.make(spec, seat, seed, settings)
 
-    def seat(self, agent: Any) -> Agent:
-        """``agent`` as a seat of the shared play loop (the agent itself unless the game's agents
-        answer in a shape of their own)."""
-        return agent  # type: ignore[no-any-return]
+    def seat(self, agent: Any) -> Agent | LegalChooser:
+        """``agent`` as a seat of the shared play loop: a chooser among legal actions (the random
+        agent) as it is, any other through the game's ``adapt``."""
+        return agent if isinstance(agent, LegalChooser) else self.adapt(agent)
 
-    def seated(self, agent: Any) -> Agent | LegalChooser:
-        """``agent`` as the loop seats it: a chooser among legal actions (the random agent) as
-        it is, any other through the game's ``seat`` adapter."""
-        return agent if isinstance(agent, LegalChooser) else self.seat(agent)
+    def adapt(self, agent: Any) -> Agent:
+        """An agent of the game as a seat of the loop (the agent itself unless the game's agents
+        answer in a shape of their own, as Undercover-V's describe or vote)."""
+        return agent  # type: ignore[no-any-return]
 
     def bare_action(self, action: Any) -> Any:
         """``action`` as ``legal_actions`` lists it (without stated deductions or reviews)."""

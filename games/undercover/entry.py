@@ -114,7 +114,7 @@ class UndercoverEntry(
         """See ``games.undercover.agents.make_agent`` (its factories take the game's seed)."""
         return make_agent(spec, seat, seed, settings)
 
-    def seat(self, agent: Any) -> Agent:
+    def adapt(self, agent: Any) -> Agent:
         """The agent describing or voting as the turn asks (``UndercoverSeat``)."""
         return UndercoverSeat(agent)
 
