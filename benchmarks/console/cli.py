@@ -52,6 +52,10 @@ BENCHES: dict[str, Lazy | Group] = {
         "Clue knowledge-grid update time.", "benchmarks.clue_perf:bench_clue_perf"
     ),
     "trace": Lazy("Trace audit cost by trace length.", "benchmarks.trace_bench:bench_trace"),
+    "freetext": Lazy(
+        "Readers of answers in words on a labelled set, per kind of answer.",
+        "benchmarks.freetext_bench:bench_freetext",
+    ),
     "undercover": Lazy(
         "Undercover-V contests (resumable run).",
         "benchmarks.undercover_bench:bench_undercover",

@@ -71,7 +71,11 @@ class DetectivePrinter(GamePrinter):
             if isinstance(event, VisitEvent):
                 self.echo(f"  visit {event.stage}: {case.location(event.location).title}")
             elif isinstance(event, AnswersEvent):
-                grades = "ungraded" if event.grades is None else " ".join(map(str, event.grades))
+                grades = (
+                    "ungraded"
+                    if event.grades is None
+                    else " ".join("unjudged" if g is None else str(g) for g in event.grades)
+                )
                 slots = event.answers.values()
                 given = sum(v is not None for answer in slots for v in answer.values())
                 self.echo(f"  stage {event.stage}: {given} elements given, grades {grades}")
