@@ -42,7 +42,7 @@ from benchmarks.options import (
     exit_when_all_errored,
     run_command,
 )
-from benchmarks.report import format_table, pyplot, write_json
+from benchmarks.report import can_plot, format_table, plot_note, pyplot, write_json
 from benchmarks.runner import (
     GameError,
     GameOutcome,
@@ -514,8 +514,8 @@ def run(
         play_wall_s=time.perf_counter() - started,
         play_cpu_s=report.cpu_s,
     )
-    plot = write_plot(summary, out / PLOT_FILE)
-    summary = summary.model_copy(update={"plot": str(plot)})
+    if can_plot():
+        summary = summary.model_copy(update={"plot": str(write_plot(summary, out / PLOT_FILE))})
     rundir.write_summary(summary)
     return summary
 
@@ -910,7 +910,7 @@ def bench_undercover(
     else:
         for line in report_lines(summary):
             typer.echo(line)
-        typer.echo(f"\nwrote {out / RunDir.SUMMARY_FILE} and {summary.plot}")
+        typer.echo(f"\nwrote {out / RunDir.SUMMARY_FILE}; plot: {plot_note(summary.plot)}")
     exit_when_all_errored(len(summary.errors), summary.games_played + summary.games_resumed)
 
 

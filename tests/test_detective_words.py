@@ -77,7 +77,9 @@ def answerer(case: Case) -> Callable[[ChatRequest], Step]:
 
 def test_answers_in_words_are_read_logged_and_graded_only_where_decisive(case: Case) -> None:
     with ScriptedChatServer(answerer(case)) as server:
-        settings = DetectiveAgentSettings(llm=LLMSettings(base_url=server.base_url, model="scripted"))
+        settings = DetectiveAgentSettings(
+            llm=LLMSettings(base_url=server.base_url, model="scripted")
+        )
         played = play_game(ENTRY, ["llm-words"], SEED, settings, DetectiveConfig(knobs=KNOBS))
     state, agent = played.state, played.agents[0]
     assert isinstance(state, DetectiveState) and isinstance(agent, WordsAgent)

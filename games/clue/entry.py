@@ -6,7 +6,7 @@ review a verifier-assisted agent made before acting (``ClueMove``), which the en
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -176,6 +176,12 @@ class ClueEntry(GameEntry[ClueEvent, ClueConfig, ClueAgentSettings, ClueOptions]
     def printer(self, options: ClueOptions, settings: ClueAgentSettings, echo: Echo) -> CluePrinter:
         """Every turn, the fallbacks and the audit (``games.clue.playing``)."""
         return CluePrinter(echo)
+
+    def reward_function(self) -> Callable[..., list[float | None]]:
+        """Clue's reward function in TRL's shape (``games.clue.reward``)."""
+        from games.clue.reward import reward
+
+        return reward
 
     def audit(self, log: GameLog[ClueEvent]) -> AuditRecord:
         """Clue's audit (``games.clue.audit``)."""

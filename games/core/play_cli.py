@@ -21,7 +21,6 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal, Union, get_args, get_
 import typer
 from pydantic import BaseModel, ValidationError
 from pydantic.fields import FieldInfo
-from pydantic_core import PydanticUndefined
 
 from games.core.cli import CommandOptions, fail, prepare_out, usage_footer, with_options
 from games.core.registry import GameEntry, get_game
@@ -285,8 +284,8 @@ def _option_parameter(name: str, field: FieldInfo, flag: str) -> inspect.Paramet
     """A typer option for a field of a game's play options; None when not given, so that the
     field's own default (shown in the help) applies."""
     kind = _cli_type(field.annotation)
-    default = field.default
-    shown = "" if default is PydanticUndefined or default is None else f" (default: {default})"
+    default = None if field.is_required() else field.default
+    shown = "" if default is None else f" (default: {default})"
     help_text = (field.description or "").rstrip(".") + shown + "."
     if kind is bool:
         stem = flag.removeprefix("--")

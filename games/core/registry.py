@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import importlib
 from abc import ABC, abstractmethod
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
@@ -73,7 +73,8 @@ class GameEntry(ABC, Generic[E, C, S, P]):
 
     Hooks are methods a game overrides when it has them: ``audit`` (a read log to its
     ``AuditRecord``), ``view`` (the viewer's step texts and knowledge panels),
-    ``logged_decisions`` (the LLM decisions a log records), and for ``gumshoe play``
+    ``logged_decisions`` (the LLM decisions a log records), ``reward_function`` (its reward in
+    TRL's shape), and for ``gumshoe play``
     ``play_setup``, ``printer`` and the rest below. A hook's module is best imported inside the
     method, so listing the games imports no audit.
     """
@@ -185,6 +186,12 @@ class GameEntry(ABC, Generic[E, C, S, P]):
     def logged_decisions(self, log: GameLog[E]) -> list[LoggedDecision]:
         """The LLM decisions one of this game's logs records (none when the game logs none)."""
         return []
+
+    def reward_function(self) -> Callable[..., list[float | None]]:
+        """The game's exact reward function in TRL's shape (``prompts, completions,
+        position=..., **columns -> list[float | None]``, see ``games.core.reward``); ValueError
+        when the game has none."""
+        raise ValueError(f"{self.info.name}: the game has no reward function")
 
     def view(self, log: GameLog[E]) -> ViewParts | None:
         """What the game's own viewer adds to the page of one of its logs (None without one)."""

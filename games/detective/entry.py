@@ -3,7 +3,7 @@ log rules, ``ENTRY``."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
@@ -101,6 +101,12 @@ class DetectiveEntry(
     ) -> DetectiveState:
         """A fresh game of the case ``config`` names (``game_case``)."""
         return DetectiveState(game_case(config, seed))
+
+    def reward_function(self) -> Callable[..., list[float | None]]:
+        """The detective game's reward function in TRL's shape (``games.detective.reward``)."""
+        from games.detective.reward import reward
+
+        return reward
 
     def audit(self, log: GameLog[DetectiveEvent]) -> AuditRecord:
         """The detective game's audit (``games.detective.audit``)."""

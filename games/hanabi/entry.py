@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from games.core.log import GameLog, LogHeader, SeatInfo
@@ -196,6 +196,12 @@ class HanabiEntry(GameEntry[HanabiEvent, HanabiConfig, HanabiAgentSettings, Hana
     ) -> HanabiPrinter:
         """Each turn with the deciding seat's knowledge (``options.view``), each move, the score."""
         return HanabiPrinter(echo, options.view)
+
+    def reward_function(self) -> Callable[..., list[float | None]]:
+        """Hanabi's reward function in TRL's shape (``games.hanabi.reward``)."""
+        from games.hanabi.reward import reward
+
+        return reward
 
     def audit(self, log: GameLog[HanabiEvent]) -> AuditRecord:
         """Hanabi's audit (``games.hanabi.audit``)."""

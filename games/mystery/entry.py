@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
@@ -96,6 +96,12 @@ class MysteryEntry(GameEntry[MysteryEvent, MysteryConfig, AgentSettings, Mystery
                 f"scripts.players: {len(scripts.players)} characters for {len(seats)} seats"
             )
         return MysteryState(scripts, config, seed)
+
+    def reward_function(self) -> Callable[..., list[float | None]]:
+        """The interrogation game's reward function in TRL's shape (``games.mystery.reward``)."""
+        from games.mystery.reward import reward
+
+        return reward
 
     def audit(self, log: GameLog[MysteryEvent]) -> AuditRecord:
         """The interrogation game's audit (``games.mystery.audit``)."""

@@ -189,7 +189,11 @@ class UndercoverEntry(
         self, options: UndercoverOptions, settings: UndercoverAgentSettings, echo: Echo
     ) -> UndercoverPrinter:
         """Each round as it is played (``games.undercover.playing``)."""
-        return UndercoverPrinter(echo, settings.lexicon if options.scores else None)
+        if not options.scores:
+            return UndercoverPrinter(echo)
+        from games.undercover.metrics import MiniLMSimilarity
+
+        return UndercoverPrinter(echo, (settings.lexicon, MiniLMSimilarity()))
 
     def judged_by(
         self, game: UndercoverGame, checker: DescriptionChecker
@@ -223,6 +227,12 @@ class UndercoverEntry(
     ) -> tuple[int, str] | None:
         """See ``check_undercover_events``."""
         return check_undercover_events(header, events)
+
+    def reward_function(self) -> Callable[..., list[float | None]]:
+        """Undercover-V's reward function in TRL's shape (``games.undercover.reward``)."""
+        from games.undercover.reward import reward
+
+        return reward
 
     def audit(self, log: GameLog[UndercoverEvent]) -> AuditRecord:
         """Undercover-V's audit (``games.undercover.audit``)."""

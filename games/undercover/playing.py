@@ -29,6 +29,7 @@ from games.undercover.events import (
 from games.undercover.events import GameEnd as UndercoverEnd
 from games.undercover.events import GameStart as UndercoverStart
 from games.undercover.lexicon import Lexicon
+from games.undercover.metrics import Similarity
 from games.undercover.words import WordPair
 from provers.registry import DEFAULT_PROVER, PROVER_NAMES
 
@@ -83,9 +84,9 @@ class UndercoverPrinter(GamePrinter):
     """An Undercover-V game as it is played, round by round: each description with its card
     check (the verification record), each ballot with the role belief of a prover agent."""
 
-    def __init__(self, echo: Echo, scores: Lexicon | None = None) -> None:
-        """Print through ``echo``; with a lexicon in ``scores``, each seat's Attributional Score
-        against it at the end."""
+    def __init__(self, echo: Echo, scores: tuple[Lexicon, Similarity] | None = None) -> None:
+        """Print through ``echo``; with a lexicon and a word similarity in ``scores``, each
+        seat's Attributional Score at the end."""
         super().__init__(echo)
         self.scores = scores
         self.agents: Sequence[Any] = ()
@@ -134,9 +135,10 @@ class UndercoverPrinter(GamePrinter):
             self.echo(f"LLM fallbacks: {fallbacks.counts}")
         if self.scores is None:
             return
-        from games.undercover.metrics import MiniLMSimilarity, game_metrics
+        from games.undercover.metrics import game_metrics
 
-        metrics = game_metrics(played.log(), self.scores, MiniLMSimilarity())
+        lexicon, similarity = self.scores
+        metrics = game_metrics(played.log(), lexicon, similarity)
         self.echo("")
         self.echo("Attributional Score (seed 002, eqs. 8-10; MiniLM cosine):")
         for s in metrics.seats:
