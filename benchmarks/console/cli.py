@@ -48,9 +48,7 @@ BENCHES: dict[str, Lazy | Group] = {
         "benchmarks.clue_bench:bench_clue",
         resumable=True,
     ),
-    "clue-perf": Lazy(
-        "Clue knowledge-grid update time.", "benchmarks.clue_perf:bench_clue_perf"
-    ),
+    "clue-perf": Lazy("Clue knowledge-grid update time.", "benchmarks.clue_perf:bench_clue_perf"),
     "trace": Lazy("Trace audit cost by trace length.", "benchmarks.trace_bench:bench_trace"),
     "freetext": Lazy(
         "Readers of answers in words on a labelled set, per kind of answer.",

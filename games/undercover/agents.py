@@ -147,7 +147,6 @@ def with_model(settings: UndercoverAgentSettings, model: str) -> UndercoverAgent
     return settings.model_copy(update={"seat_model": model})
 
 
-
 AGENTS_GAME = "undercover"
 """The game the registry's agents play (their seeds are derived from it)."""
 RANDOM_AGENT = "random"

@@ -52,9 +52,7 @@ class ConsistencyTest:
         countermodels: the test needs only the verdict), ``timeout`` s each."""
         self.lexicon = lexicon
         self.prover: Prover = (
-            prover
-            if prover is not None
-            else get_prover("z3", timeout=timeout, countermodels=False)
+            prover if prover is not None else get_prover("z3", timeout=timeout, countermodels=False)
         )
         self.timeout = timeout
         self._cache: dict[tuple[str, frozenset[Formula]], ConsistencyResult] = {}
