@@ -154,20 +154,21 @@ def known_problems(first_order: bool) -> list[Problem]:
 
 def hostile_problems(first_order: bool) -> list[Problem]:
     """For each hostile name: a symbol so named entails itself (VALID), is consistent and does
-    not entail its negation (INVALID); first-order backends get a predicate and a constant so
-    named beside it."""
+    not entail its negation (INVALID); first-order backends are asked the same of a predicate
+    applied to a constant so named, apart (a problem holding both could fail to parse on the
+    one form and so hide an injection through the other)."""
     problems: list[Problem] = []
     for name in HOSTILE_NAMES:
-        atoms: tuple[Formula, ...] = (Atom(name),)
+        forms: list[tuple[str, Atom]] = [("", Atom(name))]
         if first_order:
-            atoms += (Atom(name, (Const(name, ENTITY),)),)
-        facts = _axioms(*atoms)
-        both = atoms[0] if len(atoms) == 1 else And(atoms)
-        problems += [
-            Problem(f"{name!r} entails itself", facts, both, Verdict.VALID),
-            Problem(f"{name!r} is consistent", facts, BOTTOM, Verdict.INVALID),
-            Problem(f"{name!r} not its negation", facts, Not(atoms[-1]), Verdict.INVALID),
-        ]
+            forms.append((" (applied)", Atom(name, (Const(name, ENTITY),))))
+        for shape, atom in forms:
+            facts = _axioms(atom)
+            problems += [
+                Problem(f"{name!r}{shape} entails itself", facts, atom, Verdict.VALID),
+                Problem(f"{name!r}{shape} is consistent", facts, BOTTOM, Verdict.INVALID),
+                Problem(f"{name!r}{shape} not its negation", facts, Not(atom), Verdict.INVALID),
+            ]
     return problems
 
 
@@ -301,8 +302,8 @@ def check_prover(
         if rule in chosen and not ok:
             raise ProverConformanceError(rule, backend.name, detail)
 
-    def ask(problem: Problem, within: float = timeout) -> _Asked:
-        result = backend.prove(problem.axioms, problem.goal, within)
+    def ask(problem: Problem, within: float = timeout, rule: str = "verdicts") -> _Asked:
+        result = _proved(backend, problem, within, rule)
         _check_vocabulary(require, backend.name, problem, result)
         return _Asked(problem, result)
 
@@ -313,7 +314,7 @@ def check_prover(
             require("verdicts", verdict is Verdict.VALID, f"{one.problem.label}: {verdict.value}")
         _require_right(require, "verdicts", one)
     if "identifiers" in chosen:
-        for one in map(ask, hostile_problems(takes_first_order)):
+        for one in (ask(p, rule="identifiers") for p in hostile_problems(takes_first_order)):
             _require_right(require, "identifiers", one, allowed=(Verdict.SYNTAX_ERROR,))
     if "agrees-with-z3" in chosen or "countermodels" in chosen or "used-axioms" in chosen:
         asked += _agreement(require, ask, seeds, takes_first_order, timeout)
@@ -321,6 +322,16 @@ def check_prover(
         _check_evidence(require, one, timeout)
     if "timeout" in chosen:
         _check_time_limit(require, backend, takes_first_order, by_cpu, limit, grace)
+
+
+def _proved(backend: Prover, problem: Problem, within: float | None, rule: str) -> ProofResult:
+    """``backend``'s answer to ``problem``; a ``prove`` that raises breaks ``rule`` (a backend
+    answers every problem, a malformed one with SYNTAX_ERROR or UNSUPPORTED)."""
+    try:
+        return backend.prove(problem.axioms, problem.goal, within)
+    except Exception as err:  # any exception at all is the failure being reported
+        detail = f"{problem.label}: prove raised {type(err).__name__}: {err}"
+        raise ProverConformanceError(rule, backend.name, detail) from err
 
 
 def _check_vocabulary(
@@ -405,10 +416,10 @@ def _check_time_limit(
     grace: float,
 ) -> None:
     warm = known_problems(first_order)[0]
-    backend.prove(warm.axioms, warm.goal, None)
+    _proved(backend, warm, None, "timeout")
     hard = pigeonhole(9)
     own, children, wall = time.process_time(), _children_cpu(), time.perf_counter()
-    result = backend.prove(hard.axioms, hard.goal, limit)
+    result = _proved(backend, hard, limit, "timeout")
     spent_wall = time.perf_counter() - wall
     spent_cpu = time.process_time() - own + _children_cpu() - children
     verdict = result.verdict

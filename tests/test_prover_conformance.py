@@ -194,3 +194,32 @@ def test_the_easy_problems_are_right_for_z3() -> None:
 def test_unknown_rules_are_refused() -> None:
     with pytest.raises(ValueError, match="unknown rules"):
         check_prover("z3", rules=["fast"])
+
+
+@_present("eprover")
+def test_e_writing_tptp_names_unescaped_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A 0-ary symbol named ``p). fof(f, axiom, $false). fof(g, axiom, q`` written into TPTP as
+    it comes parses, and injects an axiom that makes a consistent set inconsistent."""
+    from provers import tptp
+
+    monkeypatch.setattr(tptp, "pred_id", lambda pred: pred)
+    monkeypatch.setattr(tptp, "const_id", lambda name: name)
+    with pytest.raises(ProverConformanceError, match=r"'p\). fof\(f, axiom, \$false\)"):
+        check_prover("eprover", rules=["identifiers"])
+
+
+class _Raising(_Wrapped):
+    """Raises on a goal it did not expect, where a backend answers every problem."""
+
+    def prove(
+        self, axioms: Sequence[Axiom], goal: Formula, timeout: float | None = None
+    ) -> ProofResult:
+        if goal == Atom("r"):
+            raise KeyError("r")
+        return super().prove(axioms, goal, timeout)
+
+
+def test_a_backend_that_raises_fails_the_rule_of_the_problem_asked() -> None:
+    with pytest.raises(ProverConformanceError, match="not entailed: prove raised KeyError") as e:
+        check_prover(_Raising(), rules=["agrees-with-z3"])
+    assert e.value.rule == "verdicts"
