@@ -34,7 +34,7 @@ from benchmarks.wellplay_runs import (
     wellplay_summary,
 )
 from formalize.interrogation.quiz import Needs, accuracy, bound, quiz
-from games.core.cli import BaseUrl, Model, fail, llm_settings
+from games.core.cli import EndpointOptions, fail, with_options
 from games.core.play import check_seats, play_game
 from games.core.recordings import migrate_game_ids
 from games.core.runlog import LogError, RunDir, RunDirError, game_id, game_seed
@@ -316,7 +316,7 @@ def bench_wellplay_runs(
             raise ValueError(
                 f"--agents: with --wellplay one of {', '.join(VARIANTS)}, got {agents!r}"
             )
-        llm = llm_settings(shared.model, shared.base_url)
+        llm = shared.llm()
         if not llm.configured:
             raise ValueError("--wellplay: playing needs an LLM endpoint: give --base-url")
         for loaded in load_wellplay(root, first_seed):
@@ -361,7 +361,9 @@ KNOWLEDGE: dict[str, Knowledge] = {"own": "own", "all": "all", "played": "played
 """The --knowledge choices of bench wellplay."""
 
 
+@with_options(EndpointOptions)
 def bench_wellplay(
+    shared: EndpointOptions,
     data: Annotated[Path, typer.Option(help="A folder of WellPlay script folders (your copy).")],
     knowledge: Annotated[
         str,
@@ -372,8 +374,6 @@ def bench_wellplay(
     ] = "own",
     seed: Annotated[int, typer.Option(help="Seed of the option shuffle.")] = 0,
     as_json: Annotated[bool, typer.Option("--json", help="Print the metrics as JSON.")] = False,
-    model: Model = None,
-    base_url: BaseUrl = None,
 ) -> None:
     """An LLM answers the WellPlay questions of a user's copy, graded by the key: accuracy
     per category and the seed's Overall."""
@@ -381,7 +381,7 @@ def bench_wellplay(
         if knowledge not in KNOWLEDGE:
             raise ValueError(f"--knowledge: own, all or played, got {knowledge!r}")
         scripts = load_wellplay(data, seed)
-        llm = llm_settings(model, base_url)
+        llm = shared.llm()
         if not llm.configured:
             raise ValueError("answering needs an LLM endpoint: give --base-url")
         graded, fallbacks = answer_all(make_client(llm), scripts, KNOWLEDGE[knowledge])

@@ -853,7 +853,9 @@ def bench_undercover(
                 UNDERCOVER_AGENTS.get(fixed_citizen)
             except ValueError as err:
                 raise ValueError(f"--fixed-citizen: {err}") from None
-        llm = replication_settings(undercover_llm(model, shared.base_url))
+        llm = replication_settings(
+            undercover_llm(model, shared.base_url, shared.reasoning_effort)
+        )
         if agents is None:
             names = tuple(
                 n
@@ -914,13 +916,16 @@ def bench_undercover(
     exit_when_all_errored(len(summary.errors), summary.games_played + summary.games_resumed)
 
 
-def undercover_llm(model: str | None, base_url: str | None) -> LLMSettings:
-    """The LLM settings of the Undercover-V commands: the options over the environment.
+def undercover_llm(
+    model: str | None, base_url: str | None, reasoning_effort: str | None = None
+) -> LLMSettings:
+    """The LLM settings of the Undercover-V commands: the options (the reasoning effort too)
+    over the environment.
 
     Calls are recorded and replayed one file per game and seat (``--record`` / ``--replay``), so a
     single recording file from the environment is refused: every seat would append to it.
     """
-    llm = llm_settings(model, base_url)
+    llm = llm_settings(model, base_url, reasoning_effort=reasoning_effort)
     if llm.record_path is not None or llm.replay_path is not None:
         raise ValueError(
             "GUMSHOE_LLM_RECORD_PATH / GUMSHOE_LLM_REPLAY_PATH: Undercover-V records one file "
