@@ -93,6 +93,6 @@ def test_the_endpoint_options_are_the_settings_of_every_command() -> None:
 
     assert flags(EndpointOptions) == ["--model", "--base-url", "--reasoning-effort"]
     given = {"model": "m", "base_url": "http://127.0.0.1:9/v1", "reasoning_effort": "high"}
-    for options in (EndpointOptions(**given), CommandOptions(**given)):
+    for options in (EndpointOptions.model_validate(given), CommandOptions.model_validate(given)):
         assert options.llm().reasoning_effort == "high" and options.llm().model == "m"
     assert undercover_llm("m", given["base_url"], "high").reasoning_effort == "high"
