@@ -853,9 +853,7 @@ def bench_undercover(
                 UNDERCOVER_AGENTS.get(fixed_citizen)
             except ValueError as err:
                 raise ValueError(f"--fixed-citizen: {err}") from None
-        llm = replication_settings(
-            undercover_llm(model, shared.base_url, shared.reasoning_effort)
-        )
+        llm = replication_settings(undercover_llm(model, shared.base_url, shared.reasoning_effort))
         if agents is None:
             names = tuple(
                 n
