@@ -6,9 +6,10 @@ name fills every seat, or a seat list names one per seat (cross-play). The summa
 from the logs, gives per player count: mean, std, IQM with bootstrap 95% CIs, perfect games,
 bomb-outs, turns per game, LLM decisions and fallbacks, and the tracking accuracy (share of
 stated deductions that are true), the own-hand and teammate recall (complete, true deductions
-over tracked slots, each against what the speaker can know: ``games.hanabi.audit``) and the
-HLE-hint agreement (deductions equal to the hint masks over tracked slots); a PNG shows the
-score distribution of each player count. Every report names its scoring mode.
+over tracked slots, each against what the speaker can know) and the HLE-hint agreement
+(deductions equal to the hint masks over tracked slots), all read from each log's audit record
+(the entry's ``audit``: its rows' columns and its figures); a PNG shows the score distribution
+of each player count. Every report names its scoring mode.
 """
 
 from __future__ import annotations
@@ -55,13 +56,13 @@ from games.core.recordings import game_llm_settings, migrate_game_ids
 from games.core.runlog import RunDir, game_id, game_seed
 from games.core.seats import SeatEndpoint, Seating
 from games.hanabi.agents import AGENTS, HanabiAgentSettings
-from games.hanabi.audit import audit_log, tally
 from games.hanabi.config import MAX_SEED, Scoring
 from games.hanabi.entry import ENTRY
 from games.hanabi.events import DecisionEvent, GameEnd, HanabiConfig
 from games.hanabi.knowledge import KnowledgeView
 from games.hanabi.llm_agents import InvalidPolicy
 from games.hanabi.stats import GameRecord, ScoreStats, record_stats
+from reasoning.claims import Correctness
 from reasoning.llm import LLMSettings, UsageReport
 
 COLUMNS = [
@@ -192,13 +193,18 @@ def summarise_count(rundir: RunDir[HanabiRunConfig], players: int) -> PlayerCoun
         moves = [e for e in log.events if isinstance(e, DecisionEvent)]
         decisions += len(moves)
         fallbacks += sum(e.fallback for e in moves)
-        counts = tally(audit_log(log))
-        claims += counts.claims
-        true_claims += counts.true
-        hinted += counts.hinted
-        for part, slots in ((own, counts.own), (teammate, counts.teammate)):
-            part[0] += slots.complete
-            part[1] += slots.claims + slots.unstated
+        audit = ENTRY.audit(log)
+        judged = [r for r in audit.rows if not r.detail["invalid"]]
+        claims += len(judged)
+        true_claims += sum(r.correctness is Correctness.TRUE for r in judged)
+        hinted += sum(bool(r.detail["hinted"]) for r in judged)
+        for part, mine in ((own, True), (teammate, False)):
+            about = [r for r in judged if r.detail["own"] is mine]
+            right = [r for r in about if r.correctness is Correctness.TRUE]
+            part[0] += sum(bool(r.detail["complete"]) for r in right)
+            part[1] += len(about) + int(
+                audit.figures["unstated_own" if mine else "unstated_teammate"]
+            )
         perfect = sum(end.fireworks) == 25
         records.append(GameRecord(end.score, perfect, end.lives == 0, end.turn - 1))
     if not records:
