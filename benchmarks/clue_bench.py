@@ -43,11 +43,11 @@ from benchmarks.runner import (
     run_games,
 )
 from games.clue.agents import AGENTS, ClueAgentSettings
-from games.clue.audit import GameAudit, audit_log
 from games.clue.cards import MAX_ROUNDS
 from games.clue.entry import ENTRY
 from games.clue.events import ClueConfig
 from games.clue.playing import DEFAULT_CLUE_AGENTS
+from games.core.audit import AuditRecord, SeatSummary
 from games.core.cli import fail
 from games.core.play import check_seats, play_game
 from games.core.recordings import migrate_game_ids
@@ -295,14 +295,15 @@ def summarize(
                 by_agent[name].append(seat_usage)
     say(f"auditing {len(finished)} games")
     paths = [rundir.log_path(gid) for gid in finished]
-    audited, audit_cpu_elsewhere = map_ordered(audit_log, paths, options or RunOptions())
-    audits: list[tuple[GameAudit, list[int]]] = [
+    audited, audit_cpu_elsewhere = map_ordered(audit_record_at, paths, options or RunOptions())
+    audits: list[tuple[AuditRecord, list[int]]] = [
         (audit, fallbacks.get(gid, [0] * len(config.agents)))
         for gid, audit in zip(finished, audited, strict=True)
     ]
     per_agent = [_agent_summary(name, config, audits) for name in dict.fromkeys(config.agents)]
-    longest = max((len(p.ideal_known_per_round) for a, _ in audits for p in a.players), default=0)
-    ideal = _mean_curve([p.ideal_known_per_round for a, _ in audits for p in a.players], longest)
+    found = (_curve(a, "ideal_known_per_round", s) for a, _ in audits for s in a.seats)
+    ideals = [c for c in found if c is not None]
+    ideal = _mean_curve(ideals, max(map(len, ideals), default=0))
     plot = _plot(rundir.path / PLOT_FILE, per_agent, ideal) if audits and can_plot() else None
     return ClueBenchSummary(
         config=config,
@@ -319,6 +320,20 @@ def summarize(
     )
 
 
+def audit_record_at(path: Path) -> AuditRecord:
+    """The audit record of the Clue log at ``path`` (the entry's audit); LogError names the line
+    of any problem."""
+    return ENTRY.audit(ENTRY.read_log(path))
+
+
+def _curve(record: AuditRecord, figure: str, seat: SeatSummary) -> list[int] | None:
+    """Seat ``seat``'s curve among the record's figure ``figure`` (cards known per round, by
+    seat name); None when the record has none."""
+    curves = record.figures.get(figure)
+    curve = curves.get(seat.name) if isinstance(curves, dict) else None
+    return [int(v) for v in curve] if isinstance(curve, list) else None
+
+
 def _mean_curve(curves: Sequence[Sequence[int]], length: int) -> list[float]:
     """Per round, the mean over curves, each carried forward at its last value after it ends."""
     if not curves or length == 0:
@@ -331,21 +346,21 @@ def _mean_curve(curves: Sequence[Sequence[int]], length: int) -> list[float]:
 
 
 def _agent_summary(
-    name: str, config: ClueBenchConfig, audits: Sequence[tuple[GameAudit, list[int]]]
+    name: str, config: ClueBenchConfig, audits: Sequence[tuple[AuditRecord, list[int]]]
 ) -> AgentSummary:
     seats = [s for s, agent in enumerate(config.agents) if agent == name]
-    rows = [(a, a.players[s], fb[s]) for a, fb in audits for s in seats]
+    rows = [(a, a.seats[s], fb[s]) for a, fb in audits for s in seats]
     n = len(rows)
     ranks, accuracies, curves = [], [], []
     wins = correct = wrong_acc = 0
-    totals = {"correct": 0, "incorrect": 0, "sound": 0, "lucky": 0, "wrong": 0}
+    totals = {"true": 0, "false": 0, "sound": 0, "lucky": 0, "wrong": 0}
     fallback_total = recall_stated = recall_entailed = 0
     for audit, player, fb in rows:
-        result = audit.result
-        assert result is not None and audit.ranks is not None
-        ranks.append(audit.ranks[player.player])
-        wins += result.winner == player.player
-        accuracy = result.accuracy[player.player]
+        figures = audit.figures
+        assert audit.complete and figures["ranks"] is not None
+        ranks.append(figures["ranks"][player.seat])
+        wins += figures["winner"] == player.seat
+        accuracy = figures["accuracy"][player.seat]
         if accuracy is not None:
             accuracies.append(accuracy / 3)
             correct += accuracy == 3
@@ -353,10 +368,11 @@ def _agent_summary(
         for key in totals:
             totals[key] += getattr(player, key) or 0
         fallback_total += fb
-        recall_stated += player.recall_stated
-        recall_entailed += player.recall_entailed
-        if player.known_per_round is not None:
-            curves.append(player.known_per_round)
+        recall_stated += player.recall_stated or 0
+        recall_entailed += player.recall_entailed or 0
+        known = _curve(audit, "known_per_round", player)
+        if known is not None:
+            curves.append(known)
     longest = max((len(c) for c in curves), default=0)
 
     def per_game(total: int) -> float:
@@ -371,8 +387,8 @@ def _agent_summary(
         accusations=len(accuracies),
         mean_rank=sum(ranks) / n if n else math.nan,
         accusation_accuracy=sum(accuracies) / len(accuracies) if accuracies else None,
-        deductions_correct=per_game(totals["correct"]),
-        deductions_incorrect=per_game(totals["incorrect"]),
+        deductions_correct=per_game(totals["true"]),
+        deductions_incorrect=per_game(totals["false"]),
         fallbacks=per_game(fallback_total),
         sound=per_game(totals["sound"]),
         lucky=per_game(totals["lucky"]),
