@@ -170,7 +170,9 @@ def test_the_combined_reader_asks_only_for_unsure_slots() -> None:
         task = question_task(QUESTIONS["whole"], CASE.setting)
         decided = combined.read(task, "Hugo Marsh, the service revolver, dismissal, 8 pm")
         assert decided.calls == 0 and not asked
-        mixed = combined.read(task, "Hugo Marsh with the service revolver at 8 pm, from malice")
+        mixed = combined.read(
+            task, "Hugo Marsh with the service revolver at 8 pm, because he hated her"
+        )
     assert mixed.reader == "offline+llm" and mixed.calls == 2
     assert [s.reader for s in mixed.slots] == ["offline", "offline", "llm", "offline"]
     assert "- motive:" in asked[0] and "- culprit:" not in asked[0]
