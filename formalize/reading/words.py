@@ -75,8 +75,9 @@ _CATEGORY_WORDS: dict[str, str] = {
     "BEYOND": "beyond",
     "DENY": (
         "innocent guiltless blameless cleared excluded eliminated exonerated unlikely framed"
-        " planted staged elsewhere"
+        " planted staged elsewhere wrong incorrect false"
     ),
+    "CORRECT": "correct right true",
     "RULED": "ruled",
     "OUT": "out",
     "RED": "red",
