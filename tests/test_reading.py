@@ -82,6 +82,7 @@ def test_the_offline_reader_reads_what_keyword_matching_got_wrong(
     [
         # predicates that deny or doubt reject the option they are said of
         ("who", "Hugo Marsh is the least likely", ["rejected"]),
+        ("who", "Hugo Marsh is least likely", ["rejected"]),
         ("who", "Hugo Marsh can be ruled out", ["rejected"]),
         ("who", "Hugo Marsh is unlikely", ["rejected"]),
         ("who", "Hugo Marsh was framed", ["rejected"]),
@@ -93,9 +94,12 @@ def test_the_offline_reader_reads_what_keyword_matching_got_wrong(
         ("why", "Revenge can be ruled out", ["rejected"]),
         ("when", "Nine o'clock seems unlikely", ["rejected"]),
         ("how", "The carving knife was planted; she was shot", ["rejected", "shooting"]),
+        # a method's words that name a weapon too ("cord") name neither for sure
+        ("how", "Strangled with a cord", ["unsure", "unsure"]),
         # words the reader does not know, put to a name, leave it unsure
         ("who", "Hugo Marsh is the last person I would suspect", ["unsure"]),
         ("who", "Hugo Marsh was the victim's friend, not the killer", ["unsure"]),
+        ("who", "Hugo Marsh, the victim's friend, not the killer", ["unsure"]),
         ("who", "Hugo Marsh was in the library at eight", ["unsure"]),
         ("who", "The killer was with Hugo Marsh", ["unsure"]),
         # someone else's belief, reported speech, a question back
@@ -105,6 +109,15 @@ def test_the_offline_reader_reads_what_keyword_matching_got_wrong(
         ("who", "Hugo Marsh did it, according to the police", ["unsure"]),
         ("when", "The clock said eight o'clock, but it had been tampered with", ["unsure"]),
         ("who", "Was it Hugo Marsh?", ["unsure"]),
+        # a conditional, or a hedge standing apart from the name, leaves it undecided
+        ("who", "Hugo Marsh would have done it", ["unsure"]),
+        ("who", "Hugo Marsh should have done it", ["unsure"]),
+        ("who", "Hugo Marsh would never have done it", ["rejected"]),
+        ("who", "I would go with Hugo Marsh", ["hugo"]),
+        ("who", "Hugo Marsh, or someone else", ["unsure"]),
+        ("who", "Hugo Marsh. Or someone else.", ["unsure"]),
+        ("who", "Hugo Marsh. Maybe.", ["unsure"]),
+        ("who", "Hugo Marsh did it. Felix Kettering, who is unlikely.", ["unsure"]),
         # who did it and who saw it
         ("who", "Felix Kettering saw Hugo Marsh shoot her", ["hugo"]),
         ("who", "Hugo Marsh saw Felix Kettering shoot her", ["felix"]),
@@ -126,6 +139,7 @@ def test_the_offline_reader_reads_what_keyword_matching_got_wrong(
         ("who", "It was Hugo Marsh who killed her", ["hugo"]),
         ("who", "Hugo Marsh, who was away at the time", ["unsure"]),
         ("who", "Hugo Marsh, who did not do it", ["unsure"]),
+        ("who", "Hugo Marsh, when she was shot", ["hugo"]),
     ],
 )
 def test_the_offline_reader_asserts_only_what_it_understands(

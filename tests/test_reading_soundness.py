@@ -2,8 +2,8 @@
 known (one option, a denied option and an asserted one, hedged pairs, lists, role descriptions,
 "the victim was shot by X", decoys naming the victim, a hedged guess, no answer; predicates that
 deny or doubt, "X and Y are innocent", someone else's belief, reported speech, a witness, a
-reason, a comparative, a question back) are never graded above their true grade, and every
-reading outcome occurs in the sample."""
+reason, a comparative, a question back) never have an option asserted that they do not assert,
+are never graded above their true grade, and every reading outcome occurs in the sample."""
 
 from __future__ import annotations
 
@@ -38,6 +38,9 @@ PERSON_DOUBTS = (
 )
 """Predicates that deny or doubt that a person did it."""
 
+CONDITIONALS = ("would", "should", "might", "could")
+"""Modals by which "X ... have done it" is a supposition, not an answer."""
+
 BELIEVERS = ("The police think", "Everyone suspects", "The maid says", "Some would say")
 """Someone else's belief, put before an option."""
 
@@ -66,17 +69,29 @@ def slot_part(draw: st.DrawFn, case: LabelledCase, slot: AnswerSlot) -> Part:
     templates += ["doubted", "both doubted", "believed", "reported", "reason", "question"]
     templates += ["comparative"]
     if slot.kind == "culprit":
+        templates += ["conditional"]
         templates += ["role", "passive", "victim", "witness", "person doubted"]
     template = draw(st.sampled_from(templates))
     match template:
         case "one":
             return draw(st.sampled_from([n(a), f"it was {n(a)}", f"{n(a)} did it"])), a, template
+        case "conditional":
+            return f"{n(a)} {draw(st.sampled_from(CONDITIONALS))} have done it", None, template
         case "denied":
             said = draw(st.sampled_from([f"not {n(b)} but {n(a)}", f"it was not {n(b)}; {n(a)}"]))
             return said, a, template
         case "hedged":
             return (
-                draw(st.sampled_from([f"either {n(a)} or {n(b)}", f"{n(a)} or {n(b)}"])),
+                draw(
+                    st.sampled_from(
+                        [
+                            f"either {n(a)} or {n(b)}",
+                            f"{n(a)} or {n(b)}",
+                            f"{n(a)}, or someone else",
+                            f"{n(a)}. Or maybe not",
+                        ]
+                    )
+                ),
                 None,
                 template,
             )
@@ -168,6 +183,8 @@ def test_templated_answers_are_never_graded_above_their_truth() -> None:
         case, question, text, truth = drawn
         reading = readers[case.name].read(question_task(question, case.setting), text)
         outcomes.update(s.outcome for s in reading.slots)
+        for slot, asserted in reading.values().items():
+            assert asserted is None or asserted == truth[slot], (text, slot, asserted)
         if reading.decided:
             graded = grade_answer(question, reading.values()).score
             assert graded <= grade_answer(question, truth).score, (text, reading)

@@ -42,6 +42,9 @@ Role = Literal["option", "outsider", "victim"]
 _GRAMMAR_WORDS = frozenset(w.CATEGORIES) | frozenset(word for seq in w.UNKNOWN for word in seq)
 _TITLES = frozenset({"mr", "mrs", "ms", "dr", "st"})
 _POSITIVE = frozenset({"asserted", "hedged"})
+_HEDGING = frozenset({"HEDGE", "LIKELY", "OR", "EITHER"})
+"""Categories of the words by which a clause naming no option hedges its sentence ("Hugo
+Marsh, maybe", "Hugo Marsh, or someone else")."""
 
 
 @dataclass
@@ -337,23 +340,29 @@ def _symbols(
 def _read_clauses(
     parsed: _Text, mentions: list[Mention], things: list[Mention], known: frozenset[str]
 ) -> list[str]:
-    """Read every clause and set each mention's view (a mention two slots' phrases overlap is
-    unclear; a relative clause that denies or doubts makes its sentence's options unclear, as
-    its subject is in the clause before); return the clauses the grammar could not read, other
-    than reasons: they may take back anything, so every slot is unsure."""
+    """Read every clause and set each mention's view: where phrases naming different options
+    overlap ("strangled with a cord", a method, holding "cord", a weapon) both are unclear, and
+    so is a mention in a question; a clause naming no option that hedges ("maybe", "or
+    someone else") hedges every option the answer offers, and a relative clause or a reason that
+    denies or doubts makes them unclear (what it speaks of is elsewhere). Return the clauses the
+    grammar could not read, other than reasons: they may take back anything, so every slot is
+    unsure."""
     every = mentions + things
     starts: dict[int, int] = {}
-    taken: set[int] = set()
+    owner: dict[int, Mention] = {}
+    clashed: list[Mention] = []
     for index, m in enumerate(every):
         span = range(m.first, m.last)
-        if taken.intersection(span):
-            m.view = "unclear"
+        held = [owner[i] for i in span if i in owner]
+        if held:
+            _set([m], "unclear")
+            clashed += [o for o in held if (o.slot, o.options) != (m.slot, m.options)]
             continue
         starts[m.first] = index
-        taken.update(span)
+        owner.update(dict.fromkeys(span, m))
+    taken = set(owner)
     unread: list[str] = []
-    hedged: set[int] = set()
-    doubted: set[int] = set()
+    hedged = doubted = False
     later: list[tuple[Clause, list[Mention]]] = []
     for clause in split(parsed.words, taken):
         inside = [every[k] for i, k in starts.items() if clause.first <= i < clause.last]
@@ -364,42 +373,37 @@ def _read_clauses(
         views = read_clause(_symbols(parsed, clause, starts, every, known))
         relative = w.CATEGORIES.get(parsed.words[clause.first]) == "REL"
         if views is not None and relative and any(parsed.words[i] in w.DOUBTS for i in span):
-            doubted.add(parsed.sentence[clause.first])
+            doubted = True
         if views is not None:
             for k, view in views.items():
                 if every[k].view != "ignored":
                     every[k].view = view
-            if not inside and any(
-                w.CATEGORIES.get(parsed.words[i]) in ("HEDGE", "LIKELY") for i in span
-            ):
-                hedged.add(parsed.sentence[clause.first])
+            if not inside and any(w.CATEGORIES.get(parsed.words[i]) in _HEDGING for i in span):
+                hedged = True
         elif clause.reason:
             later.append((clause, inside))
         else:
             _set(inside, "unclear")
             unread.append(_words(parsed, clause.first, clause.last))
     for clause, inside in later:
-        _unread_reason(parsed, clause, inside, mentions, doubted)
+        doubted = _unread_reason(parsed, clause, inside, mentions) or doubted
+    _set(clashed, "unclear")
     ends = {s: i for i, s in enumerate(parsed.sentence)}
     for m in every:
-        sentence = parsed.sentence[m.first]
-        if m.view in _POSITIVE and (sentence in doubted or parsed.words[ends[sentence]] == "?"):
+        asked = parsed.words[ends[parsed.sentence[m.first]]] == "?"
+        if m.view in _POSITIVE and (doubted or asked):
             m.view = "unclear"
-        elif m.view == "asserted" and sentence in hedged:
+        elif m.view == "asserted" and hedged:
             m.view = "hedged"
     return unread
 
 
 def _unread_reason(
-    parsed: _Text,
-    clause: Clause,
-    inside: list[Mention],
-    mentions: list[Mention],
-    doubted: set[int],
-) -> None:
+    parsed: _Text, clause: Clause, inside: list[Mention], mentions: list[Mention]
+) -> bool:
     """A reason the grammar cannot read: an option it names that the rest of the answer asserts
-    too is beside the point, any other is unclear; a word that denies or doubts makes its
-    sentence's options unclear."""
+    too is beside the point, any other is unclear; whether it holds a word that denies or
+    doubts (then every option the answer offers is unclear)."""
     for m in inside:
         same = any(
             o.slot == m.slot and o.options == m.options and o.view == "asserted"
@@ -407,8 +411,7 @@ def _unread_reason(
             if o not in inside
         )
         m.view = "ignored" if same and len(m.options) == 1 else "unclear"
-    if any(parsed.words[i] in w.DOUBTS for i in range(clause.first, clause.last)):
-        doubted.add(parsed.sentence[clause.first])
+    return any(parsed.words[i] in w.DOUBTS for i in range(clause.first, clause.last))
 
 
 def _set(found: Sequence[Mention], view: View) -> None:
