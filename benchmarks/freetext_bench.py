@@ -96,11 +96,12 @@ class LabelledCase(BaseModel):
     questions: list[Question]
 
 
-Batch = Literal["tuning", "held-out", "adversarial"]
+Batch = Literal["tuning", "held-out", "adversarial", "fresh"]
 """Which batch an answer is in: the one the offline reader was tuned on; one written after and
-measured as it came; or one written later still to break the reader (predicates that deny or
-doubt, someone else's belief, reported speech, witnesses, reasons, comparatives, questions back),
-measured before the reader was changed for it."""
+measured as it came; one written later still to break the reader (predicates that deny or doubt,
+someone else's belief, reported speech, witnesses, reasons, comparatives, questions back),
+measured before the reader was rebuilt for it; or one written after that rebuild, in new words of
+the same kinds, and measured as it came."""
 
 
 class LabelledAnswer(BaseModel):
@@ -312,7 +313,9 @@ def bench_freetext(
     ] = LABELLED,
     batch: Annotated[
         Batch | None,
-        typer.Option(help="Only this batch: tuning, held-out or adversarial (default: all)."),
+        typer.Option(
+            help="Only this batch: tuning, held-out, adversarial or fresh (default: all)."
+        ),
     ] = None,
     per_kind: Annotated[
         int | None,

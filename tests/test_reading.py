@@ -298,6 +298,18 @@ def test_name_fields_name_a_person_only_where_they_assert_one() -> None:
         assert parse_question(setting, QuestionSpec(kind="where", about=named, time=hour)) is None
 
 
+def test_the_offline_reader_asserts_nothing_the_labelled_answers_do_not() -> None:
+    readers = {c.name: OfflineReader(c.setting) for c in SET.cases}
+    wrong = []
+    for answer in SET.answers:
+        case, question = SET.question(answer)
+        reading = readers[case.name].read(question_task(question, case.setting), answer.text)
+        for slot, asserted in reading.values().items():
+            if asserted is not None and asserted != answer.truth[slot]:
+                wrong.append((answer.id, answer.text, slot, asserted))
+    assert not wrong
+
+
 def test_bench_freetext_prints_the_table_per_kind_and_reader(tmp_path: Path) -> None:
     done = runner.invoke(
         app,
