@@ -117,6 +117,12 @@ def test_the_offline_reader_reads_what_keyword_matching_got_wrong(
         ("who", "Hugo Marsh, or someone else", ["unsure"]),
         ("who", "Hugo Marsh. Or someone else.", ["unsure"]),
         ("who", "Hugo Marsh. Maybe.", ["unsure"]),
+        ("who", "Hugo Marsh will kill her", ["unsure"]),
+        ("who", "I'll go with Hugo Marsh", ["hugo"]),
+        # a lone "no" takes back what comes before it, not what follows
+        ("who", "Hugo Marsh, no.", ["unsure"]),
+        ("who", "Hugo Marsh (no)", ["unsure"]),
+        ("who", "No, it was Hugo Marsh.", ["hugo"]),
         ("who", "Hugo Marsh did it. Felix Kettering, who is unlikely.", ["unsure"]),
         # who did it and who saw it
         ("who", "Felix Kettering saw Hugo Marsh shoot her", ["hugo"]),

@@ -38,7 +38,7 @@ PERSON_DOUBTS = (
 )
 """Predicates that deny or doubt that a person did it."""
 
-CONDITIONALS = ("would", "should", "might", "could")
+CONDITIONALS = ("would", "should", "might", "could", "will")
 """Modals by which "X ... have done it" is a supposition, not an answer."""
 
 BELIEVERS = ("The police think", "Everyone suspects", "The maid says", "Some would say")
@@ -150,7 +150,8 @@ def slot_part(draw: st.DrawFn, case: LabelledCase, slot: AnswerSlot) -> Part:
             )
             return said, a, template
         case "question":
-            return draw(st.sampled_from([f"was it {n(a)}?", f"{n(a)}? Never"])), None, template
+            said = draw(st.sampled_from([f"was it {n(a)}?", f"{n(a)}? Never", f"{n(a)}, no."]))
+            return said, None, template
         case "comparative":
             said = draw(
                 st.sampled_from(

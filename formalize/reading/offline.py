@@ -344,7 +344,8 @@ def _read_clauses(
     overlap ("strangled with a cord", a method, holding "cord", a weapon) both are unclear, and
     so is a mention in a question; a clause naming no option that hedges ("maybe", "or
     someone else") hedges every option the answer offers, and a relative clause or a reason that
-    denies or doubts makes them unclear (what it speaks of is elsewhere). Return the clauses the
+    denies or doubts makes them unclear (what it speaks of is elsewhere), as a lone "no" makes
+    every option named before it ("Hugo Marsh, no."). Return the clauses the
     grammar could not read, other than reasons: they may take back anything, so every slot is
     unsure."""
     every = mentions + things
@@ -363,6 +364,7 @@ def _read_clauses(
     taken = set(owner)
     unread: list[str] = []
     hedged = doubted = False
+    refused = -1
     later: list[tuple[Clause, list[Mention]]] = []
     for clause in split(parsed.words, taken):
         inside = [every[k] for i, k in starts.items() if clause.first <= i < clause.last]
@@ -374,6 +376,8 @@ def _read_clauses(
         relative = w.CATEGORIES.get(parsed.words[clause.first]) == "REL"
         if views is not None and relative and any(parsed.words[i] in w.DOUBTS for i in span):
             doubted = True
+        if views is not None and not inside and [parsed.words[i] for i in span] == ["no"]:
+            refused = clause.first
         if views is not None:
             for k, view in views.items():
                 if every[k].view != "ignored":
@@ -391,7 +395,7 @@ def _read_clauses(
     ends = {s: i for i, s in enumerate(parsed.sentence)}
     for m in every:
         asked = parsed.words[ends[parsed.sentence[m.first]]] == "?"
-        if m.view in _POSITIVE and (doubted or asked):
+        if m.view in _POSITIVE and (doubted or asked or m.first < refused):
             m.view = "unclear"
         elif m.view == "asserted" and hedged:
             m.view = "hedged"
