@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import math
 import time
 from collections.abc import Iterator, Mapping, Sequence
@@ -11,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from games.core.runlog import write_atomic
+from reasoning.outfile import json_text, write_atomic
 from reasoning.percentiles import percentile
 
 
@@ -19,7 +18,7 @@ def _cell(value: Any) -> str:
     if value is None:
         return "-"
     if isinstance(value, float):
-        return "nan" if math.isnan(value) else f"{value:.3f}"
+        return f"{value:.3f}" if math.isfinite(value) else "-"
     return str(value)
 
 
@@ -34,10 +33,10 @@ def format_table(rows: Sequence[Mapping[str, Any]], columns: Sequence[str]) -> s
 
 
 def write_json(path: Path, payload: Any) -> Path:
-    """Write ``payload`` as indented JSON (atomically), creating parent folders; returns the
-    path."""
+    """Write ``payload`` as indented JSON (atomically, an undefined figure such as NaN as
+    ``null``), creating parent folders; returns the path."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    write_atomic(path, json.dumps(payload, indent=2, default=str) + "\n")
+    write_atomic(path, json_text(payload, default=str))
     return path
 
 

@@ -14,7 +14,7 @@ from benchmarks.dataset.files import Format, pyarrow_missing, table_file, write_
 from benchmarks.dataset.hub import hub_token, push_folder
 from benchmarks.dataset.rows import TABLES, Tables, export_run
 from games.core.cli import fail, prepare_out
-from games.core.runlog import write_atomic
+from reasoning.outfile import write_atomic
 
 
 def export_dataset(

@@ -13,7 +13,7 @@ from typing import Any, Literal, Union, get_args, get_origin
 
 from pydantic import BaseModel
 
-from games.core.runlog import write_atomic
+from reasoning.outfile import atomic_file, write_atomic
 
 Format = Literal["parquet", "jsonl"]
 """The file formats a dataset is written in."""
@@ -89,8 +89,6 @@ def write_table(
     import pyarrow.parquet as pq
 
     data = pa.Table.from_pylist([row.model_dump() for row in rows], schema=arrow_schema(model))
-    try:
-        pq.write_table(data, path)
-    except OSError as err:
-        raise OSError(err.errno, err.strerror or str(err), str(path)) from None
+    with atomic_file(path, binary=True) as out:
+        pq.write_table(data, out)
     return path

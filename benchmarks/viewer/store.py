@@ -23,7 +23,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from benchmarks.viewer.game import pack, recording_paths, view_log
 from games.core.audit import SeatSummary
-from games.core.runlog import write_atomic
+from reasoning.outfile import write_atomic
 
 VIEWS_DIR = "views"
 """The folder of a run directory holding each game's stored view."""

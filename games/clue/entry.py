@@ -199,7 +199,7 @@ ENTRY = ClueEntry()
 def read_clue_log(path: str | Path) -> list[ClueEvent]:
     """Read and validate a Clue log (with or without the common header and end): its game
     events; LogError names the file and line of any problem."""
-    return ENTRY.read_log(path).events
+    return list(ENTRY.read_log(path).events)
 
 
 def replay(header: LogHeader, events: Sequence[ClueEvent]) -> ClueGame:

@@ -19,7 +19,7 @@ from games.core.cli import (
 from games.core.errors import PLAY_ERRORS
 from games.core.llm_player import seat_client
 from games.core.play import play_game
-from games.core.runlog import EventLog, field_errors, game_id, write_atomic
+from games.core.runlog import EventLog, field_errors, game_id
 from games.detective.agents import AGENTS, AgentSettings, LLMAgent
 from games.detective.autograder import MODES, AutoGrader, answer_text
 from games.detective.case import Case, CaseError, CaseKnobs, dump_case, load_case
@@ -36,6 +36,7 @@ from games.detective.generator import GenerationError, generate_case
 from games.detective.planner import best_achievable
 from provers.registry import PROVER_NAMES, get_prover
 from provers.sat_session import SatSession
+from reasoning.outfile import write_atomic
 from reasoning.prover import Prover, ProverUnavailable
 
 detective_app = typer.Typer(

@@ -23,7 +23,7 @@ from games.core.cli import (
 from games.core.errors import GAME_ERRORS
 from games.core.loop import Watcher
 from games.core.play import play_game
-from games.core.runlog import EventLog, EventSink, game_id, write_atomic
+from games.core.runlog import EventLog, EventSink, game_id
 from games.hanabi.agents import AGENTS, HanabiAgentSettings, SeatEndpoint
 from games.hanabi.annotate import correlation, decision_records
 from games.hanabi.config import MAX_SEED, Scoring
@@ -35,6 +35,7 @@ from games.hanabi.knowledge import KnowledgeView, seat_knowledge
 from games.hanabi.render import event_text, knowledge_text, table_text
 from games.hanabi.seats import read_seats
 from reasoning.llm import LLMSettings
+from reasoning.outfile import write_atomic
 from reasoning.progress import progress_bar
 
 
