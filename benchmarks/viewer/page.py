@@ -11,6 +11,7 @@ valid, and computed (and stored) otherwise, with a progress bar.
 from __future__ import annotations
 
 import json
+import os
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -20,6 +21,7 @@ from pydantic import BaseModel, ConfigDict
 from benchmarks.runner import Progress
 from benchmarks.viewer.game import pack, view_log
 from benchmarks.viewer.store import StoredView, compute_view, load_view, save_view
+from reasoning.outfile import write_atomic
 from reasoning.textfile import read_user_json
 
 
@@ -91,8 +93,8 @@ def view_run(folder: Path, *, reuse: bool = True, quiet: bool = False) -> RunVie
         raise ValueError(f"{folder}: no game logs under games/ (not a run directory)")
     summary_path = folder / "summary.json"
     summary: list[dict[str, Any]] = []
-    if summary_path.is_file():
-        loaded = read_user_json(summary_path)
+    if os.path.lexists(summary_path):
+        loaded = read_user_json(summary_path, inside=folder)
         rows = loaded.get("rows") if isinstance(loaded, dict) else None
         if isinstance(rows, list):
             summary = [r for r in rows if isinstance(r, dict)]
@@ -186,11 +188,11 @@ def write_view(
         run = view_run(path, reuse=reuse, quiet=quiet)
         data: dict[str, Any] = {"kind": "run", "run": run.model_dump(mode="json")}
         title = f"run {path.name}"
-        target = out or path / "view.html"
+        target, inside = (out, None) if out is not None else (path / "view.html", path)
+        inputs = [path / "games" / f"{game.id}.jsonl" for game in run.games]
     else:
         game = view_log(path)
         data = {"kind": "game", "packed": pack(game)}
-        title = f"{game.game} {path.name}"
-        target = out or path.with_suffix(".html")
-    target.write_text(render_page(title, data), encoding="utf-8")
-    return target
+        title = f"{game.view.game} {path.name}"
+        target, inside, inputs = out or path.with_suffix(".html"), None, [path]
+    return write_atomic(target, render_page(title, data), inside=inside, inputs=inputs)

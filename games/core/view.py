@@ -10,6 +10,7 @@ small. A panel is given only at the steps where it changes; the page shows the l
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -119,20 +120,21 @@ def game_view(
     parts: ViewParts | None = None,
     calls: list[Call] | None = None,
     note: str = "",
+    *,
+    with_steps: bool = True,
 ) -> GameView:
     """The view of one game: the steps of its log (texts from ``parts`` where the game gives
-    them), its panels, its audit record and its recorded calls."""
-    steps = event_steps(log)
-    if parts is not None and parts.texts is not None:
-        if len(parts.texts) != len(steps):
-            raise ValueError(f"{game} viewer: {len(parts.texts)} texts for {len(steps)} events")
-        steps = [s.model_copy(update={"text": t}) for s, t in zip(steps, parts.texts, strict=True)]
+    them; left out without ``with_steps``, for a caller that reads them one at a time with
+    ``view_steps``), its panels, its audit record and its recorded calls."""
+    texts = parts.texts if parts is not None else None
+    if texts is not None and len(texts) != len(log.events):
+        raise ValueError(f"{game} viewer: {len(texts)} texts for {len(log.events)} events")
     return GameView(
         game=game,
         source=str(log.path),
         seed=log.header.seed,
         seats=[f"{s.name} ({s.agent})" for s in log.header.seats],
-        steps=steps,
+        steps=list(view_steps(log, parts)) if with_steps else [],
         panels=parts.panels if parts is not None else [],
         record=record,
         calls=calls or [],
@@ -140,22 +142,22 @@ def game_view(
     )
 
 
-def event_steps(log: GameLog[Any]) -> list[Step]:
-    """One step per logged event: the event's type and its fields in a line (a game's own
-    viewer may describe them better), and the seat it names as the actor."""
-    steps: list[Step] = []
+def view_steps(log: GameLog[Any], parts: ViewParts | None = None) -> Iterator[Step]:
+    """One step per logged event, made as it is asked for (a long log's events are read from
+    its file one at a time): the text ``parts`` gives for it, else the event's type and its
+    fields in a line, and the seat it names as the actor."""
+    texts = parts.texts if parts is not None else None
     for index, event in enumerate(log.events):
         fields = event.model_dump(mode="json", exclude={"type", "seq"})
         actor = fields.get("seat", fields.get("player"))
-        parts = [f"{k}={_short(v)}" for k, v in fields.items() if v not in (None, [], {}, "")]
-        steps.append(
-            Step(
-                line=log.line_of(index),
-                actor=actor if isinstance(actor, int) else None,
-                text=f"{getattr(event, 'type', type(event).__name__)}: " + ", ".join(parts),
-            )
+        if texts is not None:
+            text = texts[index]
+        else:
+            said = [f"{k}={_short(v)}" for k, v in fields.items() if v not in (None, [], {}, "")]
+            text = f"{getattr(event, 'type', type(event).__name__)}: " + ", ".join(said)
+        yield Step(
+            line=log.line_of(index), actor=actor if isinstance(actor, int) else None, text=text
         )
-    return steps
 
 
 def _short(value: Any, limit: int = 80) -> str:
