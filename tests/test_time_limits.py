@@ -1,0 +1,60 @@
+"""A user's time limit bounds the whole call: `gumshoe detective check --time-limit` gives up
+in one line even when a single step (reading the case, building its theory) would run past it,
+and ``reasoning.deadline.time_limit`` puts back an alarm set outside it."""
+
+from __future__ import annotations
+
+import signal
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from benchmarks.console.cli import app
+from games.detective import CaseKnobs, dump_case
+from games.detective.entry import game_case
+from games.detective.events import DetectiveConfig
+from reasoning.deadline import time_limit
+
+runner = CliRunner()
+
+
+class Late(Exception):
+    """The error the tests' limits raise."""
+
+
+def test_a_block_past_its_limit_is_stopped_and_an_outer_alarm_kept() -> None:
+    with pytest.raises(Late), time_limit(0.2, Late):
+        time.sleep(30)
+    rang: list[int] = []
+    previous = signal.signal(signal.SIGALRM, lambda signum, frame: rang.append(signum))
+    try:
+        signal.setitimer(signal.ITIMER_REAL, 30)
+        with time_limit(5, Late):
+            pass
+        left, _ = signal.getitimer(signal.ITIMER_REAL)
+        assert 0 < left <= 30
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+    assert not rang
+
+
+def test_detective_check_gives_up_inside_a_long_step(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    knobs = CaseKnobs(locations=6, questions=2, red_herrings=1, distractors=3, words_per_card=30)
+    case = tmp_path / "case.json"
+    case.write_text(dump_case(game_case(DetectiveConfig(knobs=knobs), 7)))
+
+    def slow_theory(*args: Any, **kwargs: Any) -> Any:
+        time.sleep(60)
+        raise AssertionError("the time limit did not stop the check")
+
+    monkeypatch.setattr("games.detective.check.case_knowledge", slow_theory)
+    result = runner.invoke(app, ["detective", "check", str(case), "--time-limit", "0.5"])
+    lines = result.stderr.strip().splitlines()
+    assert result.exit_code == 2 and len(lines) == 1, result.output
+    assert f"{case}: gave up after 0.5 s" in lines[0]
