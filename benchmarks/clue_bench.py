@@ -25,7 +25,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from benchmarks.llm_usage import SeatUsage, usage_report
-from benchmarks.report import pyplot
+from benchmarks.report import pyplot, save_figure
 from benchmarks.runner import (
     GameError,
     GameOutcome,
@@ -393,7 +393,7 @@ def _plot(path: Path, per_agent: Sequence[AgentSummary], ideal: Sequence[float])
     ax.legend()
     fig.tight_layout()
     path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=120)
+    save_figure(fig, path, dpi=120)
     plt.close(fig)
     return path
 

@@ -30,7 +30,7 @@ from benchmarks.console.options import (
     run_command,
 )
 from benchmarks.llm_usage import game_usage, played_usage, usage_lines
-from benchmarks.report import format_table, pyplot
+from benchmarks.report import format_table, pyplot, save_figure
 from benchmarks.runner import GameOutcome, MemoryLog, RunOptions, check_replayable, run_games
 from games.core.cli import fail
 from games.core.errors import GAME_ERRORS
@@ -257,7 +257,7 @@ def plot(rows: Sequence[AgentRow], path: Path) -> Path:
     ax.set_ylim(0, 3.05)
     ax.legend(fontsize=8)
     fig.tight_layout()
-    fig.savefig(path)
+    save_figure(fig, path)
     plt.close(fig)
     return path
 

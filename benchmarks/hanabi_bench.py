@@ -32,7 +32,7 @@ from benchmarks.console.options import (
 from benchmarks.hanabi_options import player_counts
 from benchmarks.hanabi_published import PUBLISHED, published_rows
 from benchmarks.llm_usage import game_usage, played_usage, usage_lines
-from benchmarks.report import format_table
+from benchmarks.report import format_table, save_figure
 from benchmarks.runner import MemoryLog, RunOptions, check_replayable, run_games
 from games.core.cli import (
     ReasoningEffort,
@@ -271,7 +271,7 @@ def plot_scores(summary: HanabiSummary, path: Path) -> Path:
     axes[0][0].set_ylabel("games")
     figure.suptitle(f"Hanabi scores, agents {summary.config.agents}")
     figure.tight_layout()
-    figure.savefig(path, dpi=100)
+    save_figure(figure, path, dpi=100)
     plt.close(figure)
     return path
 

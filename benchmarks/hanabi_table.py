@@ -21,10 +21,12 @@ from benchmarks.hanabi_bench import HanabiRunConfig, hanabi_id, migrate_ids
 from benchmarks.report import format_table
 from games.core.cli import fail
 from games.core.errors import GAME_ERRORS
+from games.core.runlog import field_errors
 from games.hanabi.config import Scoring
 from games.hanabi.entry import ENTRY
 from games.hanabi.events import GameEnd
 from games.hanabi.stats import GameRecord, record_stats
+from reasoning.textfile import UserFileError, read_user_json_object
 
 COLUMNS = ["seats", "players", "scoring", "games", "mean", "std", "mean_ci", "perfect"]
 COLUMNS += ["bomb_outs", "unfinished", "runs"]
@@ -38,10 +40,13 @@ def run_config(run: Path) -> HanabiRunConfig:
     """The config a ``bench hanabi`` run directory was played with; ValueError naming it."""
     path = run / "config.json"
     try:
-        return HanabiRunConfig.model_validate(json.loads(path.read_text(encoding="utf-8")))
-    except (OSError, ValueError, ValidationError) as err:
-        reason = str(err).splitlines()[0]
-        raise ValueError(f"{path}: not a bench hanabi run ({reason})") from None
+        data = read_user_json_object(path, allow_bom=False, inside=run)
+    except UserFileError as err:
+        raise ValueError(f"{path}: not a bench hanabi run ({err.reason})") from None
+    try:
+        return HanabiRunConfig.model_validate(data)
+    except ValidationError as err:
+        raise ValueError(f"{path}: not a bench hanabi run ({field_errors(err)})") from None
 
 
 def seats_label(config: HanabiRunConfig) -> str:

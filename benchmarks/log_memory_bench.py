@@ -63,26 +63,40 @@ def _turn_events(
     config = game.config
     seat = turn % config.players
     hands = [{card.name for card in hand} for hand in game.deal.hands]
-    where = {"seq": seq, "round": round_, "turn": turn}
-    events: list[BaseModel] = [TurnStart(**where, seat=seat)]
+    events: list[BaseModel] = [TurnStart(seq=seq, round=round_, turn=turn, seat=seat)]
     if seat == 0 and turn < STATED_TURNS:
         mine = [Deduction(kind="holds", card=card, player=0) for card in game.deal.hands[0]]
-        events.append(DeductionEvent(**where, seat=0, deductions=tuple(mine)))
+        events.append(
+            DeductionEvent(seq=seq, round=round_, turn=turn, seat=0, deductions=tuple(mine))
+        )
     suspect, weapon, room = (
         rng.choice(cards) for cards in (config.suspects, config.weapons, config.rooms)
     )
-    events.append(SuggestionEvent(**where, seat=seat, suspect=suspect, weapon=weapon, room=room))
+    events.append(
+        SuggestionEvent(
+            seq=seq, round=round_, turn=turn, seat=seat, suspect=suspect, weapon=weapon, room=room
+        )
+    )
     named = {suspect, weapon, room}
     for step in range(1, config.players):
         other = (seat + step) % config.players
         held = sorted(named & hands[other])
         if held:
             shown = next(card for card in game.deal.hands[other] if card.name == held[0])
-            events.append(RefuteEvent(**where, refuter_seat=other, suggester_seat=seat, card=shown))
+            events.append(
+                RefuteEvent(
+                    seq=seq,
+                    round=round_,
+                    turn=turn,
+                    refuter_seat=other,
+                    suggester_seat=seat,
+                    card=shown,
+                )
+            )
             break
-        events.append(PassEvent(**where, seat=other, suggester_seat=seat))
+        events.append(PassEvent(seq=seq, round=round_, turn=turn, seat=other, suggester_seat=seat))
     else:
-        events.append(NoRefutationEvent(**where, seat=seat))
+        events.append(NoRefutationEvent(seq=seq, round=round_, turn=turn, seat=seat))
     return [event.model_copy(update={"seq": seq + i}) for i, event in enumerate(events)]
 
 

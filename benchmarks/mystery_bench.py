@@ -24,7 +24,7 @@ from benchmarks.console.options import (
     run_command,
 )
 from benchmarks.llm_usage import game_usage, played_usage, usage_lines
-from benchmarks.report import format_table, pyplot, write_json
+from benchmarks.report import format_table, pyplot, save_figure, write_json
 from benchmarks.runner import MemoryLog, check_replayable, run_games
 from benchmarks.wellplay_runs import (
     METRICS,
@@ -185,7 +185,7 @@ def plot_gains(per_round: list[float], path: Path) -> Path:
     ax.set_ylabel("mean exact IG (nats)")
     ax.set_title("Information gain per round")
     fig.tight_layout()
-    fig.savefig(path)
+    save_figure(fig, path)
     plt.close(fig)
     return path
 

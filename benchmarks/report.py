@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from reasoning.outfile import json_text, write_atomic
+from reasoning.outfile import atomic_file, json_text, write_atomic
 from reasoning.percentiles import percentile
 
 
@@ -83,6 +83,14 @@ class TimeSamples:
             out[f"{kind}_p95_ms"] = percentile(values, 95) * 1000.0
             out[f"{kind}_mean_ms"] = sum(values) / len(values) * 1000.0 if values else math.nan
         return out
+
+
+def save_figure(figure: Any, path: Path, **options: Any) -> Path:
+    """Write a matplotlib figure to ``path`` (its format from the suffix) through the one
+    writer (``reasoning.outfile``); returns the path."""
+    with atomic_file(path, binary=True) as out:
+        figure.savefig(out, format=path.suffix.lstrip(".") or "png", **options)
+    return path
 
 
 def pyplot() -> Any:

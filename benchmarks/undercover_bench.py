@@ -30,7 +30,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from benchmarks.llm_usage import game_usage, played_usage, usage_lines
-from benchmarks.report import format_table, pyplot
+from benchmarks.report import format_table, pyplot, save_figure
 from benchmarks.runner import (
     GameError,
     GameOutcome,
@@ -491,7 +491,7 @@ def write_plot(summary: UndercoverBenchSummary, path: Path) -> Path:
     ax_pairs.set_title("Word similarity and spy wins")
     fig.tight_layout()
     path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=120)
+    save_figure(fig, path, dpi=120)
     plt.close(fig)
     return path
 

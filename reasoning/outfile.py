@@ -20,7 +20,9 @@ import json
 import math
 import os
 import secrets
+import shutil
 import stat
+import tempfile
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import IO, Any, Literal, overload
@@ -169,6 +171,40 @@ def _atomic_file(
                 raise named_os_error(err, path) from None
             raise
     finally:
+        os.close(folder)
+
+
+@contextlib.contextmanager
+def writing_to(
+    path: str | os.PathLike[str],
+    *,
+    inside: Path | None = None,
+    inputs: Iterable[str | os.PathLike[str]] = (),
+) -> Iterator[Path]:
+    """A path for a library that writes its output by name: the block writes the file there
+    (in a private folder beside ``path``), and it is then put at ``path`` as ``atomic_file``
+    puts its file (what is refused is refused before the block runs)."""
+    target = Path(path)
+    folder = _open_folder(target, inside)
+    try:
+        _check_destination(folder, target, inputs)
+        private = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=target.parent))
+    except OSError as err:
+        os.close(folder)
+        raise named_os_error(err, target) from None
+    except BaseException:
+        os.close(folder)
+        raise
+    made = private / target.name
+    try:
+        yield made
+        if not stat.S_ISREG(os.lstat(made).st_mode):
+            raise UserFileError(made, "the writer left no regular file")
+        os.replace(made, target.name, dst_dir_fd=folder)
+    except OSError as err:
+        raise named_os_error(err, target) from None
+    finally:
+        shutil.rmtree(private, ignore_errors=True)
         os.close(folder)
 
 

@@ -17,7 +17,7 @@ import os
 import re
 import stat
 import zlib
-from collections.abc import Iterator
+from collections.abc import Generator
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -176,7 +176,7 @@ def iter_user_lines(
     limit: int = MAX_FILE_BYTES,
     inside: Path | None = None,
     allow_bom: bool = True,
-) -> Iterator[tuple[int, int, str]]:
+) -> Generator[tuple[int, int, str], None, None]:
     """Every line of a user's UTF-8 text file, read as it goes (memory holds one line): the
     1-based line number, the byte offset where the line starts, and its text without the
     ``\n`` (lines end at ``\n`` only). Errors as ``read_user_text``, naming the line."""
@@ -190,7 +190,7 @@ def lines_of(
     *,
     limit: int = MAX_FILE_BYTES,
     allow_bom: bool = True,
-) -> Iterator[tuple[int, int, str]]:
+) -> Generator[tuple[int, int, str], None, None]:
     """The lines of ``file`` (opened by ``open_user_file`` from ``path``) as
     ``iter_user_lines`` gives them."""
     offset = 0

@@ -21,7 +21,7 @@ import json
 import os
 import time
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -32,7 +32,7 @@ from reasoning.textfile import UserFileError, open_user_file, read_user_bytes
 
 VIEWS_DIR = "views"
 """The folder of a run directory holding each game's stored view."""
-VIEW_FORMAT: Literal[1] = 1
+VIEW_FORMAT = 1
 """The version of what a stored view holds; raised whenever a ``GameView`` or a game's viewer
 draws something differently, so every view stored before is recomputed."""
 PER_ROUND = ("known_per_round", "ideal_known_per_round")
@@ -45,7 +45,7 @@ class StoredView(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
 
-    format: Literal[1]
+    format: int = Field(strict=True, ge=VIEW_FORMAT, le=VIEW_FORMAT)
     key: str = Field(pattern=r"^[0-9a-f]{64}$")
     game: str
     seats: int = Field(ge=0)

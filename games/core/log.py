@@ -24,7 +24,7 @@ from array import array
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, BinaryIO, Generic, Literal, TypeVar, overload
+from typing import Annotated, Any, BinaryIO, Generic, Literal, TypeVar, overload
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, model_validator
 
@@ -71,7 +71,10 @@ class LogHeader(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
 
     type: Literal["header"] = "header"
-    schema_version: Literal[3] = 3
+    schema_version: Annotated[
+        int, Field(strict=True, ge=SCHEMA_VERSION, le=SCHEMA_VERSION)
+    ] = SCHEMA_VERSION
+    """An integer (a ``Literal`` would take JSON ``true`` or ``3.0`` for it)."""
     game: str
     seed: int | None
     config: dict[str, Any]

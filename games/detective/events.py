@@ -24,7 +24,7 @@ class DetectiveConfig(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    players: Literal[1] = 1
+    players: int = Field(default=1, strict=True, ge=1, le=1)
     """The detective plays alone."""
     knobs: CaseKnobs = CaseKnobs()
     case_file: str | None = None

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from games.core.recordings import CALLS_DIR, RecordingMissing, game_calls, seat_calls
 from reasoning.llm import ChatClient, RecordingClient, ReplayClient, UsageMeter, load_recording
+from reasoning.outfile import write_atomic
 
 SeatClients = Callable[[int], ChatClient]
 """Makes the chat client of one seat of a game."""
@@ -26,7 +27,7 @@ def recording_clients(inner: ChatClient, folder: Path, game: str) -> SeatClients
     def client(seat: int) -> ChatClient:
         path = seat_calls(folder, game, seat)
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text("", encoding="utf-8")
+        write_atomic(path, "")
         return RecordingClient(inner, path)
 
     return client
