@@ -13,7 +13,6 @@ score distribution of each player count. Every report names its scoring mode.
 
 from __future__ import annotations
 
-import json
 import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -65,6 +64,7 @@ from games.hanabi.knowledge import KnowledgeView
 from games.hanabi.llm_agents import InvalidPolicy
 from games.hanabi.stats import GameRecord, ScoreStats, record_stats
 from reasoning.llm import LLMSettings, UsageReport
+from reasoning.outfile import json_text
 
 COLUMNS = [
     "players",
@@ -278,7 +278,7 @@ def plot_scores(summary: HanabiSummary, path: Path) -> Path:
 
 def summary_json(summary: HanabiSummary) -> str:
     """The summary as indented JSON."""
-    return json.dumps(summary.model_dump(mode="json"), indent=2)
+    return json_text(summary.model_dump(mode="json")).rstrip("\n")
 
 
 def parse_seeds(seeds: str, first: int) -> tuple[int, ...]:

@@ -8,7 +8,6 @@ runs of one deal would count it twice). Unfinished games are left out and counte
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated, Any
@@ -26,6 +25,7 @@ from games.hanabi.config import Scoring
 from games.hanabi.entry import ENTRY
 from games.hanabi.events import GameEnd
 from games.hanabi.stats import GameRecord, record_stats
+from reasoning.outfile import json_text
 from reasoning.textfile import UserFileError, read_user_json_object
 
 COLUMNS = ["seats", "players", "scoring", "games", "mean", "std", "mean_ci", "perfect"]
@@ -114,7 +114,7 @@ def bench_hanabi_table(
     except GAME_ERRORS as err:
         fail(err)
     if as_json:
-        typer.echo(json.dumps({"benchmark": "hanabi-table", "rows": rows}, indent=2))
+        typer.echo(json_text({"benchmark": "hanabi-table", "rows": rows}), nl=False)
         return
     cells = [
         {

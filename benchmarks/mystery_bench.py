@@ -50,6 +50,7 @@ from games.mystery.wellplay_answer import Knowledge, answer_all
 from games.mystery.wellplay_play import VARIANTS, WellPlayVariant, case_of
 from provers.sat_prover import SatProver
 from reasoning.llm import LLMEndpointError, make_client
+from reasoning.outfile import json_text
 from reasoning.progress import progress_bar
 from reasoning.verifier import ClaimStatus, Correctness
 
@@ -397,6 +398,4 @@ def bench_wellplay(
 
 def write_json_text(payload: dict[str, Any]) -> str:
     """The summary as one JSON document."""
-    import json
-
-    return json.dumps(payload, indent=2, default=str, allow_nan=False)
+    return json_text(payload, default=str).rstrip("\n")

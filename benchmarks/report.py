@@ -15,11 +15,16 @@ from reasoning.percentiles import percentile
 
 
 def _cell(value: Any) -> str:
-    if value is None:
-        return "-"
-    if isinstance(value, float):
-        return f"{value:.3f}" if math.isfinite(value) else "-"
+    if isinstance(value, float) or value is None:
+        return figure(value, ".3f")
     return str(value)
+
+
+def figure(value: float | None, spec: str = ".2f") -> str:
+    """A figure as printed in a table or a line: ``-`` where it is undefined (None, NaN)."""
+    if value is None or not math.isfinite(value):
+        return "-"
+    return format(value, spec)
 
 
 def format_table(rows: Sequence[Mapping[str, Any]], columns: Sequence[str]) -> str:

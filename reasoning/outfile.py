@@ -200,6 +200,11 @@ def writing_to(
         yield made
         if not stat.S_ISREG(os.lstat(made).st_mode):
             raise UserFileError(made, "the writer left no regular file")
+        written = os.open(made, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+        try:
+            os.fsync(written)
+        finally:
+            os.close(written)
         os.replace(made, target.name, dst_dir_fd=folder)
     except OSError as err:
         raise named_os_error(err, target) from None

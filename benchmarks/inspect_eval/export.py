@@ -189,6 +189,7 @@ def export_run(run: Path, out: Path | None = None) -> Path:
     ``.json`` for inspect's JSON format) and return where."""
     target = out if out is not None else run.with_name(run.name + ".eval")
     log = run_eval_log(run)
-    with writing_to(target) as made:
+    inputs = sorted((run / RunDir.GAMES_DIR).glob("*.jsonl"))
+    with writing_to(target, inputs=inputs) as made:
         write_eval_log(log, str(made))
     return target

@@ -21,7 +21,7 @@ from games.core.registry import GameEntry, game_names, get_game
 from games.core.runlog import LogError
 from games.core.view import Call, GameView, Step, ViewParts, game_view, view_steps
 from reasoning.llm.recording import RecordedCall, load_recording, recording_file
-from reasoning.textfile import iter_user_lines, parse_jsonl_line
+from reasoning.textfile import UserFileError, iter_user_lines, parse_jsonl_line
 
 
 def detect_game(path: Path, inside: Path | None = None) -> GameEntry[Any]:
@@ -33,7 +33,10 @@ def detect_game(path: Path, inside: Path | None = None) -> GameEntry[Any]:
         first = next(((n, line) for n, _, line in lines if line.strip()), None)
     if first is None:
         raise LogError(path, 1, "the log is empty")
-    header = parse_jsonl_line(first[1], path, first[0])
+    try:
+        header = parse_jsonl_line(first[1], path, first[0])
+    except UserFileError as err:
+        raise LogError(path, err.line, err.reason) from None
     if header.get("game") in game_names():
         return get_game(str(header["game"]))
     for name in game_names():
