@@ -52,10 +52,9 @@ def test_a_case_given_as_a_relative_path_audits_from_another_folder(tmp_path: Pa
 
 def _log_naming(tmp_path: Path, config: dict[str, object]) -> Path:
     """A played detective log whose header is made to name ``config``."""
+    small = ["--questions", "2", "--locations", "6"]
     played = runner.invoke(
-        app,
-        ["play", "detective", "--seed", "7", "--questions", "2", "--locations", "6"]
-        + ["--out", str(tmp_path)],
+        app, ["play", "detective", "--seed", "7", *small, "--out", str(tmp_path)]
     )
     assert played.exit_code == 0, played.output
     log = tmp_path / "detective-seed7.jsonl"
