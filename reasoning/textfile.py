@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import codecs
 import csv
+import gzip
 import io
 import json
 import math
@@ -19,7 +20,7 @@ import stat
 import zlib
 from collections.abc import Generator
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, cast
 
 MAX_FILE_BYTES = 256 * 1024 * 1024
 """The largest file (and decompressed recording) a user may hand any command: 256 MiB."""
@@ -191,10 +192,13 @@ def lines_of(
     limit: int = MAX_FILE_BYTES,
     allow_bom: bool = True,
 ) -> Generator[tuple[int, int, str], None, None]:
-    """The lines of ``file`` (opened by ``open_user_file`` from ``path``) as
-    ``iter_user_lines`` gives them."""
+    """The lines of ``file`` (opened by ``open_user_file`` from ``path``, or a decompressing
+    reader over one) as ``iter_user_lines`` gives them; no read goes past ``limit`` bytes, so
+    a line without an end cannot fill memory."""
     offset = 0
-    for number, raw in enumerate(file, start=1):
+    number = 0
+    while raw := file.readline(limit - offset + 1):
+        number += 1
         start = offset
         offset += len(raw)
         if offset > limit:
@@ -206,6 +210,20 @@ def lines_of(
                 )
             raw = raw[len(codecs.BOM_UTF8) :]
         yield number, start, decode_line(raw, path, number)
+
+
+def iter_user_gzip_lines(
+    path: str | os.PathLike[str], *, limit: int = MAX_FILE_BYTES, inside: Path | None = None
+) -> Generator[tuple[int, int, str], None, None]:
+    """The lines of a gzip-compressed user file as ``iter_user_lines`` gives them, decompressed
+    as they are read: refused when the file or its text passes ``limit`` bytes (a small bomb
+    cannot fill memory), or when it is not gzip data."""
+    with open_user_file(path, limit, inside=inside) as packed:
+        try:
+            with gzip.GzipFile(fileobj=packed, mode="rb") as text:
+                yield from lines_of(cast(BinaryIO, text), path, limit=limit)
+        except (OSError, EOFError, zlib.error) as err:
+            raise UserFileError(path, f"not gzip data ({err})") from None
 
 
 def decode_line(raw: bytes, path: str | os.PathLike[str], number: int) -> str:
@@ -231,25 +249,6 @@ def read_user_text(
     data = read_user_bytes(path, limit, inside=inside)
     if not allow_bom and data.startswith(codecs.BOM_UTF8):
         raise UserFileError(path, "starts with a UTF-8 byte-order mark; save it without one", 1)
-    try:
-        return decode_utf8(data)
-    except NotUtf8Error as err:
-        raise UserFileError(path, str(err), err.line, err.column) from None
-
-
-def read_user_gzip_text(
-    path: str | os.PathLike[str], limit: int = MAX_FILE_BYTES, *, inside: Path | None = None
-) -> str:
-    """The UTF-8 text of a gzip-compressed user file, refused when it or its decompressed text
-    exceeds ``limit`` bytes (so a small bomb cannot fill memory)."""
-    packed = read_user_bytes(path, limit, inside=inside)
-    reader = zlib.decompressobj(wbits=31)
-    try:
-        data = reader.decompress(packed, limit + 1)
-    except zlib.error as err:
-        raise UserFileError(path, f"not gzip data ({err})") from None
-    if len(data) > limit:
-        raise _size_error(path, limit)
     try:
         return decode_utf8(data)
     except NotUtf8Error as err:

@@ -6,10 +6,12 @@ are written whole, with the umask's mode; a full disk and a bad header name thei
 from __future__ import annotations
 
 import errno
+import gzip
 import json
 import os
 import shutil
 import stat
+import tracemalloc
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -21,7 +23,13 @@ from benchmarks.console.cli import app
 from benchmarks.report import format_table, write_json
 from reasoning.deadline import time_limit
 from reasoning.outfile import atomic_file, open_append, open_fresh, write_atomic, writing_to
-from reasoning.textfile import UserFileError
+from reasoning.textfile import (
+    MAX_FILE_BYTES,
+    UserFileError,
+    iter_user_gzip_lines,
+    iter_user_lines,
+    read_user_bytes,
+)
 
 runner = CliRunner()
 GAME = "clue-seed0"
@@ -334,3 +342,26 @@ def test_undefined_figures_are_null_in_json_and_a_dash_in_tables(tmp_path: Path)
     assert "NaN" not in path.read_text() and "Infinity" not in path.read_text()
     table = format_table([{"a": float("nan"), "b": 1.5, "c": None}], ["a", "b", "c"])
     assert table.splitlines()[-1].split() == ["-", "1.500", "-"]
+
+
+def test_a_file_past_the_limit_is_refused_before_it_is_read(tmp_path: Path) -> None:
+    big = tmp_path / "big.jsonl"
+    with big.open("wb") as file:
+        file.truncate(MAX_FILE_BYTES + 1)  # sparse: takes no disk
+    bomb = tmp_path / "bomb.jsonl.gz"
+    bomb.write_bytes(gzip.compress(b"x" * 20_000_000))
+    tracemalloc.start()
+    try:
+        with pytest.raises(UserFileError, match="larger than the 256 MiB limit"):
+            read_user_bytes(big)
+        with pytest.raises(UserFileError, match="larger than the 256 MiB limit"):
+            next(iter_user_lines(big))
+        with pytest.raises(UserFileError, match="larger than the 1 MiB limit"):
+            list(iter_user_gzip_lines(bomb, limit=1024 * 1024))
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 8_000_000, peak
+    code, lines = gumshoe("audit", "clue", str(big))
+    assert code == 2 and len(lines) == 1 and str(big) in lines[0], lines
+    assert "larger than the 256 MiB limit" in lines[0]

@@ -16,10 +16,9 @@ from reasoning.llm.usage import UsageMeter
 from reasoning.outfile import named_os_error, open_append
 from reasoning.textfile import (
     UserFileError,
+    iter_user_gzip_lines,
     iter_user_lines,
-    parse_user_jsonl,
-    read_user_gzip_text,
-    read_user_jsonl,
+    parse_jsonl_line,
 )
 
 _EXCERPT = 60
@@ -244,10 +243,12 @@ def load_recording(path: Path, *, inside: Path | None = None) -> list[RecordedCa
     naming the file and line number."""
     found = recording_file(path) or path
     try:
-        if found.suffix == ".gz":
-            lines = parse_user_jsonl(read_user_gzip_text(found, inside=inside), found)
-        else:
-            lines = read_user_jsonl(found, inside=inside)
+        read = iter_user_gzip_lines if found.suffix == ".gz" else iter_user_lines
+        lines = [
+            (number, parse_jsonl_line(line, found, number))
+            for number, _, line in read(found, inside=inside)
+            if line.strip()
+        ]
     except UserFileError as err:
         where = f"line {err.line}: " if err.line else ""
         raise ValueError(f"{err.path}: not a readable recording: {where}{err.reason}") from None
