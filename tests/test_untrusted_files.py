@@ -365,3 +365,23 @@ def test_a_file_past_the_limit_is_refused_before_it_is_read(tmp_path: Path) -> N
     code, lines = gumshoe("audit", "clue", str(big))
     assert code == 2 and len(lines) == 1 and str(big) in lines[0], lines
     assert "larger than the 256 MiB limit" in lines[0]
+
+
+def test_one_run_of_detective_free_writes_null_and_prints_a_dash(
+    tmp_path: Path, scripted_chat
+) -> None:  # type: ignore[no-untyped-def]
+    from tests.test_detective_free_text import CASE, script
+
+    case = tmp_path / "case.json"
+    case.write_text(json.dumps(CASE))
+    server = scripted_chat(script)
+    result = runner.invoke(
+        app,
+        ["bench", "detective-free", "--case", str(case), "--runs", "1", "--out",
+         str(tmp_path / "free"), "--base-url", server.base_url, "--model", "scripted"],
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    text = (tmp_path / "free" / "detective_free.json").read_text()
+    assert "NaN" not in text
+    assert json.loads(text)["order_correlation"] == {"mean": None, "sd": None}
+    assert "nan" not in result.output and "mean - (sd -)" in result.output
