@@ -175,7 +175,7 @@ def agent_row(
     """An agent's scores, best achievable scores and stage curves from its logs."""
     scores, best, curves, best_curves, errored = [], [], [], [], 0
     for gid in ids:
-        events = ENTRY.read_log(rundir.log_path(gid)).events
+        events = ENTRY.read_log(rundir.log_path(gid), inside=rundir.path).events
         end = events[-1] if events else None
         start = events[0] if events else None
         if not isinstance(end, GameEnd) or end.score is None or not isinstance(start, CaseStart):

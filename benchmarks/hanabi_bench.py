@@ -185,7 +185,7 @@ def summarise_count(rundir: RunDir[HanabiRunConfig], players: int) -> PlayerCoun
     teammate = [0, 0]
     for seed in config.seeds:
         path = rundir.log_path(hanabi_id(players, seed))
-        log = ENTRY.read_log(path)
+        log = ENTRY.read_log(path, inside=rundir.path)
         if log.end is None or log.end.status != "finished":
             errored += 1
             continue

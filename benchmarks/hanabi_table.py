@@ -8,6 +8,7 @@ runs of one deal would count it twice). Unfinished games are left out and counte
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated, Any
@@ -70,7 +71,7 @@ def merged_rows(runs: Sequence[Path]) -> list[dict[str, Any]]:
                 if seed in pooled:
                     raise ValueError(f"{run}: seed {seed} at {players} players is in two runs")
                 path = run / "games" / f"{hanabi_id(players, seed)}.jsonl"
-                log = ENTRY.read_log(path) if path.exists() else None
+                log = ENTRY.read_log(path, inside=run) if os.path.lexists(path) else None
                 if log is None or log.end is None or log.end.status != "finished":
                     unfinished[key] = unfinished.get(key, 0) + 1
                     continue

@@ -384,7 +384,9 @@ def run(
     finished = [gid for gid in rundir.finished_games() if gid in wanted]
     say(f"scoring {len(finished)} games (MiniLM embeddings)")
     metrics = {
-        gid: game_metrics(ENTRY.read_log(rundir.log_path(gid)), settings.lexicon, sim)
+        gid: game_metrics(
+            ENTRY.read_log(rundir.log_path(gid), inside=rundir.path), settings.lexicon, sim
+        )
         for gid in progress_bar(
             finished, len(finished), "scoring games", quiet=(options or RunOptions()).quiet
         )

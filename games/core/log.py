@@ -71,9 +71,9 @@ class LogHeader(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
 
     type: Literal["header"] = "header"
-    schema_version: Annotated[
-        int, Field(strict=True, ge=SCHEMA_VERSION, le=SCHEMA_VERSION)
-    ] = SCHEMA_VERSION
+    schema_version: Annotated[int, Field(strict=True, ge=SCHEMA_VERSION, le=SCHEMA_VERSION)] = (
+        SCHEMA_VERSION
+    )
     """An integer (a ``Literal`` would take JSON ``true`` or ``3.0`` for it)."""
     game: str
     seed: int | None

@@ -311,7 +311,8 @@ def annotate_run(
             raise ValueError(f"--max-samples: {max_samples} is below --samples {samples}")
         logs = run_logs(run)
         target = out or (run.parent if run.is_file() else run) / "decisions.jsonl"
-        read = [(path.stem, ENTRY.read_log(path)) for path in logs]
+        inside = None if run.is_file() else run
+        read = [(path.stem, ENTRY.read_log(path, inside=inside)) for path in logs]
         decisions = sum(isinstance(e, DecisionEvent) for _, log in read for e in log.events)
         found = (
             record

@@ -52,7 +52,7 @@ def recorded_model(folder: Path, game: str) -> str | None:
     """The model ``game``'s recordings in ``folder`` were made with (None: none, or no call)."""
     stem = game_calls(folder, game).stem
     for path in sorted((folder / CALLS_DIR).glob(f"{stem}.seat*.jsonl")):
-        calls = load_recording(path)
+        calls = load_recording(path, inside=folder)
         if calls:
             return calls[0].model
     return None
