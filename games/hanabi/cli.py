@@ -320,7 +320,7 @@ def annotate_run(
             for record in decision_records(log, name, samples, seed, max_samples, policy)
         )
         records = list(progress_bar(found, decisions, "valuing decisions"))
-        write_atomic(target, "".join(r.model_dump_json() + "\n" for r in records))
+        write_atomic(target, "".join(r.model_dump_json() + "\n" for r in records), inputs=logs)
     except (ValueError, ValidationError, OSError) as err:
         fail(err)
     agreement = correlation(records)
@@ -358,7 +358,7 @@ def export_hanablive_command(
     target = out if out is not None else log.with_suffix(".hanablive.json")
     try:
         game = export_hanablive(ENTRY.read_log(log))
-        write_atomic(target, game.to_json() + "\n")
+        write_atomic(target, game.to_json() + "\n", inputs=[log])
     except (ValueError, ValidationError, OSError) as err:
         fail(err)
     typer.echo(f"{target}: {len(game.actions)} actions, {len(game.players)} players")
