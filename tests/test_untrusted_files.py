@@ -327,6 +327,20 @@ def test_a_bool_schema_version_and_cr_line_ends_are_named(played: Path, tmp_path
         code, said = gumshoe(*command)
         assert code == 2 and len(said) == 1, said
         assert f"{log}:1: field 'schema_version'" in said[0]
+    header["schema_version"] = 3
+    header["config"]["max_rounds"] = True
+    log.write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n")
+    code, said = gumshoe("audit", "clue", str(log))
+    assert code == 2 and said == [
+        f"error: {log}:1: header config: field 'max_rounds': Input should be a valid integer"
+    ]
+    run = tmp_path / "run"
+    shutil.copytree(played, run)
+    config = json.loads((run / "config.json").read_text())
+    (run / "config.json").write_text(json.dumps({**config, "max_rounds": True}))
+    code, said = gumshoe(*BENCH, "--out", str(run))
+    assert code == 2 and len(said) == 1 and "config.json" in said[0], said
+    assert "field 'max_rounds': Input should be a valid integer" in said[0]
     cr = tmp_path / "cr.jsonl"
     cr.write_text("\r".join(lines) + "\r")
     column = len(lines[0]) + 1

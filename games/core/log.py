@@ -28,7 +28,7 @@ from typing import Annotated, Any, BinaryIO, Generic, Literal, TypeVar, overload
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, model_validator
 
-from games.core.runlog import END_TYPE, LogError, field_errors
+from games.core.runlog import END_TYPE, LogError, field_errors, validate_strictly
 from reasoning.textfile import (
     UserFileError,
     file_identity,
@@ -300,6 +300,7 @@ def read_game_log(
     migrate: Migration | None = None,
     header_of_start: HeaderOfStart | None = None,
     inside: Path | None = None,
+    config_type: type[BaseModel] | None = None,
 ) -> GameLog[E]:
     """Read and validate a log of ``game`` whose own events ``adapter`` validates.
 
@@ -307,7 +308,8 @@ def read_game_log(
     game's ``terminal_type`` event but the end. ``check`` adds the game's own consistency rules.
     A log written at an older schema version is migrated as it is read: ``migrate`` brings each
     of its records (header and game events) to the current version; a log without a header
-    (version 0) gets the one ``header_of_start`` builds from its first record.
+    (version 0) gets the one ``header_of_start`` builds from its first record. ``config_type``:
+    the game's config, which the header's must be with strict types (``true`` is no integer).
     The file is read line by line (``inside``: the run folder it was found in; see
     ``reasoning.textfile.open_user_file``), and a long log's events are not all kept (see
     ``CACHED_EVENTS``). Raises LogError (file and line) for every problem, an empty or
@@ -383,6 +385,11 @@ def read_game_log(
         raise LogError(path, last, f"a finished end event without {terminal_type}")
     if header is None:
         raise LogError(path, 1, 'a log opens with its header ({"type": "header", ...})')
+    if config_type is not None:
+        try:
+            validate_strictly(config_type, header.config)
+        except ValidationError as err:
+            raise LogError(path, 1, "header config: " + field_errors(err)) from None
     events = LogEvents(path, inside, _decoder(adapter, version, migrate), starts, held)
     events.seal(identity)
     if check is not None:

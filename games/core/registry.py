@@ -138,6 +138,7 @@ class GameEntry(ABC, Generic[E]):
             check=self.check_events,
             migrate=self.migrate_record,
             header_of_start=self.header_of_start,
+            config_type=self.config_type,
         )
 
     def audit(self, log: GameLog[E]) -> AuditRecord:

@@ -57,6 +57,16 @@ def field_errors(err: ValidationError) -> str:
     return "; ".join(problems)
 
 
+M = TypeVar("M", bound=BaseModel)
+
+
+def validate_strictly(model: type[M], data: Any) -> M:
+    """``data`` (read from a JSON file) validated as ``model`` with JSON's own types, strictly:
+    ``true`` is not an integer and ``"1"`` not a number (lax validation takes both); a
+    ValidationError names the field otherwise."""
+    return model.model_validate_json(json.dumps(data), strict=True)
+
+
 class RunDirError(ValueError):
     """A run directory or one of its files cannot be used as asked; the message names the file."""
 
@@ -261,7 +271,7 @@ class RunDir(Generic[C]):
         if os.path.lexists(self.config_path):
             stored = self._read_json(self.config_path, self.path)
             try:
-                stored = type(config).model_validate(stored).model_dump(mode="json")
+                stored = validate_strictly(type(config), stored).model_dump(mode="json")
             except ValidationError as err:
                 raise RunDirError(f"{self.config_path}: {field_errors(err)}") from None
             if stored != wanted:
@@ -281,7 +291,7 @@ class RunDir(Generic[C]):
         if not os.path.lexists(config_path):
             raise RunDirError(f"{config_path}: no such file; not a run directory")
         try:
-            config = config_type.model_validate(cls._read_json(config_path, Path(path)))
+            config = validate_strictly(config_type, cls._read_json(config_path, Path(path)))
         except ValidationError as err:
             raise RunDirError(f"{config_path}: {field_errors(err)}") from err
         return cls(path, config)
