@@ -23,7 +23,9 @@ from types import FrameType
 @contextmanager
 def time_limit(seconds: float, error: Callable[[], BaseException]) -> Iterator[None]:
     """Run the block for at most ``seconds`` of wall time; past them ``error()`` is raised in
-    it. An alarm set outside the block is put back afterwards, with the time it had left."""
+    it. Within an outer limit the block gets no more than the time the outer one has left, and
+    the outer alarm is put back afterwards with the time it has left then (at once when that
+    time is up, unless the block is already leaving with an error: one error, not two)."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
@@ -33,13 +35,18 @@ def time_limit(seconds: float, error: Callable[[], BaseException]) -> Iterator[N
         raise error()
 
     started = time.monotonic()
+    outer, _ = signal.getitimer(signal.ITIMER_REAL)
+    if outer > 0:
+        seconds = min(seconds, outer)
     previous = signal.signal(signal.SIGALRM, ring)
-    outer, _ = signal.setitimer(signal.ITIMER_REAL, max(seconds, 1e-6))
+    signal.setitimer(signal.ITIMER_REAL, max(seconds, 1e-6))
+    failed = True
     try:
         yield
+        failed = False
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
-        if outer > 0:
-            left = outer - (time.monotonic() - started)
+        left = outer - (time.monotonic() - started)
+        if outer > 0 and (left > 0 or not failed):
             signal.setitimer(signal.ITIMER_REAL, max(left, 1e-6))

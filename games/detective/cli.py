@@ -128,7 +128,9 @@ def checked_case(
             typer.echo(f"{case_file}: computing the missing unlock sets")
 
     def late() -> CheckLimitError:
-        return CheckLimitError(f"gave up after {time_limit:g} s (--time-limit allows more)")
+        return CheckLimitError(
+            f"gave up after {time_limit:g} s while reading the case (--time-limit allows more)"
+        )
 
     try:
         with deadline.time_limit(time_limit, late):
