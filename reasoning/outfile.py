@@ -96,7 +96,7 @@ def _check_destination(folder: int, path: Path, inputs: Iterable[str | os.PathLi
     if not stat.S_ISREG(mode):
         raise UserFileError(path, "not a regular file (a pipe, socket or device); not replaced")
     if (info.st_dev, info.st_ino) in {_identity(Path(p)) for p in inputs}:
-        raise UserFileError(path, "is the file this command reads; write the output elsewhere")
+        raise UserFileError(path, "the output would overwrite its own input; write it elsewhere")
 
 
 def _create_temporary(folder: int, path: Path) -> tuple[int, str]:

@@ -207,10 +207,13 @@ def test_view_refuses_to_write_over_the_log_it_reads(played: Path, tmp_path: Pat
     log = tmp_path / "game.jsonl"
     shutil.copy2(played / "games" / f"{GAME}.jsonl", log)
     before = log.read_bytes()
-    code, lines = gumshoe("view", str(log), "-o", str(log))
-    assert code == 2 and lines == [
-        f"error: {log}: is the file this command reads; write the output elsewhere"
-    ]
+    same = tmp_path / "page.html"
+    os.link(log, same)  # another name for the very file the page is made from
+    for out in (log, same):
+        code, lines = gumshoe("view", str(log), "-o", str(out))
+        assert code == 2 and lines == [
+            f"error: {out}: the output would overwrite its own input; write it elsewhere"
+        ]
     assert log.read_bytes() == before
 
 
