@@ -78,4 +78,4 @@ def test_a_log_whose_case_cannot_be_rebuilt_names_the_log(tmp_path: Path) -> Non
     result = runner.invoke(app, ["audit", "detective", str(impossible)])
     lines = result.stderr.strip().splitlines()
     assert result.exit_code == 2 and len(lines) == 1, result.output
-    assert "detective-seed7.jsonl:1: the case its header names" in lines[0]
+    assert "detective-seed7.jsonl:1: header config: field 'knobs'" in lines[0]
