@@ -102,7 +102,7 @@ def _turn_events(
 
 def write_clue_log(path: Path, megabytes: float, seed: int = 0) -> int:
     """Write a Clue log of about ``megabytes`` MB to ``path`` (see the module docstring);
-    return how many events it holds."""
+    return how many game events it holds (its header and end line aside)."""
     config = ClueConfig(players=6, max_rounds=MAX_ROUNDS)
     game = ClueGame(config, seed)
     rng = random.Random(seed)
