@@ -19,6 +19,10 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from types import FrameType
 
+_AGAIN_S = 0.25
+"""Seconds after which a rung alarm rings again while the block has not ended: an error raised
+where Python ignores it (in a garbage-collection callback or a finaliser) is raised anew."""
+
 
 @contextmanager
 def time_limit(seconds: float, error: Callable[[], BaseException]) -> Iterator[None]:
@@ -31,7 +35,7 @@ def time_limit(seconds: float, error: Callable[[], BaseException]) -> Iterator[N
         return
 
     def ring(signum: int, frame: FrameType | None) -> None:
-        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.setitimer(signal.ITIMER_REAL, _AGAIN_S)
         raise error()
 
     started = time.monotonic()

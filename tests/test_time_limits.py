@@ -4,6 +4,7 @@ and ``reasoning.deadline.time_limit`` keeps within, and puts back, an alarm set 
 
 from __future__ import annotations
 
+import contextlib
 import signal
 import time
 from pathlib import Path
@@ -62,3 +63,10 @@ def test_detective_check_gives_up_inside_a_long_step(
     lines = result.stderr.strip().splitlines()
     assert result.exit_code == 2 and len(lines) == 1, result.output
     assert f"{case}: gave up after 2 s while building the case's theory" in lines[0]
+
+
+def test_a_limit_whose_error_was_swallowed_rings_again() -> None:
+    with pytest.raises(Late), time_limit(0.2, Late):
+        with contextlib.suppress(Late):  # as Python does with an error in a gc callback
+            time.sleep(30)
+        time.sleep(30)
