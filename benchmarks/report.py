@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from reasoning.extras import extra_missing, optional_import
 from reasoning.outfile import atomic_file, json_text, write_atomic
 from reasoning.percentiles import percentile
 
@@ -90,19 +91,35 @@ class TimeSamples:
         return out
 
 
-def save_figure(figure: Any, path: Path, **options: Any) -> Path:
+def save_figure(fig: Any, path: Path, **options: Any) -> Path:
     """Write a matplotlib figure to ``path`` (its format from the suffix) through the one
     writer (``reasoning.outfile``); returns the path."""
     with atomic_file(path, binary=True) as out:
-        figure.savefig(out, format=path.suffix.lstrip(".") or "png", **options)
+        fig.savefig(out, format=path.suffix.lstrip(".") or "png", **options)
     return path
 
 
+PLOTS = "a run's plot"
+"""What the ``plots`` extra (matplotlib) draws, as a missing extra names it."""
+
+
 def pyplot() -> Any:
-    """``matplotlib.pyplot`` drawing off-screen (the Agg backend), imported on first use."""
-    import matplotlib
-
+    """``matplotlib.pyplot`` drawing off-screen (the Agg backend), imported on first use
+    (MissingExtra naming the ``plots`` extra when matplotlib is not installed)."""
+    matplotlib = optional_import("matplotlib", "plots", PLOTS)
     matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    return optional_import("matplotlib.pyplot", "plots", PLOTS)
 
-    return plt
+
+def can_plot() -> bool:
+    """Whether plots can be drawn here (matplotlib, the ``plots`` extra, is installed): a run
+    without it writes its tables and JSON and says how to get the plot."""
+    return extra_missing("plots", PLOTS) is None
+
+
+def plot_note(plot: str | Path | None) -> str:
+    """The plot's file for a command's last line, or why there is none."""
+    if plot:
+        return str(plot)
+    missing = extra_missing("plots", PLOTS)
+    return "no plot" if missing is None else f"no plot ({missing})"
