@@ -1,9 +1,14 @@
 """Reading a user's files: regular files only, a size limit, UTF-8 text, bounded JSON and CSV.
 
-Every problem is a ``UserFileError`` naming the file and, where there is one, the line and
-column or the field: a FIFO is refused at once (never waited on), ``/dev/zero`` is refused
-before a byte is read, a folder where a file belongs is named as such, JSON nested too deep,
-numbers beyond a float (``1e400``) or past a digit limit, and CSV fields past csv's limit.
+Every file the project reads goes through this module (its writing counterpart is
+``reasoning.outfile``). Every problem is a ``UserFileError`` naming the file and, where there is
+one, the line and column or the field: a FIFO is refused at once (never waited on),
+``/dev/zero`` is refused before a byte is read, a file past the size limit is refused from its
+size alone, a folder where a file belongs is named as such, JSON nested too deep, numbers
+beyond a float (``1e400``) or past a digit limit, and CSV fields past csv's limit. Long files
+are read a line at a time (``iter_user_lines``, gzip ones too). A file found inside a folder
+the user named (a run directory) is read with ``inside``: no symbolic link below that folder
+is followed, so a run folder from someone else cannot make a command read another file.
 """
 
 from __future__ import annotations
