@@ -16,8 +16,8 @@ collector's scans, so that a full collection of them does not land in one method
 from __future__ import annotations
 
 import gc
-import json
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any
@@ -49,6 +49,7 @@ from games.core.log import GameLog
 from games.core.play import play_agents
 from provers.sat_session import SatSession
 from reasoning.formula import Atom, Not
+from reasoning.outfile import json_text
 from reasoning.percentiles import percentile
 
 TARGET_MEDIAN_MS = 0.5
@@ -193,7 +194,7 @@ class _Tally:
 
 
 def _seat_updates(
-    events: list[ClueEvent], setup: ClueSetup, seat: int, hand: tuple[Card, ...], out: _Tally
+    events: Sequence[ClueEvent], setup: ClueSetup, seat: int, hand: tuple[Card, ...], out: _Tally
 ) -> None:
     """Replay ``events`` as ``seat`` sees them, once per method (so no method runs with another's
     data in the caches), timing the update after each event that changes the knowledge; every
@@ -241,7 +242,7 @@ def _seat_updates(
 
 
 def _rule_updates(
-    events: list[ClueEvent],
+    events: Sequence[ClueEvent],
     setup: ClueSetup,
     seat: int,
     hand: tuple[Card, ...],
@@ -380,7 +381,7 @@ def bench_clue_perf(
     result = run(seed=seed, games=games)
     path = write_json(out / "json", result)
     if as_json:
-        typer.echo(json.dumps(result))
+        typer.echo(json_text(result, indent=None), nl=False)
         return
     updates = result["grid_updates"]
     typer.echo(

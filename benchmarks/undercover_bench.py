@@ -42,7 +42,7 @@ from benchmarks.options import (
     exit_when_all_errored,
     run_command,
 )
-from benchmarks.report import can_plot, format_table, plot_note, pyplot, write_json
+from benchmarks.report import can_plot, format_table, plot_note, pyplot, save_figure, write_json
 from benchmarks.runner import (
     GameError,
     GameOutcome,
@@ -489,7 +489,9 @@ def run(
     finished = [gid for gid in rundir.finished_games() if gid in wanted]
     say(f"scoring {len(finished)} games (MiniLM embeddings)")
     metrics = {
-        gid: game_metrics(ENTRY.read_log(rundir.log_path(gid)), settings.lexicon, sim)
+        gid: game_metrics(
+            ENTRY.read_log(rundir.log_path(gid), inside=rundir.path), settings.lexicon, sim
+        )
         for gid in progress_bar(
             finished, len(finished), "scoring games", quiet=(options or RunOptions()).quiet
         )
@@ -598,7 +600,7 @@ def write_plot(summary: UndercoverBenchSummary, path: Path) -> Path:
     ax_pairs.set_title("Word similarity and spy wins")
     fig.tight_layout()
     path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=120)
+    save_figure(fig, path, dpi=120)
     plt.close(fig)
     return path
 

@@ -27,6 +27,7 @@ from games.core.play import play_game
 from games.core.protocol import IllegalAction
 from games.core.registry import GameEntry
 from games.core.replay import replay
+from reasoning.outfile import write_atomic
 
 RULES: dict[str, str] = {
     "deterministic": "the same seed and seats give a byte-identical log",
@@ -118,7 +119,7 @@ def _check_play(
     require("deterministic", first.lines == again.lines, f"seed {seed}, seats {specs}")
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "game.jsonl"
-        path.write_text("".join(line + "\n" for line in first.lines))
+        write_atomic(path, "".join(line + "\n" for line in first.lines))
         log = entry.read_log(path)
     header, end = log.header, log.end
     require(

@@ -125,8 +125,10 @@ def run_play(
             for seat, spec in enumerate(specs):
                 if entry.agents.needs_llm([spec]):
                     recorded_seat_calls(shared.replay, gid, seat)
+        config = setup.config
         if shared.out is not None:
             prepare_out(shared.out)
+            config = entry.config_logged_into(config, shared.out)
     except bad_input as err:
         fail(err)
     printer = entry.printer(options, settings, typer.echo)
@@ -138,7 +140,7 @@ def run_play(
             specs,
             seed,
             settings,
-            setup.config,
+            config,
             Tee(printer, log),
             watch=printer.watch,
             start=printer.start,

@@ -141,6 +141,11 @@ class GameEntry(ABC, Generic[E, C, S, P]):
         """The config a log's header names, validated (ValueError naming the field)."""
         return self.config_type.model_validate(log.header.config)
 
+    def config_logged_into(self, config: C, folder: Path) -> C:
+        """``config`` as a game played into a log in ``folder`` logs it (a game naming a file,
+        such as the detective's case, names it relative to the log's folder); as it is here."""
+        return config
+
     def replay_state(self, log: GameLog[E]) -> GameState:
         """The game a log starts from: its header's config, seed and seats."""
         return self.new_state(self.logged_config(log), log.seed, log.header.seats)
@@ -160,17 +165,20 @@ class GameEntry(ABC, Generic[E, C, S, P]):
         version 0), from its first record; None for games that never wrote such logs."""
         return None
 
-    def read_log(self, path: str | Path) -> GameLog[E]:
+    def read_log(self, path: str | Path, *, inside: Path | None = None) -> GameLog[E]:
         """Read and validate one of this game's logs (LogError with file and line), migrated
-        to the current schema."""
+        to the current schema; ``inside``: the run folder it was found in (no link below it is
+        followed)."""
         return read_game_log(
             path,
             self.event_adapter,
+            inside=inside,
             game=self.info.name,
             terminal_type=self.terminal_type,
             check=self.check_events,
             migrate=self.migrate_record,
             header_of_start=self.header_of_start,
+            config_type=self.config_type,
         )
 
     @property

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from functools import lru_cache
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from games.core.log import GameLog, LogHeader, SeatInfo
@@ -40,8 +41,9 @@ def _generated(seed: int, knobs: CaseKnobs) -> Case:
 def game_case(config: DetectiveConfig, seed: int) -> Case:
     """The case a game plays: the case file's, or the one generated from ``seed`` (checked by
     the SAT backend); CaseError or GenerationError when there is none."""
-    if config.case_file is not None:
-        return load_case(config.case_file)
+    path = config.case_path()
+    if path is not None:
+        return load_case(path)
     return _generated(seed, config.knobs)
 
 
@@ -95,6 +97,15 @@ class DetectiveEntry(
     def config_players(self, config: DetectiveConfig) -> int:
         """One: the detective plays alone."""
         return config.players
+
+    def logged_config(self, log: GameLog[DetectiveEvent]) -> DetectiveConfig:
+        """The config a log's header names, its case file found from the log's folder."""
+        config = DetectiveConfig.model_validate(log.header.config)
+        return config.logged_from(log.path.parent)
+
+    def config_logged_into(self, config: DetectiveConfig, folder: Path) -> DetectiveConfig:
+        """The config with its case file named relative to the log's ``folder``."""
+        return config.logged_into(folder)
 
     def new_state(
         self, config: DetectiveConfig, seed: int, seats: Sequence[SeatInfo]

@@ -10,12 +10,12 @@ import typer
 from pydantic import ValidationError
 
 from games.core.cli import fail
-from games.core.runlog import write_atomic
 from games.hanabi.agents import AGENTS
 from games.hanabi.annotate import correlation, decision_records
 from games.hanabi.entry import ENTRY
 from games.hanabi.events import DecisionEvent
 from games.hanabi.hanablive import export_hanablive
+from reasoning.outfile import write_atomic
 from reasoning.progress import progress_bar
 
 hanabi_app = typer.Typer(help="Hanabi logs as datasets.", no_args_is_help=True)
@@ -77,7 +77,8 @@ def annotate_run(
             raise ValueError(f"--max-samples: {max_samples} is below --samples {samples}")
         logs = run_logs(run)
         target = out or (run.parent if run.is_file() else run) / "decisions.jsonl"
-        read = [(path.stem, ENTRY.read_log(path)) for path in logs]
+        inside = None if run.is_file() else run
+        read = [(path.stem, ENTRY.read_log(path, inside=inside)) for path in logs]
         decisions = sum(isinstance(e, DecisionEvent) for _, log in read for e in log.events)
         found = (
             record
@@ -85,7 +86,7 @@ def annotate_run(
             for record in decision_records(log, name, samples, seed, max_samples, policy)
         )
         records = list(progress_bar(found, decisions, "valuing decisions"))
-        write_atomic(target, "".join(r.model_dump_json() + "\n" for r in records))
+        write_atomic(target, "".join(r.model_dump_json() + "\n" for r in records), inputs=logs)
     except (ValueError, ValidationError, OSError) as err:
         fail(err)
     agreement = correlation(records)
@@ -123,7 +124,7 @@ def export_hanablive_command(
     target = out if out is not None else log.with_suffix(".hanablive.json")
     try:
         game = export_hanablive(ENTRY.read_log(log))
-        write_atomic(target, game.to_json() + "\n")
+        write_atomic(target, game.to_json() + "\n", inputs=[log])
     except (ValueError, ValidationError, OSError) as err:
         fail(err)
     typer.echo(f"{target}: {len(game.actions)} actions, {len(game.players)} players")

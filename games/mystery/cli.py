@@ -16,12 +16,13 @@ from formalize.interrogation.script_generate import ScriptConfig, ScriptGenerati
 from games.core.cli import (
     fail,
 )
-from games.core.runlog import field_errors, write_atomic
+from games.core.runlog import field_errors
 from games.mystery.entry import scripts_for
 from games.mystery.events import (
     MysteryConfig,
 )
 from provers.registry import get_prover
+from reasoning.outfile import write_atomic
 
 mystery_app = typer.Typer(
     help="Interrogation scripts: generate a script file, check one against the acceptance checks.",
