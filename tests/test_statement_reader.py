@@ -128,6 +128,21 @@ CASES: list[tuple[str, str | None, str, str | None]] = [
     ("At eight the house was quiet.", None, "unsure", None),
     ("Nigel does not say that Basil was in the study at eight.", "nigel", "unsure", None),
     ("Nigel or Basil was in the study at eight.", None, "unsure", None),
+    ("Nigel had the letter opener at eight, and he used it on Maud.", None, "unsure", None),
+    ("He was alone.", None, "unsure", None),
+    ("No one came in.", None, "unsure", None),
+    ("The study was empty at that hour.", None, "unsure", None),
+    ("No, I was in the study at eight.", "nigel", "unsure", None),
+    ("Nigel is lying when he says that Basil was in the study at eight.", "nigel", "unsure", None),
+    ("A forged letter states that Basil was in the study at eight.", None, "unsure", None),
+    ("Nobody says that Basil was in the study at eight.", None, "unsure", None),
+    (
+        "A crumpled note in the study says that Basil had a key to the dining room.",
+        None,
+        "stated",
+        "key_basil_diningroomkey",
+    ),
+    ("At eight o'clock Nigel was in the study, reading.", None, "stated", "at_nigel_study_2"),
     ("Nigel had the letter opener or the service revolver at eight.", None, "unsure", None),
 ]
 """Sentences about the world of seed 0, who speaks them, and how they must read."""

@@ -65,9 +65,17 @@ HEDGES = _words(
 CRIME_WORDS = _words(
     "kill killed killing killer killers murder murdered murderer murderess culprit "
     "guilty innocent alibi accused suspect suspected motive motives weapon poisoned "
-    "stabbed strangled shot bludgeoned died attacked"
+    "stabbed strangled shot bludgeoned died attacked struck hit beat beaten battered "
+    "choked throttled smothered drowned slain slew dispatched used"
 )
 """Words about the crime that make a sentence state something even without a name."""
+
+WHEREABOUTS_WORDS = _words(
+    "alone together empty nobody anybody anyone everyone everybody someone somebody "
+    "hour hours o'clock midnight later earlier afterwards meanwhile until till"
+)
+"""Words about who was where, with whom or when that make a sentence state something even
+without a name ("He was alone", "The study was empty at that hour"); "no one" counts too."""
 
 SPEECH = _words(
     "say says said tell tells told add adds added recall recalls recalled remember "
@@ -79,6 +87,27 @@ SPEECH = _words(
 )
 """Verbs that attribute the clause after them ("the surgeon says that ...") or before them
 (", says Ada")."""
+
+DOUBTS = _words(
+    "lie lies lying lied liar false falsely untrue wrong wrongly mistaken mistakenly pretend "
+    "pretends pretended invent invents invented forged forgery deny denies denied nobody "
+    "hardly barely scarcely rumour rumours gossip hearsay wonder wonders unreliable"
+)
+"""Words that make the report of a clause doubtful ("Nigel is lying when he says that")."""
+
+ATTRIBUTION = _words(
+    "the a an this his her its their my your our he she you me us him i it they them "
+    "that : , is was has had have does did will can could able to also quietly firmly plainly "
+    "calmly again then already certain sure quite on one thing point much well as "
+    "of in from by according written down hand neat cramped careful brief short "
+    "police inspector inspector's constable sergeant surgeon doctor vicar landlord manager "
+    "bank postmistress editor newspaper clerk coroner coroner's stationmaster chemist "
+    "dressmaker report notes note notebook diary letter ledger register daybook account "
+    "book page paper sheet examination wounds wound body household servants village local "
+    "family who whose crumpled folded small old torn open leather pocket"
+)
+"""The only words a clause's attribution may use besides a verb of saying; one outside them
+leaves the attribution in the clause, where the frames will not place it."""
 
 THAT_VERBS = _words("found learn learned learnt establish established")
 """Attribution verbs that must be followed by "that" (else "was found in the hall" would be
@@ -111,11 +140,17 @@ _PRESENCE_PHRASES: tuple[Phrase, ...] = (("could", "be", "found"), ("set", "foot
 _MOTIVE_PHRASES: tuple[Phrase, ...] = (("will", "not", "deny", "it"), ("do", "not", "deny", "it"))
 _CRIME_PHRASES: tuple[Phrase, ...] = (("took", "place"), ("out", "of"))
 """Phrases a frame reads as a whole (a denial in "I will not deny it" denies nothing)."""
+_ACTIVITY = _words("reading writing working sitting standing waiting resting sleeping")
+"""What someone was doing where they were, which adds nothing to where they were."""
 _POSSESSED = _words("hands hand body corpse death possession killer")
 
-_PRESENCE = _BODY | _words(
-    "in inside at of spent stayed remained sat stood waited worked busy seen found "
-    "present there whole hour never and together 's"
+_PRESENCE = (
+    _BODY
+    | _ACTIVITY
+    | _words(
+        "in inside at of spent stayed remained sat stood waited worked busy seen found "
+        "present there whole hour never and together 's"
+    )
 )
 _COMPANY = _words(
     "in at one room rooms together company kept keeping with same different "
@@ -159,6 +194,7 @@ class _Mention:
 
     @property
     def kinds(self) -> frozenset[str]:
+        """The kinds of thing the words may name."""
         return frozenset(kind for kind, _ in self.names)
 
 
@@ -174,10 +210,12 @@ class _Lexicon:
 
     @property
     def longest(self) -> int:
+        """The most tokens a phrase has."""
         return max(len(p) for p in self.phrases)
 
 
 def _article_free(text: str) -> set[Phrase]:
+    """``text`` as a phrase, with and without its leading article."""
     found = {phrase(text)}
     for article in ("the ", "a ", "an "):
         if text.casefold().startswith(article):
@@ -196,6 +234,7 @@ def _named(forms: Iterable[Phrase]) -> set[Phrase]:
 
 @lru_cache(maxsize=16)
 def _lexicon(setting_json: str) -> _Lexicon:
+    """The names of a setting's things (built once per setting, a few kept)."""
     setting = Setting.model_validate_json(setting_json)
     table: dict[Phrase, set[Name]] = {}
     bare: dict[Phrase, set[Name]] = {}
@@ -217,14 +256,10 @@ def _lexicon(setting_json: str) -> _Lexicon:
             keys = [f"key to the {name}", f"keys to the {name}", f"key of the {name}"]
             add("key", place.key, {phrase(k) for k in [*keys, f"{name} key", f"{name} keys"]})
     for t, label in enumerate(setting.slots):
-        named, numbers = (
-            hour_forms(vocab.HOUR_CLOCK[label])
-            if label in vocab.HOUR_CLOCK
-            else (
-                set(),
-                set(),
-            )
-        )
+        named: set[Phrase] = set()
+        numbers: set[Phrase] = set()
+        if label in vocab.HOUR_CLOCK:
+            named, numbers = hour_forms(vocab.HOUR_CLOCK[label])
         add("hour", str(t), {*named, phrase(label)})
         for number in numbers:
             bare.setdefault(number, set()).add(("hour", str(t)))
@@ -308,6 +343,7 @@ class _Clause:
         return list(dict.fromkeys(found))
 
     def of(self, kind: str) -> list[_Mention]:
+        """The mentions naming only things of ``kind``."""
         return [m for m in self.mentions if m.kinds == {kind}]
 
     def rest(self) -> list[tuple[int, str]]:
@@ -319,9 +355,11 @@ class _Clause:
         ]
 
     def victims(self) -> list[str]:
+        """The victims the clause names."""
         return [p for p in self.ids("person") if p in self.lex.victims]
 
     def suspects(self) -> list[str]:
+        """The people the clause names who are no victims."""
         return [p for p in self.ids("person") if p not in self.lex.victims]
 
 
@@ -360,6 +398,7 @@ when the clause is not of its kind."""
 
 
 def _unknown(rest: Sequence[tuple[int, str]], allowed: frozenset[str]) -> str | None:
+    """A note naming the first word of ``rest`` a frame allowing ``allowed`` cannot place."""
     strange = [w for _, w in rest if w not in allowed and w not in _GENERAL]
     if not strange:
         return None
@@ -641,8 +680,9 @@ class StatementReader:
         return StatementReading(sentence, "stated", conj(formulas))
 
     def _halves(self, words: list[str], speaker: str | None) -> list[Formula] | None:
-        """The formulas of a clause cut at ", and" or ", but" when every part is read on its own
-        ("Ada was in the hall at six, and Basil had the rope at seven"), else None."""
+        """The formulas of a clause cut at ", and" or ", but" when every part states something
+        read on its own ("Ada was in the hall at six, and Basil had the rope at seven"), else
+        None (a part that states nothing may lean on the others: ", and he used it")."""
         cuts = [i for i in range(1, len(words) - 1) if words[i] == "," and words[i + 1] in _JOINS]
         if not cuts:
             return None
@@ -653,17 +693,17 @@ class StatementReader:
             if part and part[0] == ",":
                 part = part[2:]
             found = self._clause(part, speaker) if part else None
-            if isinstance(found, str):
+            if found is None or isinstance(found, str):
                 return None
-            if found is not None:
-                out.append(found)
+            out.append(found)
         return out
 
     def _bearing(
         self, mentions: Sequence[_Mention], words: Sequence[str], speaker: str | None
     ) -> bool:
         """Whether a clause with ``mentions`` says something of the world (else narration: it
-        names at most the speaker or a victim, or places with no person, and no killing)."""
+        names at most the speaker or a victim, or places with no person, and speaks of no
+        killing, company, absence or hour)."""
         kinds = {k for m in mentions for k in m.kinds} - {"house"}
         people = {key for m in mentions for kind, key in m.names if kind == "person"}
         allowed = set(self._lex.victims) | ({speaker} if speaker else set())
@@ -671,7 +711,9 @@ class StatementReader:
             return True
         if "place" in kinds and (people or any(w in _BODY for w in words)):
             return True
-        return any(w in CRIME_WORDS for w in words)
+        if any(pair == ("no", "one") for pair in pairwise(words)):
+            return True
+        return any(w in CRIME_WORDS or w in WHEREABOUTS_WORDS for w in words)
 
     def _attribution(self, c: _Clause) -> tuple[int, int] | str:
         """The span of the clause left once the words attributing it are set aside, or a note
@@ -679,21 +721,27 @@ class StatementReader:
         words, start, end = c.words, 0, len(c.words)
 
         def clean(lo: int, hi: int) -> bool | str:
-            span = words[lo:hi]
-            if any(w in HEDGES or w in NEGATORS for w in span):
-                return "the words that report it doubt or deny it"
+            """Whether ``words[lo:hi]`` only attribute (a note when they doubt or deny)."""
             inside = [m for m in c.mentions if m.first >= lo and m.last <= hi]
-            return all(
-                m.names == frozenset({("person", c.speaker)}) or m.kinds == {"house"}
-                for m in inside
-            )
+            own = frozenset({("person", c.speaker)})
+            if not all(m.names == own or m.kinds <= {"house", "place"} for m in inside):
+                return False
+            named = {i for m in inside for i in range(m.first, m.last)}
+            rest = [w for i, w in enumerate(words[lo:hi], lo) if i not in named]
+            rest = [w for w in rest if w not in _PUNCTUATION]
+            if any(w in HEDGES or w in NEGATORS or w in DOUBTS for w in rest):
+                return "the words that report it doubt or deny it"
+            return all(w in ATTRIBUTION or w in SPEECH for w in rest)
 
-        for s in range(min(len(words) - 1, _MAX_ATTRIBUTION)):
-            if words[s] not in SPEECH or s in c.covered:
-                continue
-            after = words[s + 1] if s + 1 < len(words) else ""
-            if words[s] in THAT_VERBS and after not in ("that", ":"):
-                continue
+        verbs = [
+            s
+            for s in range(min(len(words) - 1, _MAX_ATTRIBUTION))
+            if words[s] in SPEECH
+            and s not in c.covered
+            and (words[s] not in THAT_VERBS or words[s + 1] in ("that", ":"))
+        ]
+        verbs.sort(key=lambda s: words[s + 1] not in ("that", ":"))
+        for s in verbs:
             ok = clean(0, s + 1)
             if isinstance(ok, str):
                 return ok
@@ -701,7 +749,7 @@ class StatementReader:
                 start = s + 1
                 while start < len(words) and words[start] in _AFTER_SPEECH:
                     start += 1
-            break
+                break
         if words[:2] == ["according", "to"] and "," in words:
             comma = words.index(",")
             ok = clean(0, comma)
@@ -725,6 +773,10 @@ class StatementReader:
         mentions = _scan(words, self._lex, speaker)
         if not self._bearing(mentions, words, speaker):
             return None
+        words = [
+            "no," if w == "no" and (i + 1 == len(words) or words[i + 1] in _PUNCTUATION) else w
+            for i, w in enumerate(words)
+        ]
         whole = _Clause(words, mentions, speaker, self._lex, self.setting)
         span = self._attribution(whole)
         if isinstance(span, str):

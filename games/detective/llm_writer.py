@@ -28,7 +28,7 @@ from games.detective.case import CardWriting, Provenance
 from games.detective.narrative import sentences
 from games.detective.readback import DEFAULT_PROOF_TIMEOUT, read_card
 from games.detective.voices import OUTSIDERS, location_id
-from games.detective.writer import Card, Line, TemplateWriter
+from games.detective.writer import Card, Line, TemplateWriter, person_pronouns
 from reasoning.formula import Formula
 from reasoning.llm import ChatClient, ask_structured, assistant, reprompt_text, system, user
 from reasoning.llm.answer_models import answer_model
@@ -72,9 +72,10 @@ def _scene(card: Card, setting: Setting) -> str:
     match voice.kind:
         case "witness":
             person = setting.person(voice.key)
+            self_ = person_pronouns(person.name)["obj"] + "self"
             return (
-                f"The detective talks to {person.name}, {person.role}. {person.name} speaks "
-                'of what they did in the first person ("I") and names everyone else by name.'
+                f"The detective talks to {person.name}, {person.role}, who speaks of {self_} "
+                'as "I" and names everyone else by name.'
             )
         case "official":
             who = OUTSIDERS[voice.key]
@@ -110,8 +111,9 @@ def card_prompt(card: Card, setting: Setting, words: int) -> str:
         '"they".\n'
         "- Add no fact of your own: no other person at a place or an hour, no weapon, key, "
         'motive or way of killing beyond the facts, and no guesses ("perhaps", "maybe").\n'
-        "- The other sentences describe the place and the people's manner; they name no hour "
-        "and no person together with a room.\n\n"
+        "- The other sentences only describe the place and the people's manner: they name no "
+        "hour, no person together with a room, and say nothing of who was where, with whom or "
+        'when ("alone", "nobody", "later").\n\n'
         'Reply with JSON: {"text": "..."}'
     )
 
