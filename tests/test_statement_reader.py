@@ -7,6 +7,8 @@ from __future__ import annotations
 import random
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from formalize.reading.statements import StatementReader
 from formalize.world.clauses import clause_templates, fill, first_person_templates
@@ -176,3 +178,21 @@ def test_bad_input_is_read_or_unsure_never_an_error(setting: Setting) -> None:
     reader = StatementReader(setting)
     for text in ("", "\x00\x07 \u200b", '{"text": 1}', "Нигель был в кабинете.", "x" * 10_000):
         assert reader.read(text).outcome in ("narration", "unsure")
+
+
+@given(data=st.data())
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_a_hedge_anywhere_in_a_fact_clause_makes_it_unsure(
+    setting: Setting, data: st.DataObject
+) -> None:
+    """A clause the reader reads as stating its fact no longer states anything once a word of
+    doubt stands anywhere in it: "Nigel was in the study, perhaps, at eight" is a guess."""
+    facts = _pool(generate_world(0, WORLD), random.Random(0))
+    fact = data.draw(st.sampled_from(facts))
+    template = data.draw(st.sampled_from(clause_templates(fact)))
+    words = fill(template, fact, setting).split()
+    at = data.draw(st.integers(0, len(words)))
+    hedge = data.draw(st.sampled_from(["perhaps", "maybe", "probably", "possibly"]))
+    text = " ".join([*words[:at], hedge, *words[at:]])
+    got = StatementReader(setting).read(text[:1].upper() + text[1:] + ".")
+    assert got.outcome == "unsure", (text, got.formula)
