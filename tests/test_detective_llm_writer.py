@@ -23,7 +23,7 @@ from games.detective.readback import fact_wording, read_card
 from provers import SatProver, SatSession
 from reasoning.formula import Formula
 from reasoning.llm import LLMSettings, OpenAIChatClient, RecordingClient, ReplayClient
-from reasoning.llm.scripted_server import ChatRequest, Delay
+from reasoning.llm.scripted_server import ChatRequest, Delay, Fail, Reply
 from reasoning.prover import Axiom
 from reasoning.syntax import parse_formula
 from reasoning.verdict import ProofResult, Verdict
@@ -65,17 +65,21 @@ def _title(request: ChatRequest) -> str:
     return found.group(1)
 
 
-def script(plan: dict[str, Sequence[Rewrite | str]]) -> Callable[[ChatRequest], str]:
-    """Answer each card by its title: the next of its planned rewrites (a string is sent as
-    it is), faithful once the plan runs out."""
+def script(
+    plan: dict[str, Sequence[Rewrite | str | Reply]],
+) -> Callable[[ChatRequest], str | Reply]:
+    """Answer each card by its title: the next of its planned rewrites (a string or a reply is
+    sent as it is), faithful once the plan runs out."""
     asked: dict[str, int] = {}
 
-    def answer(request: ChatRequest) -> str:
+    def answer(request: ChatRequest) -> str | Reply:
         title = _title(request)
         n = asked[title] = asked.get(title, 0) + 1
         steps = plan.get(title, ())
         step = steps[n - 1] if n <= len(steps) else faithful
-        return step if isinstance(step, str) else json.dumps({"text": step(_facts(request))})
+        if isinstance(step, str | Reply):
+            return step
+        return json.dumps({"text": step(_facts(request))})
 
     return answer
 
@@ -123,7 +127,7 @@ def test_wrong_texts_are_asked_again_with_what_was_wrong_then_kept_or_left_to_th
     template: Case, scripted_chat
 ) -> None:  # type: ignore[no-untyped-def]
     titles = {loc.id: loc.title for loc in template.locations}
-    plan: dict[str, Sequence[Rewrite | str]] = {
+    plan: dict[str, Sequence[Rewrite | str | Reply]] = {
         titles["nursery"]: [dropping, renaming, faithful],
         titles["cellar"]: ["I cannot help with that.", faithful],
         titles["bank"]: [adding, adding, adding],
@@ -273,3 +277,42 @@ def test_a_replay_that_differs_and_a_time_limit_end_in_one_line(
     )
     assert done.exit_code == 2 and "gave up after 1 s" in done.output
     assert not (tmp_path / "c.json").exists()
+
+
+def test_replies_cut_off_or_of_the_wrong_shape_are_counted_and_the_card_keeps_its_template(
+    template: Case, scripted_chat
+) -> None:  # type: ignore[no-untyped-def]
+    """Replies a writer cannot use (cut off at the token cap, JSON of another shape, an empty
+    text) are counted as unusable, asked again, and after the bound the card keeps the
+    template's text; the case is still whole and checked."""
+    cut = Reply('{"text": "The nursery is quiet and the', finish_reason="length")
+    plan: dict[str, Sequence[Rewrite | str | Reply]] = {
+        "The nursery": [cut, json.dumps({"words": "a text"}), json.dumps({"text": "  "})]
+    }
+    server = scripted_chat(script(plan))
+    case = _written(_client(server.base_url))
+    assert case.provenance is not None
+    nursery = case.provenance.card("nursery")
+    assert nursery is not None
+    assert (nursery.written_by, nursery.attempts, nursery.unusable) == ("template", 3, 3)
+    assert nursery.problems == ["the text was empty"]
+    again = [r.last_user for r in server.requests if _title(r) == "The nursery"][1:]
+    assert again[0].startswith("Your answer was cut off at ")
+    assert "is not one of the expected fields" in again[1] or "missing" in again[1]
+    assert (case.provenance.unusable, case.provenance.fallen_back) == (3, 1)
+    assert case.location("nursery").text == template.location("nursery").text
+    _same_logic(template, case)
+    assert check_case(case, SatProver(), SatSession)[1] == []
+
+
+def test_an_endpoint_that_fails_ends_the_command_in_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, scripted_chat
+) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setenv("GUMSHOE_LLM_MAX_RETRIES", "0")
+    server = scripted_chat(lambda request: Fail(500, "the model fell over"))
+    out = tmp_path / "case.json"
+    llm = ["--writer", "llm", "--base-url", server.base_url, "--model", "scripted", "--record"]
+    done = CliRunner().invoke(detective_app, [*ARGS, "--out", str(out), *llm])
+    assert done.exit_code == 2, done.output
+    assert len(done.output.strip().splitlines()) == 1 and "500" in done.output
+    assert not out.exists()

@@ -169,6 +169,7 @@ class LLMWriter:
         messages = list(asked)
         unusable, recorded = 0, []
         problems: Sequence[str] = ()
+        cap = 64 + 3 * self.words
         for attempt in range(self.attempts):
             if self.stop.is_set():
                 raise WritingStopped(f"stopped before the text of {card.voice.title!r}")
@@ -179,7 +180,7 @@ class LLMWriter:
                 answer=CardText,
                 seed=index * self.attempts + attempt,
                 max_reprompts=0,
-                max_tokens=64 + 3 * self.words,
+                max_tokens=cap,
             )
             at = recorded_index(self.client)
             if at is not None:
@@ -188,8 +189,13 @@ class LLMWriter:
             text = " ".join(str(getattr(outcome.value, "text", "")).split())
             if outcome.value is None or not text:
                 unusable += 1
-                problems = [outcome.errors[-1] if outcome.errors else "the text was empty"]
-                follow = reprompt_text(problems[0], CardText, json_answer=True)
+                problem = outcome.errors[-1] if outcome.errors else "the text was empty"
+                cut = outcome.finish_reasons[-1:] == ("length",)
+                said = f"the reply was cut off at {cap} tokens ({problem})" if cut else problem
+                problems = [said]
+                follow = reprompt_text(
+                    problem, CardText, json_answer=True, cut_off_at=cap if cut else None
+                )
             else:
                 reading = read_card(
                     text,
