@@ -316,3 +316,28 @@ def test_an_endpoint_that_fails_ends_the_command_in_one_line(
     assert done.exit_code == 2, done.output
     assert len(done.output.strip().splitlines()) == 1 and "500" in done.output
     assert not out.exists()
+
+
+LIVE = Path(__file__).parent / "fixtures" / "llm" / "detective-writer" / "smollm2-seed7.jsonl"
+"""The calls of ``detective generate --seed 7 --locations 4 --questions 2 --red-herrings 1
+--words-per-card 80 --attempts 2 --writer llm --record`` against SmolLM2-135M-Instruct."""
+
+
+def test_a_live_recording_replays_to_its_counts_and_a_checked_case(tmp_path: Path) -> None:
+    """The small model's texts are all refused (a bare "name: hour" line, a fact left out, a
+    stray number), each with its reason, and the case keeps the template's texts and passes."""
+    out = tmp_path / "case.json"
+    args = ["generate", "--seed", "7", "--locations", "4", "--questions", "2"]
+    args += ["--red-herrings", "1", "--words-per-card", "80", "--attempts", "2"]
+    runner = CliRunner()
+    done = runner.invoke(
+        detective_app, [*args, "--out", str(out), "--writer", "llm", "--replay", str(LIVE)]
+    )
+    assert done.exit_code == 0, done.output
+    assert "wrote 0 of 4 location texts (4 re-asked, 4 kept the template's text; 8 calls" in (
+        done.output
+    )
+    case = Case.model_validate_json(out.read_text())
+    assert case.provenance is not None and case.provenance.model == "SmolLM2-135M-Instruct"
+    assert all(c.problems and c.recorded for c in case.provenance.cards)
+    assert runner.invoke(detective_app, ["check", str(out)]).exit_code == 0
