@@ -23,6 +23,7 @@ from games.detective.readback import fact_wording, read_card
 from provers import SatProver, SatSession
 from reasoning.formula import Formula
 from reasoning.llm import LLMSettings, OpenAIChatClient, RecordingClient, ReplayClient
+from reasoning.llm.pytest_plugin import StartServer
 from reasoning.llm.scripted_server import ChatRequest, Delay, Fail, Reply
 from reasoning.prover import Axiom
 from reasoning.syntax import parse_formula
@@ -109,8 +110,8 @@ def _same_logic(one: Case, other: Case) -> None:
 
 
 def test_a_faithful_text_is_kept_and_the_case_keeps_its_facts_and_passes_the_check(
-    template: Case, scripted_chat
-) -> None:  # type: ignore[no-untyped-def]
+    template: Case, scripted_chat: StartServer
+) -> None:
     server = scripted_chat(script({}))
     case = _written(_client(server.base_url))
     assert case.provenance is not None
@@ -124,8 +125,8 @@ def test_a_faithful_text_is_kept_and_the_case_keeps_its_facts_and_passes_the_che
 
 
 def test_wrong_texts_are_asked_again_with_what_was_wrong_then_kept_or_left_to_the_template(
-    template: Case, scripted_chat
-) -> None:  # type: ignore[no-untyped-def]
+    template: Case, scripted_chat: StartServer
+) -> None:
     titles = {loc.id: loc.title for loc in template.locations}
     plan: dict[str, Sequence[Rewrite | str | Reply]] = {
         titles["nursery"]: [dropping, renaming, faithful],
@@ -152,7 +153,7 @@ def test_wrong_texts_are_asked_again_with_what_was_wrong_then_kept_or_left_to_th
     assert check_case(case, SatProver(), SatSession)[1] == []
 
 
-def test_a_recorded_case_replays_identically(tmp_path: Path, scripted_chat) -> None:  # type: ignore[no-untyped-def]
+def test_a_recorded_case_replays_identically(tmp_path: Path, scripted_chat: StartServer) -> None:
     server = scripted_chat(script({"The nursery": [dropping]}))
     calls = tmp_path / "calls.jsonl"
     first = _written(RecordingClient(_client(server.base_url), calls))
@@ -186,7 +187,7 @@ def test_the_prover_decides_what_is_kept(template: Case) -> None:
     bad = adding(clauses)
     refused = read_card(bad, facts, template.setting, SatProver(), known=known)
     assert not refused.ok and "says something the facts do not" in refused.problems[0]
-    assert read_card(bad, facts, template.setting, AgreeingProver(), known=known).ok  # type: ignore[arg-type]
+    assert read_card(bad, facts, template.setting, AgreeingProver(), known=known).ok
     dropped = read_card(dropping(clauses), facts, template.setting, SatProver(), known=known)
     assert "is not stated by any one sentence" in dropped.problems[0]
     unread = read_card(
@@ -198,7 +199,7 @@ def test_the_prover_decides_what_is_kept(template: Case) -> None:
     assert "cannot be read" in unread.problems[0]
 
 
-def test_the_check_reads_a_model_text_back(template: Case, scripted_chat) -> None:  # type: ignore[no-untyped-def]
+def test_the_check_reads_a_model_text_back(template: Case, scripted_chat: StartServer) -> None:
     server = scripted_chat(script({}))
     case = _written(_client(server.base_url))
     locations = [
@@ -214,8 +215,8 @@ def test_the_check_reads_a_model_text_back(template: Case, scripted_chat) -> Non
 
 
 def test_generate_writes_records_and_replays_a_case_from_the_command_line(
-    tmp_path: Path, scripted_chat
-) -> None:  # type: ignore[no-untyped-def]
+    tmp_path: Path, scripted_chat: StartServer
+) -> None:
     server = scripted_chat(script({"The bank": [adding, adding, adding]}))
     runner = CliRunner()
     out, again = tmp_path / "case.json", tmp_path / "again.json"
@@ -256,8 +257,8 @@ def test_bad_options_and_endpoints_end_in_one_line(
 
 
 def test_a_replay_that_differs_and_a_time_limit_end_in_one_line(
-    tmp_path: Path, scripted_chat
-) -> None:  # type: ignore[no-untyped-def]
+    tmp_path: Path, scripted_chat: StartServer
+) -> None:
     server = scripted_chat(script({}))
     runner = CliRunner()
     llm = ["--writer", "llm", "--base-url", server.base_url, "--model", "scripted", "--record"]
@@ -280,8 +281,8 @@ def test_a_replay_that_differs_and_a_time_limit_end_in_one_line(
 
 
 def test_replies_cut_off_or_of_the_wrong_shape_are_counted_and_the_card_keeps_its_template(
-    template: Case, scripted_chat
-) -> None:  # type: ignore[no-untyped-def]
+    template: Case, scripted_chat: StartServer
+) -> None:
     """Replies a writer cannot use (cut off at the token cap, JSON of another shape, an empty
     text) are counted as unusable, asked again, and after the bound the card keeps the
     template's text; the case is still whole and checked."""
@@ -306,8 +307,8 @@ def test_replies_cut_off_or_of_the_wrong_shape_are_counted_and_the_card_keeps_it
 
 
 def test_an_endpoint_that_fails_ends_the_command_in_one_line(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, scripted_chat
-) -> None:  # type: ignore[no-untyped-def]
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, scripted_chat: StartServer
+) -> None:
     monkeypatch.setenv("GUMSHOE_LLM_MAX_RETRIES", "0")
     server = scripted_chat(lambda request: Fail(500, "the model fell over"))
     out = tmp_path / "case.json"

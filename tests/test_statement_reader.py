@@ -45,7 +45,7 @@ def test_every_clause_the_generator_writes_reads_back_to_exactly_its_fact() -> N
     checked = 0
     for fact in _pool(world, random.Random(1)):
         truth = fact_formula(fact, setting)
-        said = [
+        said: list[tuple[str, str | None]] = [
             (fill(t, fact, setting, short), None)
             for t in clause_templates(fact)
             for short in (False, True)
