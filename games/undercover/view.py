@@ -25,6 +25,8 @@ CHECK_WORDS: dict[CheckOutcome, tuple[str, Tone]] = {
     CheckOutcome.SYNTAX_ERROR: ("its formula could not be checked", "unknown"),
     CheckOutcome.NOT_FORMALISED: ("not formalised", "unknown"),
     CheckOutcome.UNDECIDED: ("undecided against its card", "undetermined"),
+    CheckOutcome.NO_CLAIM: ("asserts nothing about its card", "unknown"),
+    CheckOutcome.UNREAD: ("not read", "unknown"),
 }
 """Each card check in words, and its colour."""
 
