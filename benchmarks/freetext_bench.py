@@ -25,19 +25,13 @@ import typer
 from pydantic import BaseModel, ConfigDict, Field
 
 from benchmarks.report import Timing, format_table, measure, write_json
-from formalize.reading.reader import Reader
+from formalize.reading.reader import READER_KINDS, Reader, ReaderKind
 from formalize.world.setting import Setting
 from games.core.cli import BaseUrl, Model, fail, llm_settings
 from games.core.errors import GAME_ERRORS
 from games.detective.case import Question
 from games.detective.grading import grade_answer
-from games.detective.reading import (
-    READER_KINDS,
-    ReaderKind,
-    make_reader,
-    question_task,
-    reading_grade,
-)
+from games.detective.reading import make_reader, question_task, reading_grade
 from reasoning.jsonpos import parse_model
 from reasoning.llm import ChatClient, LLMSettings, make_client
 from reasoning.llm.scripted_server import ChatRequest, ScriptedChatServer, Step

@@ -140,6 +140,9 @@ class AttributeReader:
             return out
         for pieces, question in sentences:
             words = _words(text, pieces)
+            if question and any(p.kind == "comma" for p in pieces):
+                out.unsure = f"a question after a clause (a tag question?): {words!r}"
+                return out
             if question:
                 out.notes.append(f"a question: {words!r}")
                 continue
@@ -179,7 +182,7 @@ class AttributeReader:
         name read as "it"), or the reason it cannot be read."""
         kept = _without_contrasts(given)
         if kept is None:
-            return [], given, "a contrast without its clause"
+            return [], given, "a contrast without its clause, or with the thing itself"
         pieces, other = self._named_subject(kept)
         if not pieces:
             return [], pieces, "no clause"
@@ -328,11 +331,11 @@ def _raw(pieces: Sequence[Piece]) -> tuple[str, ...]:
 
 def _without_contrasts(pieces: list[Piece]) -> list[Piece] | None:
     """The sentence with a contrast set off by commas left out ("Unlike X, ...", "..., unlike
-    X"); None when a leading contrast has no comma to end it."""
-    lead = _contrast_at(pieces, 0)
-    if lead:
+    X"); None when a leading contrast has no comma to end it, or a contrast names the thing
+    itself ("like it")."""
+    if _contrast_at(pieces, 0):
         comma = next((i for i, p in enumerate(pieces) if p.kind == "comma"), None)
-        if comma is None:
+        if comma is None or _names_it(pieces[:comma]):
             return None
         pieces = pieces[comma + 1 :]
     for i, p in enumerate(pieces):
@@ -340,8 +343,14 @@ def _without_contrasts(pieces: list[Piece]) -> list[Piece] | None:
             after = next(
                 (j for j in range(i + 1, len(pieces)) if pieces[j].kind == "comma"), len(pieces)
             )
+            if _names_it(pieces[i:after]):
+                return None
             return _without_contrasts([*pieces[:i], *pieces[after:]])
     return pieces
+
+
+def _names_it(pieces: Sequence[Piece]) -> bool:
+    return any(p.kind == "word" and p.word in ("it", "its") for p in pieces)
 
 
 def _contrast_at(pieces: Sequence[Piece], i: int) -> bool:

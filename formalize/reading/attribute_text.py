@@ -50,7 +50,7 @@ def stem(word: str) -> str:
     """A crude, consistent stem: irregular forms to their base, then plural, past and -ing
     endings and a final "e" cut ("flavoured", "flavouring" and "flavour" share "flavour")."""
     word = aw.IRREGULAR.get(word, word)
-    if not word.isalpha() or len(word) <= 3 or word in aw.IRREGULAR.values():
+    if not word.isalpha() or len(word) <= 3 or word in aw.UNSTEMMED:
         return word
     if word.endswith("ies") and len(word) > 4:
         word = word[:-3] + "y"

@@ -176,10 +176,9 @@ IRREGULAR: dict[str, str] = {
     "people": "person",
     "men": "man",
     "women": "woman",
-    "species": "species",
-    "its": "its",
-    "this": "this",
-    "his": "his",
-    "as": "as",
 }
-"""Word forms the suffix rules would not bring to their base form (or would spoil)."""
+"""Word forms the suffix rules would not bring to their base form; their base forms then go
+through the suffix rules like any word."""
+
+UNSTEMMED = frozenset({"its", "this", "his", "hers", "ours", "yours", "theirs", "thus", "species"})
+"""Words the suffix rules would spoil ("its" is not "it")."""

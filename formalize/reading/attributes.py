@@ -27,6 +27,7 @@ from formalize.davidsonian.render import words as name_words
 from formalize.reading.attribute_text import stems
 from formalize.reading.reading import Reading
 from formalize.reading.task import Option, ReadingTask, SlotSpec
+from formalize.reading.text import fold
 from reasoning.formula import Atom, Const, Formula, Not, atoms
 
 YES = "yes"
@@ -232,7 +233,7 @@ def _texts(
 
 
 def _slot_name(text: str, taken: set[str]) -> str:
-    base = re.sub(r"[^a-z0-9]+", "_", text.casefold()).strip("_")[:48].strip("_") or "attribute"
+    base = re.sub(r"[^a-z0-9]+", "_", fold(text)).strip("_")[:48].strip("_") or "attribute"
     name, n = base, 2
     while name in taken:
         name, n = f"{base}_{n}", n + 1

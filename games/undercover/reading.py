@@ -15,26 +15,22 @@ violation.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal, get_args
 
 from formalize.davidsonian.literals import Claim, conjunction
 from formalize.reading.attribute_check import check_formula
 from formalize.reading.attribute_reader import AttributeReader
 from formalize.reading.attributes import AttributeVocabulary, outcome_of
-from formalize.reading.reader import CombinedReader, Reader
+from formalize.reading.llm_reader import LLMReader
+from formalize.reading.reader import Reader, ReaderKind, reader_of_kind
 from formalize.reading.reading import FormulaCheck, Reading
+from games.core.llm_player import recorded_index
 from games.undercover.agent import Description
 from games.undercover.events import DescriptionReading, ReadClaim
 from games.undercover.lexicon import Lexicon
 from reasoning.formula import Formula
+from reasoning.llm import ChatClient
 from reasoning.sorts import SortError, infer_sorts
 from reasoning.syntax import FormulaSyntaxError, format_formula, parse_formula
-
-ReaderKind = Literal["offline", "combined"]
-"""Which readers read descriptions: offline alone (the default, no endpoint), or offline with
-the LLM reader where the offline reader is unsure."""
-
-READER_KINDS: tuple[ReaderKind, ...] = get_args(ReaderKind)
 
 
 def pair_vocabulary(lexicon: Lexicon, word: str) -> AttributeVocabulary:
@@ -78,11 +74,18 @@ class ReadDescription:
 
 
 class DescriptionReader:
-    """Reads the descriptions of the pairs of ``lexicon``; ``llm`` (an LLM reader) reads those
-    the offline reader is unsure of. Readings are kept by pair, text and formula."""
+    """Reads the descriptions of the pairs of ``lexicon`` with the reader ``kind`` names: the
+    offline reader (the default), ``llm`` (an LLM reader: ``formalize.reading.LLMReader``)
+    alone, or offline with ``llm`` where it is unsure (``combined``). Readings are kept by
+    pair, text and formula."""
 
-    def __init__(self, lexicon: Lexicon, llm: Reader | None = None) -> None:
+    def __init__(
+        self, lexicon: Lexicon, kind: ReaderKind = "offline", llm: Reader | None = None
+    ) -> None:
+        if kind != "offline" and llm is None:
+            raise ValueError(f"--reader {kind}: the LLM reader needs an endpoint (--base-url)")
         self.lexicon = lexicon
+        self.kind = kind
         self.llm = llm
         self._readers: dict[str, AttributeReader] = {}
         self._read: dict[tuple[str, str, str | None], ReadDescription] = {}
@@ -107,7 +110,7 @@ class DescriptionReader:
     ) -> ReadDescription:
         offline = self.offline(word)
         vocabulary = offline.vocabulary
-        reader: Reader = offline if self.llm is None else CombinedReader(offline, self.llm)
+        reader = reader_of_kind(offline, self.kind, self.llm)
         reading = reader.read(vocabulary.task(), text)
         claims = vocabulary.claims(reading)
         canonical = self.lexicon.synonyms(word).canonical
@@ -155,6 +158,23 @@ class DescriptionReader:
         except SortError as err:
             return refused.model_copy(update={"reason": str(err)})
         return check_formula(self.offline(word), formula, claims, canonical=canonical)
+
+
+def description_reader(
+    lexicon: Lexicon,
+    kind: ReaderKind = "offline",
+    client: ChatClient | None = None,
+    *,
+    max_attempts: int | None = None,
+    seed: int = 0,
+) -> DescriptionReader:
+    """The description reader ``kind`` over ``lexicon``; the LLM kinds ask ``client`` under the
+    early-stop vote (at most ``max_attempts`` attempts), its calls' recorded indices kept."""
+    llm = None
+    if client is not None and kind != "offline":
+        options = {} if max_attempts is None else {"max_attempts": max_attempts}
+        llm = LLMReader(client, seed=seed, recorded=recorded_index, **options)
+    return DescriptionReader(lexicon, kind, llm)
 
 
 def _note(offline: AttributeReader, reading: Reading, text: str) -> str:
