@@ -69,14 +69,6 @@ def literals_of(formula: Formula) -> tuple[Claim, ...] | None:
     return tuple(unique[k] for k in sorted(unique))
 
 
-def canonical_core(formula: Formula) -> Formula | None:
-    """The canonical core of a positive literal ``formula``, or None when it is not one."""
-    claims = literals_of(formula)
-    if claims is None or len(claims) != 1 or not claims[0].holds:
-        return None
-    return claims[0].core
-
-
 def conjunction(claims: Sequence[Claim]) -> Formula:
     """The literals as one formula, in the order given (TOP for none)."""
     return conj(c.formula() for c in claims) if claims else TOP
