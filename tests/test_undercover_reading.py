@@ -11,7 +11,9 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from typer.testing import CliRunner
 
+from benchmarks.console.cli import app
 from benchmarks.freetext_bench import read_by_rule
 from formalize.davidsonian.literals import Claim, conjunction, literals_of
 from formalize.reading.attribute_check import check_formula
@@ -26,11 +28,13 @@ from games.undercover.lexicon import Fact, Lexicon
 from games.undercover.reading import DescriptionReader, pair_vocabulary
 from games.undercover.words import pair_catalogue
 from reasoning.llm import LLMSettings, make_client
-from reasoning.llm.scripted_server import ScriptedChatServer
+from reasoning.llm.scripted_server import ChatRequest, ScriptedChatServer
 from reasoning.syntax import parse_formula
 from reasoning.verifier import ClaimStatus
 from tests.support.played import play_undercover
+from tests.test_undercover_cli import _scripted
 
+runner = CliRunner()
 TEA = pair_catalogue()["earl-grey-tea-ceylon-tea"]
 EARL, CEYLON = "Earl Grey Tea", "Ceylon Tea"
 THE_STATEMENT = "It is a kind of tea, and it has no added flavouring."
@@ -291,3 +295,42 @@ def test_a_statement_with_its_formula_reads_to_that_formula() -> None:
     assert outcome is CheckOutcome.CONSISTENT and meaning is not None
     assert literals_of(parse_formula(meaning)) == literals_of(parse_formula(formula))
     assert any(a.no == "it has no seeds" for a in vocabulary.attributes)
+
+
+def _game_and_reader(request: ChatRequest) -> str:
+    """The nli seat's answers (a description no offline reader reads, a vote), and the reader's
+    (by the keyword rule: nothing about the card)."""
+    if "Answer given:" in request.last_user:
+        return read_by_rule(request)
+    return _scripted(request)
+
+
+def test_play_reads_descriptions_with_the_llm_reader_recorded_and_replayed(
+    tmp_path: Path,
+) -> None:
+    game_id = "undercover-earl-grey-tea-ceylon-tea-seed1"
+    args = ["play", "undercover", "--agents", "nli,prover*3", "--seed", "1"]
+    args += ["--reader", "combined"]
+    with ScriptedChatServer(_game_and_reader) as server:
+        live = [*args, "--base-url", server.base_url, "--model", "scripted"]
+        played = runner.invoke(app, [*live, "--record", "--out", str(tmp_path / "a")])
+        assert played.exit_code == 0, played.output
+    assert "description reader" in played.output
+    recorded = tmp_path / "a" / "llm" / f"{game_id}.reader.jsonl"
+    assert recorded.is_file() and recorded.read_text().strip()
+    replayed = runner.invoke(
+        app, [*args, "--replay", str(tmp_path / "a"), "--out", str(tmp_path / "b")]
+    )
+    assert replayed.exit_code == 0, replayed.output
+    logs = [(tmp_path / d / f"{game_id}.jsonl").read_text() for d in ("a", "b")]
+    assert logs[0] == logs[1]
+    events = ENTRY.read_log(tmp_path / "a" / f"{game_id}.jsonl").events
+    readings = {
+        e.seat: e.reading for e in events if isinstance(e, DescriptionEvent) and e.round == 1
+    }
+    nli = readings[0]
+    assert nli is not None and nli.reader == "offline+llm" and nli.outcome == "nothing"
+    assert nli.calls == 2 and nli.vote is not None and len(nli.vote.recorded) == 2
+    assert all(r is not None and r.calls == 0 for s, r in readings.items() if s != 0)
+    missing = runner.invoke(app, ["play", "undercover", "--agents", "prover*4", "--reader", "llm"])
+    assert missing.exit_code == 2 and "needs an endpoint" in missing.output

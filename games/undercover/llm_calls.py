@@ -4,7 +4,9 @@ As for every game (``games.core.recordings``), seat k's calls in game G are kept
 ``llm/G.seat<k>.jsonl`` in a folder (a bench run directory, or the ``--out`` folder of ``gumshoe
 play``); each seat asks its own client in a fixed order, so every file replays exactly, whatever
 other games a run holds and in whatever order they are played or resumed. A seat may play its own
-model (``nli@MODEL``): its recording is checked against that model when replayed.
+model (``nli@MODEL``): its recording is checked against that model when replayed. The LLM reader
+of the game's descriptions (``--reader llm`` or ``combined``) keeps its calls beside them, in
+``llm/G.reader.jsonl``.
 """
 
 from __future__ import annotations
@@ -51,6 +53,36 @@ def replay_clients(
         return ReplayClient(path, model=seat_model or model, meter=meter)
 
     return client
+
+
+def reader_calls(folder: Path, game: str) -> Path:
+    """Where the description reader's LLM calls in game ``game`` are kept."""
+    path = game_calls(folder, game)
+    return path.with_name(f"{path.stem}.reader{path.suffix}")
+
+
+def reader_client(
+    live: LiveClient,
+    model: str,
+    *,
+    record: Path | None = None,
+    replay: Path | None = None,
+    game: str,
+    meter: UsageMeter | None = None,
+) -> ChatClient:
+    """The description reader's chat client: replayed from ``replay``'s recording of ``game``,
+    recorded into ``record``'s (which starts empty), else ``live()``."""
+    if replay is not None:
+        path = reader_calls(replay, game)
+        if not path.is_file():
+            raise RecordingMissing(path)
+        return ReplayClient(path, model=model, meter=meter)
+    if record is not None:
+        path = reader_calls(record, game)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("", encoding="utf-8")
+        return RecordingClient(live(), path)
+    return live()
 
 
 def recorded_model(folder: Path, game: str, seats: Iterable[int] | None = None) -> str | None:
