@@ -39,13 +39,10 @@ def check_formula(
     """Whether ``formula`` is accepted as the meaning of a sentence whose reading is
     ``sentence`` (its literals; None when unsure), over ``reader``'s vocabulary (see the
     module docstring)."""
-    given = format_formula(formula)
     vocabulary = reader.vocabulary
 
     def refused(step: CheckStep, reason: str, rendering: str | None = None) -> FormulaCheck:
-        return FormulaCheck(
-            formula=given, accepted=False, rendering=rendering, failed=step, reason=reason
-        )
+        return FormulaCheck(accepted=False, rendering=rendering, failed=step, reason=reason)
 
     read = canonical(formula)
     unknown = sorted({a.pred for a in atoms(read)} - vocabulary.predicates)
@@ -80,4 +77,4 @@ def check_formula(
     if set(sentence) != set(claims):
         shown = format_formula(conjunction(vocabulary.ordered(sentence)))
         return refused("sentence", f"the sentence reads otherwise: {shown}", rendering)
-    return FormulaCheck(formula=given, accepted=True, rendering=rendering)
+    return FormulaCheck(accepted=True, rendering=rendering)

@@ -123,13 +123,12 @@ sentence reads as."""
 
 
 class FormulaCheck(BaseModel):
-    """A formula checked as the meaning of a statement (``attribute_check``): the formula as
-    given, whether it is accepted, the words it was rendered to (None when it failed before),
-    the step it failed and why."""
+    """A formula checked as the meaning of a statement (``attribute_check``): whether it is
+    accepted, the words it was rendered to (None when it failed before), the step it failed and
+    why."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    formula: str
     accepted: bool
     rendering: str | None = None
     failed: CheckStep | None = None

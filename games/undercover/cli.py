@@ -302,7 +302,11 @@ def play_undercover(
                 game=name,
                 meter=UsageMeter.for_settings(llm),
             )
-        descriptions = description_reader(lex, reader, reader_llm, seed=seed)
+        descriptions = (
+            settings.library.reader
+            if reader_llm is None
+            else description_reader(lex, reader, reader_llm, seed=seed)
+        )
     except (ValueError, ValidationError, ProverUnavailable, RecordingMissing) as err:
         fail(err)
     checker = ProverChecker(settings.test, descriptions)

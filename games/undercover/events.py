@@ -89,7 +89,7 @@ class DescriptionReading(BaseModel):
     accepted meaning (``formula``, for ``claims``) and its literals with their words, the LLM
     calls and vote when the LLM reader was asked, why it reads as it does (``note``), the
     reading's own check (rendered to words and read back) and the check of the speaker's own
-    formula, when it gave one."""
+    formula, when it gave one (its rendering left out when accepted: it is the reading's)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 

@@ -143,10 +143,11 @@ class DescriptionReader:
         formula: Formula | None,
         claims: tuple[Claim, ...] | None,
     ) -> FormulaCheck | None:
-        """The check of the speaker's own formula (None when it gave none)."""
+        """The check of the speaker's own formula (None when it gave none; its rendering left
+        out when accepted, for it is the reading's)."""
         if given is None:
             return None
-        refused = FormulaCheck(formula=given, accepted=False, failed="syntax")
+        refused = FormulaCheck(accepted=False, failed="syntax")
         if formula is None:
             try:
                 formula = parse_formula(given)
@@ -157,7 +158,8 @@ class DescriptionReader:
             infer_sorts([canonical(formula)], self.lexicon.signature(word))
         except SortError as err:
             return refused.model_copy(update={"reason": str(err)})
-        return check_formula(self.offline(word), formula, claims, canonical=canonical)
+        found = check_formula(self.offline(word), formula, claims, canonical=canonical)
+        return found.model_copy(update={"rendering": None}) if found.accepted else found
 
 
 def description_reader(
