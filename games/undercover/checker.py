@@ -158,7 +158,7 @@ class ProverChecker:
             return ConsistencyResult(
                 CheckOutcome.SYNTAX_ERROR, f"its formula: {record.seat_formula.reason}"
             )
-        return ConsistencyResult(CheckOutcome.UNREAD, _with("unread", record.note))
+        return ConsistencyResult(CheckOutcome.UNREAD, record.note or "no reader could read it")
 
     def claim_status(
         self, word: str, read: ReadDescription

@@ -15,7 +15,14 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from games.core.recordings import CALLS_DIR, RecordingMissing, game_calls, seat_calls
-from reasoning.llm import ChatClient, RecordingClient, ReplayClient, UsageMeter, load_recording
+from reasoning.llm import (
+    ChatClient,
+    RecordingClient,
+    ReplayClient,
+    UsageMeter,
+    load_recording,
+    recording_file,
+)
 
 LiveClient = Callable[[], ChatClient]
 """Builds the live chat client of a seat (its model at its endpoint), asked only when needed."""
@@ -48,7 +55,7 @@ def replay_clients(
 
     def client(seat: int, seat_model: str | None, live: LiveClient) -> ChatClient:
         path = seat_calls(folder, game, seat)
-        if not path.is_file():
+        if recording_file(path) is None:
             raise RecordingMissing(path)
         return ReplayClient(path, model=seat_model or model, meter=meter)
 
@@ -74,7 +81,7 @@ def reader_client(
     recorded into ``record``'s (which starts empty), else ``live()``."""
     if replay is not None:
         path = reader_calls(replay, game)
-        if not path.is_file():
+        if recording_file(path) is None:
             raise RecordingMissing(path)
         return ReplayClient(path, model=model, meter=meter)
     if record is not None:
@@ -87,11 +94,13 @@ def reader_client(
 
 def recorded_model(folder: Path, game: str, seats: Iterable[int] | None = None) -> str | None:
     """The model ``game``'s recordings in ``folder`` were made with, read from the first of
-    ``seats`` (default: every seat) that made a call; None when none did."""
+    ``seats`` (default: every seat) that made a call (a recording may be gzip-compressed); None
+    when none did."""
     stem = game_calls(folder, game).stem
     wanted = None if seats is None else {f"{stem}.seat{seat}.jsonl" for seat in seats}
-    for path in sorted((folder / CALLS_DIR).glob(f"{stem}.seat*.jsonl")):
-        if wanted is not None and path.name not in wanted:
+    for path in sorted((folder / CALLS_DIR).glob(f"{stem}.seat*.jsonl*")):
+        name = path.name.removesuffix(".gz")
+        if wanted is not None and name not in wanted:
             continue
         calls = load_recording(path)
         if calls:
