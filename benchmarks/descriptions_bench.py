@@ -21,12 +21,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
 import typer
 from pydantic import BaseModel, ConfigDict
 
-from benchmarks.freetext_bench import _readers, reader_client
+from benchmarks.freetext_bench import Batch, parse_readers, reader_client, sample
 from benchmarks.report import Timing, format_table, measure, write_json
 from formalize.davidsonian.literals import Claim, literals_of
 from formalize.reading.reader import ReaderKind
@@ -74,10 +74,6 @@ COLUMNS = (
     "calls/description",
 )
 """The table's columns."""
-
-Batch = Literal["tuning", "held-out"]
-"""Which batch a description is in: the one the offline reader was tuned on, or one written
-after and measured as it came."""
 
 
 class LabelledDescription(BaseModel):
@@ -235,21 +231,6 @@ def run(
     return rows, scored, timings
 
 
-def sample(
-    described: Sequence[LabelledDescription], batch: Batch | None, per_kind: int | None
-) -> list[LabelledDescription]:
-    """The descriptions of ``batch`` (all without one), at most the first ``per_kind`` of each
-    kind."""
-    kept: list[LabelledDescription] = []
-    for d in described:
-        if batch is not None and d.batch != batch:
-            continue
-        if per_kind is not None and sum(k.kind == d.kind for k in kept) >= per_kind:
-            continue
-        kept.append(d)
-    return kept
-
-
 def bench_descriptions(
     readers: Annotated[
         str, typer.Option(help="Readers, comma-separated: offline, llm, combined.")
@@ -284,7 +265,7 @@ def bench_descriptions(
     """Readers of Undercover-V descriptions on the labelled set, per kind of description."""
     lexicon = Lexicon.load()
     try:
-        kinds = _readers(readers)
+        kinds = parse_readers(readers)
         found = load_labelled(labelled, lexicon)
         chosen = sample(found.descriptions, batch, per_kind)
         settings = llm_settings(model, base_url)

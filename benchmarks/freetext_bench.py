@@ -19,7 +19,7 @@ import re
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, nullcontext
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, Protocol, TypeVar
 
 import typer
 from pydantic import BaseModel, ConfigDict, Field
@@ -84,8 +84,8 @@ class LabelledCase(BaseModel):
 
 
 Batch = Literal["tuning", "held-out"]
-"""Which batch an answer is in: the one the offline reader was tuned on, or one written after
-and measured as it came."""
+"""Which batch a labelled item (an answer, a description) is in: the one the offline reader was
+tuned on, or one written after and measured as it came."""
 
 
 class LabelledAnswer(BaseModel):
@@ -258,21 +258,37 @@ def run(
     return rows, scored, timings
 
 
+class Labelled(Protocol):
+    """An item of a labelled set: its kind and its batch."""
+
+    @property
+    def kind(self) -> str:
+        """The kind of item, a row of the table."""
+
+    @property
+    def batch(self) -> str:
+        """The batch it was written in."""
+
+
+LabelledItem = TypeVar("LabelledItem", bound=Labelled)
+
+
 def sample(
-    answers: Sequence[LabelledAnswer], batch: Batch | None, per_kind: int | None
-) -> list[LabelledAnswer]:
-    """The answers of ``batch`` (all without one), at most the first ``per_kind`` of each kind."""
-    kept: list[LabelledAnswer] = []
-    for answer in answers:
-        if batch is not None and answer.batch != batch:
+    items: Sequence[LabelledItem], batch: Batch | None, per_kind: int | None
+) -> list[LabelledItem]:
+    """The items of ``batch`` (all without one), at most the first ``per_kind`` of each kind."""
+    kept: list[LabelledItem] = []
+    for item in items:
+        if batch is not None and item.batch != batch:
             continue
-        if per_kind is not None and sum(a.kind == answer.kind for a in kept) >= per_kind:
+        if per_kind is not None and sum(k.kind == item.kind for k in kept) >= per_kind:
             continue
-        kept.append(answer)
+        kept.append(item)
     return kept
 
 
-def _readers(text: str) -> list[ReaderKind]:
+def parse_readers(text: str) -> list[ReaderKind]:
+    """The reader kinds of a comma-separated ``--readers`` option, in their fixed order."""
     names = [p.strip() for p in text.split(",") if p.strip()]
     chosen = [k for k in READER_KINDS if k in names]
     if not names or len(chosen) != len(set(names)):
@@ -314,7 +330,7 @@ def bench_freetext(
 ) -> None:
     """Readers of answers in words on the labelled set, per kind of answer."""
     try:
-        kinds = _readers(readers)
+        kinds = parse_readers(readers)
         found = load_labelled(labelled)
         found = found.model_copy(update={"answers": sample(found.answers, batch, per_kind)})
         settings = llm_settings(model, base_url)
