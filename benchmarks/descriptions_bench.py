@@ -21,12 +21,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 import typer
 from pydantic import BaseModel, ConfigDict
 
-from benchmarks.freetext_bench import Batch, parse_readers, reader_client, sample
+from benchmarks.freetext_bench import parse_readers, reader_client, sample
 from benchmarks.report import Timing, format_table, measure, write_json
 from formalize.davidsonian.literals import Claim, literals_of
 from formalize.reading.reader import ReaderKind
@@ -74,6 +74,10 @@ COLUMNS = (
     "calls/description",
 )
 """The table's columns."""
+
+Batch = Literal["tuning", "held-out"]
+"""Which batch a description is in: the one the offline reader was tuned on, or one written
+after and measured as it came."""
 
 
 class LabelledDescription(BaseModel):
