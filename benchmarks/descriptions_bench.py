@@ -42,10 +42,8 @@ from reasoning.llm import ChatClient
 from reasoning.syntax import FormulaSyntaxError, parse_formula
 from reasoning.textfile import UserFileError, read_user_text
 
-LABELLED = (
-    Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "undercover" / "descriptions.json"
-)
-"""The labelled set shipped with the tests."""
+LABELLED = Path(__file__).resolve().parent / "data" / "undercover" / "descriptions.json"
+"""The labelled set, shipped with the package (the tests read it too)."""
 
 KINDS: tuple[str, ...] = (
     "plain",
