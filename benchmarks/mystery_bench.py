@@ -24,7 +24,7 @@ from benchmarks.console.options import (
     run_command,
 )
 from benchmarks.llm_usage import game_usage, played_usage, usage_lines
-from benchmarks.report import can_plot, format_table, plot_note, pyplot, write_json
+from benchmarks.report import can_plot, format_table, plot_note, pyplot, save_figure, write_json
 from benchmarks.runner import MemoryLog, check_replayable, run_games
 from benchmarks.wellplay_runs import (
     METRICS,
@@ -50,6 +50,7 @@ from games.mystery.wellplay_answer import Knowledge, answer_all
 from games.mystery.wellplay_play import VARIANTS, WellPlayVariant, case_of
 from provers.sat_prover import SatProver
 from reasoning.llm import LLMEndpointError, make_client
+from reasoning.outfile import json_text
 from reasoning.progress import progress_bar
 from reasoning.verifier import ClaimStatus, Correctness
 
@@ -185,7 +186,7 @@ def plot_gains(per_round: list[float], path: Path) -> Path:
     ax.set_ylabel("mean exact IG (nats)")
     ax.set_title("Information gain per round")
     fig.tight_layout()
-    fig.savefig(path)
+    save_figure(fig, path)
     plt.close(fig)
     return path
 
@@ -397,6 +398,4 @@ def bench_wellplay(
 
 def write_json_text(payload: dict[str, Any]) -> str:
     """The summary as one JSON document."""
-    import json
-
-    return json.dumps(payload, indent=2, default=str, allow_nan=False)
+    return json_text(payload, default=str).rstrip("\n")

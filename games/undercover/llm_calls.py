@@ -23,6 +23,7 @@ from reasoning.llm import (
     load_recording,
     recording_file,
 )
+from reasoning.outfile import write_atomic
 
 LiveClient = Callable[[], ChatClient]
 """Builds the live chat client of a seat (its model at its endpoint), asked only when needed."""
@@ -41,7 +42,7 @@ def recording_clients(folder: Path, game: str) -> SeatClients:
         inner = live()
         path = seat_calls(folder, game, seat)
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text("", encoding="utf-8")
+        write_atomic(path, "")
         return RecordingClient(inner, path)
 
     return client
@@ -87,7 +88,7 @@ def reader_client(
     if record is not None:
         path = reader_calls(record, game)
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text("", encoding="utf-8")
+        write_atomic(path, "")
         return RecordingClient(live(), path)
     return live()
 
@@ -102,7 +103,7 @@ def recorded_model(folder: Path, game: str, seats: Iterable[int] | None = None) 
         name = path.name.removesuffix(".gz")
         if wanted is not None and name not in wanted:
             continue
-        calls = load_recording(path)
+        calls = load_recording(path, inside=folder)
         if calls:
             return calls[0].model
     return None
