@@ -24,7 +24,7 @@ RESUMABLE = sorted(
 """The bench commands that play games on the shared runner."""
 PLAYS_WITH_RECORDINGS = ["clue", "undercover", "detective", "mystery"]
 """The play commands that record and replay LLM calls."""
-ASKING = ["detective-free", "detective-agreement", "freetext", "wellplay"]
+ASKING = ["detective-free", "detective-agreement", "freetext", "descriptions", "wellplay"]
 """The bench commands that call an LLM outside the runner: the endpoint options alone."""
 
 

@@ -36,6 +36,9 @@ from games.hanabi.events import HanabiConfig
 from games.hanabi.llm_agents import HanabiLLMAgent
 from games.mystery.agents import LLMAgent as MysteryLLMAgent
 from games.mystery.entry import ENTRY as MYSTERY
+from games.undercover.agent import Description
+from games.undercover.lexicon import Lexicon
+from games.undercover.reading import DescriptionReader
 from provers import SatProver
 from reasoning.llm import (
     LLMSettings,
@@ -194,3 +197,15 @@ def test_an_interrogation_game_with_a_questum_seat_asks_and_votes_on_structured_
     assert "vote" not in fallbacks, fallbacks
     rounds = MYSTERY.default_config(len(specs)).rounds
     assert sum(fallbacks.get("ask", {}).values()) < rounds, fallbacks
+
+
+def test_the_llm_reader_reads_an_undercover_description_under_the_vote() -> None:
+    client = live_client()
+    reader = DescriptionReader(Lexicon.load(), "llm", LLMReader(client))
+    record = reader.read("Earl Grey Tea", Description("It has no added flavouring.")).record
+    assert record.reader == "llm" and record.outcome in ("claims", "nothing", "unsure")
+    assert record.vote is not None
+    assert 2 <= len(record.vote.ballots) == record.calls <= DEFAULT_MAX_ATTEMPTS
+    # The endpoint took the attribute reading schema (its grammar) and answered every call.
+    assert client.structured_mode in ("json_schema", "json_object")
+    assert client.meter.snapshot().errors == 0

@@ -57,7 +57,16 @@ GAMES = (
     ),
     Game(
         "undercover",
-        ("--pair", "--spy-agent", "--prover", "--timeout", "--pairs-file", "--lexicon", "--scores"),
+        (
+            "--pair",
+            "--spy-agent",
+            "--prover",
+            "--timeout",
+            "--pairs-file",
+            "--lexicon",
+            "--scores",
+            "--reader",
+        ),
         ("--pair", "Tea/Coffee", "no word pair 'Tea/Coffee'"),
         (),
         "plain",

@@ -63,6 +63,10 @@ BENCHES: dict[str, Lazy | Group] = {
         "Word-pair similarity table.",
         "benchmarks.undercover_bench:bench_undercover_similarity",
     ),
+    "descriptions": Lazy(
+        "Readers of Undercover-V descriptions on a labelled set, per kind.",
+        "benchmarks.descriptions_bench:bench_descriptions",
+    ),
     "detective": Lazy(
         "Detective cases played by each agent (resumable run).",
         "benchmarks.detective_bench:bench_detective",

@@ -151,7 +151,7 @@ def run_play(
         if log is not None:
             log.close()
     printer.finish(played)
-    for line in usage_footer(played.seat_meters()):
+    for line in usage_footer({**played.seat_meters(), **entry.game_meters(played.state)}):
         typer.echo(line)
     if path is not None:
         typer.echo(f"log: {path}")

@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from games.core.audit import AuditRecord
     from games.core.decisions import LoggedDecision
     from games.core.view import ViewParts
+    from reasoning.llm.usage import UsageMeter
 
 E = TypeVar("E", bound=BaseModel)
 C = TypeVar("C", bound=BaseModel)
@@ -252,6 +253,11 @@ class GameEntry(ABC, Generic[E, C, S, P]):
         """The game to play under ``settings`` (``new_state``, unless the settings choose a
         referee, such as Undercover-V's prover)."""
         return self.new_state(config, seed, seats)
+
+    def game_meters(self, state: GameState) -> dict[str, tuple[UsageMeter, ...]]:
+        """The usage meters of a played game's LLM calls made by no seat (a reader the referee
+        asks, say), by the label the usage table gives them; none here."""
+        return {}
 
     def printer(self, options: P, settings: S, echo: Echo) -> GamePrinter:
         """How ``gumshoe play`` shows a game of this entry under ``options``."""

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from pydantic import ConfigDict, Field
 
+from formalize.reading.reader import ReaderKind
 from games.core.agents import AgentRegistry, AgentSpecError, AgentType, seat_seed
 from games.core.llm_player import seat_client
 from games.core.random_agent import Draw, RandomAgent, uniform
@@ -55,7 +56,8 @@ class UndercoverAgentSettings(AgentSettings):
     the command's) gets a client of its own, one per model and endpoint; ``seat_clients``, when
     given, makes each LLM seat's client from its live one (recording or replaying that seat's
     calls); ``pipeline`` configures the neuro-symbolic LLM agent (its backend included: by
-    default Isabelle where installed, else Z3).
+    default Isabelle where installed, else Z3); ``reader`` says who reads the descriptions for
+    the card checks (offline; llm or combined ask the command's endpoint).
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid", arbitrary_types_allowed=True)
@@ -67,6 +69,7 @@ class UndercoverAgentSettings(AgentSettings):
     seat_clients: SeatClients | None = None
     pipeline: PipelineSettings | None = None
     seat_model: str | None = None
+    reader: ReaderKind = "offline"
     built_clients: dict[tuple[str, SeatEndpoint | None], ChatClient] = Field(
         default_factory=dict, repr=False, exclude=True
     )

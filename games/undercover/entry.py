@@ -11,6 +11,7 @@ from pydantic import ValidationError
 from games.core.log import GameLog, LogHeader, SeatInfo
 from games.core.loop import Agent
 from games.core.printer import Echo
+from games.core.protocol import GameState
 from games.core.registry import GameEntry, PlaySetup
 from games.core.replay import replay as replay_log
 from games.core.runlog import field_errors, game_id
@@ -47,6 +48,7 @@ from provers.registry import get_prover
 if TYPE_CHECKING:
     from games.core.audit import AuditRecord
     from games.core.view import ViewParts
+    from reasoning.llm import UsageMeter
 
 
 def check_undercover_events(
@@ -161,10 +163,17 @@ class UndercoverEntry(
                         f"no lexicon entry for {word!r}: the offline agents need one (give a "
                         "lexicon folder with --lexicon)"
                     )
+        llm = settings.llm
+        if options.reader != "offline" and (
+            llm is None or (not llm.configured and llm.replay_path is None)
+        ):
+            raise ValueError(
+                f"--reader {options.reader}: the LLM reader needs an endpoint (--base-url)"
+            )
         chosen = UndercoverAgentSettings.create(
             lexicon, get_prover(options.prover), timeout=options.timeout
         )
-        update = {"llm": settings.llm, "endpoints": settings.endpoints}
+        update = {"llm": llm, "endpoints": settings.endpoints, "reader": options.reader}
         return PlaySetup(recorded, chosen.model_copy(update=update), specs)
 
     def game_id(self, config: UndercoverSetup, seed: int) -> str:
@@ -179,11 +188,31 @@ class UndercoverEntry(
         settings: UndercoverAgentSettings,
     ) -> UndercoverState:
         """A fresh game whose referee checks descriptions with the settings' consistency test
-        (their prover and lexicon)."""
+        (their prover and lexicon), read by the settings' reader (an LLM one asks the game's
+        endpoint, its calls recorded or replayed beside the seats')."""
         from games.undercover.checker import ProverChecker
+        from games.undercover.llm_calls import game_reader_client
+        from games.undercover.reading import description_reader
+        from reasoning.llm import UsageMeter
 
         game = UndercoverGame(config.config, config.pair, seed)
-        return UndercoverState(game, ProverChecker(settings.test))
+        reader = settings.library.reader
+        if settings.reader != "offline" and settings.llm is not None:
+            client = game_reader_client(settings.llm, UsageMeter.for_settings(settings.llm))
+            reader = description_reader(settings.lexicon, settings.reader, client, seed=seed)
+        return UndercoverState(game, ProverChecker(settings.test, reader))
+
+    def game_meters(self, state: GameState) -> dict[str, tuple[UsageMeter, ...]]:
+        """The LLM description reader's usage, where the referee asked one."""
+        from formalize.reading.llm_reader import LLMReader
+        from games.undercover.checker import ProverChecker
+
+        if not isinstance(state, UndercoverState) or not isinstance(state.checker, ProverChecker):
+            return {}
+        llm = state.checker.reader.llm
+        if not isinstance(llm, LLMReader):
+            return {}
+        return {"description reader": (llm.client.meter,)}
 
     def printer(
         self, options: UndercoverOptions, settings: UndercoverAgentSettings, echo: Echo

@@ -10,6 +10,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from formalize.reading.reader import ReaderKind
 from games.core.agents import combined_fallbacks
 from games.core.played import PlayedGame
 from games.core.printer import Echo, GamePrinter
@@ -64,6 +65,12 @@ class UndercoverOptions(BaseModel):
     )
     scores: bool = Field(
         default=False, description="Also print each seat's Attributional Score (loads MiniLM)."
+    )
+    reader: ReaderKind = Field(
+        default="offline",
+        description="Who reads the descriptions for the card checks: offline (no endpoint), llm "
+        "(the endpoint, under the early-stop vote), or combined (the LLM where the offline reader "
+        "is unsure)",
     )
 
 
