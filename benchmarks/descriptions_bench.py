@@ -30,7 +30,7 @@ from benchmarks.freetext_bench import parse_readers, reader_client, sample
 from benchmarks.report import Timing, format_table, measure, write_json
 from formalize.davidsonian.literals import Claim, literals_of
 from formalize.reading.reader import ReaderKind
-from games.core.cli import BaseUrl, Model, fail, llm_settings
+from games.core.cli import EndpointOptions, fail, with_options
 from games.core.errors import GAME_ERRORS
 from games.undercover.agent import Description
 from games.undercover.checker import ConsistencyTest, ProverChecker
@@ -233,7 +233,9 @@ def run(
     return rows, scored, timings
 
 
+@with_options(EndpointOptions)
 def bench_descriptions(
+    shared: EndpointOptions,
     readers: Annotated[
         str, typer.Option(help="Readers, comma-separated: offline, llm, combined.")
     ] = "offline",
@@ -261,8 +263,6 @@ def bench_descriptions(
         bool, typer.Option("--totals", help="Print each reader's row over all kinds only.")
     ] = False,
     out: Annotated[Path, typer.Option(help="Folder for descriptions.json.")] = Path("runs/bench"),
-    model: Model = None,
-    base_url: BaseUrl = None,
 ) -> None:
     """Readers of Undercover-V descriptions on the labelled set, per kind of description."""
     lexicon = Lexicon.load()
@@ -270,7 +270,7 @@ def bench_descriptions(
         kinds = parse_readers(readers)
         found = load_labelled(labelled, lexicon)
         chosen = sample(found.descriptions, batch, per_kind)
-        settings = llm_settings(model, base_url)
+        settings = shared.llm()
         if not scripted and any(k != "offline" for k in kinds) and not settings.configured:
             raise ValueError("--readers llm/combined: give --base-url (or --scripted)")
     except ValueError as err:
@@ -290,7 +290,9 @@ def bench_descriptions(
         "batch": batch,
         "per_kind": per_kind,
         "scripted": scripted,
-        "model": None if all(k == "offline" for k in kinds) else ("rule" if scripted else model),
+        "model": None
+        if all(k == "offline" for k in kinds)
+        else ("rule" if scripted else settings.model),
         "table": rows,
         "descriptions": {k: [s.model_dump() for s in v] for k, v in scored.items()},
         "timing": {k: {"cpu_s": t.cpu, "wall_s": t.wall} for k, t in timings.items()},

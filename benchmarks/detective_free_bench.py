@@ -18,7 +18,7 @@ import typer
 
 from benchmarks.report import figure, format_table, measure, write_json
 from formalize.reading.reader import ReaderKind
-from games.core.cli import BaseUrl, Model, fail, llm_settings
+from games.core.cli import EndpointOptions, fail, with_options
 from games.core.errors import GAME_ERRORS
 from games.core.llm_player import seat_client
 from games.detective.analysis import (
@@ -74,7 +74,9 @@ def _modes(text: str) -> tuple[list[int], bool]:
     return modes, exact
 
 
+@with_options(EndpointOptions)
 def bench_detective_free(
+    shared: EndpointOptions,
     case_file: Annotated[
         Path | None,
         typer.Option("--case", help="A case file; else the case generated from --seed."),
@@ -89,15 +91,13 @@ def bench_detective_free(
     ] = None,
     out: Annotated[Path, typer.Option(help="Folder for detective_free.json.")] = Path("runs/bench"),
     reader: Reader = "offline",
-    model: Model = None,
-    base_url: BaseUrl = None,
 ) -> None:
     """Play a case with free-text answers ``--runs`` times and grade it as seed 001 does."""
     try:
         _modes(str(mode))
         case = _case(case_file, seed)
         others = load_orders(orders, case) if orders is not None else []
-        client = seat_client(llm_settings(model, base_url), 0)
+        client = seat_client(shared.llm(), 0)
         words = make_reader(case.setting, reader, client)
     except (CaseError, GenerationError, StudyError, ValueError) as err:
         fail(err)
@@ -173,7 +173,9 @@ def bench_detective_free(
     typer.echo(f"wrote {write_json(out / 'detective_free.json', payload)}")
 
 
+@with_options(EndpointOptions)
 def bench_detective_agreement(
+    shared: EndpointOptions,
     case_file: Annotated[Path, typer.Option("--case", help="The case the answers are to.")],
     answers: Annotated[Path, typer.Option(help="The answers (JSON lines: id, question, answer).")],
     grades: Annotated[Path, typer.Option(help="Human grades (CSV: answer_id,grader,grade).")],
@@ -188,8 +190,6 @@ def bench_detective_agreement(
         "runs/bench"
     ),
     reader: Reader = "offline",
-    model: Model = None,
-    base_url: BaseUrl = None,
 ) -> None:
     """Grade a study's answers in each autograder mode and exactly (where questions have a
     logic form and the reading is decisive; the rest counted unjudged) and print seed 001's
@@ -200,7 +200,7 @@ def bench_detective_agreement(
         study = load_answers(answers, case)
         humans = load_human_grades(grades, study)
         needs_llm = bool(chosen) or (exact and reader != "offline")
-        client = seat_client(llm_settings(model, base_url), 0) if needs_llm else None
+        client = seat_client(shared.llm(), 0) if needs_llm else None
         words = make_reader(case.setting, reader, client)
     except (CaseError, StudyError, ValueError) as err:
         fail(err)

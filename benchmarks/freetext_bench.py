@@ -27,7 +27,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from benchmarks.report import Timing, format_table, measure, write_json
 from formalize.reading.reader import READER_KINDS, Reader, ReaderKind
 from formalize.world.setting import Setting
-from games.core.cli import BaseUrl, Model, fail, llm_settings
+from games.core.cli import EndpointOptions, fail, with_options
 from games.core.errors import GAME_ERRORS
 from games.detective.case import Question
 from games.detective.grading import grade_answer
@@ -307,7 +307,9 @@ def parse_readers(text: str) -> list[ReaderKind]:
     return chosen
 
 
+@with_options(EndpointOptions)
 def bench_freetext(
+    shared: EndpointOptions,
     readers: Annotated[
         str, typer.Option(help="Readers, comma-separated: offline, llm, combined.")
     ] = "offline",
@@ -337,15 +339,13 @@ def bench_freetext(
         bool, typer.Option("--totals", help="Print each reader's row over all kinds only.")
     ] = False,
     out: Annotated[Path, typer.Option(help="Folder for freetext.json.")] = Path("runs/bench"),
-    model: Model = None,
-    base_url: BaseUrl = None,
 ) -> None:
     """Readers of answers in words on the labelled set, per kind of answer."""
     try:
         kinds = parse_readers(readers)
         found = load_labelled(labelled)
         found = found.model_copy(update={"answers": sample(found.answers, batch, per_kind)})
-        settings = llm_settings(model, base_url)
+        settings = shared.llm()
         if not scripted and any(k != "offline" for k in kinds) and not settings.configured:
             raise ValueError("--readers llm/combined: give --base-url (or --scripted)")
     except ValueError as err:
@@ -365,7 +365,9 @@ def bench_freetext(
         "batch": batch,
         "per_kind": per_kind,
         "scripted": scripted,
-        "model": None if all(k == "offline" for k in kinds) else ("rule" if scripted else model),
+        "model": None
+        if all(k == "offline" for k in kinds)
+        else ("rule" if scripted else settings.model),
         "table": rows,
         "answers": {k: [s.model_dump() for s in v] for k, v in scored.items()},
         "timing": {k: {"cpu_s": t.cpu, "wall_s": t.wall} for k, t in timings.items()},

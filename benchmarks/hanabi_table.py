@@ -16,8 +16,8 @@ from typing import Annotated, Any
 import typer
 from pydantic import ValidationError
 
-from benchmarks.console.options import AsJson
 from benchmarks.hanabi_bench import HanabiRunConfig, hanabi_id, migrate_ids
+from benchmarks.options import AsJson
 from benchmarks.report import format_table
 from games.core.cli import fail
 from games.core.errors import GAME_ERRORS

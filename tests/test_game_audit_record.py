@@ -24,7 +24,7 @@ from games.core.loop import Agent, play
 from games.core.registry import GAME_MODULES, game_names, get_game
 from games.detective.case import CaseKnobs
 from games.detective.events import DetectiveConfig
-from reasoning.verifier import ClaimStatus, Correctness
+from reasoning.claims import ClaimStatus, Correctness
 from tests.test_hanabi_llm import TrackingAgent
 
 runner = CliRunner()

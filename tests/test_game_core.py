@@ -10,7 +10,7 @@ import pytest
 from pydantic import BaseModel, ValidationError
 
 from games.clue import ENTRY as CLUE
-from games.clue import ClueConfig, ClueGame, RandomAgent
+from games.clue import ClueConfig, ClueGame, random_agent
 from games.core import (
     AgentRegistry,
     AgentSpecError,
@@ -40,7 +40,7 @@ def clue_log(tmp_path: Path, seed: int = 1) -> list[str]:
     """A played 3-player Clue game's log lines."""
     path = tmp_path / "g.jsonl"
     with EventLog(path) as log:
-        play_clue(ClueGame(SMALL, seed), [RandomAgent(seed + s) for s in range(3)], log)
+        play_clue(ClueGame(SMALL, seed), [random_agent(seed + s) for s in range(3)], log)
     return path.read_text().splitlines()
 
 

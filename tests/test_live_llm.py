@@ -18,8 +18,9 @@ from formalize.reading.reading import OUTCOMES
 from formalize.world.facts import Seen, fact_formula
 from formalize.world.generate import generate_world
 from games.core.play import play_game
+from games.core.settings import AgentSettings as MysterySettings
 from games.detective import CaseKnobs
-from games.detective.agents import AgentSettings as DetectiveSettings
+from games.detective.agents import DetectiveAgentSettings as DetectiveSettings
 from games.detective.agents import LLMAgent as DetectiveLLMAgent
 from games.detective.entry import ENTRY as DETECTIVE
 from games.detective.events import DetectiveConfig
@@ -33,7 +34,6 @@ from games.hanabi.agents import HanabiAgentSettings
 from games.hanabi.entry import ENTRY as HANABI
 from games.hanabi.events import HanabiConfig
 from games.hanabi.llm_agents import HanabiLLMAgent
-from games.mystery.agents import AgentSettings as MysterySettings
 from games.mystery.agents import LLMAgent as MysteryLLMAgent
 from games.mystery.entry import ENTRY as MYSTERY
 from games.undercover.agent import Description

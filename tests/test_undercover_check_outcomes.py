@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from games.core.printer import Tee
 from games.core.runlog import EventLog
 from games.undercover import (
     CheckOutcome,
@@ -19,9 +20,9 @@ from games.undercover import (
     replay,
 )
 from games.undercover.checker import ConsistencyTest, ProverChecker
-from games.undercover.cli import UndercoverTranscript
 from games.undercover.entry import ENTRY as UNDERCOVER
 from games.undercover.events import DescriptionEvent, GameStart, ViolationEvent
+from games.undercover.playing import UndercoverPrinter
 from tests.support.played import play_undercover
 
 LEGACY_LOG = Path(__file__).parent / "fixtures" / "undercover" / "legacy_syntax_errors.jsonl"
@@ -62,9 +63,9 @@ def test_a_malformed_or_sort_clashing_formula_is_recorded_as_a_syntax_error(
     printed: list[str] = []
     path = tmp_path / "game.jsonl"
     with EventLog(path) as log:
-        play_undercover(
-            game, agents, checker, UndercoverTranscript(agents, checker, log, printed.append)
-        )
+        printer = UndercoverPrinter(printed.append)
+        printer.agents, printer.checker = agents, checker
+        play_undercover(game, agents, checker, Tee(printer, log))
     log = UNDERCOVER.read_log(path)
     events = log.events
     outcomes = {e.seat: e.outcome for e in events if isinstance(e, DescriptionEvent)}

@@ -14,7 +14,7 @@ from games.core.agents import combined_fallbacks
 from games.core.play import play_game
 from games.undercover import prompts
 from games.undercover.agent import Description
-from games.undercover.agents import AgentSettings
+from games.undercover.agents import UndercoverAgentSettings
 from games.undercover.checker import ConsistencyTest, ProverChecker
 from games.undercover.engine import UndercoverGame, UndercoverState
 from games.undercover.entry import ENTRY as UNDERCOVER
@@ -416,7 +416,7 @@ def test_the_played_game_reports_each_llm_seats_own_fallbacks(
     first_target = next(s for s in range(4) if s not in (game.spy_seat, mute))
     server = scripted_chat(MuteSeatResponder(game.spy_seat, first_target, mute))
     llm = LLMSettings(base_url=server.base_url, model="scripted", max_retries=0)
-    settings = AgentSettings.create(
+    settings = UndercoverAgentSettings.create(
         client=OpenAIChatClient(llm), pipeline=PipelineSettings(backend="z3")
     )
     specs = ["nli", "att-nli", "ns-att-nli", "nli"]

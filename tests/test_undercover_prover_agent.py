@@ -29,7 +29,7 @@ from games.undercover.agent import SpokenDescription
 from games.undercover.agents import (
     AGENTS,
     OFFLINE_AGENTS,
-    AgentSettings,
+    UndercoverAgentSettings,
     make_agent,
     seat_agents,
 )
@@ -472,7 +472,7 @@ def test_believed_spy_votes_for_a_citizen_as_the_citizens_would() -> None:
 
 
 def test_registry_names_and_errors() -> None:
-    assert OFFLINE_AGENTS == ("prover", "prover-guess", "plain")
+    assert OFFLINE_AGENTS == ("prover", "prover-guess", "plain", "random")
     assert {"nli", "att-nli", "ns-att-nli"} <= set(AGENTS.names)
     assert AGENTS.parse("prover*3, plain,prover") == (
         "prover",
@@ -487,7 +487,7 @@ def test_registry_names_and_errors() -> None:
         AGENTS.parse("prover,,plain")
     with pytest.raises(AgentSpecError, match="name\\*count"):
         AGENTS.parse("prover*x")
-    settings = AgentSettings(lexicon(), shared_test(), library())
+    settings = UndercoverAgentSettings(lexicon=lexicon(), test=shared_test(), library=library())
     made = make_agent("plain", 2, 9, settings)
     assert isinstance(made, ProverAgent) and made.plain and made.name == "plain"
     guessing = make_agent("prover-guess", 1, 9, settings)
@@ -498,7 +498,7 @@ def test_registry_names_and_errors() -> None:
 
 
 def test_seat_agents_puts_the_spy_agent_in_the_spy_seat() -> None:
-    settings = AgentSettings(lexicon(), shared_test(), library())
+    settings = UndercoverAgentSettings(lexicon=lexicon(), test=shared_test(), library=library())
     game = UndercoverGame(UndercoverConfig(players=6, tie_limit=3), TEA, 4)
     seated = seat_agents(["prover"] * 6, game, settings, spy_agent="plain")
     assert [a.name for a in seated].count("plain") == 1
@@ -511,7 +511,7 @@ def test_seat_agents_puts_the_spy_agent_in_the_spy_seat() -> None:
 
 
 def play(pair: WordPair, seed: int, spy: str, citizens: str) -> tuple[UndercoverGame, list[str]]:
-    settings = AgentSettings(lexicon(), shared_test(), library())
+    settings = UndercoverAgentSettings(lexicon=lexicon(), test=shared_test(), library=library())
     game = UndercoverGame(UndercoverConfig(players=6, tie_limit=3), pair, seed)
     seated = seat_agents([citizens] * 6, game, settings, spy_agent=spy)
     play_undercover(game, seated, ProverChecker(settings.test))

@@ -28,7 +28,7 @@ from games.core import game_names, get_game
 from games.core.play import play_game
 from games.core.runlog import EventLog
 from games.detective import Case, CaseKnobs
-from games.detective.agents import AgentSettings
+from games.detective.agents import DetectiveAgentSettings
 from games.detective.entry import game_case
 from games.detective.events import AnswersEvent, DetectiveConfig
 from reasoning.llm import LLMSettings
@@ -348,7 +348,7 @@ def words_log(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("words") / "detective-words.jsonl"
     with ScriptedChatServer(answers_in_words(game_case(WORDS, WORDS_SEED))) as server:
         llm = LLMSettings(base_url=server.base_url, model="scripted")
-        settings = AgentSettings(llm=llm, reader="combined")
+        settings = DetectiveAgentSettings(llm=llm, reader="combined")
         with EventLog(path) as log:
             play_game(get_game("detective"), ["llm-words"], WORDS_SEED, settings, WORDS, log=log)
     code, _, err = view(path)

@@ -24,7 +24,7 @@ from reasoning.llm.recording import RecordedCall, load_recording, recording_file
 from reasoning.textfile import UserFileError, iter_user_lines, parse_jsonl_line
 
 
-def detect_game(path: Path, inside: Path | None = None) -> GameEntry[Any]:
+def detect_game(path: Path, inside: Path | None = None) -> GameEntry[Any, Any, Any, Any]:
     """The registered game whose log ``path`` is: the header's ``game``, else the first game
     whose reader accepts it; ValueError naming the file (and the line of a first line that is
     not a JSON object) otherwise."""
@@ -131,7 +131,7 @@ def view_log(path: Path, inside: Path | None = None) -> LoggedView:
     log: GameLog[Any] = entry.read_log(path, inside=inside)
     parts: ViewParts | None = entry.view(log)
     record = parts.record if parts is not None else None
-    if record is None and entry.auditor is not None:
+    if record is None and entry.has_audit:
         record = entry.audit(log)
     calls = recorded_calls(path, len(log.header.seats))
     view = game_view(entry.info.name, log, record, parts, calls, with_steps=False)

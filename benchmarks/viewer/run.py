@@ -18,10 +18,10 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from benchmarks.runner import Progress
 from benchmarks.viewer.estimates import Estimate, mean, share
 from benchmarks.viewer.store import StoredView, compute_view, load_view, save_view
 from games.core.view import Outcome
+from reasoning.progress import Progress
 from reasoning.textfile import read_user_json
 
 JUDGEMENTS = ("sound", "lucky", "wrong", "unjudged")

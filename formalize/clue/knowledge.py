@@ -20,10 +20,10 @@ from formalize.clue import rules
 from formalize.clue.rules import Clause
 from formalize.clue.setup import ClueSetup, Fact
 from formalize.clue.witnesses import WitnessPool, cells
+from reasoning.claims import ClaimStatus
 from reasoning.closing import Closing
 from reasoning.constraints import ConstraintSession, ConstraintSessionFactory, Inconsistent
 from reasoning.formula import Formula, Implies, atoms, conj
-from reasoning.verifier import ClaimStatus
 
 
 class InconsistentKnowledge(ValueError):

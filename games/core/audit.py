@@ -18,8 +18,8 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from formalize.reading.reading import Reading
 from games.core.llm_call import LLMCallRef
 from games.core.log import GameLog, SeatInfo
+from reasoning.claims import ClaimStatus, Correctness, Judgement, judge
 from reasoning.outfile import json_text
-from reasoning.verifier import ClaimStatus, Correctness, Judgement, judge
 
 
 class Show(StrEnum):

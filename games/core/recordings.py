@@ -10,9 +10,13 @@ from __future__ import annotations
 import glob
 from collections.abc import Iterable, Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from games.core.runlog import RunDir, RunDirError
-from reasoning.llm import LLMSettings, RecordedCall, load_recording, recording_file
+from reasoning.llm.recording import RecordedCall, load_recording, recording_file
+
+if TYPE_CHECKING:
+    from reasoning.llm.settings import LLMSettings
 
 CALLS_DIR = "llm"
 """The folder of a run directory that holds the recorded LLM calls."""

@@ -25,9 +25,10 @@ from games.detective.events import AnswersEvent, CaseStart, DetectiveEvent
 from games.detective.generator import GenerationError
 from games.detective.verify import card_formulas, slot_formula, theory_formulas
 from provers import get_prover
+from reasoning.claims import ClaimStatus, Judgement
 from reasoning.formula import Card, Formula
 from reasoning.prover import Axiom
-from reasoning.verifier import ClaimCheck, ClaimStatus, Judgement, Verifier
+from reasoning.verifier import ClaimCheck, Verifier
 
 AUDIT_PROVER = "sat"
 """The backend that audits a log's answers (the case theory is propositional)."""

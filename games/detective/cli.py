@@ -1,5 +1,5 @@
-"""``gumshoe detective ...`` (generate a case file, check one against its contract), and
-``gumshoe play detective``."""
+"""``gumshoe detective ...``: generate a case file, check one against its contract (a case file
+``gumshoe play detective --case`` plays must pass the check)."""
 
 from __future__ import annotations
 
@@ -11,20 +11,10 @@ import typer
 from pydantic import ValidationError
 
 from games.core.cli import (
-    CommandOptions,
     describe_error,
-    fail,
     llm_settings,
-    prepare_out,
-    usage_footer,
-    with_options,
 )
-from games.core.errors import PLAY_ERRORS
-from games.core.llm_player import seat_client
-from games.core.play import play_game
-from games.core.runlog import EventLog, field_errors, game_id
-from games.detective.agents import AGENTS, AgentSettings, LLMAgent
-from games.detective.autograder import MODES, AutoGrader, answer_text
+from games.core.runlog import field_errors
 from games.detective.case import Case, CaseError, CaseKnobs, dump_case, load_case
 from games.detective.check import (
     DEFAULT_TIME_LIMIT,
@@ -32,9 +22,6 @@ from games.detective.check import (
     check_case,
     logic_problems,
 )
-from games.detective.engine import DetectiveState
-from games.detective.entry import ENTRY
-from games.detective.events import AnswersEvent, DetectiveConfig, VisitEvent
 from games.detective.generator import GenerationError, generate_case
 from games.detective.llm_writer import DEFAULT_ATTEMPTS, LLMWriters
 from games.detective.planner import best_achievable
@@ -302,94 +289,3 @@ def check(
         f"  case: P {best.score.progressive:.2f}  F {best.score.final:.2f}  "
         f"O {best.score.overall:.2f}"
     )
-
-
-@with_options(CommandOptions)
-def play_detective(
-    shared: CommandOptions,
-    seed: Annotated[int, typer.Option(help="Seed of the generated case and of the agent.")] = 0,
-    agent: Annotated[str, typer.Option(help=f"The player: {', '.join(AGENTS.names)}.")] = "prover",
-    case_file: Annotated[
-        Path | None, typer.Option("--case", help="Play this case file instead of a generated one.")
-    ] = None,
-    questions: Annotated[int, typer.Option(help="Questions of a generated case (2-5).")] = 3,
-    locations: Annotated[int, typer.Option(help="Locations of a generated case.")] = 15,
-    autograde: Annotated[
-        int | None,
-        typer.Option(
-            help="Also grade the final answers with the LLM autograder in this mode (1-5)."
-        ),
-    ] = None,
-) -> None:
-    """Play one detective case: answers after the introduction and after every location, each
-    stage's exact grades, the scores P, F, O and the best achievable. A case file must pass
-    ``gumshoe detective check`` first."""
-    out = shared.out
-    try:
-        knobs = CaseKnobs(questions=questions, locations=locations)
-        config = DetectiveConfig(
-            knobs=knobs, case_file=None if case_file is None else str(case_file)
-        )
-        AGENTS.get(agent)
-        if autograde is not None and autograde not in MODES:
-            raise ValueError(f"--autograde: a mode 1-5, got {autograde}")
-        gid = game_id("detective", seed)
-        llm = shared.llm()
-        settings = AgentSettings(llm=llm).for_game(gid)
-    except (ValidationError, ValueError) as err:
-        fail(err)
-    if case_file is not None:
-        checked_case(case_file, DEFAULT_CHECK_PROVER)
-    try:
-        if out is not None:
-            prepare_out(out)
-        sink = None if out is None else EventLog(out / f"{gid}.jsonl")
-        if out is not None:
-            config = config.logged_into(out)
-    except (ValidationError, ValueError, OSError) as err:
-        fail(err)
-    try:
-        played = play_game(ENTRY, [agent], seed, settings, config, sink)
-    except (CaseError, GenerationError) as err:
-        fail(err)
-    except PLAY_ERRORS as err:
-        fail(err, 1)
-    finally:
-        if sink is not None:
-            sink.close()
-    state = played.state
-    assert isinstance(state, DetectiveState)
-    case = state.case
-    typer.echo(f"{case.title}: {len(case.questions)} questions, {len(case.locations)} locations")
-    for event in state.events():
-        if isinstance(event, VisitEvent):
-            typer.echo(f"  visit {event.stage}: {case.location(event.location).title}")
-        elif isinstance(event, AnswersEvent):
-            grades = (
-                "ungraded"
-                if event.grades is None
-                else " ".join("unjudged" if g is None else str(g) for g in event.grades)
-            )
-            given = sum(v is not None for slots in event.answers.values() for v in slots.values())
-            typer.echo(f"  stage {event.stage}: {given} elements given, grades {grades}")
-    if isinstance(played.agents[0], LLMAgent):
-        typer.echo(f"fallbacks: {played.fallbacks[0].total}")
-    for line in usage_footer(played.seat_meters()):
-        typer.echo(line)
-    final = state.stages[-1]
-    if state.score is not None:
-        best = best_achievable(case).score
-        typer.echo(
-            f"score: P {state.score.progressive:.2f}  F {state.score.final:.2f}  "
-            f"O {state.score.overall:.2f}  (best achievable O {best.overall:.2f})"
-        )
-    if autograde is not None:
-        try:
-            grader = AutoGrader(seat_client(settings.llm_settings(), 0), autograde, seed=seed)
-            for q in case.questions:
-                grade = grader.grade(case, q, answer_text(q, final[q.id]))
-                typer.echo(f"  autograder mode {autograde}: {q.id} final answer {grade}")
-        except PLAY_ERRORS as err:
-            fail(err, 1)
-    if out is not None:
-        typer.echo(f"log: {out / f'{gid}.jsonl'}")

@@ -32,7 +32,7 @@ from games.undercover.events import (
 )
 from games.undercover.lexicon import Lexicon, UnknownWord
 from games.undercover.reading import ReadDescription
-from reasoning.verifier import ClaimStatus, correctness_of
+from reasoning.claims import ClaimStatus, correctness_of
 
 
 def reading_detail(record: DescriptionReading) -> dict[str, Cell]:

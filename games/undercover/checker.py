@@ -17,12 +17,12 @@ from games.undercover.engine import CardCheck
 from games.undercover.events import CheckOutcome
 from games.undercover.lexicon import Lexicon, UnknownWord
 from games.undercover.reading import DescriptionReader, ReadDescription
-from provers.z3_prover import Z3Prover
+from provers.registry import get_prover
+from reasoning.claims import ClaimStatus
 from reasoning.formula import Formula
 from reasoning.prover import Prover, ProverUnavailable, check_consistency
 from reasoning.sorts import SortError
 from reasoning.verdict import ProofResult, Verdict
-from reasoning.verifier import ClaimStatus
 
 DEFAULT_TIMEOUT_S = 10.0
 
@@ -53,7 +53,7 @@ class ConsistencyTest:
         countermodels: the test needs only the verdict), ``timeout`` s each."""
         self.lexicon = lexicon
         self.prover: Prover = (
-            prover if prover is not None else Z3Prover(timeout=timeout, countermodels=False)
+            prover if prover is not None else get_prover("z3", timeout=timeout, countermodels=False)
         )
         self.timeout = timeout
         self._cache: dict[tuple[str, frozenset[Formula]], ConsistencyResult] = {}

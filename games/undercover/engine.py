@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Protocol
 
-from games.core.protocol import GameInfo, SeatResult
+from games.core.protocol import GameInfo, IllegalAction, SeatResult
 from games.undercover.agent import Agent, Description, Observation, RoundVote, SpokenDescription
 from games.undercover.events import (
     MAX_PLAYERS,
@@ -52,10 +52,6 @@ class Phase(StrEnum):
     DESCRIBE = "describe"
     VOTE = "vote"
     OVER = "over"
-
-
-class IllegalAction(ValueError):
-    """A description or vote the rules do not allow; the message names the seat and the problem."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,6 +17,7 @@ from pathlib import Path
 from games.core.recordings import CALLS_DIR, RecordingMissing, game_calls, seat_calls
 from reasoning.llm import (
     ChatClient,
+    LLMSettings,
     RecordingClient,
     ReplayClient,
     UsageMeter,
@@ -91,6 +92,29 @@ def reader_client(
         write_atomic(path, "")
         return RecordingClient(live(), path)
     return live()
+
+
+def game_reader_client(llm: LLMSettings, meter: UsageMeter | None = None) -> ChatClient:
+    """The description reader's chat client under a game's LLM settings (``for_game``: the
+    game's recordings): replayed from, or recorded into, the game's reader file beside its
+    seats' files, else live; RecordingMissing when its recording to replay is not there."""
+    from reasoning.llm import make_client
+
+    def beside(calls: Path) -> Path:
+        return calls.with_name(f"{calls.stem}.reader{calls.suffix}")
+
+    if llm.replay_path is not None:
+        path = beside(llm.replay_path)
+        if recording_file(path) is None:
+            raise RecordingMissing(path)
+        return ReplayClient(path, model=llm.model, meter=meter)
+    live = make_client(llm.model_copy(update={"record_path": None}), meter=meter)
+    if llm.record_path is None:
+        return live
+    path = beside(llm.record_path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    write_atomic(path, "")
+    return RecordingClient(live, path)
 
 
 def recorded_model(folder: Path, game: str, seats: Iterable[int] | None = None) -> str | None:

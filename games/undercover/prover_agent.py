@@ -129,6 +129,11 @@ class StatementBook:
         raise KeyError(f"{word!r} is not a word of pair {self.pair.id!r}")
 
 
+def nothing_new(obs: Observation) -> Description:
+    """What a player says when every statement of its word has been said."""
+    return Description(f"Player {obs.seat} has nothing new to say about it in round {obs.round}.")
+
+
 class StatementLibrary:
     """The statement books of a lexicon, built on first use, and its offline description
     reader; shared by every agent."""
@@ -258,9 +263,7 @@ class ProverAgent:
             choice = rng.choice([s for s in fresh if key(s) == best])
             description = choice.description()
         else:
-            description = Description(
-                f"Player {obs.seat} has nothing new to say about it in round {obs.round}."
-            )
+            description = nothing_new(obs)
         self.decisions.append(
             Decision("describe", obs.round, assessment.role, assessment.reason, description.text)
         )

@@ -29,9 +29,9 @@ from games.undercover.engine import Phase, UndercoverState
 from games.undercover.events import UndercoverConfig, UndercoverSetup
 from games.undercover.lexicon import Lexicon
 from games.undercover.prover_agent import StatementLibrary
+from reasoning.claims import Correctness, correctness_of
 from reasoning.formula import And, Atom, Const
 from reasoning.strategies import GameClaim, negations
-from reasoning.verifier import Correctness, correctness_of
 
 CLAIM_KINDS = ("own_word", "other_word", "embellished")
 """The kinds ``claims`` draws (a statement of the seat's word, of the pair's other word, or of

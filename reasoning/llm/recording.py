@@ -10,7 +10,8 @@ from typing import Self
 
 from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 
-from reasoning.llm.client import ChatClient, ChatOptions, LLMEndpointError, complete_with
+from reasoning.llm.chat import ChatClient, ChatOptions, complete_with
+from reasoning.llm.errors import LLMEndpointError, ReplayExhausted, ReplayMismatch
 from reasoning.llm.messages import ChatMessage, ChatReply
 from reasoning.llm.usage import UsageMeter
 from reasoning.outfile import named_os_error, open_append
@@ -20,8 +21,6 @@ from reasoning.textfile import (
     iter_user_lines,
     parse_jsonl_line,
 )
-
-_EXCERPT = 60
 
 
 class RecordedFailure(BaseModel):
@@ -56,34 +55,6 @@ class RecordedCall(BaseModel):
         if (self.reply is None) == (self.failure is None):
             raise ValueError("a recorded call holds exactly one of 'reply' and 'failure'")
         return self
-
-
-class ReplayError(RuntimeError):
-    """A replay cannot answer the request it was given."""
-
-
-class ReplayMismatch(ReplayError):
-    """The request differs from the recorded one at the same position."""
-
-    def __init__(self, index: int, field: str, recorded: object, requested: object) -> None:
-        self.index = index
-        self.field = field
-        self.recorded = recorded
-        self.requested = requested
-        old, new = _excerpts(recorded, requested)
-        super().__init__(
-            f"replay call {index}: {field} differs from the recording "
-            f"(recorded {old}, requested {new})"
-        )
-
-
-class ReplayExhausted(ReplayError):
-    """More calls were made than the recording holds."""
-
-    def __init__(self, path: Path, index: int) -> None:
-        self.path = path
-        self.index = index
-        super().__init__(f"replay file {path} holds {index} calls; call {index} is not recorded")
 
 
 class RecordingClient:
@@ -289,21 +260,3 @@ def _count_lines(path: Path) -> int:
     if not os.path.lexists(path):
         return 0
     return sum(1 for _, _, line in iter_user_lines(path) if line.strip())
-
-
-def _excerpts(recorded: object, requested: object) -> tuple[str, str]:
-    """Short reprs of two values; for strings, windows around where they first differ."""
-    if not (isinstance(recorded, str) and isinstance(requested, str)):
-        return repr(recorded)[:_EXCERPT], repr(requested)[:_EXCERPT]
-    first = next(
-        (i for i, (a, b) in enumerate(zip(recorded, requested, strict=False)) if a != b),
-        min(len(recorded), len(requested)),
-    )
-    start = max(0, first - _EXCERPT // 3)
-
-    def window(text: str) -> str:
-        head = "..." if start > 0 else ""
-        tail = "..." if start + _EXCERPT < len(text) else ""
-        return head + repr(text[start : start + _EXCERPT]) + tail
-
-    return window(recorded), window(requested)
