@@ -34,7 +34,7 @@ NONE = float("nan")
 """The value of a figure a game or log does not have: inspect leaves NaN out of its metrics."""
 
 
-def model_seats(entry: GameEntry[Any], log: GameLog[Any]) -> list[int]:
+def model_seats(entry: GameEntry[Any, Any, Any, Any], log: GameLog[Any]) -> list[int]:
     """The seats an LLM agent played (by the agent names in the log's header); every seat when
     none did, so a run of symbolic agents is scored too."""
     seats = log.header.seats if log.header is not None else []
@@ -42,7 +42,7 @@ def model_seats(entry: GameEntry[Any], log: GameLog[Any]) -> list[int]:
     return chosen or list(range(len(seats)))
 
 
-def _needs_llm(entry: GameEntry[Any], agent: str) -> bool:
+def _needs_llm(entry: GameEntry[Any, Any, Any, Any], agent: str) -> bool:
     try:
         return entry.agents.get(agent).needs_llm
     except ValueError:
@@ -55,7 +55,7 @@ def _total(summaries: Sequence[SeatSummary], key: str) -> float:
 
 
 def audit_value(
-    entry: GameEntry[Any],
+    entry: GameEntry[Any, Any, Any, Any],
     log: GameLog[Any],
     record: AuditRecord,
     fallbacks: int | None,
@@ -87,7 +87,7 @@ def audit_value(
 
 
 def audit_score(
-    entry: GameEntry[Any],
+    entry: GameEntry[Any, Any, Any, Any],
     log: GameLog[Any],
     record: AuditRecord,
     fallbacks: int | None = None,
