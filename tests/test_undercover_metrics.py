@@ -28,11 +28,11 @@ from games.undercover.metrics import (
     by_agent_type,
     game_metrics,
     group_by,
-    load_sentence_model,
     mean_of,
     round_weights,
     summarise,
 )
+from reasoning.embeddings import load_sentence_model
 from tests.support.played import undercover_header
 
 TEA = next(p for p in builtin_pairs() if p.id == "earl-grey-tea-ceylon-tea")

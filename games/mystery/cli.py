@@ -28,6 +28,7 @@ from games.mystery.audit import audit_game
 from games.mystery.engine import MysteryState
 from games.mystery.entry import ENTRY, scripts_for
 from games.mystery.events import (
+    ROUNDS,
     Answered,
     Asked,
     GameEnd,
@@ -103,13 +104,16 @@ mystery_app = typer.Typer(
 )
 
 
-def game_config(players: int, script_file: Path | None, alibis: bool = False) -> MysteryConfig:
+def game_config(
+    players: int, script_file: Path | None, alibis: bool = False, rounds: int = ROUNDS
+) -> MysteryConfig:
     """The default game for ``players`` seats, on ``script_file``'s scripts when given, with
-    alibis in the introductions when asked."""
+    alibis in the introductions when asked, and ``rounds`` questioning rounds."""
     return MysteryConfig(
         scripts=ScriptConfig(players=players),
         script_file=None if script_file is None else str(script_file.resolve()),
         alibis=alibis,
+        rounds=rounds,
     )
 
 
