@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import math
 import re
+import sys
 from pathlib import Path
 from statistics import fmean, pstdev
 from typing import Any
@@ -14,11 +15,13 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
+from benchmarks import mystery_bench
 from benchmarks.console.cli import app
 from formalize.interrogation.quiz import accuracy
 from games.mystery.wellplay import WellPlayError, load_script
 from games.mystery.wellplay_memory import SEGMENT_TOKENS, Embedder, RetrievalMemory
 from games.mystery.wellplay_play import PRESET_QUESTIONS, case_of
+from reasoning.embeddings import EmbeddingUnavailable, load_sentence_model
 from reasoning.llm.scripted_server import ChatRequest
 
 HEADER = "value,type,question,a,b,c,d,e,truth"
@@ -337,3 +340,18 @@ def test_bad_runs_are_one_line_exit_2(tmp_path: Path) -> None:
         (folder / "json" / f"{who}.json").write_text(json.dumps(data))
     with pytest.raises(WellPlayError, match="victims"):
         case_of(load_script(folder))
+
+
+def test_without_the_embeddings_extra_retrieval_is_one_line_exit_2(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    write_copy(tmp_path / "copy")
+    monkeypatch.setitem(sys.modules, "sentence_transformers", None)
+    with pytest.raises(EmbeddingUnavailable, match=re.escape("gumshoe[embeddings]")):
+        load_sentence_model.__wrapped__()
+    monkeypatch.setattr(mystery_bench, "load_sentence_model", load_sentence_model.__wrapped__)
+    args = ["bench", "mystery", "--wellplay", str(tmp_path / "copy"), "--agents", "questum"]
+    args += ["--memory", "retrieval"]
+    result = CliRunner().invoke(app, [*args, "--base-url", "http://127.0.0.1:9/v1"])
+    assert result.exit_code == 2 and "gumshoe[embeddings]" in result.output
+    assert result.output.count("\n") == 1 and "Traceback" not in result.output
