@@ -282,11 +282,13 @@ def decision_records(
             )
             values = valued.model_dump(exclude={"best"})
             values["best"] = tuple(decision.legal[m] for m in valued.best)
-        yield DecisionRecord(
-            **decision.model_dump(exclude={"reasoning", "position"}),
-            **values,
-            game=game_id,
-            state=state_record(game.observation(decision.seat)),
+        yield DecisionRecord.model_validate(
+            {
+                **decision.model_dump(exclude={"reasoning", "position"}),
+                **values,
+                "game": game_id,
+                "state": state_record(game.observation(decision.seat)),
+            }
         )
 
 
