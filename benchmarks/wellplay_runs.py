@@ -30,7 +30,6 @@ from games.core.log import LogEnd
 from games.core.runlog import LogError, RunDir
 from games.mystery.wellplay import load_script
 from games.mystery.wellplay_play import (
-    EVALUATIONS,
     WellPlayGame,
     WellPlayPlayed,
     WellPlaySettings,
@@ -125,7 +124,7 @@ def wellplay_summary(rundir: RunDir[Any], ids: Sequence[str]) -> dict[str, Any]:
         "finished": len(ids) - errored,
         "errored": errored,
         "runs": len(per_run),
-        "evaluations_per_play": EVALUATIONS,
+        "evaluations_per_play": max((g.evaluation + 1 for p in plays for g in p.graded), default=0),
         "per_run": per_run,
         "overall": _spread(per_run) if per_run else None,
         "scripts": {
