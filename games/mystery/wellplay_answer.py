@@ -85,7 +85,9 @@ def character_context(
     if character.is_murderer:
         parts.append("You are a murderer: you may lie to protect yourself.")
     if transcript:
-        parts.append("What was said in the game:\n" + "\n".join(transcript))
+        said = "What was said in the game"
+        said += " (the exchanges that bear on this):" if recalled is not None else ":"
+        parts.append(said + "\n" + "\n".join(transcript))
     intro = f"You are {character.name} in the murder mystery {script.name}."
     return intro + "\n\n" + "\n\n".join(parts)
 
