@@ -368,10 +368,10 @@ def bench_wellplay_runs(
             runs=runs,
             play=play,
         )
-        ids = game_ids(folders, runs)
-        rundir = RunDir(shared.out, config)
         if play.memory == "retrieval":
             load_sentence_model()
+        ids = game_ids(folders, runs)
+        rundir = RunDir(shared.out, config)
         player = WellPlayPlayer(
             root.resolve(), cast(WellPlayVariant, agents), llm, first_seed, play
         )

@@ -352,6 +352,8 @@ def test_without_the_embeddings_extra_retrieval_is_one_line_exit_2(
     monkeypatch.setattr(mystery_bench, "load_sentence_model", load_sentence_model.__wrapped__)
     args = ["bench", "mystery", "--wellplay", str(tmp_path / "copy"), "--agents", "questum"]
     args += ["--memory", "retrieval"]
-    result = CliRunner().invoke(app, [*args, "--base-url", "http://127.0.0.1:9/v1"])
+    args += ["--base-url", "http://127.0.0.1:9/v1", "--out", str(tmp_path / "run")]
+    result = CliRunner().invoke(app, args)
     assert result.exit_code == 2 and "gumshoe[embeddings]" in result.output
+    assert not (tmp_path / "run").exists(), "nothing is written before the memory can load"
     assert result.output.count("\n") == 1 and "Traceback" not in result.output
