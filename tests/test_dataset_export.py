@@ -104,6 +104,7 @@ def test_runs_of_all_five_games_export_and_load_back_with_the_audits_counts(
         "claims.parquet",
         "decisions.parquet",
         "games.parquet",
+        "readings.parquet",
     ]
     tables = {name: pq.read_table(out / f"{name}.parquet") for name in TABLES}
     for name, model in TABLES.items():
@@ -191,7 +192,7 @@ def test_jsonl_needs_no_pyarrow_and_parquet_says_how_to_get_it(
     (tmp_path / "j" / "games.parquet").write_text("from an earlier export\n")
     done = export(str(runs["clue"]), "--out", str(tmp_path / "j"), "--format", "jsonl")
     assert done.exit_code == 0, done.output
-    assert sorted(p.suffix for p in (tmp_path / "j").iterdir()) == [".jsonl"] * 3 + [".md"]
+    assert sorted(p.suffix for p in (tmp_path / "j").iterdir()) == [".jsonl"] * 4 + [".md"]
     assert card_front_matter(tmp_path / "j")["configs"][0]["data_files"][0]["path"] == (
         "claims.jsonl"
     )

@@ -21,6 +21,9 @@ WHAT: dict[str, str] = {
     "game logged from it; games that log their decisions (Hanabi) also give a row for each "
     "logged decision whose call was not recorded",
     "games": "one row per game: seats, result and the audit's counts",
+    "readings": "one row per slot of an answer a seat gave in words (the detective's free-text "
+    "player): the text, how it was read (asserted, several, rejected, none, unsure), the option, "
+    "the character spans of the words that decided it, the reader and its LLM vote",
 }
 """What a row of each table is."""
 

@@ -1,4 +1,5 @@
-"""The rows of a run exported as a dataset: one per audited claim, per LLM decision, per game.
+"""The rows of a run exported as a dataset: one per audited claim, per LLM decision, per game,
+and per slot of an answer given in words (with how it was read).
 
 Every game of every run is read once (its log, its audit record from ``GameEntry.audit``, the
 decisions its log records from ``GameEntry.logged_decisions``, its recorded LLM calls from
@@ -17,7 +18,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from benchmarks.viewer.game import detect_game
-from games.core.audit import AuditRecord
+from games.core.audit import AuditRecord, ReadAnswer
 from games.core.decisions import LoggedDecision
 from games.core.log import GameLog
 from games.core.recordings import seat_calls
@@ -38,14 +39,20 @@ class GameKey(BaseModel):
     game_id: str = Field(description="The game's id in its run (its log's file name).")
 
 
-class ClaimRow(GameKey):
-    """One claim a seat stated, as the game's audit judged it."""
+class SeatRow(GameKey):
+    """The columns of a row about something a seat said: the game's seed, the seat, its agent,
+    and where it was said."""
 
     seed: int | None = Field(description="The seed the game was dealt from.")
-    seat: int = Field(description="The seat that stated the claim.")
+    seat: int = Field(description="The seat that said it.")
     agent: str = Field(description="The agent at that seat.")
-    line: int | None = Field(description="The log line the claim was stated on.")
-    round: int | None = Field(description="The round it was stated in, where the game counts.")
+    line: int | None = Field(description="The log line it was said on.")
+    round: int | None = Field(description="The round it was said in, where the game counts.")
+
+
+class ClaimRow(SeatRow):
+    """One claim a seat stated, as the game's audit judged it."""
+
     turn: int | None = Field(description="The turn it was stated in, where the game counts.")
     claim: str = Field(description="The claim, as the audit writes it.")
     status: str = Field(description="ENTAILED, CONTRADICTED, UNDETERMINED or UNKNOWN.")
@@ -112,10 +119,34 @@ class GameRow(GameKey):
     config: str = Field(description="The game's config (JSON object).")
 
 
+class ReadingRow(SeatRow):
+    """One slot of an answer a seat gave in words, and how it was read."""
+
+    question: str = Field(description="The question answered.")
+    text: str = Field(description="The answer, in the seat's words.")
+    slot: str = Field(description="The slot (part of the answer) read.")
+    outcome: str = Field(description="asserted, several, rejected, none or unsure.")
+    option: str | None = Field(description="The option asserted (only for asserted).")
+    options: list[str] = Field(description="The options named together (several).")
+    rejected: list[str] = Field(description="The options named to be denied.")
+    evidence: str = Field(
+        description="The words that decided the slot (JSON list: start, end, words, options, "
+        "stance), spans of the text."
+    )
+    slot_reader: str = Field(description="Who decided the slot: offline or llm.")
+    reader: str = Field(description="The reader the answer was read with.")
+    note: str = Field(description="Why the slot is unsure, when it is.")
+    reading_calls: int = Field(description="The reader's LLM calls for the whole answer.")
+    ballots: list[str] = Field(description="The LLM vote's ballots, in order (empty: no vote).")
+    decided_by: str | None = Field(description="repeat or no repeat (the LLM vote), or none.")
+    call: int | None = Field(description="The recorded LLM call the answer came from.")
+
+
 TABLES: dict[str, type[BaseModel]] = {
     "claims": ClaimRow,
     "decisions": DecisionRow,
     "games": GameRow,
+    "readings": ReadingRow,
 }
 """Every table's name and row model."""
 
@@ -128,6 +159,7 @@ class Tables(BaseModel):
     claims: list[ClaimRow] = Field(default_factory=list)
     decisions: list[DecisionRow] = Field(default_factory=list)
     games: list[GameRow] = Field(default_factory=list)
+    readings: list[ReadingRow] = Field(default_factory=list)
     runs: dict[str, int] = Field(default_factory=dict)
 
     def rows(self, table: str) -> Sequence[BaseModel]:
@@ -174,6 +206,42 @@ def claim_rows(run: str, game_id: str, record: AuditRecord) -> list[ClaimRow]:
         )
         for row in record.rows
     ]
+
+
+def reading_rows(run: str, game_id: str, record: AuditRecord) -> list[ReadingRow]:
+    """One row per slot of every answer in words the game's audit lists."""
+    agents = {s.seat: s.agent for s in record.seats}
+
+    def rows(read: ReadAnswer) -> Iterator[ReadingRow]:
+        reading, vote = read.reading, read.reading.vote
+        for slot in reading.slots:
+            yield ReadingRow(
+                run=run,
+                game=record.game,
+                game_id=game_id,
+                seed=record.seed,
+                seat=read.seat,
+                agent=agents.get(read.seat, ""),
+                line=read.where.line,
+                round=read.where.round,
+                question=read.question,
+                text=read.text,
+                slot=slot.slot,
+                outcome=slot.outcome,
+                option=slot.option,
+                options=list(slot.options),
+                rejected=list(slot.rejected),
+                evidence=_json([e.model_dump() for e in slot.evidence]),
+                slot_reader=slot.reader,
+                reader=reading.reader,
+                note=slot.note,
+                reading_calls=reading.calls,
+                ballots=list(vote.ballots) if vote else [],
+                decided_by=vote.decided_by if vote else None,
+                call=read.call,
+            )
+
+    return [row for read in record.readings for row in rows(read)]
 
 
 def game_row(
@@ -375,5 +443,6 @@ def export_run(run_dir: Path, tables: Tables) -> None:
             }
             tables.decisions += join.rows(own, recorded, by_turn)
         tables.claims += claim_rows(run, path.stem, record)
+        tables.readings += reading_rows(run, path.stem, record)
         tables.games.append(game_row(run, path.stem, log, record, len(decisions), calls))
     tables.runs[run] = len(logs)

@@ -229,7 +229,11 @@ def play_detective(
         if isinstance(event, VisitEvent):
             typer.echo(f"  visit {event.stage}: {case.location(event.location).title}")
         elif isinstance(event, AnswersEvent):
-            grades = "ungraded" if event.grades is None else " ".join(map(str, event.grades))
+            grades = (
+                "ungraded"
+                if event.grades is None
+                else " ".join("unjudged" if g is None else str(g) for g in event.grades)
+            )
             given = sum(v is not None for slots in event.answers.values() for v in slots.values())
             typer.echo(f"  stage {event.stage}: {given} elements given, grades {grades}")
     if isinstance(played.agents[0], LLMAgent):

@@ -45,7 +45,7 @@ def detective_actions(events: Sequence[DetectiveEvent]) -> Iterator[tuple[int, M
     """Every stage's answers and every visit a log records, as actions of seat 0."""
     for index, event in enumerate(events):
         if isinstance(event, AnswersEvent):
-            yield index, {0: Answer(event.answers, event.calls)}
+            yield index, {0: Answer(event.answers, event.calls, event.texts, event.readings)}
         elif isinstance(event, VisitEvent):
             yield index, {0: Visit(event.location)}
 

@@ -111,7 +111,10 @@ def _answer_lines(
     for index, question in enumerate(case.questions):
         given = event.answers.get(question.id, {})
         own = [r for r in rows if r.detail.get("question") == question.id]
-        grade = f" · grade {event.grades[index]} of 3" if event.grades is not None else ""
+        graded = event.grades[index] if event.grades is not None else None
+        grade = "" if event.grades is None else f" · grade {graded} of 3"
+        if event.grades is not None and graded is None:
+            grade = " · unjudged"
         lines.append(Line(text=f"{question.text}{grade}", tone=_tone(own)))
         for slot in question.slots:
             value = given.get(slot.name)
