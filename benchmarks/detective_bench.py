@@ -31,7 +31,7 @@ from benchmarks.console.options import (
     run_command,
 )
 from benchmarks.llm_usage import game_usage, played_usage, usage_lines
-from benchmarks.report import format_table, pyplot
+from benchmarks.report import can_plot, format_table, plot_note, pyplot
 from benchmarks.runner import GameOutcome, MemoryLog, RunOptions, check_replayable, run_games
 from games.core.cli import fail
 from games.core.errors import GAME_ERRORS
@@ -117,7 +117,7 @@ class DetectiveSummary(BaseModel):
     llm_usage: UsageReport | None = None
     play_wall_s: float
     play_cpu_s: float
-    plot: str
+    plot: str | None
 
 
 @dataclass(frozen=True)
@@ -309,7 +309,7 @@ def run(
         llm_usage=played_usage(report.played),
         play_wall_s=report.wall_s,
         play_cpu_s=report.cpu_s,
-        plot=str(plot(rows, out / "scores_by_stage.png")),
+        plot=str(plot(rows, out / "scores_by_stage.png")) if can_plot() else None,
     )
     rundir.write_summary(summary)
     return summary
@@ -424,5 +424,5 @@ def bench_detective(
     else:
         for line in report_lines(summary):
             typer.echo(line)
-        typer.echo(f"\nwrote {out / RunDir.SUMMARY_FILE} and {summary.plot}")
+        typer.echo(f"\nwrote {out / RunDir.SUMMARY_FILE}; plot: {plot_note(summary.plot)}")
     exit_when_all_errored(errored, played)

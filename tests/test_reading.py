@@ -244,11 +244,11 @@ def test_bench_freetext_bad_options_are_one_line(
 
 
 def test_detective_agreement_exact_needs_no_endpoint(tmp_path: Path) -> None:
-    from games.detective.case import dump_case
+    from games.detective.case import CaseKnobs, dump_case
     from games.detective.entry import game_case
     from games.detective.events import DetectiveConfig
 
-    case = game_case(DetectiveConfig(), 3)
+    case = game_case(DetectiveConfig(knobs=CaseKnobs(questions=5)), 3)  # asks "who" alone
     case_file = tmp_path / "case.json"
     case_file.write_text(dump_case(case))
     q = next(q for q in case.questions if q.id == "who")

@@ -1,7 +1,8 @@
 """`gumshoe view`: one self-contained page per game log, run or comparison of runs, for every game,
 checked in a real browser (Debian's chromium through selenium, network blocked) as a reader uses
-it: keys on load, steps in words, claims opening their detail beside them, runs' tables against
-their summaries, deep links pasted, runs side by side, and data that tries to break the page."""
+it: keys on load, steps in words, claims opening their detail beside them, answers in words beside
+their readings, runs' tables against their summaries, deep links pasted, runs side by side, and
+data that tries to break the page."""
 
 from __future__ import annotations
 
@@ -9,7 +10,8 @@ import json
 import re
 import shutil
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +27,12 @@ from benchmarks.viewer_bench import headless_chromium
 from games.core import game_names, get_game
 from games.core.play import play_game
 from games.core.runlog import EventLog
+from games.detective import Case, CaseKnobs
+from games.detective.agents import AgentSettings
+from games.detective.entry import game_case
+from games.detective.events import AnswersEvent, DetectiveConfig
+from reasoning.llm import LLMSettings
+from reasoning.llm.scripted_server import ChatRequest, ScriptedChatServer, Step
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 CHROMEDRIVER = shutil.which("chromedriver")
@@ -281,6 +289,159 @@ def shows_the_game_as_seen(browser: Any, game: str, log: Path) -> None:
         go_to_step(browser, last)
         tables = css(browser, ".panel table.words")
         assert tables and "round 1" in tables[0].text
+
+
+WORDS = DetectiveConfig(knobs=CaseKnobs(locations=6, questions=2))
+WORDS_SEED = 7
+EMOJI = "\U0001f50d"
+"""A character JavaScript counts as two (UTF-16), put before the words an answer is read from."""
+
+
+def answers_in_words(case: Case) -> Callable[[ChatRequest], Step]:
+    """Answers in words by stage: no idea; a hedge between two options; one option with a hedge
+    (the offline reader is unsure, and the LLM reader's five ballots never repeat); a wrong
+    option only denied; then, after an emoji, a wrong option denied and the right one asserted.
+    Visits the first location listed."""
+    attempts: dict[str, int] = {}
+
+    def answer(request: ChatRequest) -> Step:
+        prompt = request.last_user
+        if "Answer given:" in prompt:
+            attempt = attempts[prompt] = attempts.get(prompt, -1) + 1
+            parts = re.findall(r'^- (\w+): "([^"]*)", "([^"]*)"', prompt, re.MULTILINE)
+            return json.dumps(
+                {
+                    name: {"words": "", "reading": ["several", "none", "unsure", a, b][attempt]}
+                    for name, a, b in parts
+                }
+            )
+        if "your own words" in prompt:
+            stage = min(prompt.count("$$ Location:"), 4)
+            given = {}
+            for number, q in enumerate(case.questions, start=1):
+                parts = []
+                for s in q.slots:
+                    right = s.choice(s.answer).text.split(" (")[0]
+                    wrong = next(c.text.split(" (")[0] for c in s.choices if c.value != s.answer)
+                    parts.append(
+                        [
+                            "I don't know.",
+                            f"either {wrong} or {right}",
+                            f"maybe {right}",
+                            f"not {wrong}",
+                            f"{EMOJI} not {wrong} but {right}",
+                        ][stage]
+                    )
+                given[str(number)] = ", ".join(parts)
+            return json.dumps(given)
+        first = re.search(r"not visited yet are:\n- (.*)", prompt)
+        return json.dumps({"LOCATION": first.group(1) if first else ""})
+
+    return answer
+
+
+@pytest.fixture(scope="module")
+def words_log(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A detective game answered in words (read offline, and by the LLM where offline is
+    unsure), with its page written beside it."""
+    path = tmp_path_factory.mktemp("words") / "detective-words.jsonl"
+    with ScriptedChatServer(answers_in_words(game_case(WORDS, WORDS_SEED))) as server:
+        llm = LLMSettings(base_url=server.base_url, model="scripted")
+        settings = AgentSettings(llm=llm, reader="combined")
+        with EventLog(path) as log:
+            play_game(get_game("detective"), ["llm-words"], WORDS_SEED, settings, WORDS, log=log)
+    code, _, err = view(path)
+    assert code == 0, err
+    return path
+
+
+def test_answers_in_words_are_shown_beside_their_readings(browser: Any, words_log: Path) -> None:
+    log = get_game("detective").read_log(words_log)
+    case = game_case(WORDS, WORDS_SEED)
+    rows = audited("detective", words_log)["rows"]
+    open_page(browser, words_log.with_suffix(".html"))
+    outcomes: set[str] = set()
+    stages = [(i, e) for i, e in enumerate(log.events) if isinstance(e, AnswersEvent)]
+    for step, event in stages[:5]:
+        go_to_step(browser, step)
+        assert_words_only(browser, f"answers in words at step {step}", (str(words_log),))
+        lines = browser.execute_script(
+            "return [...document.querySelectorAll('.panel .line')].map((n) => n.firstChild"
+            " ? n.firstChild.textContent.trim() : '')"
+        )
+        said = css(browser, ".panel q.said")
+        assert event.texts is not None and event.readings is not None and event.grades is not None
+        here = {
+            (r["detail"]["question"], r["detail"]["slot"]): r["judgement"]
+            for r in rows
+            if r["where"]["line"] == log.line_of(step)
+        }
+        for number, question in enumerate(case.questions):
+            text, reading = event.texts[question.id], event.readings[question.id]
+            at = next(i for i, line in enumerate(lines) if line.startswith(question.text))
+            grade = event.grades[number]
+            assert lines[at].endswith("unjudged" if grade is None else f"grade {grade} of 3")
+            # the text as given, each piece of evidence marked over its own words (after an
+            # emoji too: the page counts no offsets), with the stance the reading gave it
+            assert lines[at + 1] == text == said[number].get_attribute("textContent")
+            evidence = [e for s in reading.slots for e in s.evidence]
+            spans = sorted({(e.start, e.end, e.words, e.stance) for e in evidence})
+            assert all(a[1] <= b[0] for a, b in pairwise(spans)), spans
+            marks = said[number].find_elements("css selector", "mark.evidence")
+            shown = [
+                (m.get_attribute("textContent"), m.get_attribute("data-stance")) for m in marks
+            ]
+            assert shown == [(words, stance) for _, _, words, stance in spans]
+            # who read it: offline, and the LLM (its calls, its vote) where offline was unsure
+            assert reading.reader == "offline+llm"
+            if reading.calls:
+                assert lines[at + 2].startswith("read offline, the slots it was unsure of by the")
+                assert f"({reading.calls} LLM calls)" in lines[at + 2]
+                assert f"no reading repeated in {reading.calls} ballots" in lines[at + 2]
+            else:
+                assert lines[at + 2] == "read offline, sure of every slot (no LLM call)"
+            for slot, line in zip(question.slots, lines[at + 3 :], strict=False):
+                read = reading.slot(slot.name)
+                outcomes.add(read.outcome)
+                words = {c.value: c.text for c in slot.choices}
+                assert line.startswith(f"{slot.name}: ")
+                if read.outcome == "asserted":
+                    verdict = here[(question.id, slot.name)]
+                    assert line.startswith(
+                        f"{slot.name}: {words[slot.answer]}, asserted — {verdict}"
+                    )
+                    for e in read.evidence:
+                        verb = "asserts" if e.stance == "asserted" else "rejects"
+                        assert f"“{e.words}” {verb} {words[e.options[0]]}" in line
+                    assert text.index(EMOJI) < text.index(read.evidence[-1].words)
+                elif read.outcome == "several":
+                    options = " or ".join(words[o] for o in read.options)
+                    assert line.startswith(f"{slot.name}: {options}: several, not credited · ")
+                    for e in read.evidence:
+                        assert f"“{e.words}” offers {words[e.options[0]]} with a hedge" in line
+                elif read.outcome == "rejected":
+                    assert line.startswith(
+                        f"{slot.name}: {words[read.rejected[0]]}: only rejected, not credited · "
+                    )
+                elif read.outcome == "none":
+                    assert line.startswith(f"{slot.name}: no answer · “don't know”: no answer")
+                else:
+                    assert line.startswith(f"{slot.name}: unread: the reader could not decide")
+                    assert here[(question.id, slot.name)] == "unjudged"
+                    assert line.endswith("— unjudged")
+        # a slot the reader could not decide is listed as unread, not as a blank answer
+        claims = css(browser, ".deduction")
+        assert len(claims) == len(here)
+        for claim in claims:
+            unread = claim.get_attribute("data-judgement") == "unjudged"
+            assert "no answer" not in claim.text
+            assert ("unread, the reader could not decide" in claim.text) == unread
+            assert unread or "read from “" in claim.text
+        if any(c.get_attribute("data-judgement") == "unjudged" for c in claims):
+            claims[0].click()
+            assert "No claim was read from its words" in text_of(browser, ".claim-detail")
+            assert_words_only(browser, "an unread slot's detail", (str(words_log),))
+    assert outcomes == {"none", "several", "unsure", "rejected", "asserted"}
 
 
 def clue_run(folder: Path, agents: tuple[str, ...]) -> Path:

@@ -5,13 +5,15 @@ Every game of every run is read once (its log, its audit record from ``GameEntry
 decisions its log records from ``GameEntry.logged_decisions``, its recorded LLM calls from
 ``RUN/llm/<game id>.seat<k>.jsonl``) into flat rows of plain types, so the tables load in any
 dataframe or ``datasets`` without gumshoe. A game's own structures (a claim's extra columns, the
-game's figures, its config, a decision's position) are JSON text.
+game's figures, its config, a decision's position) are JSON text. Conversations are lists of
+``{role, content}`` messages, as chat templates and TRL take them: a decision's ``prompt`` (what
+was sent), ``completion`` (the reply) and ``messages`` (both).
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +24,7 @@ from games.core.audit import AuditRecord, ReadAnswer
 from games.core.decisions import LoggedDecision
 from games.core.log import GameLog
 from games.core.recordings import seat_calls
+from games.core.reward import CallPosition, call_positions
 from games.core.runlog import RunDir, RunDirError, read_jsonl
 from reasoning.llm import RecordedCall, json_objects, load_recording, recording_file
 
@@ -62,6 +65,15 @@ class ClaimRow(SeatRow):
     detail: str = Field(description="The game's extra columns (JSON object).")
 
 
+class ChatTurn(BaseModel):
+    """One message of a conversation."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    role: str = Field(description="system, user or assistant.")
+    content: str = Field(description="The message's text.")
+
+
 class DecisionRow(GameKey):
     """One LLM call of a seat, joined to the decision the game logged from it where it did."""
 
@@ -76,10 +88,17 @@ class DecisionRow(GameKey):
     model: str | None = Field(description="The model asked.")
     system_prompt: str | None = Field(description="The system message.")
     user_prompt: str = Field(description="The first user message: the question.")
-    messages: str | None = Field(
-        description="The whole conversation sent, re-prompts included (JSON list)."
+    prompt: list[ChatTurn] = Field(
+        description="The conversation sent, re-prompts included (only the question where the "
+        "call was not recorded): TRL's conversational prompt."
     )
-    completion: str | None = Field(description="The raw completion the server returned.")
+    completion: list[ChatTurn] = Field(
+        description="The raw completion the server returned, as one assistant message (none "
+        "when the call failed or was not recorded): TRL's conversational completion."
+    )
+    messages: list[ChatTurn] = Field(
+        description="The prompt and the completion: the whole conversation, for a chat template."
+    )
     reasoning: str | None = Field(description="The server's separate reasoning text.")
     finish_reason: str | None = Field(description="Why the completion ended.")
     prompt_tokens: int | None = Field(description="Prompt tokens of the call.")
@@ -94,7 +113,10 @@ class DecisionRow(GameKey):
     )
     fallback: bool | None = Field(description="The move was a random legal one.")
     position: str | None = Field(
-        description="The game's position, enough to rebuild the state decided in (JSON)."
+        description="Where the decision was made, enough to judge another reply there (JSON): "
+        "the game's own position where it logs its decisions (Hanabi), else the log up to the "
+        "event holding the claims the call's reply stated; None for a call that stated none. "
+        "The game's reward function reads it (`games.<game>.reward.reward`)."
     )
 
 
@@ -297,7 +319,18 @@ class DecisionJoin:
     decision's answer is the last call asking its prompt after the previous decision's; calls in
     between (re-prompts, proposals) belong to its turn."""
 
-    def __init__(self, run: str, game: str, game_id: str, seat: int, agent: str) -> None:
+    def __init__(
+        self,
+        run: str,
+        game: str,
+        game_id: str,
+        seat: int,
+        agent: str,
+        positions: Mapping[int, CallPosition] | None = None,
+    ) -> None:
+        """Rows of ``seat`` of game ``game_id``; ``positions`` by call index, where its log
+        names the calls whose replies stated claims."""
+        self.positions = positions or {}
         self.base: dict[str, Any] = {
             "run": run,
             "game": game,
@@ -309,13 +342,16 @@ class DecisionJoin:
     def call_fields(self, index: int, call: RecordedCall) -> dict[str, Any]:
         """The columns one recorded call fills."""
         reply = call.reply
+        prompt = [ChatTurn(role=m.role, content=m.content) for m in call.messages]
+        completion = [] if reply is None else [ChatTurn(role="assistant", content=reply.content)]
         return {
             "call": index,
             "model": reply.model if reply is not None else call.model,
             "system_prompt": _first(call, "system"),
             "user_prompt": _first(call, "user") or "",
-            "messages": _json([m.model_dump() for m in call.messages]),
-            "completion": reply.content if reply is not None else None,
+            "prompt": prompt,
+            "completion": completion,
+            "messages": prompt + completion,
             "reasoning": reply.reasoning if reply is not None else None,
             "finish_reason": reply.finish_reason if reply is not None else None,
             "prompt_tokens": reply.prompt_tokens if reply is not None else None,
@@ -336,7 +372,7 @@ class DecisionJoin:
             ratings=[],
             values=[],
             fallback=None,
-            position=None,
+            position=(self.positions[index].model_dump_json() if index in self.positions else None),
         )
 
     def logged(
@@ -346,12 +382,14 @@ class DecisionJoin:
         values: Sequence[float],
     ) -> DecisionRow:
         """A logged decision, with the call that answered it where it was recorded."""
+        question = [ChatTurn(role="user", content=decision.prompt)]
         fields: dict[str, Any] = {
             "call": None,
             "model": None,
             "system_prompt": None,
-            "messages": None,
-            "completion": None,
+            "prompt": question,
+            "completion": [],
+            "messages": question,
             "finish_reason": None,
             "prompt_tokens": None,
             "completion_tokens": None,
@@ -431,10 +469,12 @@ def export_run(run_dir: Path, tables: Tables) -> None:
         decisions = entry.logged_decisions(log)
         seats = log.header.seats if log.header is not None else ()
         calls = 0
+        positions = call_positions(log)
         for seat, info in enumerate(seats):
             recorded = seat_recording(run_dir, path.stem, seat)
             calls += len(recorded)
-            join = DecisionJoin(run, entry.info.name, path.stem, seat, info.agent)
+            own_positions = {c: p for (s, c), p in positions.items() if s == seat}
+            join = DecisionJoin(run, entry.info.name, path.stem, seat, info.agent, own_positions)
             own = [d for d in decisions if d.seat == seat]
             by_turn = {
                 turn: v

@@ -14,6 +14,8 @@ from collections.abc import Sequence
 
 from pydantic import BaseModel, ConfigDict
 
+from reasoning.student_t import t_quantile
+
 Z95 = 1.959963984540054
 """The standard normal quantile of a two-sided 95% interval."""
 
@@ -46,9 +48,7 @@ def share(k: int, n: int) -> Estimate:
 
 
 def _t(df: int) -> float:
-    from scipy.stats import t
-
-    return float(t.ppf(0.975, df))
+    return t_quantile(0.975, df)
 
 
 def mean(values: Sequence[float]) -> Estimate:

@@ -95,11 +95,21 @@ function cardRows(rows) {
       ? el("span", { class: "muted" }, row.note) : null)));
 }
 
+// A line of words; an answer given in words is shown as given, in quotes, the words each slot
+// was read from marked by how the answer takes them (the note says which slot and option).
 function lineNode(line) {
-  return el("div", { class: `line tone-${line.tone}` }, line.text,
+  const text = line.segments && line.segments.length
+    ? el("q", { class: "said" }, line.segments.map((seg) => seg.stance
+      ? el("mark", { class: `evidence stance-${seg.stance.replace(" ", "-")}`,
+        "data-stance": seg.stance, title: seg.note }, seg.text) : seg.text))
+    : line.text;
+  return el("div", { class: `line tone-${line.tone}` }, text,
     line.formula ? el("details", { class: "formula" }, el("summary", {}, "formula"),
       el("code", {}, line.formula)) : null);
 }
+
+const STANCE_LEGEND = [["asserted", "asserted"], ["hedged", "hedged or listed"],
+  ["rejected", "rejected"], ["unclear", "unclear or no answer"]];
 
 function documentNode(doc, reading) {
   const text = el("div", { class: "document-text" }, doc.segments.map((seg) =>
@@ -124,7 +134,12 @@ function panelNode(view, panel, acting, withLegend) {
   panel.grid && withLegend ? gridLegend(panel.grid) : null,
   panel.table ? wordsTable(panel.table) : null,
   panel.cards.length ? cardRows(panel.cards) : null,
-  panel.lines.map(lineNode));
+  panel.lines.map(lineNode),
+  panel.lines.some((line) => line.segments && line.segments.length)
+    ? el("div", { class: "legend muted" }, "words of an answer read as ",
+      STANCE_LEGEND.map(([stance, words], i) => [i ? ", " : "",
+        el("mark", { class: `evidence stance-${stance}` }, words)]),
+      " (hover for the slot and option)") : null);
 }
 
 // Render ``view`` into ``host``; returns a stepper {show(i), move(d), index(), count}.
@@ -215,10 +230,14 @@ function renderGame(view, host, options) {
     const own = row.call === undefined || row.call === null ? undefined
       : callAt.get(`${row.seat}/${row.call}`);
     const others = (callsBySeat.get(row.seat) || []).filter((p) => p !== own);
+    const unread = (row.detail || {}).outcome === "unsure";
     const node = el("li", { class: "claim-detail row-detail" },
-      el("div", {}, `${seatName(view, row.seat)} stated: ${words.text}`),
-      el("div", {}, `Against what it knew: ${STATUS_WORDS[row.status] || row.status}. ` +
-        `Against the hidden truth: ${truth}. Judgement: ${row.judgement}.`),
+      el("div", {}, unread ? `${seatName(view, row.seat)} answered in words: ${words.text}`
+        : `${seatName(view, row.seat)} stated: ${words.text}`),
+      el("div", {}, unread ? "No claim was read from its words, so none is judged. " +
+        `Judgement: ${row.judgement}.` : `Against what it knew: ` +
+        `${STATUS_WORDS[row.status] || row.status}. Against the hidden truth: ${truth}. ` +
+        `Judgement: ${row.judgement}.`),
       row.repeat ? el("div", { class: "muted" }, "Stated before: listed, not counted again.")
         : null,
       words.formula ? el("details", { class: "formula" }, el("summary", {}, "formula"),

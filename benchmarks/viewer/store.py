@@ -28,7 +28,7 @@ from games.core.view import Outcome
 
 VIEWS_DIR = "views"
 """The folder of a run directory holding each game's stored view."""
-VIEW_FORMAT: Literal[2] = 2
+VIEW_FORMAT: Literal[3] = 3
 """The version of what a stored view holds; raised whenever a ``GameView`` or a game's viewer
 draws something differently, so every view stored before is recomputed."""
 PER_ROUND = ("known_per_round", "ideal_known_per_round")
@@ -41,7 +41,7 @@ class StoredView(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
 
-    format: Literal[2]
+    format: Literal[3]
     key: str = Field(pattern=r"^[0-9a-f]{64}$")
     game: str
     title: str

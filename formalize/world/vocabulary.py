@@ -168,6 +168,14 @@ ROLE_WORDS: dict[str, tuple[str, ...]] = {
     "a retired colonel": ("colonel",),
     "a shipping magnate": ("magnate",),
     "a celebrated novelist": ("novelist",),
+    "the lady's maid": (),
+    "the steward": (),
+    "the parlourmaid": ("parlour maid",),
+    "the governess": (),
+    "an old school friend": ("school friend", "friend"),
+    "the mistress of the house": ("mistress",),
+    "a wealthy widower": ("widower",),
+    "a retired headmistress": ("headmistress",),
 }
 """Other words an answer may use for a role (the role's own words, without its article, always
 count): "his secretary" for the private secretary."""
@@ -180,6 +188,11 @@ RELATION_WORDS: dict[str, tuple[str, ...]] = {
     "creditor": ("lender",),
     "rival": (),
     "former fiance": ("ex-fiance", "ex fiance", "fiance", "fiancee"),
+    "former fiancee": ("ex-fiancee", "ex fiancee", "fiancee", "fiance"),
+    "servant": (),
+    "employee": (),
+    "confidant": ("confidante",),
+    "solicitor": ("lawyer",),
 }
 """Other words for how a person stands to the victim ("her brother" for a sibling)."""
 

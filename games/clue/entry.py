@@ -129,6 +129,7 @@ class ClueEntry(GameEntry[ClueEvent]):
     play_command = "games.clue.cli:play_clue"
     auditor = "games.clue.audit:audit_record"
     viewer = "games.clue.view:clue_view"
+    reward = "games.clue.reward:reward"
     config_type = ClueConfig
     event_adapter = CLUE_EVENT
     agents = AGENTS

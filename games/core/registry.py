@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import importlib
 from abc import ABC, abstractmethod
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
@@ -66,6 +66,10 @@ class GameEntry(ABC, Generic[E]):
     decisions: str | None = None
     """``module:function`` giving the LLM decisions one of the game's logs records (``GameLog ->
     list[games.core.decisions.LoggedDecision]``); None when its logs record none."""
+    reward: str | None = None
+    """``module:function`` of the game's exact reward function in TRL's shape (``prompts,
+    completions, position=..., **columns -> list[float | None]``, see ``games.core.reward``);
+    None when the game has none."""
 
     @abstractmethod
     def default_config(self, players: int) -> BaseModel:
@@ -158,6 +162,16 @@ class GameEntry(ABC, Generic[E]):
         if not all(isinstance(d, LoggedDecision) for d in found):
             raise TypeError(f"{self.decisions} returned other records than LoggedDecision")
         return list(found)
+
+    def reward_function(self) -> Callable[..., list[float | None]]:
+        """The game's reward function (ValueError when it has none)."""
+        if self.reward is None:
+            raise ValueError(f"{self.info.name}: the game has no reward function")
+        module, name = self.reward.split(":")
+        found = getattr(importlib.import_module(module), name)
+        if not callable(found):
+            raise TypeError(f"{self.reward} is not callable")
+        return found  # type: ignore[no-any-return]
 
     def view(self, log: GameLog[E]) -> ViewParts | None:
         """What the game's own viewer adds to the page of one of its logs (None without one)."""

@@ -14,6 +14,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from formalize.reading.reading import Stance
 from games.core.audit import AuditRecord
 from games.core.log import GameLog
 
@@ -55,15 +56,30 @@ class Grid(BaseModel):
     legend: dict[str, LegendEntry]
 
 
+class Segment(BaseModel):
+    """A stretch of a text: in a document, ``facts`` counts the facts it carries (0: narration);
+    in an answer in words, ``stance`` is how the answer takes these words (None: words no slot
+    was read from); ``note`` says which facts, or which slots and options."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    text: str
+    facts: int = Field(default=0, ge=0)
+    stance: Stance | None = None
+    note: str = ""
+
+
 class Line(BaseModel):
     """A line of words, coloured by ``tone``; ``formula`` is what it states in logic, shown on
-    demand."""
+    demand; ``segments``, when given, are ``text`` cut into stretches, some marked (an answer
+    in words with the words that decided its reading)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     text: str
     tone: Tone = ""
     formula: str | None = None
+    segments: list[Segment] = Field(default_factory=list)
 
 
 class Cell(BaseModel):
@@ -109,17 +125,6 @@ class CardRow(BaseModel):
 
     label: str
     cards: list[Card]
-    note: str = ""
-
-
-class Segment(BaseModel):
-    """A stretch of a document's text; ``facts`` counts the facts it carries (0: narration),
-    ``note`` says which."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    text: str
-    facts: int = Field(default=0, ge=0)
     note: str = ""
 
 

@@ -17,7 +17,7 @@ from formalize.reading.reading import Reading
 from games.core.agents import AgentRegistry, AgentType, combined_fallbacks
 from games.core.llm_player import LLMPlayer, SeatClient, recorded_index, seat_client
 from games.core.recordings import game_llm_settings
-from games.detective.case import Case
+from games.detective.case import Case, Question
 from games.detective.engine import Answer, DetectiveAction, DetectiveView, Visit
 from games.detective.freetext import ask_free_answers
 from games.detective.llm_schemas import location_answer_model, question_answer_model
@@ -95,6 +95,16 @@ QuestionAnswer = tuple[str | None, ...]
 """One question's answer: per slot, in order, a choice's value or None (blank)."""
 
 
+def question_values(question: Question, answer: AnswerReply) -> QuestionAnswer:
+    """The options a reply to ``question`` names; a part left out, blank or naming no option is
+    blank."""
+    given = {k.strip().casefold(): v for k, v in answer.ANSWER.items()}
+    return tuple(
+        None if (text := given.get(s.name.casefold())) is None else match_choice(s, text)
+        for s in question.slots
+    )
+
+
 class AnswerPrompter:
     """One question's answer step for ``LLMPlayer``: each part an option or blank."""
 
@@ -120,13 +130,8 @@ class AnswerPrompter:
         return question_answer_model(obs.case.questions[self.index])
 
     def action(self, answer: AnswerReply, obs: DetectiveView) -> QuestionAnswer:
-        """The options the reply names; a part left out, blank or naming no option is blank."""
-        q = obs.case.questions[self.index]
-        given = {k.strip().casefold(): v for k, v in answer.ANSWER.items()}
-        return tuple(
-            None if (text := given.get(s.name.casefold())) is None else match_choice(s, text)
-            for s in q.slots
-        )
+        """The options the reply names (``question_values``)."""
+        return question_values(obs.case.questions[self.index], answer)
 
     def legal_actions(self, obs: DetectiveView) -> Sequence[QuestionAnswer]:
         """Every answer to the question: each part blank or one of its options."""

@@ -73,7 +73,7 @@ def generate(
     ] = 2,
     distractors: Annotated[int, typer.Option(help="True but useless facts added.")] = 12,
     red_herrings: Annotated[int, typer.Option(help="Least number of useless locations.")] = 3,
-    words_per_card: Annotated[int, typer.Option(help="Target words per location text.")] = 120,
+    words_per_card: Annotated[int, typer.Option(help="Target words per location text.")] = 160,
     intro_clues: Annotated[int, typer.Option(help="Clue facts the introduction states.")] = 2,
     long_chains: Annotated[
         bool,

@@ -77,6 +77,7 @@ class DetectiveEntry(GameEntry[DetectiveEvent]):
     play_command = "games.detective.cli:play_detective"
     auditor = "games.detective.audit:audit_record"
     viewer = "games.detective.view:detective_view"
+    reward = "games.detective.reward:reward"
     config_type = DetectiveConfig
     event_adapter = DETECTIVE_EVENT
     agents = AGENTS

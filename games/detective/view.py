@@ -3,19 +3,23 @@
 The page shows the introduction and every location's text as read so far (the one being read
 last), with the sentences that carry facts marked; after each stage, every question's answer in
 words with its grade, each part coloured by its verdict (the audit record's row at that stage's
-line). Steps and claims are written in words; a claim's formula is shown on demand.
+line). An answer given in words is shown as given, the words each slot was read from marked,
+with who read it and each slot's reading (``games.core.reading_view``). Steps and claims are
+written in words; a claim's formula is shown on demand.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
+from formalize.reading.reading import Outcome, Reading
 from games.core.audit import AuditRecord, AuditRow
 from games.core.log import GameLog
+from games.core.reading_view import marked_text, reader_words, slot_words
 from games.core.view import Document, KnowledgePanel, Line, Segment, Tone, ViewParts
 from games.detective.audit import audit_record, logged_case
-from games.detective.case import Case, Sentence
+from games.detective.case import Case, Question, Sentence
 from games.detective.events import AnswersEvent, CaseStart, GameEnd, StageAnswers, VisitEvent
 
 INTRODUCTION = "introduction"
@@ -78,13 +82,47 @@ def value_words(case: Case, question: str, slot: str, value: str | None) -> str:
     return value
 
 
-def answers_words(case: Case, answers: StageAnswers) -> str:
-    """A stage's answers in one line: each question's given parts in words."""
+UNGIVEN: dict[Outcome, str] = {
+    "several": "several",
+    "rejected": "only rejected",
+    "none": "no answer",
+    "unsure": "unread",
+}
+"""A slot of an answer in words that asserts no option, in a step's words, by its reading."""
+
+
+def answers_words(
+    case: Case, answers: StageAnswers, readings: dict[str, Reading] | None = None
+) -> str:
+    """A stage's answers in one line: each question's given parts in words (for an answer in
+    words, what its reading made of a slot that asserts nothing)."""
     said = []
     for question, slots in answers.items():
-        given = [value_words(case, question, s, v) for s, v in slots.items() if v is not None]
+        reading = (readings or {}).get(question)
+        outcomes = {r.slot: r.outcome for r in reading.slots} if reading is not None else {}
+        given = [
+            value_words(case, question, s, v) if v is not None else UNGIVEN[outcomes[s]]
+            for s, v in slots.items()
+            if v is not None or outcomes.get(s, "asserted") != "asserted"
+        ]
         said.append(f"{question.replace('_', ' ')}: {', '.join(given) or 'no answer'}")
     return "; ".join(said)
+
+
+def said_lines(case: Case, question: Question, text: str, reading: Reading) -> list[Line]:
+    """An answer given in words: its text with the words each slot was read from marked, and
+    who read it."""
+    words = _option_words(case, question)
+    shown = (
+        Line(text=text, segments=marked_text(text, reading, words))
+        if text.strip()
+        else Line(text="no words given")
+    )
+    return [shown, Line(text=f"  {reader_words(reading, words)}")]
+
+
+def _option_words(case: Case, question: Question) -> Callable[[str, str], str]:
+    return lambda slot, value: value_words(case, question.id, slot, value)
 
 
 def _locations(count: int) -> str:
@@ -108,6 +146,7 @@ def _answer_lines(
             f"{len(case.locations)} locations"
         )
     ]
+    readings = event.readings or {}
     for index, question in enumerate(case.questions):
         given = event.answers.get(question.id, {})
         own = [r for r in rows if r.detail.get("question") == question.id]
@@ -116,14 +155,22 @@ def _answer_lines(
         if event.grades is not None and graded is None:
             grade = " · unjudged"
         lines.append(Line(text=f"{question.text}{grade}", tone=_tone(own)))
+        reading = readings.get(question.id)
+        if reading is not None:
+            lines += said_lines(case, question, (event.texts or {}).get(question.id, ""), reading)
+        read = {s.slot: s for s in reading.slots} if reading is not None else {}
         for slot in question.slots:
             value = given.get(slot.name)
             verdict = [r for r in own if r.detail.get("slot") == slot.name]
             judged = f" — {verdict[0].judgement}" if verdict else ""
+            said = (
+                slot_words(read[slot.name], _option_words(case, question), reading.reader, judged)
+                if slot.name in read and reading is not None
+                else f"{slot.name}: {value_words(case, question.id, slot.name, value)}{judged}"
+            )
             lines.append(
                 Line(
-                    text=f"  {slot.name}: {value_words(case, question.id, slot.name, value)}"
-                    + judged,
+                    text=f"  {said}",
                     tone=_tone(verdict),
                     formula=slot.choice(value).formula if value in _values(slot) else None,
                 )
@@ -136,6 +183,9 @@ def _values(slot: Any) -> set[str]:
 
 
 def _claims(case: Case, record: AuditRecord) -> list[Line]:
+    """Each audit row's claim in words: the value given (and the words it was read from, for an
+    answer in words), or, for a slot of an answer in words the reader could not decide, that it
+    is unread and why."""
     claims = []
     for row in record.rows:
         question, slot = str(row.detail.get("question")), str(row.detail.get("slot"))
@@ -145,13 +195,13 @@ def _claims(case: Case, record: AuditRecord) -> list[Line]:
             for s in q.slots:
                 if q.id == question and s.name == slot and value in _values(s):
                     formula = s.choice(str(value)).formula
-        claims.append(
-            Line(
-                text=f"{question.replace('_', ' ')}, {slot}: "
-                f"{value_words(case, question, slot, value)}",
-                formula=formula,
-            )
-        )
+        said = value_words(case, question, slot, value)
+        note, words = row.detail.get("note"), row.detail.get("words")
+        if value is None and row.detail.get("outcome") == "unsure":
+            said = "unread, the reader could not decide" + (f" ({note})" if note else "")
+        elif value is not None and words:
+            said += f", read from “{words}”"
+        claims.append(Line(text=f"{question.replace('_', ' ')}, {slot}: {said}", formula=formula))
     return claims
 
 
@@ -184,7 +234,7 @@ def detective_view(log: GameLog[Any]) -> ViewParts:
             read = list(event.read)
             texts.append(
                 f"{reader} answers after reading {_locations(len(read))}: "
-                + answers_words(case, event.answers)
+                + answers_words(case, event.answers, event.readings)
             )
             answers = _answer_lines(case, event, rows_at.get(log.line_of(step), []), reader)
             panels.append(_panel(step, [INTRODUCTION, *read], answers))

@@ -32,6 +32,7 @@ from games.hanabi.engine import HanabiGame, HanabiObservation
 from games.hanabi.events import HanabiEvent, HanabiMove
 from games.hanabi.knowledge import visible_cards
 from games.hanabi.position import Position, logged_decisions
+from reasoning.student_t import t_quantile
 
 
 class DecisionRecord(BaseModel):
@@ -135,9 +136,7 @@ class MoveValues(BaseModel):
 @cache
 def t95(df: int) -> float:
     """The two-sided 95% quantile of Student's t with ``df`` degrees of freedom."""
-    from scipy.stats import t
-
-    return float(t.ppf(0.975, df))
+    return t_quantile(0.975, df)
 
 
 def interval(scores: Sequence[float]) -> tuple[float, float]:

@@ -379,11 +379,7 @@ class MysteryPrompter:
     def _target(self, answer: MysteryAnswer, obs: MysteryView) -> str | None:
         s = obs.setting
         others = [p for k, p in enumerate(obs.players) if k != obs.seat]
-        named = {_person_id(s, v): names for v, names in answer.suspects.items()}
-        lists = tuple(
-            tuple(p for p in others if p in {_person_id(s, n) for n in named.get(c.victim, [])})
-            for c in s.crimes
-        )
+        lists = stated_suspects(answer, obs)
         entropy = sum(math.log(max(1, len(suspects))) for suspects in lists)
         state = self.state
         state.suspects = lists
@@ -405,6 +401,18 @@ class MysteryPrompter:
         if target in others:
             state.last = (obs.round, target, entropy)
         return target if target in others else None
+
+
+def stated_suspects(answer: MysteryAnswer, obs: MysteryView) -> tuple[tuple[str, ...], ...]:
+    """The suspects an ask-phase answer states, per crime of the setting: the other players it
+    names for the crime's victim (unknown names and the asker itself left out)."""
+    s = obs.setting
+    others = [p for k, p in enumerate(obs.players) if k != obs.seat]
+    named = {_person_id(s, v): names for v, names in answer.suspects.items()}
+    return tuple(
+        tuple(p for p in others if p in {_person_id(s, n) for n in named.get(c.victim, [])})
+        for c in s.crimes
+    )
 
 
 def weighted_gain(credits: Sequence[Credit], target: str, now: int) -> float:

@@ -36,6 +36,8 @@ PLAY_TOKENS = 4000
 """The budget of recalled script and of recalled conversation while playing."""
 EVALUATION_TOKENS = 5000
 """The budget of each when answering the evaluation questions."""
+FEATURE = "the WellPlay retrieval memory (MiniLM sentence embeddings)"
+"""What the embeddings extra brings to WellPlay, as a missing extra names it."""
 
 _SENTENCE = re.compile(r"(?<=[.!?;\u3002\uff01\uff1f\uff1b])\s*|\n+")
 """Where a sentence ends: after . ! ? ; (or their CJK forms), or at a line break."""
@@ -45,7 +47,7 @@ class Embedder:
     """The embedding model's tokenizer and encoder (the offline model unless one is given)."""
 
     def __init__(self, model: Any | None = None) -> None:
-        self._model = model if model is not None else load_sentence_model()
+        self._model = model if model is not None else load_sentence_model(FEATURE)
 
     def _offsets(self, text: str) -> list[tuple[int, int]]:
         encoded = self._model.tokenizer(

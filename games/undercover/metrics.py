@@ -35,6 +35,10 @@ from games.undercover.events import (
 )
 from games.undercover.lexicon import Lexicon, UnknownWord
 from reasoning.embeddings import load_sentence_model
+from reasoning.extras import require_extra
+
+FEATURE = "the Attributional Score (MiniLM sentence embeddings)"
+"""What the embeddings extra brings to Undercover-V, as a missing extra names it."""
 
 
 class Similarity(Protocol):
@@ -53,7 +57,10 @@ class MiniLMSimilarity:
     """Cosine similarity of all-MiniLM-L6-v2 embeddings; each distinct text is embedded once."""
 
     def __init__(self, model: Any | None = None) -> None:
-        """Use ``model`` (a SentenceTransformer), or the offline model loaded on first use."""
+        """Use ``model`` (a SentenceTransformer), or the offline model loaded on first use
+        (MissingExtra at once, before any work, when the ``embeddings`` extra is missing)."""
+        if model is None:
+            require_extra("embeddings", FEATURE)
         self._model = model
         self._vectors: dict[str, Any] = {}
 
@@ -63,7 +70,7 @@ class MiniLMSimilarity:
         if not missing:
             return
         if self._model is None:
-            self._model = load_sentence_model()
+            self._model = load_sentence_model(FEATURE)
         vectors = self._model.encode(
             missing, normalize_embeddings=True, convert_to_numpy=True, show_progress_bar=False
         )
