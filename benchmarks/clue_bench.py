@@ -15,6 +15,7 @@ settings' ``record_path`` is normally the run directory itself, so seat k's call
 from __future__ import annotations
 
 import math
+import os
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -24,7 +25,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from benchmarks.llm_usage import SeatUsage, usage_report
-from benchmarks.report import PLOTS, can_plot, pyplot
+from benchmarks.report import PLOTS, can_plot, pyplot, save_figure
 from benchmarks.runner import (
     GameError,
     GameOutcome,
@@ -47,12 +48,11 @@ from games.core.runlog import (
     field_errors,
     game_id,
     game_seed,
-    read_text,
-    write_atomic,
 )
 from reasoning.extras import optional_import
 from reasoning.llm import UsageReport
-from reasoning.textfile import UserFileError, parse_user_jsonl
+from reasoning.outfile import write_atomic
+from reasoning.textfile import UserFileError, parse_user_jsonl, read_user_text
 
 SEATS_FILE = "seats.jsonl"
 """Per-game fallback counts, one JSON line per finished game, in the run directory."""
@@ -146,7 +146,7 @@ def migrate_ids(run_dir: Path, config: ClueBenchConfig, games: int) -> None:
             r.model_copy(update={"game_id": renames.get(r.game_id, r.game_id)})
             for r in seats.values()
         ]
-        write_atomic(path, "".join(r.model_dump_json() + "\n" for r in records))
+        write_atomic(path, "".join(r.model_dump_json() + "\n" for r in records), inside=run_dir)
 
 
 @dataclass(frozen=True)
@@ -181,9 +181,12 @@ def read_seats(path: Path) -> dict[str, SeatRecord]:
     """The seat records of ``seats.jsonl`` by game id (none when it is absent). A last line cut
     short (no newline, not JSON: a run stopped while writing it) is dropped, since the file is
     rewritten whole on the next game; any other bad line raises RunDirError naming it."""
-    if not path.exists():
+    if not os.path.lexists(path):
         return {}
-    text = read_text(path)
+    try:
+        text = read_user_text(path, allow_bom=False, inside=path.parent)
+    except UserFileError as err:
+        raise RunDirError(str(err)) from None
     try:
         lines = parse_user_jsonl(text, path)
     except UserFileError as err:
@@ -239,7 +242,7 @@ def run(
                 usage=game.extra["usage"],
             )
             text = "".join(record.model_dump_json() + "\n" for record in seats.values())
-            write_atomic(seats_path, text)
+            write_atomic(seats_path, text, inside=rundir.path)
         else:
             say(f"{game.game_id}: errored: {game.error}")
 
@@ -389,7 +392,7 @@ def _plot(path: Path, per_agent: Sequence[AgentSummary], ideal: Sequence[float])
     ax.legend()
     fig.tight_layout()
     path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=120)
+    save_figure(fig, path, dpi=120)
     plt.close(fig)
     return path
 

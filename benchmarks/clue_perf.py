@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import gc
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -188,7 +189,7 @@ class _Tally:
 
 
 def _seat_updates(
-    events: list[ClueEvent], setup: ClueSetup, seat: int, hand: tuple[Card, ...], out: _Tally
+    events: Sequence[ClueEvent], setup: ClueSetup, seat: int, hand: tuple[Card, ...], out: _Tally
 ) -> None:
     """Replay ``events`` as ``seat`` sees them, once per method (so no method runs with another's
     data in the caches), timing the update after each event that changes the knowledge; every
@@ -236,7 +237,7 @@ def _seat_updates(
 
 
 def _rule_updates(
-    events: list[ClueEvent],
+    events: Sequence[ClueEvent],
     setup: ClueSetup,
     seat: int,
     hand: tuple[Card, ...],

@@ -31,7 +31,7 @@ from benchmarks.console.options import (
     run_command,
 )
 from benchmarks.llm_usage import game_usage, played_usage, usage_lines
-from benchmarks.report import can_plot, format_table, plot_note, pyplot
+from benchmarks.report import can_plot, format_table, plot_note, pyplot, save_figure
 from benchmarks.runner import GameOutcome, MemoryLog, RunOptions, check_replayable, run_games
 from games.core.cli import fail
 from games.core.errors import GAME_ERRORS
@@ -178,7 +178,7 @@ def agent_row(
     """An agent's scores, best achievable scores and stage curves from its logs."""
     scores, best, curves, best_curves, errored, unjudged = [], [], [], [], 0, 0
     for gid in ids:
-        events = ENTRY.read_log(rundir.log_path(gid)).events
+        events = ENTRY.read_log(rundir.log_path(gid), inside=rundir.path).events
         end = events[-1] if events else None
         start = events[0] if events else None
         if not isinstance(end, GameEnd) or not isinstance(start, CaseStart):
@@ -270,7 +270,7 @@ def plot(rows: Sequence[AgentRow], path: Path) -> Path:
     ax.set_ylim(0, 3.05)
     ax.legend(fontsize=8)
     fig.tight_layout()
-    fig.savefig(path)
+    save_figure(fig, path)
     plt.close(fig)
     return path
 

@@ -11,13 +11,12 @@ reader) and prints seed 001's Table 2.
 
 from __future__ import annotations
 
-import math
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
-from benchmarks.report import format_table, measure, write_json
+from benchmarks.report import figure, format_table, measure, write_json
 from games.core.cli import BaseUrl, Model, fail, llm_settings
 from games.core.errors import GAME_ERRORS
 from games.core.llm_player import seat_client
@@ -123,7 +122,7 @@ def bench_detective_free(
                         "P": graded.auto_score.progressive,
                         "F": graded.auto_score.final,
                         "O": graded.auto_score.overall,
-                        "exact_O": math.nan if exact is None else exact.overall,
+                        "exact_O": None if exact is None else exact.overall,
                         "unjudged": graded.unjudged,
                         "reader_calls": graded.reader_calls,
                         "fallbacks": play.fallbacks,
@@ -141,16 +140,19 @@ def bench_detective_free(
     columns = ["run", "P", "F", "O", "exact_O", "unjudged", "reader_calls", "fallbacks"]
     typer.echo(format_table(rows, columns))
     typer.echo(
-        f"overall score (autograder mode {mode}): mean {ci.mean:.2f}, 95% bootstrap CI "
-        f"[{ci.low:.2f}, {ci.high:.2f}] over {runs} runs x {len(case.questions)} questions"
+        f"overall score (autograder mode {mode}): mean {figure(ci.mean)}, 95% bootstrap CI "
+        f"[{figure(ci.low)}, {figure(ci.high)}] over {runs} runs x {len(case.questions)} "
+        "questions"
     )
-    typer.echo(f"location-order correlation between runs: mean {corr:.2f} (sd {corr_sd:.2f})")
+    typer.echo(
+        f"location-order correlation between runs: mean {figure(corr)} (sd {figure(corr_sd)})"
+    )
     compared: dict[str, tuple[float, float]] = {}
     if others:
         compared["Other-Other"] = pairwise_correlation(others)
         compared["Model-Other"] = cross_correlation(orders_played, others)
     for name, (mean, sd) in compared.items():
-        typer.echo(f"location-order correlation {name}: mean {mean:.2f} (sd {sd:.2f})")
+        typer.echo(f"location-order correlation {name}: mean {figure(mean)} (sd {figure(sd)})")
     for kind, found in ratings.items():
         for r in found:
             if r is not None:

@@ -43,8 +43,8 @@ from reasoning.llm import ChatClient, LLMSettings, make_client
 from reasoning.llm.scripted_server import ChatRequest, ScriptedChatServer, Step
 from reasoning.textfile import UserFileError, read_user_text
 
-LABELLED = Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "freetext" / "labelled.json"
-"""The labelled set shipped with the tests."""
+LABELLED = Path(__file__).resolve().parent / "data" / "freetext" / "labelled.json"
+"""The labelled set, shipped with the package (the tests read it too)."""
 
 KINDS: tuple[str, ...] = (
     "plain",
@@ -57,6 +57,13 @@ KINDS: tuple[str, ...] = (
     "unknown",
     "victim",
     "two values",
+    "deny/doubt",
+    "attribution",
+    "witness",
+    "reason",
+    "comparative",
+    "question",
+    "everyday",
 )
 """The kinds of answer the labelled set holds, in the table's order."""
 
@@ -89,9 +96,12 @@ class LabelledCase(BaseModel):
     questions: list[Question]
 
 
-Batch = Literal["tuning", "held-out"]
-"""Which batch an answer is in: the one the offline reader was tuned on, or one written after
-and measured as it came."""
+Batch = Literal["tuning", "held-out", "adversarial", "fresh"]
+"""Which batch an answer is in: the one the offline reader was tuned on; one written after and
+measured as it came; one written later still to break the reader (predicates that deny or doubt,
+someone else's belief, reported speech, witnesses, reasons, comparatives, questions back),
+measured before the reader was rebuilt for it; or one written after that rebuild, in new words of
+the same kinds, and measured as it came."""
 
 
 class LabelledAnswer(BaseModel):
@@ -299,11 +309,13 @@ def bench_freetext(
         ),
     ] = False,
     labelled: Annotated[
-        Path, typer.Option(help="The labelled set (JSON); the tests' own by default.")
+        Path, typer.Option(help="The labelled set (JSON); the one shipped with gumshoe by default.")
     ] = LABELLED,
     batch: Annotated[
         Batch | None,
-        typer.Option(help="Only this batch: tuning or held-out (default: both)."),
+        typer.Option(
+            help="Only this batch: tuning, held-out, adversarial or fresh (default: all)."
+        ),
     ] = None,
     per_kind: Annotated[
         int | None,

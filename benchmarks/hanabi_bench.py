@@ -13,7 +13,6 @@ score distribution of each player count. Every report names its scoring mode.
 
 from __future__ import annotations
 
-import json
 import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -32,7 +31,7 @@ from benchmarks.console.options import (
 from benchmarks.hanabi_options import player_counts
 from benchmarks.hanabi_published import PUBLISHED, published_rows
 from benchmarks.llm_usage import game_usage, played_usage, usage_lines
-from benchmarks.report import can_plot, format_table, plot_note, pyplot
+from benchmarks.report import can_plot, format_table, plot_note, pyplot, save_figure
 from benchmarks.runner import MemoryLog, RunOptions, check_replayable, run_games
 from games.core.cli import (
     ReasoningEffort,
@@ -64,6 +63,7 @@ from games.hanabi.knowledge import KnowledgeView
 from games.hanabi.llm_agents import InvalidPolicy
 from games.hanabi.stats import GameRecord, ScoreStats, record_stats
 from reasoning.llm import LLMSettings, UsageReport
+from reasoning.outfile import json_text
 
 COLUMNS = [
     "players",
@@ -184,7 +184,7 @@ def summarise_count(rundir: RunDir[HanabiRunConfig], players: int) -> PlayerCoun
     teammate = [0, 0]
     for seed in config.seeds:
         path = rundir.log_path(hanabi_id(players, seed))
-        log = ENTRY.read_log(path)
+        log = ENTRY.read_log(path, inside=rundir.path)
         if log.end is None or log.end.status != "finished":
             errored += 1
             continue
@@ -266,14 +266,14 @@ def plot_scores(summary: HanabiSummary, path: Path) -> Path:
     axes[0][0].set_ylabel("games")
     figure.suptitle(f"Hanabi scores, agents {summary.config.agents}")
     figure.tight_layout()
-    figure.savefig(path, dpi=100)
+    save_figure(figure, path, dpi=100)
     plt.close(figure)
     return path
 
 
 def summary_json(summary: HanabiSummary) -> str:
     """The summary as indented JSON."""
-    return json.dumps(summary.model_dump(mode="json"), indent=2)
+    return json_text(summary.model_dump(mode="json")).rstrip("\n")
 
 
 def parse_seeds(seeds: str, first: int) -> tuple[int, ...]:

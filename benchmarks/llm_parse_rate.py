@@ -19,7 +19,6 @@ It prints a table per answer type and mode and a metering table, and writes ``pa
 from __future__ import annotations
 
 import argparse
-import json
 import re
 import sys
 from collections.abc import Iterable, Mapping, Sequence
@@ -64,6 +63,7 @@ from reasoning.llm import (
     labelled_text,
     make_client,
 )
+from reasoning.outfile import json_text, write_atomic
 
 Mode = Literal["on", "off"]
 GameName = Literal["clue", "undercover"]
@@ -461,7 +461,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "types": [r.model_dump() for r in rows],
         "usage": report.model_dump(),
     }
-    (args.out / "parse_rate.json").write_text(json.dumps(payload, indent=2), encoding="utf-8")
+    write_atomic(args.out / "parse_rate.json", json_text(payload))
     return 0
 
 

@@ -24,7 +24,7 @@ from benchmarks.console.options import (
     run_command,
 )
 from benchmarks.llm_usage import game_usage, played_usage, usage_lines
-from benchmarks.report import can_plot, format_table, plot_note, pyplot, write_json
+from benchmarks.report import can_plot, format_table, plot_note, pyplot, save_figure, write_json
 from benchmarks.runner import MemoryLog, check_replayable, run_games
 from benchmarks.wellplay_runs import (
     METRICS,
@@ -54,6 +54,7 @@ from provers.sat_prover import SatProver
 from reasoning.embeddings import EmbeddingUnavailable, load_sentence_model
 from reasoning.extras import MissingExtra
 from reasoning.llm import LLMEndpointError, make_client
+from reasoning.outfile import json_text
 from reasoning.progress import progress_bar
 from reasoning.verifier import ClaimStatus, Correctness
 
@@ -192,7 +193,7 @@ def plot_gains(per_round: list[float], path: Path) -> Path:
     ax.set_ylabel("mean exact IG (nats)")
     ax.set_title("Information gain per round")
     fig.tight_layout()
-    fig.savefig(path)
+    save_figure(fig, path)
     plt.close(fig)
     return path
 
@@ -451,6 +452,4 @@ def bench_wellplay(
 
 def write_json_text(payload: dict[str, Any]) -> str:
     """The summary as one JSON document."""
-    import json
-
-    return json.dumps(payload, indent=2, default=str, allow_nan=False)
+    return json_text(payload, default=str).rstrip("\n")

@@ -31,8 +31,9 @@ from benchmarks.viewer.store import compute_view, save_view
 from games.core.errors import GAME_ERRORS
 from games.core.loop import errored_end
 from games.core.recordings import check_run_recordings
-from games.core.runlog import RunDir, game_seed, write_atomic
+from games.core.runlog import RunDir, game_seed
 from reasoning.extras import optional_import
+from reasoning.outfile import write_atomic
 from reasoning.prover import ProverUnavailable
 
 T = TypeVar("T")
@@ -316,7 +317,7 @@ def run_games(
             if on_done is not None:
                 on_done(game)
             path = rundir.log_path(game.game_id)
-            write_atomic(path, "".join(f"{x}\n" for x in game.lines))
+            write_atomic(path, "".join(f"{x}\n" for x in game.lines), inside=rundir.path)
             if options.views:
                 stored += _store_view(path, views)
             played.append(game)

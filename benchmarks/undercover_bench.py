@@ -35,7 +35,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from benchmarks.llm_usage import game_usage, played_usage, usage_lines
-from benchmarks.report import can_plot, format_table, pyplot
+from benchmarks.report import can_plot, format_table, pyplot, save_figure
 from benchmarks.runner import (
     GameError,
     GameOutcome,
@@ -468,7 +468,9 @@ def run(
     finished = [gid for gid in rundir.finished_games() if gid in wanted]
     say(f"scoring {len(finished)} games (MiniLM embeddings)")
     metrics = {
-        gid: game_metrics(ENTRY.read_log(rundir.log_path(gid)), settings.lexicon, sim)
+        gid: game_metrics(
+            ENTRY.read_log(rundir.log_path(gid), inside=rundir.path), settings.lexicon, sim
+        )
         for gid in progress_bar(
             finished, len(finished), "scoring games", quiet=(options or RunOptions()).quiet
         )
@@ -577,7 +579,7 @@ def write_plot(summary: UndercoverBenchSummary, path: Path) -> Path:
     ax_pairs.set_title("Word similarity and spy wins")
     fig.tight_layout()
     path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=120)
+    save_figure(fig, path, dpi=120)
     plt.close(fig)
     return path
 

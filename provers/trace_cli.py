@@ -9,7 +9,6 @@ The output names the engine that audited the trace.
 
 from __future__ import annotations
 
-import json
 import math
 import sys
 from collections import Counter
@@ -23,6 +22,7 @@ import typer
 
 from provers.registry import DEFAULT_PROVER, PROVER_NAMES, get_prover
 from reasoning.epr import GroundedSession, in_fragment
+from reasoning.outfile import json_text
 from reasoning.prover import ProverUnavailable
 from reasoning.session import (
     ConstraintEntailment,
@@ -201,7 +201,7 @@ def audit_trace(
     }
     notes = warnings(audit)
     if as_json:
-        typer.echo(json.dumps(_payload(audit, totals, notes)))
+        typer.echo(json_text(_payload(audit, totals, notes), indent=None), nl=False)
         return
     for a in audit.steps:
         mark = "  (inconsistent knowledge)" if a.knowledge_consistent is False else ""

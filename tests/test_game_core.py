@@ -119,7 +119,7 @@ def test_a_log_of_a_game_without_version_0_logs_needs_its_header(tmp_path: Path)
         (b"", ":1: the log is empty"),
         (b"  \n\n \n", ":1: the log is empty"),
         (b"\xef\xbb\xbf{}\n", ":1: starts with a UTF-8 byte-order mark"),
-        (b'{"type": "x"}\n\xff\xfe\n', r":2: not UTF-8: byte 0xff"),
+        (b' \n\xff\xfe\n{"type": "x"}\n', r":2: not UTF-8: byte 0xff"),
         (b"[1, 2]\n", ":1: expected a JSON object"),
         (b"[" * 100000 + b"\n", ":1: "),
     ],

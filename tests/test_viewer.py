@@ -300,8 +300,9 @@ EMOJI = "\U0001f50d"
 def answers_in_words(case: Case) -> Callable[[ChatRequest], Step]:
     """Answers in words by stage: no idea; a hedge between two options; one option with a hedge
     (the offline reader is unsure, and the LLM reader's five ballots never repeat); a wrong
-    option only denied; then, after an emoji, a wrong option denied and the right one asserted.
-    Visits the first location listed."""
+    option only denied; then, after a reason holding an emoji (which the offline reader leaves
+    aside), a wrong option denied and the right one asserted. Visits the first location
+    listed."""
     attempts: dict[str, int] = {}
 
     def answer(request: ChatRequest) -> Step:
@@ -329,7 +330,7 @@ def answers_in_words(case: Case) -> Callable[[ChatRequest], Step]:
                             f"either {wrong} or {right}",
                             f"maybe {right}",
                             f"not {wrong}",
-                            f"{EMOJI} not {wrong} but {right}",
+                            f"as {EMOJI} shows, not {wrong} but {right}",
                         ][stage]
                     )
                 given[str(number)] = ", ".join(parts)

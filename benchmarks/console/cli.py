@@ -114,6 +114,10 @@ COMMANDS: dict[str, Lazy | Group] = {
                 "Viewer page sizes, generation cost and first paint.",
                 "benchmarks.viewer_bench:bench_viewer",
             ),
+            "log-memory": Lazy(
+                "Peak memory, CPU and wall time of audit and view on 10-200 MB logs.",
+                "benchmarks.log_memory_bench:bench_log_memory",
+            ),
             "hanabi-engine": Lazy(
                 "Hanabi engine speed next to the reference engines.",
                 "benchmarks.hanabi_engine_bench:main",

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Annotated
 
@@ -26,6 +25,7 @@ from games.core.cli import fail, prepare_out
 from games.core.play import check_seats
 from games.core.runlog import RunDirError
 from reasoning.llm import ReplayError as LLMReplayError
+from reasoning.outfile import json_text
 
 
 @run_command(out=Path("runs/clue"))
@@ -119,7 +119,7 @@ def bench_clue_perf(
     result = clue_perf.run(seed=seed, games=games)
     path = write_json(out / "clue_perf.json", result)
     if as_json:
-        typer.echo(json.dumps(result))
+        typer.echo(json_text(result, indent=None), nl=False)
         return
     updates = result["grid_updates"]
     typer.echo(

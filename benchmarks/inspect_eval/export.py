@@ -40,6 +40,8 @@ from benchmarks.viewer.game import detect_game
 from games.core.recordings import CALLS_DIR, RecordingMissing, recorded_seat_calls
 from games.core.runlog import RunDir
 from reasoning.llm import RecordedCall
+from reasoning.outfile import writing_to
+from reasoning.textfile import read_user_text
 
 SCORER = "gumshoe_audit"
 """The scorer name the scores are given under, as the inspect tasks give them."""
@@ -104,8 +106,8 @@ def call_event(call: RecordedCall) -> ModelEvent:
 def game_sample(run: Path, log_path: Path) -> tuple[EvalSample, str]:
     """The sample of one game log of ``run`` and the model its calls were made to ("" when it
     made none); ValueError (or LogError) when the log cannot be read or audited."""
-    entry = detect_game(log_path)
-    log = entry.read_log(log_path)
+    entry = detect_game(log_path, run)
+    log = entry.read_log(log_path, inside=run)
     record = entry.audit(log)
     seats = [s.agent for s in log.header.seats]
     seed = log.header.seed
@@ -122,7 +124,7 @@ def game_sample(run: Path, log_path: Path) -> tuple[EvalSample, str]:
         output=ModelOutput.from_content(model="", content=score.answer or ""),
         scores={SCORER: score},
         metadata={"game": game, "seed": seed, "agents": seats},
-        store={LOG_KEY: log_path.read_text(encoding="utf-8")},
+        store={LOG_KEY: read_user_text(log_path, allow_bom=False, inside=run)},
         events=[call_event(call) for _, call in calls],
     )
     return sample, next((call.model for _, call in calls if call.model), "")
@@ -186,5 +188,8 @@ def export_run(run: Path, out: Path | None = None) -> Path:
     """Write ``run`` as an inspect eval log to ``out`` (default: ``RUN.eval`` beside the run;
     ``.json`` for inspect's JSON format) and return where."""
     target = out if out is not None else run.with_name(run.name + ".eval")
-    write_eval_log(run_eval_log(run), str(target))
+    log = run_eval_log(run)
+    inputs = sorted((run / RunDir.GAMES_DIR).glob("*.jsonl"))
+    with writing_to(target, inputs=inputs) as made:
+        write_eval_log(log, str(made))
     return target

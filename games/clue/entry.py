@@ -50,9 +50,9 @@ def check_clue_events(header: LogHeader, events: Sequence[ClueEvent]) -> tuple[i
     if len(header.seats) != config.players:
         return 0, f"header seats: {len(header.seats)} listed for {config.players} players"
     first_correct: int | None = None
+    before: ClueEvent | None = None
     for index, event in enumerate(events):
-        if index:
-            before = events[index - 1]
+        if before is not None:
             if event.seq <= before.seq:
                 return index, f"seq {event.seq} does not follow seq {before.seq}"
             if event.round < before.round:
@@ -68,6 +68,7 @@ def check_clue_events(header: LogHeader, events: Sequence[ClueEvent]) -> tuple[i
         if isinstance(event, GameEnd) and event.winner != first_correct:
             said = "nobody" if first_correct is None else f"player {first_correct}"
             return index, f"winner: {event.winner} contradicts the accusations ({said} accused)"
+        before = event
     return None
 
 
@@ -200,7 +201,7 @@ ENTRY = ClueEntry()
 def read_clue_log(path: str | Path) -> list[ClueEvent]:
     """Read and validate a Clue log (with or without the common header and end): its game
     events; LogError names the file and line of any problem."""
-    return ENTRY.read_log(path).events
+    return list(ENTRY.read_log(path).events)
 
 
 def replay(header: LogHeader, events: Sequence[ClueEvent]) -> ClueGame:

@@ -26,6 +26,7 @@ from games.core.loop import play
 from games.core.play import play_game
 from games.core.registry import GameEntry
 from games.core.replay import replay
+from reasoning.outfile import write_atomic
 
 RULES: dict[str, str] = {
     "deterministic": "the same seed and seats give a byte-identical log",
@@ -105,7 +106,7 @@ def _check_play(entry: GameEntry[Any], seed: int, specs: tuple[str, ...], requir
     require("deterministic", first.lines == again.lines, f"seed {seed}, seats {specs}")
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "game.jsonl"
-        path.write_text("".join(line + "\n" for line in first.lines))
+        write_atomic(path, "".join(line + "\n" for line in first.lines))
         log = entry.read_log(path)
     header, end = log.header, log.end
     require(

@@ -90,7 +90,7 @@ def recorded_seat_calls(run_dir: Path, game_id: str, seat: int) -> list[Recorded
     path = seat_calls(run_dir, game_id, seat)
     if recording_file(path) is None:
         raise RecordingMissing(path)
-    return load_recording(path)
+    return load_recording(path, inside=run_dir)
 
 
 def migrate_game_ids(run_dir: Path, renames: Mapping[str, str]) -> None:

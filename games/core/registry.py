@@ -129,17 +129,20 @@ class GameEntry(ABC, Generic[E]):
         version 0), from its first record; None for games that never wrote such logs."""
         return None
 
-    def read_log(self, path: str | Path) -> GameLog[E]:
+    def read_log(self, path: str | Path, *, inside: Path | None = None) -> GameLog[E]:
         """Read and validate one of this game's logs (LogError with file and line), migrated
-        to the current schema."""
+        to the current schema; ``inside``: the run folder it was found in (no link below it is
+        followed)."""
         return read_game_log(
             path,
             self.event_adapter,
+            inside=inside,
             game=self.info.name,
             terminal_type=self.terminal_type,
             check=self.check_events,
             migrate=self.migrate_record,
             header_of_start=self.header_of_start,
+            config_type=self.config_type,
         )
 
     def audit(self, log: GameLog[E]) -> AuditRecord:

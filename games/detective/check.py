@@ -32,6 +32,7 @@ from games.detective.unlock import (
     with_unlock_sets,
 )
 from games.detective.verify import answer_formula, answer_problems, case_knowledge
+from reasoning import deadline
 from reasoning.constraints import ConstraintSessionFactory
 from reasoning.formula import Formula, atoms, conj
 from reasoning.prover import Prover
@@ -49,20 +50,29 @@ class CheckLimitError(ValueError):
     """The case is too large, or its check too long, to finish; the message says which."""
 
 
-def _deadline(seconds: float) -> Callable[[str], Callable[[], None]]:
-    """A factory of ticks: ``tick = make(doing)``; ``tick()`` raises past ``seconds``."""
-    start = time.monotonic()
+class _Clock:
+    """The check's time limit and what the check is doing: ``during(doing)`` names the next
+    step and returns its tick (``tick()`` raises past the limit); ``late()`` is the error the
+    whole-call alarm raises, naming the step it interrupted."""
 
-    def make(doing: str) -> Callable[[], None]:
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self.start = time.monotonic()
+        self.doing = "reading the case"
+
+    def late(self) -> CheckLimitError:
+        return CheckLimitError(
+            f"gave up after {self.seconds:g} s while {self.doing} (--time-limit allows more)"
+        )
+
+    def during(self, doing: str) -> Callable[[], None]:
+        self.doing = doing
+
         def tick() -> None:
-            if time.monotonic() - start > seconds:
-                raise CheckLimitError(
-                    f"gave up after {seconds:g} s while {doing} (--time-limit allows more)"
-                )
+            if time.monotonic() - self.start > self.seconds:
+                raise self.late()
 
         return tick
-
-    return make
 
 
 def _places(case: Case, indices: Sequence[int] | frozenset[int]) -> str:
@@ -334,16 +344,31 @@ def check_case(
 ) -> tuple[Case, list[str]]:
     """Every way ``case`` (which must have logic) breaks the contract, one line each, and the
     case with its unlock sets filled in when it had none; ``on_compute`` is called before
-    missing unlock sets are computed. CheckLimitError past ``time_limit`` seconds."""
+    missing unlock sets are computed. CheckLimitError past ``time_limit`` seconds, from the
+    step's own ticks or, in the main thread, from an alarm that stops any step
+    (``reasoning.deadline``)."""
     problems = logic_problems(case)
     if problems:
         return case, problems
-    make_tick = _deadline(time_limit)
+    clock = _Clock(time_limit)
+    with deadline.time_limit(time_limit, clock.late):
+        return _checked(case, prover, factory, clock, on_compute)
+
+
+def _checked(
+    case: Case,
+    prover: Prover,
+    factory: ConstraintSessionFactory,
+    clock: _Clock,
+    on_compute: Callable[[], None] | None,
+) -> tuple[Case, list[str]]:
+    clock.during("building the case's theory")
     with case_knowledge(case, factory) as kb:
+        clock.during("looking for contradictions")
         problems = clash_problems(case, kb)
         if problems:
             return case, problems
-        make_tick("checking the answers")()
+        clock.during("checking the answers")()
         problems = answer_problems(case, prover)
         if problems:
             return case, problems
@@ -351,13 +376,15 @@ def check_case(
         if bare and on_compute is not None:
             on_compute()
         try:
-            computed = computed_unlock_sets(case, factory, make_tick("computing the unlock sets"))
+            computed = computed_unlock_sets(
+                case, factory, clock.during("computing the unlock sets")
+            )
         except TooManyUnlockSets as err:
             return case, [f"questions: {err}; a case must have fewer ways to an answer"]
         problems = rule_problems(case, computed, flagged=not bare)
         if bare:
             case = with_unlock_sets(case, factory, computed)
         problems += unlock_problems(case, kb, computed)
-    make_tick("checking the texts")()
+    clock.during("checking the texts")()
     problems += text_problems(case)
     return case, problems

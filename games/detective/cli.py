@@ -19,7 +19,7 @@ from games.core.cli import (
 from games.core.errors import PLAY_ERRORS
 from games.core.llm_player import seat_client
 from games.core.play import play_game
-from games.core.runlog import EventLog, field_errors, game_id, write_atomic
+from games.core.runlog import EventLog, field_errors, game_id
 from games.detective.agents import AGENTS, AgentSettings, LLMAgent
 from games.detective.autograder import MODES, AutoGrader, answer_text
 from games.detective.case import Case, CaseError, CaseKnobs, dump_case, load_case
@@ -36,6 +36,8 @@ from games.detective.generator import GenerationError, generate_case
 from games.detective.planner import best_achievable
 from provers.registry import PROVER_NAMES, get_prover
 from provers.sat_session import SatSession
+from reasoning import deadline
+from reasoning.outfile import write_atomic
 from reasoning.prover import Prover, ProverUnavailable
 
 detective_app = typer.Typer(
@@ -118,22 +120,29 @@ def checked_case(
     case_file: Path, prover: str, time_limit: float = DEFAULT_TIME_LIMIT, verbose: bool = False
 ) -> Case:
     """The case in ``case_file`` with its unlock sets, once it passes every check; otherwise
-    exit 2 with one line naming the file and the first failing place."""
-    try:
-        case = load_case(case_file)
-    except CaseError as err:
-        raise _fail(str(err)) from None
-    problems = logic_problems(case)
-    if not case.checkable and not problems:
-        return case
-    checker = _prover(prover)
+    exit 2 with one line naming the file and the first failing place. ``time_limit`` bounds
+    the whole call, reading the file and building the case's theory included."""
 
     def computing() -> None:
         if verbose:
             typer.echo(f"{case_file}: computing the missing unlock sets")
 
+    def late() -> CheckLimitError:
+        return CheckLimitError(
+            f"gave up after {time_limit:g} s while reading the case (--time-limit allows more)"
+        )
+
     try:
-        case, problems = check_case(case, checker, SatSession, time_limit, computing)
+        with deadline.time_limit(time_limit, late):
+            case = load_case(case_file)
+            problems = logic_problems(case)
+            if not case.checkable and not problems:
+                return case
+            if not problems:
+                checker = _prover(prover)
+                case, problems = check_case(case, checker, SatSession, time_limit, computing)
+    except CaseError as err:
+        raise _fail(str(err)) from None
     except (CheckLimitError, ValueError) as err:
         raise _fail(f"{case_file}: {err}") from None
     if problems:
@@ -210,6 +219,8 @@ def play_detective(
         if out is not None:
             prepare_out(out)
         sink = None if out is None else EventLog(out / f"{gid}.jsonl")
+        if out is not None:
+            config = config.logged_into(out)
     except (ValidationError, ValueError, OSError) as err:
         fail(err)
     try:

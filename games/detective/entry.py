@@ -9,7 +9,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from games.core.log import LogHeader, SeatInfo
+from games.core.log import GameLog, LogHeader, SeatInfo
 from games.core.registry import GameEntry
 from games.detective.agents import AGENTS
 from games.detective.case import Case, CaseKnobs, load_case
@@ -36,8 +36,9 @@ def _generated(seed: int, knobs: CaseKnobs) -> Case:
 def game_case(config: DetectiveConfig, seed: int) -> Case:
     """The case a game plays: the case file's, or the one generated from ``seed`` (checked by
     the SAT backend); CaseError or GenerationError when there is none."""
-    if config.case_file is not None:
-        return load_case(config.case_file)
+    path = config.case_path()
+    if path is not None:
+        return load_case(path)
     return _generated(seed, config.knobs)
 
 
@@ -91,6 +92,11 @@ class DetectiveEntry(GameEntry[DetectiveEvent]):
     def config_players(self, config: BaseModel) -> int:
         """One: the detective plays alone."""
         return DetectiveConfig.model_validate(config).players
+
+    def logged_config(self, log: GameLog[DetectiveEvent]) -> DetectiveConfig:
+        """The config a log's header names, its case file found from the log's folder."""
+        config = DetectiveConfig.model_validate(log.header.config)
+        return config.logged_from(log.path.parent)
 
     def new_state(self, config: BaseModel, seed: int, seats: Sequence[SeatInfo]) -> DetectiveState:
         """A fresh game of the case ``config`` names (``game_case``)."""

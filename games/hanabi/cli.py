@@ -26,7 +26,7 @@ from games.core.cli import (
 from games.core.errors import GAME_ERRORS
 from games.core.loop import Watcher
 from games.core.play import play_game
-from games.core.runlog import EventLog, EventSink, game_id, write_atomic
+from games.core.runlog import EventLog, EventSink, game_id
 from games.core.seats import Seating
 from games.core.seats import seating as core_seating
 from games.hanabi.agents import AGENTS, HanabiAgentSettings
@@ -44,6 +44,7 @@ from games.hanabi.events import HANABI_EVENT_TYPES, DecisionEvent, HanabiConfig
 from games.hanabi.hanablive import export_hanablive
 from games.hanabi.knowledge import KnowledgeView, seat_knowledge
 from games.hanabi.render import event_text, knowledge_text, table_text
+from reasoning.outfile import write_atomic
 from reasoning.progress import progress_bar
 
 
@@ -288,7 +289,8 @@ def annotate_run(
             raise ValueError(f"--max-samples: {max_samples} is below --samples {samples}")
         logs = run_logs(run)
         target = out or (run.parent if run.is_file() else run) / "decisions.jsonl"
-        read = [(path.stem, ENTRY.read_log(path)) for path in logs]
+        inside = None if run.is_file() else run
+        read = [(path.stem, ENTRY.read_log(path, inside=inside)) for path in logs]
         decisions = sum(isinstance(e, DecisionEvent) for _, log in read for e in log.events)
         found = (
             record
@@ -307,7 +309,7 @@ def annotate_run(
             )
         )
         cpu = time.process_time() - cpu
-        write_atomic(target, "".join(r.model_dump_json() + "\n" for r in records))
+        write_atomic(target, "".join(r.model_dump_json() + "\n" for r in records), inputs=logs)
     except (ValueError, ValidationError, OSError) as err:
         fail(err)
     agreement = correlation(records)
@@ -347,7 +349,7 @@ def export_hanablive_command(
     target = out if out is not None else log.with_suffix(".hanablive.json")
     try:
         game = export_hanablive(ENTRY.read_log(log))
-        write_atomic(target, game.to_json() + "\n")
+        write_atomic(target, game.to_json() + "\n", inputs=[log])
     except (ValueError, ValidationError, OSError) as err:
         fail(err)
     typer.echo(f"{target}: {len(game.actions)} actions, {len(game.players)} players")

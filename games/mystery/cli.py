@@ -22,7 +22,7 @@ from games.core.cli import (
 )
 from games.core.errors import GAME_ERRORS
 from games.core.play import check_seats, play_game
-from games.core.runlog import EventLog, field_errors, game_id, write_atomic
+from games.core.runlog import EventLog, field_errors, game_id
 from games.mystery.agents import AGENTS, AgentSettings
 from games.mystery.audit import audit_game
 from games.mystery.engine import MysteryState
@@ -41,6 +41,7 @@ from games.mystery.events import (
 from games.mystery.llm_agents import say_facts
 from games.mystery.objectives import points_met
 from provers.sat_prover import SatProver
+from reasoning.outfile import write_atomic
 
 
 def mystery_demo(seed: int, rounds: int) -> list[str]:

@@ -160,7 +160,7 @@ ENTRY = UndercoverEntry()
 def read_undercover_log(path: str | Path) -> list[UndercoverEvent]:
     """Read and validate an Undercover-V log (with or without the common header and end): its
     game events; LogError names the file and line of any problem."""
-    return ENTRY.read_log(path).events
+    return list(ENTRY.read_log(path).events)
 
 
 def replay(header: LogHeader, events: Sequence[UndercoverEvent]) -> UndercoverGame:

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from games.core.recordings import CALLS_DIR, RecordingMissing, game_calls, seat_calls
 from reasoning.llm import ChatClient, RecordingClient, ReplayClient, UsageMeter, load_recording
+from reasoning.outfile import write_atomic
 
 LiveClient = Callable[[], ChatClient]
 """Builds the live chat client of a seat (its model at its endpoint), asked only when needed."""
@@ -32,7 +33,7 @@ def recording_clients(folder: Path, game: str) -> SeatClients:
         inner = live()
         path = seat_calls(folder, game, seat)
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text("", encoding="utf-8")
+        write_atomic(path, "")
         return RecordingClient(inner, path)
 
     return client
@@ -61,7 +62,7 @@ def recorded_model(folder: Path, game: str, seats: Iterable[int] | None = None) 
     for path in sorted((folder / CALLS_DIR).glob(f"{stem}.seat*.jsonl")):
         if wanted is not None and path.name not in wanted:
             continue
-        calls = load_recording(path)
+        calls = load_recording(path, inside=folder)
         if calls:
             return calls[0].model
     return None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import threading
 from collections.abc import Sequence
 from pathlib import Path
@@ -12,11 +13,12 @@ from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 from reasoning.llm.client import ChatClient, ChatOptions, LLMEndpointError, complete_with
 from reasoning.llm.messages import ChatMessage, ChatReply
 from reasoning.llm.usage import UsageMeter
+from reasoning.outfile import named_os_error, open_append
 from reasoning.textfile import (
     UserFileError,
-    parse_user_jsonl,
-    read_user_gzip_text,
-    read_user_text,
+    iter_user_gzip_lines,
+    iter_user_lines,
+    parse_jsonl_line,
 )
 
 _EXCERPT = 60
@@ -154,9 +156,12 @@ class RecordingClient:
                 reply=reply,
                 failure=failure,
             )
-            with self.path.open("a", encoding="utf-8") as handle:
-                handle.write(record.model_dump_json() + "\n")
-                handle.flush()
+            with open_append(self.path) as handle:
+                try:
+                    handle.write(record.model_dump_json() + "\n")
+                    handle.flush()
+                except OSError as err:
+                    raise named_os_error(err, self.path) from None
             self.last_index = self._next_index
             self._next_index += 1
 
@@ -224,20 +229,26 @@ class ReplayClient:
 
 def recording_file(path: Path) -> Path | None:
     """The file that holds the recording ``path`` names: ``path`` itself, else ``path`` with
-    ``.gz`` added (a gzip-compressed recording, as long games are kept); None when neither is."""
+    ``.gz`` added (a gzip-compressed recording, as long games are kept); None when neither is
+    (anything standing at either name counts: reading it refuses what is not a regular file)."""
     for candidate in (path, path.with_name(path.name + ".gz")):
-        if candidate.is_file():
+        if os.path.lexists(candidate):
             return candidate
     return None
 
 
-def load_recording(path: Path) -> list[RecordedCall]:
-    """Read a recording (``recording_file`` finds a compressed one); a bad line raises
-    ``ValueError`` naming the file and line number."""
+def load_recording(path: Path, *, inside: Path | None = None) -> list[RecordedCall]:
+    """Read a recording (``recording_file`` finds a compressed one; ``inside``: the folder it
+    was found in, see ``reasoning.textfile.open_user_file``); a bad line raises ``ValueError``
+    naming the file and line number."""
     found = recording_file(path) or path
     try:
-        text = read_user_gzip_text(found) if found.suffix == ".gz" else read_user_text(found)
-        lines = parse_user_jsonl(text, found)
+        read = iter_user_gzip_lines if found.suffix == ".gz" else iter_user_lines
+        lines = [
+            (number, parse_jsonl_line(line, found, number))
+            for number, _, line in read(found, inside=inside)
+            if line.strip()
+        ]
     except UserFileError as err:
         where = f"line {err.line}: " if err.line else ""
         raise ValueError(f"{err.path}: not a readable recording: {where}{err.reason}") from None
@@ -275,10 +286,9 @@ def _check_same(
 
 
 def _count_lines(path: Path) -> int:
-    if not path.exists():
+    if not os.path.lexists(path):
         return 0
-    with path.open(encoding="utf-8") as handle:
-        return sum(1 for line in handle if line.strip())
+    return sum(1 for _, _, line in iter_user_lines(path) if line.strip())
 
 
 def _excerpts(recorded: object, requested: object) -> tuple[str, str]:
