@@ -17,6 +17,7 @@ from typing import Annotated, Any
 import typer
 
 from benchmarks.report import figure, format_table, measure, write_json
+from formalize.reading.reader import ReaderKind
 from games.core.cli import BaseUrl, Model, fail, llm_settings
 from games.core.errors import GAME_ERRORS
 from games.core.llm_player import seat_client
@@ -39,12 +40,7 @@ from games.detective.human_grades import (
     load_human_grades,
     load_orders,
 )
-from games.detective.reading import (
-    ReaderKind,
-    make_reader,
-    read_answer,
-    reading_grade,
-)
+from games.detective.reading import make_reader, read_answer, reading_grade
 
 Reader = Annotated[
     ReaderKind,

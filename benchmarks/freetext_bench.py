@@ -19,25 +19,19 @@ import re
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, nullcontext
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, Protocol, TypeVar
 
 import typer
 from pydantic import BaseModel, ConfigDict, Field
 
 from benchmarks.report import Timing, format_table, measure, write_json
-from formalize.reading.reader import Reader
+from formalize.reading.reader import READER_KINDS, Reader, ReaderKind
 from formalize.world.setting import Setting
 from games.core.cli import BaseUrl, Model, fail, llm_settings
 from games.core.errors import GAME_ERRORS
 from games.detective.case import Question
 from games.detective.grading import grade_answer
-from games.detective.reading import (
-    READER_KINDS,
-    ReaderKind,
-    make_reader,
-    question_task,
-    reading_grade,
-)
+from games.detective.reading import make_reader, question_task, reading_grade
 from reasoning.jsonpos import parse_model
 from reasoning.llm import ChatClient, LLMSettings, make_client
 from reasoning.llm.scripted_server import ChatRequest, ScriptedChatServer, Step
@@ -274,21 +268,37 @@ def run(
     return rows, scored, timings
 
 
+class Labelled(Protocol):
+    """An item of a labelled set: its kind and its batch."""
+
+    @property
+    def kind(self) -> str:
+        """The kind of item, a row of the table."""
+
+    @property
+    def batch(self) -> str:
+        """The batch it was written in."""
+
+
+LabelledItem = TypeVar("LabelledItem", bound=Labelled)
+
+
 def sample(
-    answers: Sequence[LabelledAnswer], batch: Batch | None, per_kind: int | None
-) -> list[LabelledAnswer]:
-    """The answers of ``batch`` (all without one), at most the first ``per_kind`` of each kind."""
-    kept: list[LabelledAnswer] = []
-    for answer in answers:
-        if batch is not None and answer.batch != batch:
+    items: Sequence[LabelledItem], batch: str | None, per_kind: int | None
+) -> list[LabelledItem]:
+    """The items of ``batch`` (all without one), at most the first ``per_kind`` of each kind."""
+    kept: list[LabelledItem] = []
+    for item in items:
+        if batch is not None and item.batch != batch:
             continue
-        if per_kind is not None and sum(a.kind == answer.kind for a in kept) >= per_kind:
+        if per_kind is not None and sum(k.kind == item.kind for k in kept) >= per_kind:
             continue
-        kept.append(answer)
+        kept.append(item)
     return kept
 
 
-def _readers(text: str) -> list[ReaderKind]:
+def parse_readers(text: str) -> list[ReaderKind]:
+    """The reader kinds of a comma-separated ``--readers`` option, in their fixed order."""
     names = [p.strip() for p in text.split(",") if p.strip()]
     chosen = [k for k in READER_KINDS if k in names]
     if not names or len(chosen) != len(set(names)):
@@ -332,7 +342,7 @@ def bench_freetext(
 ) -> None:
     """Readers of answers in words on the labelled set, per kind of answer."""
     try:
-        kinds = _readers(readers)
+        kinds = parse_readers(readers)
         found = load_labelled(labelled)
         found = found.model_copy(update={"answers": sample(found.answers, batch, per_kind)})
         settings = llm_settings(model, base_url)

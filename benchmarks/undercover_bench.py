@@ -325,7 +325,7 @@ class UndercoverPlayer:
         )
         agents = seat_agents(citizens, game, seated, spy_agent=matchup.spy)
         setup = UndercoverSetup(config=game_config, pair=game.pair)
-        referee = ENTRY.judged_by(game, ProverChecker(settings.test))
+        referee = ENTRY.judged_by(game, ProverChecker(settings.test, settings.library.reader))
         played = play_agents(ENTRY, agents, game.seed, setup, log, state=referee)
         usage = game_usage((agents[seat].name, meters) for seat, meters in played.meters.items())
         return {"fallbacks": combined_fallbacks(played.fallbacks).counts, "usage": usage}

@@ -1,6 +1,7 @@
 """Every committed game log under tests/fixtures reads, audits and replays with the outcome it had
 before logs moved to schema 2 (the literals were printed by `gumshoe audit <game> LOG --json` and
-a replay on main before the change); the logs are of schema 1 (Clue) and 0 (Undercover-V)."""
+a replay on main before the change); the logs are of schema 1 (Clue) and 0 (Undercover-V), and
+a live Undercover-V game of schema 3 whose descriptions were read."""
 
 from __future__ import annotations
 
@@ -43,6 +44,23 @@ EXPECTED: dict[str, dict[str, Any]] = {
         "figures": {"rounds": 30, "winner": None},
         "returns": [0.0] * 6,
         "ranks": (3, 2, 4, 1, 5, 6),
+    },
+    "llm/undercover-live/undercover-earl-grey-tea-ceylon-tea-seed1.jsonl": {
+        "game": "undercover",
+        "seed": 1,
+        "agents": ["att-nli", "nli", "prover", "prover"],
+        "counts": [(1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 1, None, None)] * 2
+        + [(2, 2, 0, 0, 0, 2, 0, 2, 0, 0, 0, None, None)] * 2,
+        "judgements": ["unjudged", "sound", "sound", "unjudged", "sound", "sound"],
+        "figures": {
+            "spy_seat": 1,
+            "pair": "earl-grey-tea-ceylon-tea",
+            "winner": "citizens",
+            "rounds": 2,
+            "unread": 2,
+        },
+        "returns": [1.0, 0.0, 1.0, 1.0],
+        "ranks": None,
     },
     "undercover/legacy_syntax_errors.jsonl": {
         "game": "undercover",

@@ -369,7 +369,14 @@ def test_a_short_game_with_the_three_agent_types() -> None:
     described = [e for e in events if isinstance(e, DescriptionEvent)]
     ns_events = [e for e in described if e.seat == 2]
     assert len(ns_events) == 2
-    assert all(e.formula is not None and e.outcome is CheckOutcome.CONSISTENT for e in ns_events)
+    # Each description ends ", says player k in round r": no reader reads that, so the seat's
+    # own formula (here outside the pair's vocabulary too) is not taken as its meaning.
+    for event in described:
+        assert event.outcome is CheckOutcome.UNREAD and event.reading is not None
+        seat_formula = event.reading.seat_formula
+        assert (seat_formula is not None) == (event.seat == 2)
+        assert seat_formula is None or seat_formula.failed in ("vocabulary", "sentence")
+    assert all(e.formula is not None for e in ns_events)
     assert all(e.formula is None for e in described if e.seat != 2)
     for event in ns_events:
         assert event.formula is not None

@@ -88,6 +88,10 @@ COMMANDS: dict[str, Lazy | Group] = {
                 "Readers of answers in words on a labelled set, per kind of answer.",
                 "benchmarks.freetext_bench:bench_freetext",
             ),
+            "descriptions": Lazy(
+                "Readers of Undercover-V descriptions on a labelled set, per kind.",
+                "benchmarks.descriptions_bench:bench_descriptions",
+            ),
             "detective-agreement": Lazy(
                 "Autograder modes against human grades (seed 001's Table 2).",
                 "benchmarks.detective_free_bench:bench_detective_agreement",

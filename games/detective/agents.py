@@ -12,7 +12,7 @@ from itertools import product
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from formalize.reading.reader import Reader
+from formalize.reading.reader import Reader, ReaderKind
 from formalize.reading.reading import Reading
 from games.core.agents import AgentRegistry, AgentType, combined_fallbacks
 from games.core.llm_player import LLMPlayer, SeatClient, recorded_index, seat_client
@@ -30,7 +30,7 @@ from games.detective.prompts import (
     location_prompt,
     match_choice,
 )
-from games.detective.reading import ReaderKind, make_reader, read_answer
+from games.detective.reading import make_reader, read_answer
 from provers.sat_session import SatSession
 from provers.sat_solver import DEFAULT_SOLVER
 from reasoning.llm import ChatClient, FallbackCounter, FallbackSnapshot, LLMSettings, UsageMeter

@@ -7,8 +7,9 @@ stored unlock set must be one of the minimal sets of locations that settle its a
 such set must be stored; no answer may be settled by one location; exactly the locations no
 answer needs are red herrings; the knobs a case declares must describe it; and each location's
 text must state its facts in words (a sentence the generator's reader reads back to it, or one
-of its clauses), never their opposite. The work is bounded by the case's size and a time limit;
-beyond either, ``CheckLimitError`` says which.
+of its clauses), never their opposite; a text a model wrote must state exactly its facts, read
+back sentence by sentence and judged by the prover. The work is bounded by the case's size and
+a time limit; beyond either, ``CheckLimitError`` says which.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from formalize.world.setting import Setting
 from games.detective.case import Case
 from games.detective.knowledge import CaseKnowledge
 from games.detective.narrative import parse_sentence, sentences, stated_facts
+from games.detective.readback import read_card
 from games.detective.unlock import (
     TooManyUnlockSets,
     UnlockKey,
@@ -317,8 +319,10 @@ def _text_problem(
     return f"{where}: the text does not state its fact {formula_text} (such as {example!r})"
 
 
-def text_problems(case: Case) -> list[str]:
-    """Each location's (and the introduction's) facts stated in its text, never contradicted."""
+def text_problems(case: Case, prover: Prover) -> list[str]:
+    """Each location's (and the introduction's) facts stated in its text, never contradicted;
+    a location whose text a model wrote (the case's provenance says which) must state exactly
+    its facts, every sentence read back and judged by ``prover`` (``readback.read_card``)."""
     if case.setting is None:
         return []
     setting = case.setting
@@ -327,7 +331,16 @@ def text_problems(case: Case) -> list[str]:
         _text_problem("introduction", case.introduction, intro, f, setting)
         for f in case.intro_facts
     ]
+    known = [parse_formula(f) for f in case.intro_facts]
     for loc in case.locations:
+        written = None if case.provenance is None else case.provenance.card(loc.id)
+        if written is not None and written.written_by == "model":
+            facts = [parse_formula(f) for f in loc.facts]
+            reading = read_card(
+                loc.text, facts, setting, prover, speaker=written.speaker, known=known
+            )
+            found += [f"location '{loc.id}': {p}" for p in reading.problems]
+            continue
         stated = stated_facts(loc.text, setting)
         found += [
             _text_problem(f"location '{loc.id}'", loc.text, stated, f, setting) for f in loc.facts
@@ -386,5 +399,5 @@ def _checked(
             case = with_unlock_sets(case, factory, computed)
         problems += unlock_problems(case, kb, computed)
     clock.during("checking the texts")()
-    problems += text_problems(case)
+    problems += text_problems(case, prover)
     return case, problems

@@ -3,15 +3,18 @@
 
 from __future__ import annotations
 
+from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Literal, cast, get_args
 
 import typer
 from pydantic import ValidationError
 
 from games.core.cli import (
     CommandOptions,
+    describe_error,
     fail,
+    llm_settings,
     prepare_out,
     usage_footer,
     with_options,
@@ -33,10 +36,13 @@ from games.detective.engine import DetectiveState
 from games.detective.entry import ENTRY
 from games.detective.events import AnswersEvent, DetectiveConfig, VisitEvent
 from games.detective.generator import GenerationError, generate_case
+from games.detective.llm_writer import DEFAULT_ATTEMPTS, LLMWriters
 from games.detective.planner import best_achievable
+from games.detective.writer import TemplateWriter
 from provers.registry import PROVER_NAMES, get_prover
 from provers.sat_session import SatSession
 from reasoning import deadline
+from reasoning.llm import ChatClient, LLMEndpointError, ReplayError, make_client, recording_file
 from reasoning.outfile import write_atomic
 from reasoning.prover import Prover, ProverUnavailable
 
@@ -61,12 +67,65 @@ def _prover(name: str) -> Prover:
         raise _fail(f"--prover: {err}") from None
 
 
+WriterKind = Literal["template", "llm"]
+"""Who writes a generated case's location texts: the templates, or a model checked by the
+prover (``games.detective.llm_writer``)."""
+
+
+class TimeLimitReached(RuntimeError):
+    """A command ran out of the time its ``--time-limit`` allows."""
+
+
+def _writer_client(
+    writer: WriterKind,
+    out: Path,
+    model: str | None,
+    base_url: str | None,
+    record: bool,
+    replay: Path | None,
+) -> tuple[ChatClient | None, Path | None]:
+    """The chat client of ``--writer llm`` (None for the templates) and the file its calls are
+    recorded in (``<out>.llm.jsonl`` with ``--record``); ValueError in one line naming the
+    option that is wrong."""
+    given = [
+        name
+        for name, value in (
+            ("--model", model),
+            ("--base-url", base_url),
+            ("--record", record or None),
+            ("--replay", replay),
+        )
+        if value is not None
+    ]
+    if writer == "template":
+        if given:
+            raise ValueError(f"{given[0]}: only --writer llm asks a model")
+        return None, None
+    if record and replay is not None:
+        raise ValueError("--record and --replay cannot be used together")
+    recording = out.with_suffix(".llm.jsonl") if record else None
+    settings = llm_settings(model, base_url, recording, replay)
+    if replay is None and not settings.configured:
+        raise ValueError(
+            "--writer llm: no endpoint (give --base-url or set GUMSHOE_LLM_BASE_URL, or "
+            "--replay a recording)"
+        )
+    if replay is not None and recording_file(replay) is None:
+        raise ValueError(f"--replay {replay}: no such recording")
+    if recording is not None:
+        recording.unlink(missing_ok=True)
+    return make_client(settings), recording
+
+
 @detective_app.command("generate")
 def generate(
     seed: Annotated[int, typer.Option(help="Seed of the case; the same seed gives the same case.")],
     out: Annotated[Path, typer.Option(help="Where to write the case file (JSON).")],
     prover: Annotated[
-        str, typer.Option(help=f"Backend that checks the case: {', '.join(PROVER_NAMES)}.")
+        str,
+        typer.Option(
+            help=f"Backend that checks the case (and a model's texts): {', '.join(PROVER_NAMES)}."
+        ),
     ] = DEFAULT_CHECK_PROVER,
     locations: Annotated[int, typer.Option(help="Number of locations.")] = 15,
     questions: Annotated[int, typer.Option(help="Number of questions (2-5).")] = 3,
@@ -84,6 +143,39 @@ def generate(
             help="Answers from chains of indirect clues (harder) or from direct clues (easier).",
         ),
     ] = True,
+    writer: Annotated[
+        str,
+        typer.Option(
+            metavar="KIND",
+            help="Who writes the location texts: template, or llm (a model writes each from "
+            "its facts; a text is kept only when the prover shows it states exactly them).",
+        ),
+    ] = "template",
+    model: Annotated[str | None, typer.Option(help="With --writer llm: the model.")] = None,
+    base_url: Annotated[
+        str | None, typer.Option(help="With --writer llm: the OpenAI-compatible endpoint.")
+    ] = None,
+    record: Annotated[
+        bool,
+        typer.Option("--record", help="With --writer llm: record the calls in <out>.llm.jsonl."),
+    ] = False,
+    replay: Annotated[
+        Path | None,
+        typer.Option(
+            metavar="FILE",
+            help="With --writer llm: answer the calls from this recording, not an endpoint.",
+        ),
+    ] = None,
+    attempts: Annotated[
+        int,
+        typer.Option(
+            min=1, help="With --writer llm: replies asked per location before the template's."
+        ),
+    ] = DEFAULT_ATTEMPTS,
+    time_limit: Annotated[
+        float | None,
+        typer.Option(min=0.1, help="Seconds the whole command may take before it gives up."),
+    ] = None,
 ) -> None:
     """Generate a case whose answers a prover checks, and write it as a case file."""
     try:
@@ -99,11 +191,31 @@ def generate(
         )
     except ValidationError as err:
         raise _fail(field_errors(err).replace("field '", "option '--").replace("_", "-")) from None
+    if writer not in get_args(WriterKind):
+        raise _fail(f"--writer: template or llm, got {writer!r}")
     checker = _prover(prover)
     try:
-        case = generate_case(seed, checker, SatSession, knobs)
-    except GenerationError as err:
+        client, recording = _writer_client(
+            cast(WriterKind, writer), out, model, base_url, record, replay
+        )
+    except ValueError as err:
         raise _fail(str(err)) from None
+    writers = None if client is None else LLMWriters(client, checker, attempts)
+    limit: AbstractContextManager[None] = (
+        nullcontext()
+        if time_limit is None
+        else deadline.time_limit(
+            time_limit,
+            lambda: TimeLimitReached(f"gave up after {time_limit:g} s (--time-limit allows more)"),
+        )
+    )
+    try:
+        with limit:
+            case = generate_case(seed, checker, SatSession, knobs, writer=writers or TemplateWriter)
+    except (GenerationError, TimeLimitReached, ReplayError, ValueError) as err:
+        raise _fail(str(err)) from None
+    except LLMEndpointError as err:
+        raise _fail(describe_error(err)) from None
     try:
         write_atomic(out, dump_case(case))
     except OSError as err:
@@ -114,6 +226,19 @@ def generate(
         f"({sum(loc.red_herring for loc in case.locations)} red herrings); best overall score "
         f"{best.score.overall:.2f}"
     )
+    written = case.provenance
+    if written is not None:
+        typer.echo(
+            f"  {written.model} wrote {written.kept} of {len(written.cards)} location texts "
+            f"({written.reasked} re-asked, {written.fallen_back} kept the template's text; "
+            f"{written.calls} calls, {written.unusable} unusable replies)"
+        )
+        for card in written.cards:
+            why = f": {card.problems[0]}" if card.problems else ""
+            replies = "reply" if card.attempts == 1 else "replies"
+            typer.echo(f"    {card.location}: {card.written_by}, {card.attempts} {replies}{why}")
+    if recording is not None:
+        typer.echo(f"  calls recorded in {recording}")
 
 
 def checked_case(

@@ -10,6 +10,7 @@ from typing import Annotated
 import typer
 from pydantic import BaseModel, ValidationError
 
+from formalize.reading.reader import ReaderKind
 from games.core.agents import agent_meters, combined_fallbacks
 from games.core.cli import (
     CommandOptions,
@@ -23,6 +24,7 @@ from games.core.cli import (
 from games.core.errors import GAME_ERRORS
 from games.core.log import LogHeader
 from games.core.play import check_seats, play_agents
+from games.core.recordings import RecordingMissing
 from games.core.runlog import EventLog, EventSink, game_id
 from games.core.seats import Seating, seating
 from games.core.settings import GameSettings
@@ -46,12 +48,18 @@ from games.undercover.events import (
 from games.undercover.events import GameEnd as UndercoverEnd
 from games.undercover.events import GameStart as UndercoverStart
 from games.undercover.lexicon import Lexicon
-from games.undercover.llm_calls import recorded_model, recording_clients, replay_clients
+from games.undercover.llm_calls import (
+    reader_client,
+    recorded_model,
+    recording_clients,
+    replay_clients,
+)
 from games.undercover.metrics import MiniLMSimilarity, game_metrics
 from games.undercover.prover_agent import ProverAgent
+from games.undercover.reading import description_reader
 from games.undercover.words import WordPair, pair_catalogue
 from provers.registry import DEFAULT_PROVER, PROVER_NAMES, get_prover
-from reasoning.llm import LLMSettings, UsageMeter
+from reasoning.llm import LLMSettings, UsageMeter, make_client
 from reasoning.prover import ProverUnavailable
 
 DEFAULT_UNDERCOVER_AGENTS = "prover*5,plain"
@@ -218,6 +226,14 @@ def play_undercover(
             "--record wrote into this folder, one file per game and seat; no endpoint is needed.",
         ),
     ] = None,
+    reader: Annotated[
+        ReaderKind,
+        typer.Option(
+            help="Who reads the descriptions for the card checks: offline (no endpoint), llm "
+            "(the endpoint, under the early-stop vote), or combined (the LLM where the offline "
+            "reader is unsure).",
+        ),
+    ] = "offline",
 ) -> None:
     """Play one seeded Undercover-V game and print each round's descriptions, their card
     checks (the verification record) and the vote."""
@@ -273,9 +289,28 @@ def play_undercover(
         )
         settings = replace(settings, seat_clients=seat_clients)
         seated = seat_agents(specs, game, settings, spy_agent)
-    except (ValueError, ValidationError, ProverUnavailable) as err:
+        reader_llm = None
+        if reader != "offline":
+            if replay is None and not llm.configured:
+                raise ValueError(
+                    f"--reader {reader}: the LLM reader needs an endpoint (--base-url)"
+                )
+            reader_llm = reader_client(
+                lambda: make_client(llm),
+                llm.model,
+                record=shared.record_in,
+                replay=replay,
+                game=name,
+                meter=UsageMeter.for_settings(llm),
+            )
+        descriptions = (
+            settings.library.reader
+            if reader_llm is None
+            else description_reader(lex, reader, reader_llm, seed=seed)
+        )
+    except (ValueError, ValidationError, ProverUnavailable, RecordingMissing) as err:
         fail(err)
-    checker = ProverChecker(settings.test)
+    checker = ProverChecker(settings.test, descriptions)
     setup = UndercoverSetup(config=config, pair=chosen)
     referee = ENTRY.judged_by(game, checker)
     path = None
@@ -298,6 +333,8 @@ def play_undercover(
         for seat, agent in enumerate(seated)
         if (meters := agent_meters(agent))
     }
+    if reader_llm is not None:
+        labelled["description reader"] = (reader_llm.meter,)
     for line in usage_footer(labelled):
         typer.echo(line)
     if similarity is not None:
