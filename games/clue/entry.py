@@ -129,6 +129,7 @@ class ClueEntry(GameEntry[ClueEvent]):
     play_command = "games.clue.cli:play_clue"
     auditor = "games.clue.audit:audit_record"
     viewer = "games.clue.view:clue_view"
+    answer_models = "games.clue.llm_schemas:largest_answer_models"
     config_type = ClueConfig
     event_adapter = CLUE_EVENT
     agents = AGENTS

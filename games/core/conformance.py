@@ -10,7 +10,8 @@ rules below; each failure is a ``ConformanceError`` naming the rule it breaks::
 
 The rules (``RULES``) cover determinism, the log (it reads back and replays event for event),
 legality (agents play only legal actions, illegal ones are refused with the game's error and leave
-the state unchanged), the bound on decisions, and the shared vocabulary.
+the state unchanged), the bound on decisions, the shared vocabulary, and the answer schemas the
+game's LLM agents send.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from games.core.loop import play
 from games.core.play import play_game
 from games.core.registry import GameEntry
 from games.core.replay import replay
+from reasoning.llm.schema_limits import answer_problems
 
 RULES: dict[str, str] = {
     "deterministic": "the same seed and seats give a byte-identical log",
@@ -39,6 +41,8 @@ RULES: dict[str, str] = {
     "vocabulary-illegal": "the illegal-action error is called IllegalAction",
     "vocabulary-end": "the game's last event is a model called GameEnd",
     "vocabulary-config": "the config type lives in the game's events module",
+    "answer-schemas": "every answer model the game's LLM agents send keeps to the schema subset "
+    "every structured-output server takes (reasoning.llm.schema_limits)",
 }
 """Every rule ``check_game`` checks: its name and what it asks of a game."""
 
@@ -91,6 +95,8 @@ def check_game(
             raise ConformanceError(rule, name, detail)
 
     _check_vocabulary(entry, require)
+    if "answer-schemas" in chosen:
+        _check_answer_schemas(entry, require)
     for seed in seeds:
         for specs in offline_mixes(entry):
             _check_play(entry, seed, specs, require)
@@ -206,6 +212,13 @@ def _check_vocabulary(entry: GameEntry[Any], require: Require) -> None:
     )
     home = config.__module__
     require("vocabulary-config", home.endswith(".events"), f"{config.__name__} lives in {home}")
+
+
+def _check_answer_schemas(entry: GameEntry[Any], require: Require) -> None:
+    """Each answer model at its largest: no schema a server could choke on."""
+    for model in entry.largest_answer_models():
+        problems = answer_problems(model)
+        require("answer-schemas", not problems, f"{model.__name__}: {'; '.join(problems)}")
 
 
 def _nested_players(config: Any) -> bool:

@@ -66,6 +66,10 @@ class GameEntry(ABC, Generic[E]):
     decisions: str | None = None
     """``module:function`` giving the LLM decisions one of the game's logs records (``GameLog ->
     list[games.core.decisions.LoggedDecision]``); None when its logs record none."""
+    answer_models: str | None = None
+    """``module:function`` giving every answer model the game's LLM agents send, each at its
+    largest (``() -> list[type[BaseModel]]``), so their schemas are checked against what every
+    server takes (conformance rule ``answer-schemas``); None when the game asks for none."""
 
     @abstractmethod
     def default_config(self, players: int) -> BaseModel:
@@ -157,6 +161,17 @@ class GameEntry(ABC, Generic[E]):
         found = getattr(importlib.import_module(module), name)(log)
         if not all(isinstance(d, LoggedDecision) for d in found):
             raise TypeError(f"{self.decisions} returned other records than LoggedDecision")
+        return list(found)
+
+    def largest_answer_models(self) -> list[type[BaseModel]]:
+        """Every answer model the game's LLM agents send, at its largest (none without
+        ``answer_models``)."""
+        if self.answer_models is None:
+            return []
+        module, name = self.answer_models.split(":")
+        found = getattr(importlib.import_module(module), name)()
+        if not all(isinstance(m, type) and issubclass(m, BaseModel) for m in found):
+            raise TypeError(f"{self.answer_models} returned other things than pydantic models")
         return list(found)
 
     def view(self, log: GameLog[E]) -> ViewParts | None:

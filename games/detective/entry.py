@@ -77,6 +77,7 @@ class DetectiveEntry(GameEntry[DetectiveEvent]):
     play_command = "games.detective.cli:play_detective"
     auditor = "games.detective.audit:audit_record"
     viewer = "games.detective.view:detective_view"
+    answer_models = "games.detective.llm_schemas:largest_answer_models"
     config_type = DetectiveConfig
     event_adapter = DETECTIVE_EVENT
     agents = AGENTS

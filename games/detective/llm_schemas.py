@@ -38,3 +38,16 @@ def location_answer_model(titles: tuple[str, ...]) -> type[BaseModel]:
 def question_answer_model(question: Question) -> type[BaseModel]:
     """The answer to ``question``: every part one of its options (as listed) or ``unknown``."""
     return _answer_model(tuple((s.name, tuple(c.text for c in s.choices)) for s in question.slots))
+
+
+def largest_answer_models() -> list[type[BaseModel]]:
+    """The location choice among all of a standard case's locations and the answer to each of
+    its questions (seed 0's case): the schemas a server is sent at their largest."""
+    from games.detective.entry import ENTRY, game_case
+    from games.detective.events import DetectiveConfig
+
+    config = ENTRY.default_config(1)
+    assert isinstance(config, DetectiveConfig)
+    case = game_case(config, 0)
+    titles = tuple(location.title for location in case.locations)
+    return [location_answer_model(titles), *(question_answer_model(q) for q in case.questions)]

@@ -142,6 +142,7 @@ class HanabiEntry(GameEntry[HanabiEvent]):
     play_command = "games.hanabi.cli:play_hanabi"
     auditor = "games.hanabi.audit:audit_record"
     viewer = "games.hanabi.view:hanabi_view"
+    answer_models = "games.hanabi.llm_schemas:largest_answer_models"
     decisions = "games.hanabi.position:logged_decisions"
     config_type = HanabiConfig
     event_adapter = HANABI_EVENT

@@ -68,6 +68,7 @@ class MysteryEntry(GameEntry[MysteryEvent]):
     play_command = "games.mystery.cli:play_mystery"
     auditor = "games.mystery.audit:audit_record"
     viewer = "games.mystery.view:mystery_view"
+    answer_models = "games.mystery.llm_schemas:largest_answer_models"
     config_type = MysteryConfig
     event_adapter = MYSTERY_EVENT
     agents = AGENTS

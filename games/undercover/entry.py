@@ -83,6 +83,7 @@ class UndercoverEntry(GameEntry[UndercoverEvent]):
     play_command = "games.undercover.cli:play_undercover"
     auditor = "games.undercover.audit:audit_record"
     viewer = "games.undercover.view:undercover_view"
+    answer_models = "games.undercover.llm_schemas:largest_answer_models"
     config_type = UndercoverSetup
     event_adapter = UNDERCOVER_EVENT
     agents = AGENTS

@@ -49,6 +49,8 @@ class EndpointFacts:
     models: tuple[str, ...] | None = None
     tokenizer: Literal["extras", "tokenize", "none"] | None = None
     counts: OrderedDict[str, int] = field(default_factory=OrderedDict)
+    refused: dict[str, frozenset[str]] = field(default_factory=dict)
+    """Model -> the request parameters the endpoint refused for it (``request.RequestShape``)."""
     lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
 
@@ -116,6 +118,16 @@ class EndpointProbe:
         """Remember a context length the server stated (in an error, say)."""
         with self._lock:
             self.facts.context_tokens = tokens
+
+    def refused(self, model: str) -> frozenset[str]:
+        """The request parameters the endpoint refused for ``model`` so far."""
+        with self._lock:
+            return self.facts.refused.get(model, frozenset())
+
+    def learn_refused(self, model: str, parameter: str) -> None:
+        """Remember that the endpoint refused ``parameter`` for ``model``."""
+        with self._lock:
+            self.facts.refused[model] = self.facts.refused.get(model, frozenset()) | {parameter}
 
     def count(self, text: str) -> int:
         """Tokens in ``text`` by the server's tokenizer, or the conservative estimate."""
