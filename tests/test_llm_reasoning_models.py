@@ -99,9 +99,8 @@ def test_an_unknown_reasoning_model_is_learned_from_openais_400s_and_remembered(
         for r in server.requests
     ]
     # max_tokens refused, then the temperature, then answered; the second client asks once
-    assert sent == [(True, False, True), (False, True, True), (False, True, False)] + [
-        (False, True, False)
-    ]
+    answered = (False, True, False)
+    assert sent == [(True, False, True), (False, True, True), answered, answered]
     usage = client.meter.snapshot()
     assert (usage.calls, usage.retries, usage.errors) == (1, 0, 0)
 
@@ -210,8 +209,7 @@ def test_hanabi_and_clue_games_play_against_a_reasoning_model_without_endpoint_e
     hanabi = combined(m for meters in played.meters.values() for m in meters)
     assert hanabi.calls > 0 and hanabi.errors == 0 and hanabi.fallbacks == 0
     assert all(
-        "max_completion_tokens" in r.body and "temperature" not in r.body
-        for r in server.requests
+        "max_completion_tokens" in r.body and "temperature" not in r.body for r in server.requests
     )
     with ScriptedChatServer(phase_script(), personality=personality) as server:
         llm = LLMSettings(base_url=server.base_url, model="clue-reasoner", max_retries=0)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
+from typing import Any
 
 import anyio.from_thread
 from inspect_ai.model import (
@@ -24,9 +25,11 @@ from inspect_ai.model import (
     ModelOutput,
     ResponseSchema,
 )
-from inspect_ai.util import json_schema
+from inspect_ai.util import JSONSchema
+from pydantic import BaseModel
 
 from reasoning.llm import ChatMessage, ChatOptions, ChatReply, LLMEndpointError
+from reasoning.llm.schema_limits import answer_schema
 from reasoning.llm.usage import UsageMeter
 
 
@@ -59,6 +62,30 @@ def reply_of(output: ModelOutput, latency_s: float) -> ChatReply:
         latency_s=max(0.0, output.time if output.time is not None else latency_s),
         finish_reason="length" if stop == "max_tokens" else stop,
     )
+
+
+def response_schema(answer: type[BaseModel]) -> ResponseSchema:
+    """An answer model as inspect's response schema: the schema gumshoe asks any server for
+    (``reasoning.llm.schema_limits.answer_schema``) with its definitions written in place and
+    constants as one-value enums, which inspect's schema model takes (it keeps no ``$ref`` or
+    ``const``); item counts, which it does not keep, are left to validation."""
+    schema = answer_schema(answer)
+    inline = _inlined(schema, schema.get("$defs", {}))
+    return ResponseSchema(name=answer.__name__, json_schema=JSONSchema.model_validate(inline))
+
+
+def _inlined(node: Any, defs: dict[str, Any]) -> Any:
+    if isinstance(node, list):
+        return [_inlined(item, defs) for item in node]
+    if not isinstance(node, dict):
+        return node
+    ref = node.get("$ref")
+    if isinstance(ref, str):
+        return _inlined(defs[ref.rsplit("/", 1)[-1]], defs)
+    inlined = {k: _inlined(v, defs) for k, v in node.items() if k not in ("$defs", "const")}
+    if "const" in node:
+        inlined["enum"] = [node["const"]]
+    return inlined
 
 
 class InspectChatClient:
@@ -94,10 +121,7 @@ class InspectChatClient:
         if options is not None and options.max_tokens is not None:
             config = config.merge(GenerateConfig(max_tokens=options.max_tokens))
         if options is not None and options.answer is not None:
-            schema = ResponseSchema(
-                name=options.answer.__name__, json_schema=json_schema(options.answer)
-            )
-            config = config.merge(GenerateConfig(response_schema=schema))
+            config = config.merge(GenerateConfig(response_schema=response_schema(options.answer)))
         started = time.perf_counter()
         try:
             output = anyio.from_thread.run(self._generate, list(messages), config)

@@ -2,8 +2,10 @@
 seats through inspect's model API, the gumshoe audit scores the game.
 
 ``inspect eval gumshoe/clue --model MODEL`` finds these through the ``inspect_ai`` entry point;
-``-T agents=...`` seats other agents (any LLM agent is played by the model), ``-T seeds=N`` and
-``-T first_seed=K`` choose the deals.
+``-T agents=...`` seats other agents (any LLM agent is played by the model; inspect passes
+``a,b`` as a list, one name as a string, and both are taken), ``-T seeds=N`` and
+``-T first_seed=K`` choose the deals. A task is named ``gumshoe/<game>``, as a run exported by
+``gumshoe export inspect`` is, so ``inspect view`` lists both under one name.
 """
 
 from __future__ import annotations
@@ -24,7 +26,14 @@ from inspect_ai.solver import Generate, Solver, TaskState, solver
 from pydantic import BaseModel
 
 from benchmarks.inspect_eval.client import InspectChatClient
-from benchmarks.inspect_eval.scores import SCORE_METRICS, audit_score
+from benchmarks.inspect_eval.scores import (
+    AUDIT_KEYS,
+    SCORER,
+    audit_score,
+    headline,
+    score_keys,
+    score_metrics,
+)
 from games.core.play import PlayedGame, check_seats, play_game
 from games.core.registry import GameEntry, get_game
 from games.core.runlog import EventLog
@@ -105,9 +114,10 @@ def play_seat() -> Solver:
     return solve
 
 
-@scorer(metrics=SCORE_METRICS)
+@scorer(metrics=score_metrics(AUDIT_KEYS), name=SCORER)
 def gumshoe_audit() -> Scorer:
-    """The gumshoe audit of the played game (``benchmarks.inspect_eval.scores.audit_score``)."""
+    """The gumshoe audit of the played game (``benchmarks.inspect_eval.scores.audit_score``);
+    each task adds its game's outcome keys to the metrics."""
 
     async def score(state: TaskState, target: Target) -> Score:
         entry = get_game(state.metadata["game"])
@@ -126,49 +136,84 @@ def sample_input(game: str, seed: int | None, seats: Sequence[str]) -> str:
     return f"{game}, seed {seed}: seats {', '.join(seats)}"
 
 
-def game_task(game: str, agents: str | None = None, seeds: int = 1, first_seed: int = 0) -> Task:
-    """The inspect task of ``game``: seeds ``first_seed`` .. ``first_seed + seeds - 1``, one
-    sample each, seated by ``agents`` (a seat list; default ``DEFAULT_AGENTS``), at least one of
-    them an LLM agent."""
+Seats = str | Sequence[str] | None
+"""A task's ``agents`` as inspect passes it: ``a,b`` as a list, one name as a string."""
+Count = int | str
+"""A task's number as inspect passes it (an int) or as a string."""
+
+
+def seat_list(agents: Seats) -> str | None:
+    """``agents`` as the comma-separated seat list the agent registry parses (None: the
+    game's default seats)."""
+    if agents is None or isinstance(agents, str):
+        return agents or None
+    return ",".join(str(agent).strip() for agent in agents)
+
+
+def _count(name: str, value: Count, least: int) -> int:
+    """``value`` as a whole number of at least ``least`` (ValueError naming ``name``)."""
+    try:
+        number = int(value)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name}: not a whole number: {value!r}") from None
+    if number < least:
+        raise ValueError(f"{name}: must be >= {least}, got {number}")
+    return number
+
+
+def game_task(game: str, agents: Seats = None, seeds: Count = 1, first_seed: Count = 0) -> Task:
+    """The inspect task ``gumshoe/<game>``: seeds ``first_seed`` .. ``first_seed + seeds - 1``,
+    one sample each, seated by ``agents`` (a seat list, as a string or a list; default
+    ``DEFAULT_AGENTS``), at least one of them an LLM agent; scored by the audit, the game's
+    outcome keys first."""
     entry = get_game(game)
-    specs = entry.agents.parse(agents or DEFAULT_AGENTS[game])
+    seats = seat_list(agents)
+    specs = entry.agents.parse(seats or DEFAULT_AGENTS[game])
     if not entry.agents.needs_llm(specs):
-        raise ValueError(f"agents {agents!r}: no LLM agent for the model to play")
+        raise ValueError(f"agents {seats!r}: no LLM agent for the model to play")
     check_seats(entry, len(specs))
-    if seeds < 1:
-        raise ValueError(f"seeds: must be >= 1, got {seeds}")
+    count, first = _count("seeds", seeds, 1), _count("first_seed", first_seed, 0)
     samples = [
         Sample(
             id=seed,
             input=sample_input(game, seed, specs),
             metadata={"game": game, "seed": seed, "agents": list(specs)},
         )
-        for seed in range(first_seed, first_seed + seeds)
+        for seed in range(first, first + count)
     ]
     return Task(
         dataset=MemoryDataset(samples, name=f"gumshoe-{game}"),
         solver=play_seat(),
         scorer=gumshoe_audit(),
-        name=game,
+        metrics=score_metrics(score_keys(entry)),
+        headline_metric=headline(entry),
+        name=task_name(game),
         metadata={"game": game, "agents": list(specs)},
     )
 
 
+def task_name(game: str) -> str:
+    """The name of ``game``'s task, live or exported: ``gumshoe/<game>``."""
+    return f"gumshoe/{game}"
+
+
 @task(name="gumshoe/clue")
-def clue(agents: str = DEFAULT_AGENTS["clue"], seeds: int = 1, first_seed: int = 0) -> Task:
+def clue(agents: Seats = DEFAULT_AGENTS["clue"], seeds: Count = 1, first_seed: Count = 0) -> Task:
     """Clue: the model plays seed 000's LLM agent against SAT-backed provers."""
     return game_task("clue", agents, seeds, first_seed)
 
 
 @task(name="gumshoe/hanabi")
-def hanabi(agents: str = DEFAULT_AGENTS["hanabi"], seeds: int = 1, first_seed: int = 0) -> Task:
+def hanabi(
+    agents: Seats = DEFAULT_AGENTS["hanabi"], seeds: Count = 1, first_seed: Count = 0
+) -> Task:
     """Hanabi: the model plays Mycroft, stating per-slot deductions, beside the symbolic agent."""
     return game_task("hanabi", agents, seeds, first_seed)
 
 
 @task(name="gumshoe/detective")
 def detective(
-    agents: str = DEFAULT_AGENTS["detective"], seeds: int = 1, first_seed: int = 0
+    agents: Seats = DEFAULT_AGENTS["detective"], seeds: Count = 1, first_seed: Count = 0
 ) -> Task:
     """Detective cases: the model chooses locations and answers the case's questions."""
     return game_task("detective", agents, seeds, first_seed)
@@ -176,13 +221,15 @@ def detective(
 
 @task(name="gumshoe/undercover")
 def undercover(
-    agents: str = DEFAULT_AGENTS["undercover"], seeds: int = 1, first_seed: int = 0
+    agents: Seats = DEFAULT_AGENTS["undercover"], seeds: Count = 1, first_seed: Count = 0
 ) -> Task:
     """Undercover-V: the model plays an Att-NLI seat against prover agents."""
     return game_task("undercover", agents, seeds, first_seed)
 
 
 @task(name="gumshoe/mystery")
-def mystery(agents: str = DEFAULT_AGENTS["mystery"], seeds: int = 1, first_seed: int = 0) -> Task:
+def mystery(
+    agents: Seats = DEFAULT_AGENTS["mystery"], seeds: Count = 1, first_seed: Count = 0
+) -> Task:
     """Murder mystery: the model interrogates with chain of thought beside prover agents."""
     return game_task("mystery", agents, seeds, first_seed)

@@ -66,6 +66,8 @@ class GameEntry(ABC, Generic[E]):
     decisions: str | None = None
     """``module:function`` giving the LLM decisions one of the game's logs records (``GameLog ->
     list[games.core.decisions.LoggedDecision]``); None when its logs record none."""
+    outcome_keys: tuple[str, ...] = ("win", "rank", "return")
+    """The figures ``outcome`` gives, headline first: the ones an evaluation leads with."""
     answer_models: str | None = None
     """``module:function`` giving every answer model the game's LLM agents send, each at its
     largest (``() -> list[type[BaseModel]]``), so their schemas are checked against what every
@@ -162,6 +164,21 @@ class GameEntry(ABC, Generic[E]):
         if not all(isinstance(d, LoggedDecision) for d in found):
             raise TypeError(f"{self.decisions} returned other records than LoggedDecision")
         return list(found)
+
+    def outcome(self, log: GameLog[E], seats: Sequence[int]) -> dict[str, float]:
+        """How a finished game ended for ``seats`` (those an evaluation scores), keyed by
+        ``outcome_keys``: won (rank 1 for any of them), their best rank and mean return; empty
+        while the log holds no finished end. A cooperative game, whose seats share one result,
+        gives its own figures instead."""
+        end = log.end
+        if end is None or end.status != "finished" or not seats:
+            return {}
+        rank = min(end.ranks[i] for i in seats)
+        return {
+            "win": float(rank == 1),
+            "rank": float(rank),
+            "return": sum(end.returns[i] for i in seats) / len(seats),
+        }
 
     def largest_answer_models(self) -> list[type[BaseModel]]:
         """Every answer model the game's LLM agents send, at its largest (none without

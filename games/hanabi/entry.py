@@ -12,7 +12,13 @@ from games.core.protocol import SeatResult
 from games.core.registry import GameEntry, LoggedActionError
 from games.hanabi.agents import AGENTS
 from games.hanabi.config import HANABI_INFO
-from games.hanabi.engine import HanabiGame, HanabiObservation, IllegalAction
+from games.hanabi.engine import (
+    MAX_LIVES,
+    MAX_SCORE,
+    HanabiGame,
+    HanabiObservation,
+    IllegalAction,
+)
 from games.hanabi.events import (
     HANABI_EVENT,
     DealEvent,
@@ -148,6 +154,20 @@ class HanabiEntry(GameEntry[HanabiEvent]):
     event_adapter = HANABI_EVENT
     agents = AGENTS
     illegal_error = IllegalAction
+    outcome_keys = ("score", "perfect", "strikes")
+
+    def outcome(self, log: GameLog[HanabiEvent], seats: Sequence[int]) -> dict[str, float]:
+        """The shared result of a finished game, whoever the seats: its score (in the logged
+        scoring mode), whether it is perfect, and the strikes (lives lost); a cooperative game
+        has no winner."""
+        end = log.events[-1] if log.events else None
+        if not isinstance(end, GameEnd) or log.end is None or log.end.status != "finished":
+            return {}
+        return {
+            "score": float(end.score),
+            "perfect": float(sum(end.fireworks) == MAX_SCORE),
+            "strikes": float(MAX_LIVES - end.lives),
+        }
 
     def default_config(self, players: int) -> HanabiConfig:
         """``players`` seats, fireworks scoring."""

@@ -163,8 +163,11 @@ class OpenAIChatClient(Closing):
 
     A call with an answer model asks for structured output in the endpoint's mode (see
     ``LLMSettings.structured``): a request the endpoint rejects for its response format is
-    resent at once in the next mode (json_schema, json_object, off), not retried as a fault,
-    and the mode that worked is remembered for the endpoint. The request carries the reply cap
+    resent at once in the next mode (json_schema, json_object, off), not retried as a fault
+    (counted in ``format_degrades``), and the mode that worked is remembered for the endpoint,
+    unless the rejected mode had worked there before: then the rejection was of this schema
+    (a grammar the server could not build, say), and only this call goes on in the next mode.
+    The request carries the reply cap
     and sampling settings the model takes (``request.RequestShape``: OpenAI's reasoning models
     get ``max_completion_tokens`` and no temperature); a 400 refusing one of them is answered at
     once by the request without it, remembered for the endpoint and model. When the context
@@ -287,8 +290,8 @@ class OpenAIChatClient(Closing):
             except openai.OpenAIError as err:
                 failure = _classify(err, settings.request_timeout_s)
             else:
-                if degraded and mode is not None:
-                    self._probe.facts.mode = mode
+                if mode is not None:
+                    self._probe.learn_mode(mode, degraded)
                 latency = time.perf_counter() - started
                 return self._reply(completion, latency, attempts, mode, reply_cap)
             if failure.context:

@@ -62,6 +62,7 @@ KEYWORDS = frozenset(
 )
 """The schema keywords an answer schema may use: those every server above reads."""
 
+_COUNTS = ("minItems", "maxItems", "minLength", "maxLength")
 _COUNTED = re.compile(r"(?<!\\)\{(\d+)(?:,(\d*))?\}")
 
 
@@ -87,7 +88,7 @@ def schema_problems(schema: dict[str, Any]) -> list[str]:
                 problems.append(f"{where}: an object must forbid other keys")
             if sorted(node.get("required", [])) != sorted(props):
                 problems.append(f"{where}: an object must require every property")
-        problems += _size_problems(where, node, ("minItems", "maxItems"))
+        problems += _size_problems(path, node, _COUNTS)
         if "enum" in node:
             enums.append(list(node["enum"]))
         if "const" in node:
