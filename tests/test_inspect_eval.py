@@ -31,6 +31,7 @@ from games.core.registry import game_names, get_game
 from reasoning.llm import load_recording
 from reasoning.llm.scripted_server import ScriptedChatServer
 from tests.test_clue_recordings import scripted_answers
+from tests.test_hanabi_llm import scripted
 
 pytestmark = pytest.mark.filterwarnings(
     "ignore:The 'initial' parameter is deprecated:DeprecationWarning"
@@ -291,6 +292,27 @@ def test_a_seat_naming_its_own_model_asks_that_model(
     assert asked.count("openai-api/local/m") == served > 0
     assert asked.count("mockllm/model") > 0
     assert set(asked) == {"openai-api/local/m", "mockllm/model"}
+
+
+def test_a_server_without_response_schemas_is_asked_in_plain_text_without_hanging(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """llama-cpp-python answers a ``json_schema`` response format with 500, which inspect would
+    retry for ever: the schema is tried once without retries, then the model is asked in plain
+    text (counted), and the game plays on."""
+    with ScriptedChatServer(scripted, reject_formats={"json_schema": 500}) as server:
+        monkeypatch.setenv("NOSCHEMA_API_KEY", "none")
+        monkeypatch.setenv("NOSCHEMA_BASE_URL", server.base_url)
+        task = game_task("hanabi", agents="watson,symbolic")
+        model = get_model("openai-api/noschema/m")
+        (log,) = inspect_eval(task, model=model, log_dir=str(tmp_path), display="none")
+        kinds = [r.format_type for r in server.requests]
+    assert log.status == "success" and log.samples is not None
+    tried = kinds.index(None)  # the openai client's own two retries, then plain text
+    assert kinds[:tried] == ["json_schema"] * tried and tried <= 3
+    assert set(kinds[tried:]) == {None}
+    value = log.samples[0].scores[SCORER].value if log.samples[0].scores else {}
+    assert isinstance(value, dict) and value["fallbacks"] == 0
 
 
 def test_a_failing_model_errors_the_sample_as_a_failing_endpoint_errors_a_game(

@@ -7,6 +7,7 @@ limits and concurrency see every call.
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Sequence
 from typing import Any
@@ -88,6 +89,39 @@ def _inlined(node: Any, defs: dict[str, Any]) -> Any:
     return inlined
 
 
+class SchemaSupport:
+    """Which inspect models took a response schema, and which refused one, in this process."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._taken: set[str] = set()
+        self._refused: set[str] = set()
+
+    def worth_trying(self, model: str) -> bool:
+        """Whether ``model`` is still asked with a response schema."""
+        with self._lock:
+            return model not in self._refused
+
+    def taken(self, model: str) -> bool:
+        """Whether ``model`` has answered a call with a response schema."""
+        with self._lock:
+            return model in self._taken
+
+    def taken_by(self, model: str) -> None:
+        """Remember that ``model`` answered with a response schema."""
+        with self._lock:
+            self._taken.add(model)
+
+    def refused_by(self, model: str) -> None:
+        """Remember that ``model`` could not be asked with a response schema."""
+        with self._lock:
+            self._refused.add(model)
+
+
+SCHEMAS = SchemaSupport()
+"""What this process has learned of its inspect models and response schemas."""
+
+
 class InspectChatClient:
     """A ``ChatClient`` asking an inspect ``Model``; call it only from a thread that anyio started
     (``anyio.to_thread.run_sync``) inside the sample. Sampling settings are inspect's own
@@ -116,13 +150,37 @@ class InspectChatClient:
         seed: int | None = None,
         options: ChatOptions | None = None,
     ) -> ChatReply:
-        """Ask the model through inspect and count the reply."""
+        """Ask the model through inspect and count the reply.
+
+        An answer model is asked for as inspect's response schema. Until the model has taken
+        one, that first try is made without inspect's retries (inspect retries a server error
+        for ever, and a server without ``json_schema``, as llama-cpp-python's, answers it with
+        500): if it fails, the model is asked in plain text from then on, counted as a format
+        degrade, and the answer is asked again so."""
         config = GenerateConfig(seed=seed)
         if options is not None and options.max_tokens is not None:
             config = config.merge(GenerateConfig(max_tokens=options.max_tokens))
-        if options is not None and options.answer is not None:
-            config = config.merge(GenerateConfig(response_schema=response_schema(options.answer)))
         started = time.perf_counter()
+        answer = options.answer if options is not None else None
+        if answer is not None and SCHEMAS.worth_trying(self.model):
+            taken = SCHEMAS.taken(self.model)
+            schema = GenerateConfig(response_schema=response_schema(answer))
+            if not taken:
+                schema = schema.merge(GenerateConfig(max_retries=0))
+            try:
+                output = self._ask(messages, config.merge(schema))
+            except LLMEndpointError:
+                if taken:
+                    raise
+                SCHEMAS.refused_by(self.model)
+                self._meter.record_format_degrade()
+            else:
+                SCHEMAS.taken_by(self.model)
+                return self._count(output, started)
+        return self._count(self._ask(messages, config), started)
+
+    def _ask(self, messages: Sequence[ChatMessage], config: GenerateConfig) -> ModelOutput:
+        """The model's output, or ``LLMEndpointError`` (counted) when it gave none."""
         try:
             output = anyio.from_thread.run(self._generate, list(messages), config)
         except Exception as err:
@@ -131,6 +189,9 @@ class InspectChatClient:
         if output.error is not None:
             self._meter.record_error()
             raise LLMEndpointError(self.model, 1, output.error)
+        return output
+
+    def _count(self, output: ModelOutput, started: float) -> ChatReply:
         reply = reply_of(output, time.perf_counter() - started)
         self._meter.record_reply(reply)
         return reply
