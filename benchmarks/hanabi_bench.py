@@ -36,6 +36,7 @@ from benchmarks.report import format_table
 from benchmarks.runner import MemoryLog, RunOptions, check_replayable, run_games
 from games.core.cli import (
     ReasoningEffort,
+    SeatsFileOption,
     fail,
     llm_settings,
     prepare_out,
@@ -44,17 +45,15 @@ from games.core.errors import GAME_ERRORS
 from games.core.play import play_game
 from games.core.recordings import game_llm_settings, migrate_game_ids
 from games.core.runlog import RunDir, game_id, game_seed
-from games.hanabi.agents import AGENTS, HanabiAgentSettings, SeatEndpoint
+from games.core.seats import SeatEndpoint, Seating
+from games.hanabi.agents import AGENTS, HanabiAgentSettings
 from games.hanabi.audit import audit_log, tally
 from games.hanabi.cli import (
     AGENTS_HELP,
     BestOf,
     InvalidAnswers,
     Mixture,
-    Seating,
-    SeatsFileOption,
     SherlockView,
-    endpoint_missing,
     seat_specs,
     seating,
 )
@@ -377,7 +376,7 @@ def bench_hanabi(
         llm = None
         if AGENTS.needs_llm(names):
             llm = llm_settings(model, shared.base_url, shared.record_in, replay, reasoning_effort)
-            missing = endpoint_missing(seated, llm)
+            missing = seated.endpoint_missing(AGENTS, llm)
             if replay is None and missing is not None:
                 raise missing
             if replay is not None:

@@ -1,11 +1,15 @@
 """The Undercover-V benchmark: seed 002's fixed-opponent contest (4.2) and round-robin (4.3).
 
-A matchup puts one agent type in the spy's seat and another in the five citizen seats. The
-fixed-opponent contest plays every type as the spy against one fixed citizen type; the
-round-robin plays every ordered pair of different types (1 A spy vs 5 B citizens, and 1 B spy vs
-5 A citizens). A game the two contests share is played once. Every matchup plays every chosen
-word pair with seeds ``first_seed .. first_seed + seeds - 1`` (the seed seats the spy and picks
-which word is the spy's).
+A matchup puts one contestant in the spy's seat and another in the five citizen seats. Without
+``models``, contestants are agent types: the fixed-opponent contest plays every type as the spy
+against one fixed citizen type, and the round-robin every ordered pair of different types (1 A
+spy vs 5 B citizens, and 1 B spy vs 5 A citizens). With ``models`` (seed 002's contest over
+LLMs), an LLM type plays each model (``nli@gpt-4o``): the fixed-opponent contest plays each type
+at each model as the spy against citizens of the same type (or ``fixed_citizen``) at
+``fixed_model`` (Figure 3), and the round-robin every ordered pair of different types within each
+model (Figures 4-6). A game the two contests share is played once. Every matchup plays every
+chosen word pair with seeds ``first_seed .. first_seed + seeds - 1`` (the seed seats the spy and
+picks which word is the spy's). A model may be served at an endpoint of its own (``endpoints``).
 
 A run directory (``games.core.runlog``) holds the config, one event log per game and the summary; an
 interrupted run resumes without replaying finished games, and a game whose LLM endpoint fails
@@ -21,11 +25,12 @@ manner of Appendix E with MiniLM cosine similarity in place of fastText.
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -43,7 +48,8 @@ from games.core.agents import combined_fallbacks
 from games.core.play import play_agents
 from games.core.recordings import migrate_game_ids
 from games.core.runlog import RunDir, game_id, game_seed
-from games.undercover.agents import AGENTS, AgentSettings, seat_agents
+from games.core.seats import SeatEndpoint
+from games.undercover.agents import AGENTS, AgentSettings, seat_agents, spec_at_seats
 from games.undercover.checker import ProverChecker
 from games.undercover.engine import UndercoverGame
 from games.undercover.entry import ENTRY
@@ -62,13 +68,7 @@ from games.undercover.metrics import (
 )
 from games.undercover.words import WordPair
 from provers.registry import get_prover
-from reasoning.llm import (
-    FallbackCounter,
-    FallbackSnapshot,
-    LLMSettings,
-    UsageReport,
-    make_client,
-)
+from reasoning.llm import FallbackCounter, FallbackSnapshot, LLMSettings, UsageReport
 from reasoning.progress import progress_bar
 
 PLOT_FILE = "undercover.png"
@@ -81,33 +81,65 @@ Progress = Callable[[str], None]
 
 class UndercoverBenchConfig(BaseModel):
     """What makes two runs comparable: agent types, fixed citizen, pairs, table size, prover,
-    first seed and LLM model. The number of seeds is not part of it, so a run can be extended."""
+    first seed, LLM model, the models the LLM types play (with the fixed citizens' model and each
+    model's own endpoint) and the sampling temperature. The number of seeds is not part of it, so
+    a run can be extended. ``fixed_citizen`` None (only with ``models``) seats citizens of the
+    spy's own type."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     agents: tuple[str, ...] = Field(min_length=1)
-    fixed_citizen: str
+    fixed_citizen: str | None
     pairs: tuple[str, ...] = Field(min_length=1)
     players: int = Field(default=6, ge=4, le=10)
     prover: str = "z3"
     timeout_s: float = Field(default=10.0, gt=0.0)
     first_seed: int = 0
     llm_model: str | None = None
+    models: tuple[Annotated[str, Field(pattern=r"^[^,@*\s]+$")], ...] = ()
+    fixed_model: str | None = None
+    temperature: float | None = None
+    endpoints: dict[str, SeatEndpoint] = Field(default_factory=dict)
 
     @model_validator(mode="after")
     def _known_agents(self) -> UndercoverBenchConfig:
         for index, name in enumerate(self.agents):
             try:
-                AGENTS.get(name)
+                AGENTS.parse(name)
             except ValueError as err:
                 raise ValueError(f"field 'agents.{index}': {err}") from None
+            if "@" in name:
+                raise ValueError(
+                    f"field 'agents.{index}': {name!r}: give agent types here and their models "
+                    "in 'models'"
+                )
         if len(set(self.agents)) != len(self.agents):
             raise ValueError("field 'agents': an agent type is listed twice")
-        try:
-            AGENTS.get(self.fixed_citizen)
-        except ValueError as err:
-            raise ValueError(f"field 'fixed_citizen': {err}") from None
+        if self.fixed_citizen is None and not self.models:
+            raise ValueError("field 'fixed_citizen': needed when no models are given")
+        if self.fixed_citizen is not None:
+            try:
+                AGENTS.get(self.fixed_citizen)
+            except ValueError as err:
+                raise ValueError(f"field 'fixed_citizen': {err}") from None
+        if len(set(self.models)) != len(self.models):
+            raise ValueError("field 'models': a model is listed twice")
+        if self.models and self.fixed_model not in self.models:
+            raise ValueError(
+                f"field 'fixed_model': {self.fixed_model!r} is not one of the models "
+                f"{list(self.models)}"
+            )
+        if not self.models and self.fixed_model is not None:
+            raise ValueError("field 'fixed_model': only with models")
+        unknown = sorted(set(self.endpoints) - set(self.models))
+        if unknown:
+            raise ValueError(f"field 'endpoints': {unknown} are not among the models")
         return self
+
+    def contestant(self, agent: str, model: str | None) -> str:
+        """``agent`` as it plays ``model``: ``nli@MODEL`` for an LLM type, the type itself
+        otherwise (or without a model)."""
+        return f"{agent}@{model}" if model is not None and AGENTS.get(agent).needs_llm else agent
 
 
 class Matchup(BaseModel):
@@ -125,21 +157,41 @@ class Matchup(BaseModel):
         return f"{self.spy}-vs-{self.citizens}"
 
 
-def matchups(agents: Sequence[str], fixed_citizen: str) -> list[Matchup]:
-    """The fixed-opponent contest's matchups, then the round-robin's, shared ones merged."""
+def matchups(config: UndercoverBenchConfig) -> list[Matchup]:
+    """The fixed-opponent contest's matchups, then the round-robin's, shared ones merged (see
+    the module docstring)."""
+    models: tuple[str | None, ...] = config.models or (None,)
     contests: dict[tuple[str, str], list[Contest]] = {}
-    for spy in agents:
-        contests.setdefault((spy, fixed_citizen), []).append(FIXED)
-    for spy in agents:
-        for citizens in agents:
-            if spy != citizens:
-                contests.setdefault((spy, citizens), []).append(ROUND_ROBIN)
+
+    def add(spy: str, citizens: str, contest: Contest) -> None:
+        found = contests.setdefault((spy, citizens), [])
+        if contest not in found:
+            found.append(contest)
+
+    for spy in config.agents:
+        citizens = config.contestant(config.fixed_citizen or spy, config.fixed_model)
+        for model in models:
+            add(config.contestant(spy, model), citizens, FIXED)
+    for model in models:
+        for spy in config.agents:
+            for citizens in config.agents:
+                if spy != citizens:
+                    add(
+                        config.contestant(spy, model),
+                        config.contestant(citizens, model),
+                        ROUND_ROBIN,
+                    )
     return [Matchup(spy=s, citizens=c, contests=tuple(k)) for (s, c), k in contests.items()]
 
 
+_UNSAFE = re.compile(r"[^A-Za-z0-9.-]")
+
+
 def undercover_id(matchup: Matchup, pair: str, seed: int) -> str:
-    """The id of one game of a run: ``undercover-<spy>-vs-<citizens>-<pair>-seed<seed>``."""
-    return game_id("undercover", seed, matchup.id, pair)
+    """The id of one game of a run: ``undercover-<spy>-vs-<citizens>-<pair>-seed<seed>``, where
+    a contestant's ``@`` (and any character of a model name that a game id cannot hold) becomes
+    ``_``: ``nli_gpt-4o-vs-nli_gpt-4o-mini``."""
+    return game_id("undercover", seed, _UNSAFE.sub("_", matchup.id), pair)
 
 
 def migrate_ids(run_dir: Path, plan: Sequence[tuple[Matchup, WordPair, int]]) -> None:
@@ -153,7 +205,32 @@ def recorded_config(run_dir: Path) -> UndercoverBenchConfig:
     return RunDir.resume(run_dir, UndercoverBenchConfig).config
 
 
-REPLAY_FIELDS = ("players", "prover", "timeout_s", "llm_model")
+def replication_settings(llm: LLMSettings) -> LLMSettings:
+    """``llm`` with greedy decoding (temperature 0), as seed 002 plays its contests, unless the
+    temperature was set (``GUMSHOE_LLM_TEMPERATURE``)."""
+    if "temperature" in llm.model_fields_set:
+        return llm
+    return llm.model_copy(update={"temperature": 0.0})
+
+
+def check_endpoints(config: UndercoverBenchConfig, llm: LLMSettings) -> None:
+    """ValueError naming the first LLM contestant with no endpoint: neither its model's own nor
+    the command's."""
+    if llm.configured:
+        return
+    for matchup in matchups(config):
+        for spec in (matchup.spy, matchup.citizens):
+            model = AGENTS.model(spec)
+            own = None if model is None else config.endpoints.get(model)
+            if AGENTS.needs_llm([spec]) and (own is None or own.base_url is None):
+                raise ValueError(
+                    f"agent {spec!r} needs an LLM endpoint: give --base-url (and --model), a "
+                    "base_url for its model in --seats, or set GUMSHOE_LLM_BASE_URL / "
+                    "OPENAI_API_KEY"
+                )
+
+
+REPLAY_FIELDS = ("players", "prover", "timeout_s", "llm_model", "temperature")
 """Settings that shape every game's LLM calls, so a replay must share them with the recording.
 The agent types, pairs and seeds may differ: a game the recording lacks errors on its own."""
 
@@ -161,29 +238,37 @@ The agent types, pairs and seeds may differ: a game the recording lacks errors o
 def game_settings(
     settings: AgentSettings,
     config: UndercoverBenchConfig,
-    matchup: Matchup,
+    specs: Sequence[str],
     gid: str,
     record_in: Path | None = None,
     replay_from: Path | None = None,
 ) -> AgentSettings:
-    """The agent settings of one game: each LLM seat's calls recorded into ``record_in``'s file for
-    the game and seat, or answered from ``replay_from``'s (RecordingMissing when it has none);
-    offline matchups and live runs use ``settings`` as they are."""
-    needs_llm = AGENTS.get(matchup.spy).needs_llm or AGENTS.get(matchup.citizens).needs_llm
-    if not needs_llm:
+    """The agent settings of one game seating ``specs``: each LLM seat at its model's own
+    endpoint, if it has one, its calls recorded into ``record_in``'s file for the game and seat,
+    or answered from ``replay_from``'s (RecordingMissing when it has none); offline games use
+    ``settings`` as they are."""
+    if not AGENTS.needs_llm(specs):
         return settings
+    models = [AGENTS.model(spec) for spec in specs]
+    endpoints = tuple(None if m is None else config.endpoints.get(m) for m in models)
+    seated = replace(settings, endpoints=endpoints)
     if replay_from is not None:
-        if config.llm_model is None:
+        default = config.llm_model
+        if default is None and any(
+            m is None and AGENTS.needs_llm([s]) for m, s in zip(models, specs, strict=True)
+        ):
             raise ValueError("replay: the run's config names no LLM model")
-        return replace(settings, seat_clients=replay_clients(replay_from, gid, config.llm_model))
-    if record_in is not None and settings.client is not None:
-        return replace(settings, seat_clients=recording_clients(settings.client, record_in, gid))
-    return settings
+        clients = replay_clients(replay_from, gid, default or "")
+        return replace(seated, seat_clients=clients)
+    if record_in is not None:
+        return replace(seated, seat_clients=recording_clients(record_in, gid))
+    return seated
 
 
 @dataclass(frozen=True)
 class SettingsRecipe:
-    """How a process builds the agent settings of a run: prover, time limit, LLM endpoint."""
+    """How a process builds the agent settings of a run: prover, time limit, LLM settings (each
+    model's client is made from them on first use)."""
 
     prover: str
     timeout_s: float
@@ -193,9 +278,8 @@ class SettingsRecipe:
         """The settings, built once per process."""
         key = repr(self)
         if key not in _BUILT:
-            client = None if self.llm is None else make_client(self.llm)
             _BUILT[key] = AgentSettings.create(
-                prover=get_prover(self.prover), timeout=self.timeout_s, client=client
+                prover=get_prover(self.prover), timeout=self.timeout_s, llm=self.llm
             )
         return _BUILT[key]
 
@@ -224,7 +308,7 @@ class UndercoverPlayer:
         seed = game_seed(game_id)
         matchup, pair_id = next(
             (m, p)
-            for m in matchups(self.config.agents, self.config.fixed_citizen)
+            for m in matchups(self.config)
             for p in self.pairs
             if undercover_id(m, p, seed) == game_id
         )
@@ -234,12 +318,12 @@ class UndercoverPlayer:
             settings = self.recipe.build()
         game_config = UndercoverConfig.model_validate({"players": self.config.players})
         game = UndercoverGame(game_config, self.pairs[pair_id], seed)
+        citizens = [matchup.citizens] * self.config.players
+        specs = spec_at_seats(citizens, game, matchup.spy)
         seated = game_settings(
-            settings, self.config, matchup, game_id, self.record_in, self.replay_from
+            settings, self.config, specs, game_id, self.record_in, self.replay_from
         )
-        agents = seat_agents(
-            [matchup.citizens] * self.config.players, game, seated, spy_agent=matchup.spy
-        )
+        agents = seat_agents(citizens, game, seated, spy_agent=matchup.spy)
         setup = UndercoverSetup(config=game_config, pair=game.pair)
         referee = ENTRY.judged_by(game, ProverChecker(settings.test))
         played = play_agents(ENTRY, agents, game.seed, setup, log, state=referee)
@@ -348,11 +432,11 @@ def run(
     if record and replay_from is not None:
         raise ValueError("record and replay_from cannot both be set")
     plan = [
-        (m, p, config.first_seed + i)
-        for m in matchups(config.agents, config.fixed_citizen)
-        for p in pairs
-        for i in range(seeds)
+        (m, p, config.first_seed + i) for m in matchups(config) for p in pairs for i in range(seeds)
     ]
+    ids = [undercover_id(m, p.id, s) for m, p, s in plan]
+    if len(set(ids)) != len(ids):
+        raise ValueError("models: two model names give the same game ids; rename one")
     if replay_from is not None:
         migrate_ids(replay_from, plan)
         check_replayable(config, replay_from, REPLAY_FIELDS)
@@ -401,7 +485,9 @@ def run(
             similarity_table(pairs, settings.lexicon, sim), list(metrics.values())
         ),
         fallbacks=(
-            fallbacks.snapshot() if settings.client is not None or replay_from is not None else None
+            fallbacks.snapshot()
+            if settings.client is not None or settings.llm is not None or replay_from is not None
+            else None
         ),
         llm_usage=played_usage(report.played),
         play_wall_s=time.perf_counter() - started,
@@ -419,7 +505,7 @@ def _matchup_results(
     metrics: dict[str, GameMetrics],
 ) -> list[MatchupResult]:
     results = []
-    for m in matchups(config.agents, config.fixed_citizen):
+    for m in matchups(config):
         ids = [undercover_id(m, p.id, s) for mm, p, s in plan if mm == m]
         games = [metrics[gid] for gid in ids if gid in metrics]
         results.append(
@@ -535,12 +621,14 @@ MATCHUP_COLUMNS = (
 def report_lines(summary: UndercoverBenchSummary) -> list[str]:
     """The run's tables: both contests, agent types by role, word pairs, similarity."""
     lines: list[str] = []
+    config = summary.config
+    fixed = (
+        f"every type as the spy vs {config.fixed_citizen} citizens"
+        if not config.models
+        else f"every type at every model as the spy vs citizens at {config.fixed_model}"
+    )
     for contest, title in (
-        (
-            FIXED,
-            f"Fixed-opponent contest: every type as the spy vs {summary.config.fixed_citizen} "
-            "citizens",
-        ),
+        (FIXED, f"Fixed-opponent contest: {fixed}"),
         (ROUND_ROBIN, "Round-robin: 1 spy of one type vs citizens of another"),
     ):
         rows = [_matchup_row(m) for m in summary.matchups if contest in m.contests]

@@ -27,7 +27,16 @@ def _backend(module: str, cls: str) -> Callable[[], Prover]:
 
 _z3 = _backend("provers.z3_prover", "Z3Prover")
 _cvc5 = _backend("provers.cvc5_prover", "Cvc5Prover")
-_isabelle = _backend("provers.isabelle.prover", "IsabelleProver")
+
+
+def _isabelle() -> Prover:
+    """Isabelle with its server and session already up, so no call's limit pays for the start
+    (ProverUnavailable in one line when it cannot start within its own limit)."""
+    from provers.isabelle.prover import IsabelleProver
+
+    prover = IsabelleProver()
+    prover.start()
+    return prover
 
 
 def _e_installed() -> bool:

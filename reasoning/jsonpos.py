@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path as FilePath
-from typing import Annotated, TypeVar
+from typing import Annotated, Any, TypeVar
 
 from pydantic import AfterValidator, BaseModel, ValidationError
 
@@ -93,10 +93,16 @@ def line_in(text: str, path: Path) -> int:
         return 1
 
 
-def parse_model(text: str, model: type[M], source: str, error: type[ValueError]) -> M:
-    """``text`` (JSON, read as ``reasoning.textfile`` reads a user's JSON) validated as ``model``;
-    ``error`` says ``source:line: what is wrong``, naming the field of the first problem (and
-    how many more there are)."""
+def parse_model(
+    text: str,
+    model: type[M],
+    source: str,
+    error: type[ValueError],
+    context: dict[str, Any] | None = None,
+) -> M:
+    """``text`` (JSON, read as ``reasoning.textfile`` reads a user's JSON) validated as ``model``
+    (with ``context`` for its validators); ``error`` says ``source:line: what is wrong``, naming
+    the field of the first problem (and how many more there are)."""
     try:
         data = parse_user_json(text, source)
     except UserFileError as err:
@@ -104,7 +110,7 @@ def parse_model(text: str, model: type[M], source: str, error: type[ValueError])
     if not isinstance(data, dict):
         raise error(f"{source}:1: expected a JSON object")
     try:
-        return model.model_validate(data)
+        return model.model_validate(data, context=context)
     except ValidationError as err:
         first = err.errors(include_url=False)[0]
         loc = tuple(first["loc"])

@@ -89,7 +89,7 @@ def test_bench_hanabi_on_the_runner_reports_every_player_count(tmp_path: Path) -
         (["--scoring", "points"], "scoring"),
         (["--sherlock-view", "all"], "view"),
         (["--view", "exact"], "--view is now --sherlock-view"),
-        (["--agents", "watson"], "need an LLM endpoint"),
+        (["--agents", "watson"], "needs an LLM endpoint"),
     ],
 )
 def test_bench_hanabi_bad_options_exit_2(

@@ -15,7 +15,8 @@ from provers.identifiers import axiom_id
 from provers.isabelle import IsabelleProver, IsabelleServer, check_sketch, render_theory
 from provers.isabelle.prover import unique_theory_name
 from provers.isabelle.theory_text import isabelle_name
-from reasoning.formula import Atom, Exists
+from reasoning.formula import Atom, Exists, Not
+from reasoning.prover import Axiom, check_consistency
 from reasoning.verdict import Verdict
 from tests.support.isabelle_server import card_problem, odd_names_problem, tea_problem
 
@@ -43,12 +44,20 @@ def test_tea_is_proved_and_replayed(prover: IsabelleProver) -> None:
     assert result.used_axioms and set(result.used_axioms) <= {"fact_1", "rule_2"}
 
 
-def test_goal_not_entailed_is_unknown(prover: IsabelleProver) -> None:
+def test_goal_not_entailed_has_a_countermodel(prover: IsabelleProver) -> None:
     axioms, goal = tea_problem()
     assert isinstance(goal, Exists)
     other = Exists(goal.vars, Atom("CeylonTea", goal.vars))
     result = prover.prove(axioms, other)
-    assert result.verdict is Verdict.UNKNOWN, result.message
+    assert result.verdict is Verdict.INVALID, result.message
+    assert "Nitpick found a counterexample" in result.message
+
+
+def test_consistent_axioms_are_confirmed_by_a_countermodel(prover: IsabelleProver) -> None:
+    axioms, _ = tea_problem()
+    assert check_consistency(prover, axioms, LIMIT_S).verdict is Verdict.INVALID
+    clash = Axiom("clash", Not(axioms[0].formula))
+    assert check_consistency(prover, [*axioms, clash], LIMIT_S).verdict is Verdict.VALID
 
 
 def test_cardinality_constraints_are_proved(prover: IsabelleProver) -> None:

@@ -1,8 +1,10 @@
 """The Isabelle backend against a stand-in server playing recorded responses.
 
-Covers reading each recorded response (verdict, message, error line), the server lifecycle
-(one start for many proofs, shutdown at close, a missing install), the wall-clock limit on a
-task that never finishes, server failures, and step-by-step checking of proof sketches.
+Covers reading each recorded response (verdict, message, error line), Nitpick's countermodels
+(only a genuine one makes INVALID), the server lifecycle (one start for many proofs, shutdown at
+close, a missing install, a start-up limit of its own outside every call's limit), the
+wall-clock limit on a task that never finishes, server failures, and step-by-step checking of
+proof sketches.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import re
 import socketserver
 import stat
 import sys
@@ -31,7 +34,13 @@ from provers.isabelle import (
     isabelle_available,
     parse_sketch,
 )
-from provers.isabelle.prover import suggested_tactics, used_axioms
+from provers.isabelle.prover import (
+    START_TIMEOUT_ENV,
+    nitpick_countermodel,
+    start_timeout_setting,
+    suggested_tactics,
+    used_axioms,
+)
 from provers.isabelle.server import (
     IsabelleServerError,
     TheoryCheck,
@@ -46,6 +55,8 @@ from tests.support.isabelle_server import FakeIsabelleServer, encode_message, te
 
 ROOT = Path(__file__).resolve().parent.parent
 LIVENESS_S = 60.0
+NO_MODEL = "use_theories_nitpick_none"
+"""Nitpick's answer when the goal has no countermodel: the search for a proof follows."""
 
 
 @pytest.fixture
@@ -58,9 +69,11 @@ def connect(fake: FakeIsabelleServer) -> IsabelleServer:
     return IsabelleServer.connect(fake.host, fake.port, fake.password)
 
 
-def prove_with(script: list[str], timeout: float = 10.0) -> tuple[ProofResult, FakeIsabelleServer]:
+def prove_with(
+    script: list[str], timeout: float = 10.0, replies: dict[str, str] | None = None
+) -> tuple[ProofResult, FakeIsabelleServer]:
     axioms, goal = tea_problem()
-    with FakeIsabelleServer(script) as fake:
+    with FakeIsabelleServer(script, replies=replies) as fake:
         server = connect(fake)
         try:
             result = IsabelleProver(server=server, timeout=timeout).prove(axioms, goal)
@@ -133,6 +146,20 @@ def test_unfinished_or_interrupted_checks_are_told_apart_from_problems() -> None
     assert not TheoryCheck(True, (), (), False, "").interrupted
 
 
+def test_nitpick_counterexamples_are_read_only_when_genuine() -> None:
+    theory = tea_theory("nitpick [user_axioms = true, timeout = 2]")
+    found = nitpick_countermodel(recorded("use_theories_nitpick_found", theory))
+    assert found is not None
+    assert found.startswith("Nitpick found a counterexample for card s_entity = 2")
+    assert "c_item = s_entity" in found
+    for fixture in (
+        NO_MODEL,
+        "use_theories_nitpick_spurious",
+        "use_theories_nitpick_quasi_genuine",
+    ):
+        assert nitpick_countermodel(recorded(fixture, theory)) is None, fixture
+
+
 def test_failed_task_is_a_server_error() -> None:
     with pytest.raises(IsabelleServerError, match="No such file"):
         recorded("use_theories_failed", tea_theory())
@@ -164,28 +191,41 @@ def test_used_axioms_are_decoded_from_the_tactic() -> None:
 
 
 def test_sledgehammer_proof_is_valid_after_replay() -> None:
-    result, fake = prove_with(["use_theories_sledgehammer_found", "use_theories_replay_ok"])
+    script = [NO_MODEL, "use_theories_sledgehammer_found", "use_theories_replay_ok"]
+    result, fake = prove_with(script)
     assert result.verdict is Verdict.VALID
     assert result.used_axioms == ["fact_1", "rule_2"]
-    search, replay = fake.theories
-    assert "  sledgehammer [timeout = 6]\n  oops" in search
+    countermodel, search, replay = fake.theories
+    assert "  nitpick [user_axioms = true, timeout = 2]\n  oops" in countermodel
+    assert re.search(r"\n  sledgehammer \[timeout = [1-6]\]\n  oops", search)
     assert "  by (metis a_fact__1 a_rule__2)\n\nend" in replay
     assert "sledgehammer" not in replay
 
 
 def test_failed_replays_are_unknown_not_valid() -> None:
-    script = ["use_theories_sledgehammer_found"] + ["use_theories_replay_failed"] * 2
+    script = [NO_MODEL, "use_theories_sledgehammer_found", *["use_theories_replay_failed"] * 2]
     result, fake = prove_with(script)
     assert result.verdict is Verdict.UNKNOWN
     assert "none replayed" in result.message
     assert "Failed to apply initial proof method" in result.message
-    assert len(fake.theories) == 3
+    assert len(fake.theories) == 4
 
 
-def test_no_proof_is_unknown_never_invalid() -> None:
-    result, _ = prove_with(["use_theories_no_proof"])
+def test_genuine_countermodel_is_invalid_without_a_proof_search() -> None:
+    result, fake = prove_with(["use_theories_nitpick_found"])
+    assert result.verdict is Verdict.INVALID
+    assert result.message.startswith("Nitpick: Nitpick found a counterexample for card")
+    assert len(fake.theories) == 1 and "sledgehammer" not in fake.theories[0]
+
+
+@pytest.mark.parametrize(
+    "fixture", [NO_MODEL, "use_theories_nitpick_spurious", "use_theories_nitpick_quasi_genuine"]
+)
+def test_no_genuine_countermodel_and_no_proof_is_unknown(fixture: str) -> None:
+    result, fake = prove_with([fixture, "use_theories_no_proof"])
     assert result.verdict is Verdict.UNKNOWN
-    assert "No proof found" in result.message
+    assert "No proof found" in result.message and "Nitpick found" in result.message
+    assert len(fake.theories) == 2
 
 
 @pytest.mark.parametrize(
@@ -293,12 +333,43 @@ def test_one_session_for_many_concurrent_proofs(fake: FakeIsabelleServer) -> Non
         worker.join(LIVENESS_S)
     assert results == [Verdict.UNKNOWN] * 4
     assert len(fake.commands("session_start")) == 1
-    assert len(fake.commands("use_theories")) == 4
-    assert len(set(json.dumps(r.argument["theories"]) for r in fake.commands("use_theories"))) == 4
+    assert len(fake.commands("use_theories")) == 8
+    assert len(set(json.dumps(r.argument["theories"]) for r in fake.commands("use_theories"))) == 8
     server.close()
     server.close()
     assert [r.command for r in fake.requests][-1] == "session_stop"
     assert not server.running
+
+
+def test_start_up_does_not_count_against_the_first_call_limit() -> None:
+    result, fake = prove_with(
+        [NO_MODEL, "use_theories_no_proof"],
+        timeout=1.0,
+        replies={"session_start": "session_start_slow"},
+    )
+    assert result.verdict is Verdict.UNKNOWN, result.message
+    assert len(fake.theories) == 2
+
+
+def test_start_up_past_its_limit_is_one_line_and_remembered(fake: FakeIsabelleServer) -> None:
+    fake.replies["session_start"] = "session_start_hang"
+    axioms, goal = tea_problem()
+    prover = IsabelleProver(server=connect(fake), start_timeout=0.5)
+    for _ in range(2):
+        with pytest.raises(ProverUnavailable, match=r"did not start within 0\.5 s") as err:
+            prover.prove(axioms, goal)
+        assert "\n" not in str(err.value) and START_TIMEOUT_ENV in str(err.value)
+    assert len(fake.commands("session_start")) == 1
+    assert fake.commands("use_theories") == []
+
+
+def test_start_up_limit_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(START_TIMEOUT_ENV, "45")
+    assert start_timeout_setting() == 45.0
+    for bad in ("soon", "-3", "inf"):
+        monkeypatch.setenv(START_TIMEOUT_ENV, bad)
+        with pytest.raises(ProverUnavailable, match=START_TIMEOUT_ENV):
+            start_timeout_setting()
 
 
 # --- lifecycle of a server process we start ------------------------------------------------
@@ -337,7 +408,7 @@ def test_one_server_start_for_many_proofs_and_shutdown_at_close(fake_isabelle: P
     log = records(fake_isabelle)
     assert log.count("start") == 1
     assert log.count("session_build") == log.count("session_start") == 1
-    assert log.count("use_theories") == 3
+    assert log.count("use_theories") == 6
     server.close()
     assert not server.running
     assert records(fake_isabelle)[-2:] == ["session_stop", "shutdown"]

@@ -1,7 +1,10 @@
 """The Undercover-V lexicon: shape of the shipped data, and its logic checked with Z3.
 
 The properties behind the game: a citizen's consistency test never flags descriptions true of its
-own card, and a spy who plainly states a distinctive fact of its own word can be caught.
+own card, a spy who plainly states a distinctive fact of its own word can be caught, and each card
+theory decides its pair: it rules out the other word, entails every fact of its own word and
+refutes the other word's distinctive facts, also when a formaliser names the predicates its own
+way (the pair's synonyms).
 """
 
 from __future__ import annotations
@@ -18,13 +21,16 @@ from hypothesis import strategies as st
 
 from games.undercover import Lexicon, LexiconError, UnknownWord, WordPair, builtin_pairs
 from games.undercover.lexicon import FactKind
+from games.undercover.lexicon_synonyms import Synonym, general_groups
 from provers.z3_prover import Z3Prover
-from reasoning.formula import ENTITY, EVENT, Atom, Const
+from reasoning.formula import ENTITY, EVENT, Atom, Const, Formula, Not, atoms
 from reasoning.prover import Axiom, check_consistency
+from reasoning.sorts import infer_sorts
 from reasoning.syntax import parse_formula
 from reasoning.verdict import Verdict
+from reasoning.verifier import ClaimStatus, Verifier
 
-PROVER = Z3Prover(timeout=20.0)
+PROVER = Z3Prover(timeout=20.0, countermodels=False)
 
 
 @cache
@@ -79,14 +85,108 @@ def test_theory_and_all_own_facts_are_consistent(word: str) -> None:
 
 
 @pytest.mark.parametrize("word", WORDS)
-def test_distinctive_facts_contradict_the_other_word(word: str) -> None:
+def test_shared_facts_are_consistent_with_the_other_word(word: str) -> None:
     lex = lexicon()
-    other = lex.entry(word).pair.other(lex.entry(word).word)
-    other_theory = lex.theory(other)
-    for fact in lex.distinctive_facts(word):
-        assert not consistent((*other_theory, fact.axiom())), f"{word}: {fact.text}"
+    other_theory = lex.theory(lex.entry(word).pair.other(lex.entry(word).word))
     for fact in lex.shared_facts(lex.entry(word).pair):
-        assert consistent((*other_theory, fact.axiom())), f"{other}: {fact.text}"
+        assert consistent((*other_theory, fact.axiom())), fact.text
+
+
+def entailed(axioms: tuple[Axiom, ...], goal: Formula) -> bool:
+    verdict = PROVER.prove(axioms, goal).verdict
+    assert verdict.decisive, f"undecided entailment: {verdict}"
+    return verdict is Verdict.VALID
+
+
+def test_card_theories_decide_every_fact_of_their_pair() -> None:
+    """Each word's theory rules out the other word, entails every fact of its own word (shared
+    and distinctive) and refutes every distinctive fact of the other word; a line per word says
+    how many of the pair's facts it decides."""
+    lex = lexicon()
+    failures: list[str] = []
+    for word in WORDS:
+        entry = lex.entry(word)
+        other = lex.entry(entry.pair.other(entry.word))
+        theory = lex.theory(word)
+        item = Const("item", ENTITY)
+        rules_out = entailed(theory, Not(Atom(other.predicate, (item,))))
+        own = [entailed(theory, f.formula) for f in entry.facts]
+        refuted = [entailed(theory, Not(f.formula)) for f in other.facts_of(FactKind.DISTINCTIVE)]
+        facts = len(own) + len(refuted)
+        print(
+            f"{word}: rules out {other.word}: {rules_out}; entails {sum(own)} of {len(own)} "
+            f"own facts, refutes {sum(refuted)} of {len(refuted)} of the other's distinctive "
+            f"facts; decides {sum(own) + sum(refuted)} of {facts}"
+        )
+        if not (rules_out and all(own) and all(refuted)):
+            failures.append(word)
+    assert failures == []
+
+
+NATURAL = Path(__file__).parent / "fixtures" / "undercover" / "natural_readings.jsonl"
+
+
+def test_natural_formalisations_meet_the_card_theories() -> None:
+    """Readings of descriptions as a formaliser writes them (its own names: Contain for Have,
+    Theme for Patient, plurals, US spelling, negative adjectives), each labelled true or false of
+    the card: none is judged wrongly, and every reading whose predicates the pair's vocabulary
+    or synonyms know is decided (the rest use shapes the lexicon does not speak of)."""
+    lex = lexicon()
+    verifier = Verifier(PROVER)
+    rows = [json.loads(line) for line in NATURAL.read_text(encoding="utf-8").splitlines()]
+    decided = bare_decided = 0
+    for row in rows:
+        word, formula = row["word"], parse_formula(row["formula"])
+        *theory, said = lex.consistency_axioms(word, [formula])
+        knowledge = [a.formula for a in theory]
+        status = verifier.check(knowledge, said.formula).status
+        (bare,), _ = infer_sorts([formula], lex.signature(word))
+        bare_status = verifier.check(knowledge, bare).status
+        right = ClaimStatus.ENTAILED if row["true"] else ClaimStatus.CONTRADICTED
+        assert status in (right, ClaimStatus.UNDETERMINED), row["text"]
+        assert bare_status in (right, ClaimStatus.UNDETERMINED), row["text"]
+        table = lex.synonyms(word)
+        known = all(
+            a.pred in lex.signature(word).predicates or table.lookup(a.pred, len(a.args))
+            for a in atoms(formula)
+        )
+        assert (status is right) == known, row["text"]
+        decided += status is right
+        bare_decided += bare_status is right
+    print(f"{len(rows)} readings: {decided} decided through synonyms, {bare_decided} without")
+    assert len(rows) >= 50 and len({r["word"] for r in rows}) == len(WORDS)
+    assert bare_decided < decided
+
+
+def test_synonym_table_reads_names_into_the_pair_vocabulary() -> None:
+    lex = lexicon()
+    oranges = lex.synonyms("Navel Orange")
+    assert oranges.lookup("Contain", 1) == Synonym("Contain", "Have")
+    assert oranges.lookup("Theme", 2) == Synonym("Theme", "Patient")
+    assert oranges.lookup("Seeds", 1) == Synonym("Seeds", "Seed")
+    assert oranges.lookup("SEED", 1) == Synonym("SEED", "Seed")
+    assert oranges.lookup("Contain", 2) is None, "a synonym keeps the arity"
+    assert oranges.lookup("Have", 1) is None and oranges.lookup("Tasty", 1) is None
+    tea = lex.synonyms("Earl Grey Tea")
+    assert tea.lookup("Unflavoured") == Synonym("Unflavoured", "Flavoured", negated=True)
+    assert tea.lookup("Flavored") == Synonym("Flavored", "Flavoured")
+    assert Synonym("Bergamot", "BergamotOil") in tea.entries
+    assert tea.lookup("Arise") is None, "a general group applies where the pair uses a member"
+    said = parse_formula("Tea(item) & Unflavored(item) & ~Flavor(e)")
+    assert lex.canonical("Ceylon Tea", said) == parse_formula(
+        "Tea(item) & ~Flavoured(item) & ~Flavour(e)"
+    )
+    assert lex.synonyms("Impatiens hawkeri").lookup("Leaves") == Synonym("Leaves", "Leaf")
+    assert lex.synonyms("Sweet Orange").lookup("Originate") == Synonym("Originate", "Arise")
+
+
+def test_shipped_pairs_use_one_name_of_each_general_group() -> None:
+    lex = lexicon()
+    for pair in lex.pairs:
+        vocabulary = lex.signature(pair.words[0]).predicates
+        for group in general_groups():
+            used = [m for m in group if m.removeprefix("~") in vocabulary]
+            assert len(used) <= 1, f"{pair.id} uses {used} of one synonym group"
 
 
 @settings(max_examples=25, deadline=None)
@@ -241,6 +341,11 @@ def broken(data: dict[str, Any], path: str, value: Any) -> dict[str, Any]:
         ("words.0.rules.0.name", "blue_not_red", "names ['blue_not_red'] are used twice"),
         ("words.0.rules.0.name", "card", "names ['card'] are used twice"),
         ("words.1.predicate", "Blueberry", "both words use the same predicate"),
+        ("synonyms", [["Blue", "Azure"], ["Cyan"]], "field 'synonyms.1': a group needs two"),
+        ("synonyms", [["Blue", "azure"]], "'azure' is not a predicate name"),
+        ("synonyms", [["Blue", "Azure"], ["Red", "~Azure"]], "'Azure' is already in group 0"),
+        ("synonyms", [["Azure", "Cyan"]], "field 'synonyms.0': a group must name exactly one"),
+        ("synonyms", [["Blue", "Red"]], "field 'synonyms.0': a group must name exactly one"),
     ],
 )
 def test_bad_lexicon_files_name_the_field(

@@ -7,6 +7,7 @@ import ast
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -14,6 +15,7 @@ from typer.testing import CliRunner
 from benchmarks import undercover_bench
 from benchmarks.console.cli import app
 from benchmarks.console.demo import undercover_section
+from benchmarks.undercover_bench import UndercoverBenchConfig
 from games.undercover import builtin_pairs, replay
 from games.undercover.cli import find_pair
 from games.undercover.entry import ENTRY as UNDERCOVER
@@ -91,18 +93,55 @@ def test_find_pair() -> None:
         find_pair("Naja", catalogue)
 
 
+def bench_config(agents: tuple[str, ...], **fields: Any) -> UndercoverBenchConfig:
+    return UndercoverBenchConfig.model_validate(
+        {"agents": agents, "pairs": (TEA_ID,), "fixed_citizen": "prover", **fields}
+    )
+
+
 def test_matchups_merge_the_two_contests() -> None:
-    found = undercover_bench.matchups(["prover", "plain"], "prover")
+    found = undercover_bench.matchups(bench_config(("prover", "plain")))
     assert [(m.spy, m.citizens, m.contests) for m in found] == [
         ("prover", "prover", ("fixed",)),
         ("plain", "prover", ("fixed", "round-robin")),
         ("prover", "plain", ("round-robin",)),
     ]
-    three = undercover_bench.matchups(["prover", "prover-guess", "plain"], "prover")
+    three = undercover_bench.matchups(bench_config(("prover", "prover-guess", "plain")))
     assert len(three) == 3 + 6 - 2
     assert sum("fixed" in m.contests for m in three) == 3
     assert sum("round-robin" in m.contests for m in three) == 6
     assert len({m.id for m in three}) == len(three)
+
+
+def test_matchups_over_models_are_seed_002s_contests() -> None:
+    """Figure 3: each type at each model as the spy against its own type at the fixed model;
+    Figures 4-6: every ordered pair of types within each model; offline types play no model."""
+    config = bench_config(
+        ("nli", "att-nli", "prover"),
+        fixed_citizen=None,
+        models=("mini", "big"),
+        fixed_model="mini",
+    )
+    found = {(m.spy, m.citizens): m.contests for m in undercover_bench.matchups(config)}
+    fixed = sorted(k for k, v in found.items() if "fixed" in v)
+    assert fixed == sorted(
+        [
+            ("nli@mini", "nli@mini"),
+            ("nli@big", "nli@mini"),
+            ("att-nli@mini", "att-nli@mini"),
+            ("att-nli@big", "att-nli@mini"),
+            ("prover", "prover"),
+        ]
+    )
+    robin = [k for k, v in found.items() if "round-robin" in v]
+    assert ("nli@big", "att-nli@big") in robin and ("prover", "nli@mini") in robin
+    assert ("nli@big", "att-nli@mini") not in robin
+    assert len(robin) == 2 * 6
+    assert all(v.count(c) <= 1 for v in found.values() for c in v)
+    with pytest.raises(ValueError, match="fixed_model"):
+        bench_config(("nli",), models=("mini",), fixed_model="other")
+    with pytest.raises(ValueError, match="give agent types here"):
+        bench_config(("nli@mini",))
 
 
 def test_bench_offline_tables_json_plot_and_resume(tmp_path: Path) -> None:

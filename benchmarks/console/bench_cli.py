@@ -19,10 +19,11 @@ from benchmarks.report import format_table, write_json
 from games.core.cli import fail, prepare_out
 from games.core.play import check_seats
 from games.core.runlog import RunDir, RunDirError
+from games.core.seats import SeatEndpoint, read_seats
 from games.core.settings import GameSettings
 from games.undercover.agents import AGENTS as UNDERCOVER_AGENTS
 from games.undercover.agents import AgentSettings as UndercoverAgentSettings
-from games.undercover.cli import find_pair, undercover_client, undercover_llm
+from games.undercover.cli import find_pair, undercover_llm
 from games.undercover.entry import ENTRY as UNDERCOVER
 from games.undercover.lexicon import Lexicon
 from games.undercover.metrics import MiniLMSimilarity
@@ -84,8 +85,33 @@ def bench_undercover(
     fixed_citizen: Annotated[
         str | None,
         typer.Option(
-            help="The citizens' type in the fixed-opponent contest. [default: prover; with "
-            "--replay: the recorded run's]"
+            help="The citizens' type in the fixed-opponent contest (default: prover; with "
+            "--models: the spy's own type; with --replay: the recorded run's)."
+        ),
+    ] = None,
+    models: Annotated[
+        str | None,
+        typer.Option(
+            help="Models the LLM types play, comma-separated: seed 002's contest over LLMs "
+            "(each type at each model as the spy vs citizens at --fixed-model; the round-robin "
+            "within each model). Default: the one --model; with --replay: the recorded run's."
+        ),
+    ] = None,
+    fixed_model: Annotated[
+        str | None,
+        typer.Option(
+            help="The citizens' model in the fixed-opponent contest (default: the first of "
+            "--models)."
+        ),
+    ] = None,
+    seats: Annotated[
+        Path | None,
+        typer.Option(
+            "--seats",
+            metavar="FILE",
+            help="The contestants, in place of --agents and --models: a seats file (JSON or "
+            "JSONL) whose entries name an agent type and, for an LLM type, a model with its "
+            "base_url and api_key_env where it has an endpoint of its own.",
         ),
     ] = None,
     players: Annotated[
@@ -107,41 +133,53 @@ def bench_undercover(
         ),
     ] = None,
 ) -> None:
-    """Seed 002's fixed-opponent contest (4.2) and round-robin (4.3): game metrics and the
-    Attributional Score per matchup, agent type and word pair, a word-similarity table, a plot."""
+    """Seed 002's fixed-opponent contest (4.2) and round-robin (4.3), over agent types or, with
+    --models, over LLMs (greedy decoding unless GUMSHOE_LLM_TEMPERATURE is set): game metrics and
+    the Attributional Score per matchup, agent type and word pair, a word-similarity table, a
+    plot."""
     out, replay, model = shared.out, shared.replay, shared.model
     try:
         recorded = None if replay is None else undercover_bench.recorded_config(replay)
+        endpoints: dict[str, SeatEndpoint] = {}
         if recorded is not None:
             model = model if model is not None else recorded.llm_model
             agents = agents if agents is not None else ",".join(recorded.agents)
             pairs = pairs if pairs is not None else ",".join(recorded.pairs)
-        if recorded is not None:
             fixed_citizen = fixed_citizen or recorded.fixed_citizen
+            models = models if models is not None else ",".join(recorded.models) or None
+            fixed_model = fixed_model or recorded.fixed_model
+            endpoints = dict(recorded.endpoints)
             players = recorded.players if players is None else players
             prover = prover or recorded.prover
             timeout = timeout or recorded.timeout_s
             first_seed = recorded.first_seed if first_seed is None else first_seed
-        fixed_citizen = fixed_citizen or "prover"
+        if seats is not None:
+            if agents is not None or models is not None:
+                raise ValueError("--seats: give it in place of --agents and --models")
+            agents, models, endpoints = contestants(seats)
+        chosen_models = tuple(m.strip() for m in models.split(",")) if models else ()
+        if fixed_citizen is None and not chosen_models:
+            fixed_citizen = "prover"
         players = 6 if players is None else players
         check_seats(UNDERCOVER, players, option="option '--players'")
         prover = prover or DEFAULT_PROVER
         timeout = timeout or 10.0
         first_seed = first_seed or 0
         GameSettings(prover_timeout_s=timeout)
-        try:
-            UNDERCOVER_AGENTS.get(fixed_citizen)
-        except ValueError as err:
-            raise ValueError(f"--fixed-citizen: {err}") from None
-        llm = undercover_llm(model, shared.base_url)
+        if fixed_citizen is not None:
+            try:
+                UNDERCOVER_AGENTS.get(fixed_citizen)
+            except ValueError as err:
+                raise ValueError(f"--fixed-citizen: {err}") from None
+        llm = undercover_bench.replication_settings(undercover_llm(model, shared.base_url))
         if agents is None:
             names = tuple(
                 n for n, t in UNDERCOVER_AGENTS.types.items() if llm.configured or not t.needs_llm
             )
         else:
             names = UNDERCOVER_AGENTS.parse(agents)
-        needs_llm = any(UNDERCOVER_AGENTS.get(n).needs_llm for n in (*names, fixed_citizen))
-        client = None if replay is not None else undercover_client([*names, fixed_citizen], llm)
+        typed = [*names, *([fixed_citizen] if fixed_citizen else [])]
+        needs_llm = UNDERCOVER_AGENTS.needs_llm(typed)
         catalogue = {p.id: p for p in builtin_pairs()}
         chosen = (
             list(catalogue.values())
@@ -157,14 +195,16 @@ def bench_undercover(
             timeout_s=timeout,
             first_seed=first_seed,
             llm_model=llm.model if needs_llm else None,
+            models=chosen_models,
+            fixed_model=(fixed_model or chosen_models[0]) if chosen_models else fixed_model,
+            temperature=llm.temperature if needs_llm else None,
+            endpoints=endpoints,
         )
-        recipe = undercover_bench.SettingsRecipe(
-            prover, timeout, llm if client is not None else None
-        )
+        if needs_llm and replay is None:
+            undercover_bench.check_endpoints(config, llm)
+        recipe = undercover_bench.SettingsRecipe(prover, timeout, llm if needs_llm else None)
         settings = UndercoverAgentSettings.create(
-            prover=get_prover(prover),
-            timeout=timeout,
-            client=client,
+            prover=get_prover(prover), timeout=timeout, llm=llm if needs_llm else None
         )
         summary = undercover_bench.run(
             config,
@@ -188,6 +228,26 @@ def bench_undercover(
             typer.echo(line)
         typer.echo(f"\nwrote {out / RunDir.SUMMARY_FILE} and {summary.plot}")
     exit_when_all_errored(len(summary.errors), summary.games_played + summary.games_resumed)
+
+
+def contestants(path: Path) -> tuple[str, str | None, dict[str, SeatEndpoint]]:
+    """The agent types (comma-separated), the models (None: none named) and each model's own
+    endpoint that a contestants file lists (a seats file, see ``games.core.seats``); ValueError
+    in one line when a model is given two endpoints."""
+    entries = read_seats(path, UNDERCOVER_AGENTS, 1, MAX_CONTESTANTS)
+    agents = list(dict.fromkeys(e.agent for e in entries))
+    models = list(dict.fromkeys(e.model for e in entries if e.model is not None))
+    endpoints: dict[str, SeatEndpoint] = {}
+    for entry in entries:
+        if entry.model is None or entry.endpoint is None:
+            continue
+        if endpoints.setdefault(entry.model, entry.endpoint) != entry.endpoint:
+            raise ValueError(f"{path}: model {entry.model!r} is given two endpoints")
+    return ",".join(agents), ",".join(models) or None, endpoints
+
+
+MAX_CONTESTANTS = 64
+"""The most entries a contestants file may list."""
 
 
 def bench_undercover_similarity(

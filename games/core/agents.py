@@ -83,6 +83,11 @@ class AgentRegistry(Generic[S, A]):
             raise AgentSpecError(f"agent entry {spec.strip()!r}: only LLM agents take @MODEL")
         return f"{found.name}@{model}"
 
+    def model(self, spec: str) -> str | None:
+        """The model ``spec`` names (``sherlock@MODEL``), None when it names none;
+        AgentSpecError for an unknown agent, or a model given to an agent that takes none."""
+        return self._checked(spec).partition("@")[2] or None
+
     def parse(self, text: str) -> tuple[str, ...]:
         """One registered agent name per seat from a seat list (see the module docstring)."""
         seats: list[str] = []
@@ -111,8 +116,8 @@ class AgentRegistry(Generic[S, A]):
         ``settings`` (default: the registry's, with the spec's own model if it names one) with a
         seed of its own (``seat_seed``)."""
         chosen = settings if settings is not None else self.default_settings()
-        model = self._checked(spec).partition("@")[2]
-        if model and self.with_model is not None:
+        model = self.model(spec)
+        if model is not None and self.with_model is not None:
             chosen = self.with_model(chosen, model)
         return self.get(spec).factory(seat, seat_seed(self.game, seed, seat), chosen)
 

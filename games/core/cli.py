@@ -39,6 +39,16 @@ Record = Annotated[
 ]
 LogFolder = Annotated[Path | None, typer.Option(help="Folder to write the game's JSONL log into.")]
 """The ``--out`` option of the ``play`` commands."""
+SeatsFileOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--seats",
+        metavar="FILE",
+        help='One entry per seat (JSON {"seats": [...]} or JSONL): agent, and for LLM seats '
+        "model, base_url, api_key_env (the variable holding the key); in place of --agents.",
+    ),
+]
+"""The ``--seats`` option of the commands that seat LLM agents (``games.core.seats``)."""
 RecordedRun = Annotated[
     Path | None,
     typer.Option(

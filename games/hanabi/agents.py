@@ -8,7 +8,6 @@ fresh agent for one game; ``AGENTS.parse`` reads seat lists such as ``symbolic*3
 
 from __future__ import annotations
 
-import os
 import random
 from collections.abc import Callable
 from typing import Protocol
@@ -17,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from games.core.agents import AgentRegistry, AgentType
 from games.core.llm_player import seat_client
+from games.core.seats import SeatEndpoint
 from games.hanabi.config import Scoring
 from games.hanabi.engine import HanabiObservation
 from games.hanabi.events import HanabiMove
@@ -41,35 +41,6 @@ class HanabiAgent(Protocol):
     def act(self, obs: HanabiObservation) -> int | HanabiMove:
         """The move to make."""
         ...
-
-
-class SeatEndpoint(BaseModel):
-    """Where one seat's chat calls go: an endpoint and the name of the environment variable that
-    holds its key (never the key itself, so run configs can be shared)."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    base_url: str | None = None
-    api_key_env: str | None = None
-
-    def key(self) -> str | None:
-        """The key in ``api_key_env``; ValueError naming the variable when it is unset."""
-        if self.api_key_env is None:
-            return None
-        value = os.environ.get(self.api_key_env)
-        if not value:
-            raise ValueError(f"environment variable {self.api_key_env} is not set")
-        return value
-
-    def applied(self, llm: LLMSettings) -> LLMSettings:
-        """``llm`` with this seat's endpoint and key in place of the command's."""
-        update: dict[str, object] = {}
-        if self.base_url is not None:
-            update["base_url"] = self.base_url
-        key = self.key()
-        if key is not None:
-            update["api_key"] = key
-        return LLMSettings.model_validate({**llm.model_dump(), **update})
 
 
 class HanabiAgentSettings(BaseModel):

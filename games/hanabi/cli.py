@@ -8,13 +8,14 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ValidationError
 
 from games.core.cli import (
     BaseUrl,
     LogFolder,
     Model,
     ReasoningEffort,
+    SeatsFileOption,
     fail,
     llm_settings,
     prepare_out,
@@ -24,7 +25,9 @@ from games.core.errors import GAME_ERRORS
 from games.core.loop import Watcher
 from games.core.play import play_game
 from games.core.runlog import EventLog, EventSink, game_id, write_atomic
-from games.hanabi.agents import AGENTS, HanabiAgentSettings, SeatEndpoint
+from games.core.seats import Seating
+from games.core.seats import seating as core_seating
+from games.hanabi.agents import AGENTS, HanabiAgentSettings
 from games.hanabi.annotate import correlation, decision_records
 from games.hanabi.config import MAX_SEED, Scoring
 from games.hanabi.engine import HanabiObservation
@@ -33,8 +36,6 @@ from games.hanabi.events import HANABI_EVENT_TYPES, DecisionEvent, HanabiConfig
 from games.hanabi.hanablive import export_hanablive
 from games.hanabi.knowledge import KnowledgeView, seat_knowledge
 from games.hanabi.render import event_text, knowledge_text, table_text
-from games.hanabi.seats import read_seats
-from reasoning.llm import LLMSettings
 from reasoning.progress import progress_bar
 
 
@@ -88,16 +89,6 @@ InvalidAnswers = Annotated[
     ),
 ]
 """The ``--invalid`` option of the Hanabi commands."""
-SeatsFileOption = Annotated[
-    Path | None,
-    typer.Option(
-        "--seats",
-        metavar="FILE",
-        help='One entry per seat (JSON {"seats": [...]} or JSONL): agent, and for LLM seats '
-        "model, base_url, api_key_env (the variable holding the key); in place of --agents.",
-    ),
-]
-"""The ``--seats`` option of the Hanabi commands."""
 AGENTS_HELP = (
     f"One agent for every seat, or one per seat ({', '.join(AGENTS.names)}); "
     "`symbolic*2,random` repeats; `sherlock@MODEL` names a seat's model (default: symbolic)."
@@ -105,47 +96,10 @@ AGENTS_HELP = (
 """The help of the ``--agents`` option of the Hanabi commands."""
 
 
-class Seating(BaseModel):
-    """Who sits where: the seat list (agent specs, comma-separated) and each seat's own
-    endpoint, if any (from a seats file)."""
-
-    model_config = ConfigDict(frozen=True)
-
-    agents: str
-    endpoints: tuple[SeatEndpoint | None, ...] = ()
-
-    def needs_endpoint(self) -> bool:
-        """Whether an LLM seat relies on the command's endpoint (none of its own)."""
-        specs = AGENTS.parse(self.agents)
-        own = list(self.endpoints) + [None] * (len(specs) - len(self.endpoints))
-        return any(
-            AGENTS.needs_llm([spec]) and (end is None or end.base_url is None)
-            for spec, end in zip(specs, own, strict=True)
-        )
-
-
 def seating(agents: str | None, seats: Path | None) -> tuple[Seating, int | None]:
-    """The seating of ``--agents`` or of a ``--seats`` file, and the player count the file
-    fixes (None without one); ValueError in one line when both are given or the file is bad."""
-    if seats is None:
-        return Seating(agents=agents or "symbolic"), None
-    if agents is not None:
-        raise ValueError("--agents and --seats: give one of them")
-    entries = read_seats(seats)
-    chosen = Seating(
-        agents=",".join(e.spec for e in entries), endpoints=tuple(e.endpoint for e in entries)
-    )
-    return chosen, len(entries)
-
-
-def endpoint_missing(seated: Seating, llm: LLMSettings) -> ValueError | None:
-    """The one-line error when an LLM seat has no endpoint, its own or the command's."""
-    if llm.configured or not seated.needs_endpoint():
-        return None
-    return ValueError(
-        f"agents {seated.agents!r} need an LLM endpoint: give --base-url (and --model), a "
-        "base_url per seat in --seats, or set GUMSHOE_LLM_BASE_URL / OPENAI_API_KEY"
-    )
+    """The seating of ``--agents`` (default: symbolic) or of a ``--seats`` file of two to five
+    seats, and the player count the file fixes (see ``games.core.seats.seating``)."""
+    return core_seating(agents, seats, AGENTS, default="symbolic", min_seats=2, max_seats=5)
 
 
 def play_narrated(
@@ -219,7 +173,7 @@ def play_hanabi(
         llm = None
         if AGENTS.needs_llm(specs):
             llm = llm_settings(model, base_url, reasoning_effort=reasoning_effort)
-            missing = endpoint_missing(seated, llm)
+            missing = seated.endpoint_missing(AGENTS, llm)
             if missing is not None:
                 raise missing
         settings = HanabiAgentSettings.model_validate(

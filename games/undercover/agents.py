@@ -4,15 +4,18 @@
 ``make_agent(spec, seat, seed, settings)`` builds the agent a name stands for. ``seed`` is the
 game's seed (prover agents share a tie order through it); ``settings`` carries what agents draw
 on: the lexicon and the consistency test for the offline agents, a chat client (and the
-pipeline settings) for the LLM types, which cannot be made without one.
+pipeline settings) for the LLM types, which cannot be made without one. An LLM seat may play a
+model of its own, ``nli@MODEL`` (and, from a seats file, an endpoint of its own): its agent is
+named so in the log.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
 from games.core.agents import AgentRegistry, AgentSpecError, AgentType
+from games.core.seats import SeatEndpoint
 from games.undercover.agent import Agent
 from games.undercover.checker import DEFAULT_TIMEOUT_S, ConsistencyTest
 from games.undercover.engine import UndercoverGame
@@ -27,7 +30,7 @@ from games.undercover.prover_agent import (
     ProverAgent,
     StatementLibrary,
 )
-from reasoning.llm import ChatClient
+from reasoning.llm import ChatClient, LLMSettings, make_client
 from reasoning.prover import Prover
 
 
@@ -36,11 +39,14 @@ class AgentSettings:
     """What agent factories draw on; one instance is shared by every agent of a run.
 
     ``test`` is the consistency test T(s, Delta) (its prover and cache); ``library`` the lexicon
-    statements; ``client`` the chat client for LLM agents (None: offline only; each agent counts
-    its own fallbacks); ``seat_clients``, when given, makes each LLM seat a client of its own
-    instead (recording or replaying that seat's calls); ``pipeline`` configures the
-    neuro-symbolic LLM agent (its backend included: by default Isabelle where installed, else
-    Z3).
+    statements; ``client`` the chat client for LLM agents on the command's model and endpoint
+    (None: built from ``llm``, or offline only; each agent counts its own fallbacks); ``llm`` the
+    command's LLM settings, from which a seat naming another model (``seat_model``, set for one
+    seat by ``make_agent``) or with an endpoint of its own (``endpoints``, seat by seat, None for
+    the command's) gets a client of its own, one per model and endpoint; ``seat_clients``, when
+    given, makes each LLM seat's client from its live one (recording or replaying that seat's
+    calls); ``pipeline`` configures the neuro-symbolic LLM agent (its backend included: by
+    default Isabelle where installed, else Z3).
     """
 
     lexicon: Lexicon
@@ -49,6 +55,14 @@ class AgentSettings:
     client: ChatClient | None = None
     seat_clients: SeatClients | None = None
     pipeline: PipelineSettings | None = None
+    llm: LLMSettings | None = None
+    endpoints: tuple[SeatEndpoint | None, ...] = ()
+    seat_model: str | None = None
+    built_clients: dict[tuple[str, SeatEndpoint | None], ChatClient] = field(
+        default_factory=dict, repr=False, compare=False
+    )
+    """The clients built for other models and endpoints, shared by the settings made from
+    these (``dataclasses.replace`` keeps the same dictionary)."""
 
     @classmethod
     def create(
@@ -59,6 +73,8 @@ class AgentSettings:
         timeout: float = DEFAULT_TIMEOUT_S,
         client: ChatClient | None = None,
         pipeline: PipelineSettings | None = None,
+        llm: LLMSettings | None = None,
+        endpoints: tuple[SeatEndpoint | None, ...] = (),
     ) -> AgentSettings:
         """Settings over ``lexicon`` (default: the shipped one) testing with ``prover`` (Z3)."""
         lex = lexicon if lexicon is not None else Lexicon.load()
@@ -68,7 +84,50 @@ class AgentSettings:
             library=StatementLibrary(lex),
             client=client,
             pipeline=pipeline,
+            llm=llm,
+            endpoints=endpoints,
         )
+
+    def live_client(self, seat: int) -> ChatClient | None:
+        """The chat client of ``seat`` at its model (``seat_model``, else the command's) and
+        endpoint (its own, else the command's); None when there is none to make."""
+        endpoint = self.endpoints[seat] if seat < len(self.endpoints) else None
+        model = self.seat_model
+        if self.llm is not None and model == self.llm.model:
+            model = None
+        if model is None and endpoint is None and (self.client is not None or self.llm is None):
+            return self.client
+        if self.llm is None:
+            raise AgentSpecError(
+                f"seat {seat} plays model {model!r}, but no LLM settings are given to reach it"
+            )
+        chosen = self.llm if model is None else self.llm.model_copy(update={"model": model})
+        key = (chosen.model, endpoint)
+        if key not in self.built_clients:
+            if endpoint is not None:
+                chosen = endpoint.applied(chosen)
+            if not chosen.configured:
+                return None
+            self.built_clients[key] = make_client(chosen)
+        return self.built_clients[key]
+
+    def chat_client(self, seat: int) -> ChatClient | None:
+        """The client an LLM agent at ``seat`` asks: its live client, recorded or replayed
+        through ``seat_clients`` when given."""
+        if self.seat_clients is not None:
+            return self.seat_clients(seat, self.seat_model, lambda: self._required(seat))
+        return self.live_client(seat)
+
+    def _required(self, seat: int) -> ChatClient:
+        client = self.live_client(seat)
+        if client is None:
+            raise AgentSpecError(f"seat {seat} needs an LLM endpoint to record its calls")
+        return client
+
+
+def with_model(settings: AgentSettings, model: str) -> AgentSettings:
+    """``settings`` for a seat whose spec names ``model`` (``nli@MODEL``)."""
+    return replace(settings, seat_model=model)
 
 
 AgentFactory = Callable[[int, int, AgentSettings], Agent]
@@ -86,18 +145,20 @@ def _prover(*, plain: bool = False, guess: bool = False) -> AgentFactory:
 
 def _llm(kind: AgentKind) -> AgentFactory:
     def build(seat: int, seed: int, settings: AgentSettings) -> Agent:
-        client = settings.seat_clients(seat) if settings.seat_clients else settings.client
+        client = settings.chat_client(seat)
         if client is None:
             raise AgentSpecError(
                 f"agent {kind!r} needs an LLM endpoint: set GUMSHOE_LLM_BASE_URL (and "
                 "GUMSHOE_LLM_MODEL, GUMSHOE_LLM_API_KEY where needed)"
             )
+        model = settings.seat_model
         return make_llm_agent(
             kind,
             client,
             seat=seat,
             seed=seed,
             settings=settings.pipeline,
+            name=kind if model is None else f"{kind}@{model}",
         )
 
     return build
@@ -134,8 +195,9 @@ AGENTS: AgentRegistry[AgentSettings, Agent] = AgentRegistry(
     ],
     game="undercover",
     settings=AgentSettings.create,
+    with_model=with_model,
 )
-"""Every Undercover-V agent, by name."""
+"""Every Undercover-V agent, by name; LLM seats may name a model each (``nli@MODEL``)."""
 
 OFFLINE_AGENTS: tuple[str, ...] = tuple(n for n, t in AGENTS.types.items() if not t.needs_llm)
 
@@ -147,6 +209,9 @@ def make_agent(spec: str, seat: int, seed: int, settings: AgentSettings | None =
     agents break vote ties in one order shared by the table, drawn from it (and the recorded LLM
     games were played with seeds derived from it)."""
     chosen = settings if settings is not None else AgentSettings.create()
+    model = AGENTS.model(spec)
+    if model is not None:
+        chosen = with_model(chosen, model)
     return AGENTS.get(spec).factory(seat, seed, chosen)
 
 
@@ -158,10 +223,18 @@ def seat_agents(
 ) -> list[Agent]:
     """One agent per seat of ``game``: seat i gets ``specs[i]``, the spy's seat ``spy_agent``
     when one is given (so a contest can put a type in the spy's role whatever the seating)."""
+    names = spec_at_seats(specs, game, spy_agent)
+    return [make_agent(name, seat, game.seed, settings) for seat, name in enumerate(names)]
+
+
+def spec_at_seats(
+    specs: Sequence[str], game: UndercoverGame, spy_agent: str | None = None
+) -> list[str]:
+    """The agent spec each seat of ``game`` gets: ``specs[i]``, the spy's seat ``spy_agent``
+    when one is given; AgentSpecError when ``specs`` do not fill the table."""
     if len(specs) != game.config.players:
         raise AgentSpecError(f"agents: {len(specs)} given for {game.config.players} seats")
-    names = [
+    return [
         spy_agent if spy_agent is not None and seat == game.spy_seat else spec
         for seat, spec in enumerate(specs)
     ]
-    return [make_agent(name, seat, game.seed, settings) for seat, name in enumerate(names)]

@@ -48,9 +48,12 @@ class ConsistencyTest:
         prover: Prover | None = None,
         timeout: float = DEFAULT_TIMEOUT_S,
     ) -> None:
-        """Test against ``lexicon``'s theories with ``prover`` (default Z3), ``timeout`` s each."""
+        """Test against ``lexicon``'s theories with ``prover`` (default Z3, which reads no
+        countermodels: the test needs only the verdict), ``timeout`` s each."""
         self.lexicon = lexicon
-        self.prover: Prover = prover if prover is not None else Z3Prover(timeout=timeout)
+        self.prover: Prover = (
+            prover if prover is not None else Z3Prover(timeout=timeout, countermodels=False)
+        )
         self.timeout = timeout
         self._cache: dict[tuple[str, frozenset[Formula]], ConsistencyResult] = {}
 

@@ -13,6 +13,7 @@ from pydantic import BaseModel, ValidationError
 from games.core.agents import agent_meters, combined_fallbacks
 from games.core.cli import (
     CommandOptions,
+    SeatsFileOption,
     fail,
     llm_settings,
     prepare_out,
@@ -23,11 +24,12 @@ from games.core.errors import GAME_ERRORS
 from games.core.log import LogHeader
 from games.core.play import check_seats, play_agents
 from games.core.runlog import EventLog, EventSink, game_id
+from games.core.seats import Seating, seating
 from games.core.settings import GameSettings
 from games.undercover.agent import Agent as UndercoverAgent
 from games.undercover.agents import AGENTS as UNDERCOVER_AGENTS
 from games.undercover.agents import AgentSettings as UndercoverAgentSettings
-from games.undercover.agents import seat_agents
+from games.undercover.agents import seat_agents, spec_at_seats
 from games.undercover.checker import ProverChecker
 from games.undercover.engine import INFO, UndercoverGame, normalise_description
 from games.undercover.entry import ENTRY
@@ -49,7 +51,7 @@ from games.undercover.metrics import MiniLMSimilarity, game_metrics
 from games.undercover.prover_agent import ProverAgent
 from games.undercover.words import WordPair, pair_catalogue
 from provers.registry import DEFAULT_PROVER, PROVER_NAMES, get_prover
-from reasoning.llm import ChatClient, LLMSettings, UsageMeter, make_client
+from reasoning.llm import LLMSettings, UsageMeter
 from reasoning.prover import ProverUnavailable
 
 DEFAULT_UNDERCOVER_AGENTS = "prover*5,plain"
@@ -82,20 +84,6 @@ def undercover_llm(model: str | None, base_url: str | None) -> LLMSettings:
             "per game and seat; unset them and use --record / --replay"
         )
     return llm
-
-
-def undercover_client(names: Sequence[str], llm: LLMSettings) -> ChatClient | None:
-    """The chat client the Undercover-V agents ``names`` need: None when all are offline, else
-    ValueError naming the first LLM agent when no endpoint is configured."""
-    needing = [n for n in names if UNDERCOVER_AGENTS.get(n).needs_llm]
-    if not needing:
-        return None
-    if not llm.configured:
-        raise ValueError(
-            f"agent {needing[0]!r} needs an LLM endpoint: give --base-url (and --model), or set "
-            "GUMSHOE_LLM_BASE_URL / OPENAI_API_KEY"
-        )
-    return make_client(llm)
 
 
 class UndercoverTranscript:
@@ -194,12 +182,15 @@ class UndercoverTranscript:
 def play_undercover(
     shared: CommandOptions,
     agents: Annotated[
-        str,
+        str | None,
         typer.Option(
             help=f"One agent per seat, comma-separated ({', '.join(UNDERCOVER_AGENTS.names)}); "
-            f"`prover*5` repeats. {INFO.min_players} to {INFO.max_players} seats."
+            f"`prover*5` repeats; `nli@MODEL` names an LLM seat's model. {INFO.min_players} to "
+            f"{INFO.max_players} seats (default: {DEFAULT_UNDERCOVER_AGENTS}).",
+            show_default=False,
         ),
-    ] = DEFAULT_UNDERCOVER_AGENTS,
+    ] = None,
+    seats: SeatsFileOption = None,
     seed: Annotated[int, typer.Option(help="Seed of the seating and of the agents.")] = 0,
     pair: Annotated[
         str, typer.Option(help="Word pair: its id, or its words as 'Earl Grey Tea/Ceylon Tea'.")
@@ -232,13 +223,21 @@ def play_undercover(
     checks (the verification record) and the vote."""
     out, model = shared.out, shared.model
     try:
-        specs = UNDERCOVER_AGENTS.parse(agents)
+        seated_specs, _ = seating(
+            agents,
+            seats,
+            UNDERCOVER_AGENTS,
+            default=DEFAULT_UNDERCOVER_AGENTS,
+            min_seats=INFO.min_players,
+            max_seats=INFO.max_players,
+        )
+        specs = UNDERCOVER_AGENTS.parse(seated_specs.agents)
         check_seats(ENTRY, len(specs))
         GameSettings(prover_timeout_s=timeout)
         if out is not None:
             prepare_out(out)
         if spy_agent is not None:
-            UNDERCOVER_AGENTS.get(spy_agent)
+            UNDERCOVER_AGENTS.model(spy_agent)
         catalogue = pair_catalogue(pairs_file)
         chosen = find_pair(pair, catalogue)
         lex = Lexicon.load(lexicon, catalogue.values())
@@ -253,18 +252,23 @@ def play_undercover(
                         "(give a lexicon folder with --lexicon)"
                     )
         name = undercover_game_name(chosen.id, seed)
+        at_seats = spec_at_seats(specs, game, spy_agent)
         if replay is not None and model is None:
-            model = recorded_model(replay, name)
+            own = [s for s, n in enumerate(at_seats) if UNDERCOVER_AGENTS.model(n) is None]
+            model = recorded_model(replay, name, own)
         llm = undercover_llm(model, shared.base_url)
-        client, seat_clients = None, None
+        seat_clients = None
         if replay is not None:
             seat_clients = replay_clients(replay, name, llm.model, UsageMeter.for_settings(llm))
-        else:
-            client = undercover_client(names, llm)
-        if shared.record_in is not None and client is not None:
-            seat_clients = recording_clients(client, shared.record_in, name)
+        elif UNDERCOVER_AGENTS.needs_llm(at_seats):
+            missing = Seating(agents=",".join(at_seats), endpoints=seated_specs.endpoints)
+            problem = missing.endpoint_missing(UNDERCOVER_AGENTS, llm)
+            if problem is not None:
+                raise problem
+            if shared.record_in is not None:
+                seat_clients = recording_clients(shared.record_in, name)
         settings = UndercoverAgentSettings.create(
-            lex, get_prover(prover), timeout=timeout, client=client
+            lex, get_prover(prover), timeout=timeout, llm=llm, endpoints=seated_specs.endpoints
         )
         settings = replace(settings, seat_clients=seat_clients)
         seated = seat_agents(specs, game, settings, spy_agent)
@@ -286,7 +290,7 @@ def play_undercover(
     except GAME_ERRORS as err:
         fail(err, 1)
     fallbacks = combined_fallbacks(played.fallbacks)
-    if (client is not None or seat_clients is not None) and fallbacks.total:
+    if UNDERCOVER_AGENTS.needs_llm(a.name for a in seated) and fallbacks.total:
         typer.echo(f"LLM fallbacks: {fallbacks.counts}")
     labelled = {
         f"seat {seat} {agent.name}": meters

@@ -3,16 +3,23 @@
 Shipped as one JSON file per word pair (``data/lexicon/<pair id>.json``)::
 
     {"pair": "earl-grey-tea-ceylon-tea",
-     "rules": [{"name": ..., "text": ..., "formula": ...}],      # general rules, in both theories
+     "rules": [{"name": ..., "text": ..., "formula": ...}],      # general rules
      "shared": [{"text": "It is a kind of tea.", "formula": "Tea(item)"}],
      "words": [{"word": "Earl Grey Tea", "predicate": "EarlGreyTea", "definition": "...",
-                "rules": [...], "distinctive": [{"text": ..., "formula": ...}]}, {...}]}
+                "rules": [...], "distinctive": [{"text": ..., "formula": ...}]}, {...}],
+     "synonyms": [["BergamotOil", "Bergamot"], ...]}             # optional, see lexicon_synonyms
 
 Facts are Neo-Davidsonian formulas about the constant ``item`` (the thing on the card), each with
 a controlled-English sentence. A shared fact is true of both words of the pair; a distinctive fact
-is true of its word and contradicts the other word's theory. The theory of a word is the pair's
-general rules, the word's own rules and the card axiom ``Predicate(item)``. All formulas of a
-pair are sorted together, so facts, theories and descriptions sorted with ``signature`` agree.
+is true of its word and contradicts the other word's theory.
+
+What the lexicon knows of a pair (``LexiconEntry.knowledge``) is the same for both its words: the
+general rules, both words' own rules, and each word's facts said of everything of that word
+(``forall x. EarlGreyTea(x) -> Tea(x)`` from the fact ``Tea(item)``). The card theory phi(w) of
+a word is that knowledge and the card axiom ``Predicate(item)``, so it entails every fact of its
+word and rules out the other word. All formulas of a pair are sorted together, so facts, theories
+and descriptions sorted with ``signature`` agree; descriptions are first read into the pair's
+vocabulary through its synonyms (``canonical``).
 """
 
 from __future__ import annotations
@@ -28,11 +35,34 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from formalize.davidsonian.render import ITEM
 from games.core.runlog import field_errors
+from games.undercover.lexicon_synonyms import (
+    SynonymError,
+    SynonymGroup,
+    SynonymTable,
+    check_groups,
+    general_groups,
+    group_canonical,
+)
 from games.undercover.words import WordPair, builtin_pairs
-from reasoning.formula import Atom, Const, Formula, constants
+from reasoning.formula import (
+    ENTITY,
+    Atom,
+    Const,
+    Eq,
+    Exists,
+    Forall,
+    Formula,
+    Implies,
+    Term,
+    Var,
+    constants,
+    rebuild,
+    walk,
+    with_children,
+)
 from reasoning.prover import Axiom
 from reasoning.sorts import Signature, SortError, infer_sorts
-from reasoning.syntax import FormulaSyntaxError, parse_formula
+from reasoning.syntax import FormulaSyntaxError, format_formula, parse_formula
 from reasoning.textfile import UserFileError, parse_user_json, read_user_text
 
 CARD_AXIOM = "card"
@@ -85,7 +115,8 @@ class Fact:
 
 @dataclass(frozen=True, slots=True)
 class LexiconEntry:
-    """Everything the lexicon knows about one word."""
+    """Everything the lexicon knows about one word: its own rules (with the pair's general
+    ones), its facts, and what the lexicon knows of the whole pair (``knowledge``)."""
 
     word: str
     pair: WordPair
@@ -94,6 +125,7 @@ class LexiconEntry:
     rules: tuple[Rule, ...]
     facts: tuple[Fact, ...]
     card_formula: Formula
+    knowledge: tuple[Rule, ...]
 
     @property
     def card(self) -> Axiom:
@@ -101,8 +133,8 @@ class LexiconEntry:
         return Axiom(CARD_AXIOM, self.card_formula)
 
     def theory(self) -> tuple[Axiom, ...]:
-        """phi(w): the rules and the card axiom."""
-        return (*(rule.axiom() for rule in self.rules), self.card)
+        """phi(w): the pair's knowledge and the card axiom."""
+        return (*(rule.axiom() for rule in self.knowledge), self.card)
 
     def facts_of(self, kind: FactKind) -> tuple[Fact, ...]:
         """The facts of one kind."""
@@ -137,6 +169,7 @@ class _PairModel(BaseModel):
     rules: tuple[_RuleModel, ...] = ()
     shared: tuple[_StatementModel, ...]
     words: tuple[_WordModel, _WordModel]
+    synonyms: tuple[tuple[str, ...], ...] = ()
 
 
 def _key(word: str) -> str:
@@ -146,9 +179,12 @@ def _key(word: str) -> str:
 class _PairReader:
     """Builds the two entries of one lexicon file, with errors naming the file and field."""
 
-    def __init__(self, source: str, pairs: Mapping[str, WordPair]) -> None:
+    def __init__(
+        self, source: str, pairs: Mapping[str, WordPair], general: Sequence[SynonymGroup]
+    ) -> None:
         self.source = source
         self.pairs = pairs
+        self.general = general
 
     def fail(self, field: str, message: str) -> LexiconError:
         return LexiconError(f"{self.source}: field '{field}': {message}")
@@ -160,7 +196,8 @@ class _PairReader:
             detail = str(err).splitlines()[0]
             raise self.fail(field, f"formula syntax error, {detail}") from None
 
-    def read(self, text: str) -> tuple[tuple[LexiconEntry, LexiconEntry], Signature]:
+    def read(self, text: str) -> tuple[tuple[LexiconEntry, LexiconEntry], Signature, SynonymTable]:
+        """The pair's two entries, its sorted vocabulary and its synonyms."""
         try:
             model = _PairModel.model_validate(parse_user_json(text, self.source))
         except UserFileError as err:
@@ -206,33 +243,55 @@ class _PairReader:
             self._fact(f"shared_fact_{i + 1}", FactKind.SHARED, f, next(formulas))
             for i, f in enumerate(model.shared)
         )
-        entries = []
-        for w_index, word in enumerate(model.words):
-            own = tuple(self._rule(r, next(formulas)) for r in word.rules)
+        if model.words[0].predicate == model.words[1].predicate:
+            raise self.fail("words.1.predicate", "both words use the same predicate")
+        own_rules: list[tuple[Rule, ...]] = []
+        own_facts: list[tuple[Fact, ...]] = []
+        for word in model.words:
+            own_rules.append(tuple(self._rule(r, next(formulas)) for r in word.rules))
             slug = word.predicate.lower()
-            distinctive = tuple(
-                self._fact(f"{slug}_fact_{i + 1}", FactKind.DISTINCTIVE, f, next(formulas))
-                for i, f in enumerate(word.distinctive)
-            )
-            names = [CARD_AXIOM, *(r.name for r in (*common, *own))]
-            names += [f.name for f in (*shared, *distinctive)]
-            clashes = sorted({n for n in names if names.count(n) > 1})
-            if clashes:
-                raise self.fail(f"words.{w_index}.rules", f"names {clashes} are used twice")
-            entries.append(
-                LexiconEntry(
-                    word=word.word,
-                    pair=pair,
-                    predicate=word.predicate,
-                    definition=word.definition,
-                    rules=(*common, *own),
-                    facts=(*shared, *distinctive),
-                    card_formula=sorted_all[len(texts) + w_index],
+            own_facts.append(
+                tuple(
+                    self._fact(f"{slug}_fact_{i + 1}", FactKind.DISTINCTIVE, f, next(formulas))
+                    for i, f in enumerate(word.distinctive)
                 )
             )
-        if entries[0].predicate == entries[1].predicate:
-            raise self.fail("words.1.predicate", "both words use the same predicate")
-        return (entries[0], entries[1]), signature
+        knowledge = (*common, *own_rules[0], *own_rules[1])
+        for word, facts in zip(model.words, own_facts, strict=True):
+            knowledge += tuple(
+                generalised(fact, word.word, word.predicate) for fact in (*shared, *facts)
+            )
+        names = [CARD_AXIOM, *(r.name for r in knowledge)]
+        names += [f.name for f in (*shared, *own_facts[0], *own_facts[1])]
+        clashes = sorted({n for n in names if names.count(n) > 1})
+        if clashes:
+            raise self.fail("rules", f"names {clashes} are used twice")
+        entries = tuple(
+            LexiconEntry(
+                word=word.word,
+                pair=pair,
+                predicate=word.predicate,
+                definition=word.definition,
+                rules=(*common, *own_rules[w_index]),
+                facts=(*shared, *own_facts[w_index]),
+                card_formula=sorted_all[len(texts) + w_index],
+                knowledge=knowledge,
+            )
+            for w_index, word in enumerate(model.words)
+        )
+        return (entries[0], entries[1]), signature, self._synonyms(model, signature)
+
+    def _synonyms(self, model: _PairModel, signature: Signature) -> SynonymTable:
+        try:
+            check_groups(model.synonyms, self.source, "synonyms")
+        except SynonymError as err:
+            raise LexiconError(str(err)) from None
+        for index, group in enumerate(model.synonyms):
+            if group_canonical(group, signature) is None:
+                raise self.fail(
+                    f"synonyms.{index}", "a group must name exactly one predicate of the pair"
+                )
+        return SynonymTable(signature, (*model.synonyms, *self.general))
 
     @staticmethod
     def _rule(model: _RuleModel, sorted_formula: tuple[Formula, str]) -> Rule:
@@ -247,6 +306,34 @@ class _PairReader:
         return Fact(name, kind, model.text, text, formula)
 
 
+def generalised(fact: Fact, word: str, predicate: str) -> Rule:
+    """The fact said of everything of ``word``: ``forall x. Predicate(x) -> fact[item := x]``."""
+    taken = {v.name for g in walk(fact.formula) for v in _bound(g)}
+    name = next(n for n in ("x", *(f"x{i}" for i in range(1, len(taken) + 2))) if n not in taken)
+    var = Var(name, ENTITY)
+
+    def about(t: Term) -> Term:
+        return var if isinstance(t, Const) and t.name == ITEM else t
+
+    def node(_: int, g: Formula, parts: tuple[Formula, ...]) -> Formula:
+        match g:
+            case Atom(pred, args):
+                return Atom(pred, tuple(map(about, args)))
+            case Eq(left, right):
+                return Eq(about(left), about(right))
+        return with_children(g, parts)
+
+    body = rebuild(fact.formula, node)
+    formula = Forall((var,), Implies(Atom(predicate, (var,)), body))
+    own = fact.kind is FactKind.DISTINCTIVE
+    rule_name = f"every_{fact.name}" if own else f"every_{predicate.lower()}_{fact.name}"
+    return Rule(rule_name, f"Of every {word}: {fact.text}", format_formula(formula), formula)
+
+
+def _bound(g: Formula) -> tuple[Var, ...]:
+    return g.vars if isinstance(g, Forall | Exists) else ()
+
+
 def _field_at(fields: Sequence[str], index: int) -> str:
     """The field of the formula ``index``; past the parsed formulas come the two card axioms."""
     return fields[index] if index < len(fields) else f"words.{index - len(fields)}.predicate"
@@ -259,8 +346,10 @@ class Lexicon:
         self,
         entries: Iterable[LexiconEntry],
         signatures: Mapping[str, Signature],
+        synonyms: Mapping[str, SynonymTable],
     ) -> None:
-        """Index ``entries`` by word; ``signatures`` maps each pair id to its sorted signature."""
+        """Index ``entries`` by word; ``signatures`` and ``synonyms`` map each pair id to its
+        sorted vocabulary and its synonym table."""
         self._entries: dict[str, LexiconEntry] = {}
         for entry in entries:
             key = _key(entry.word)
@@ -268,6 +357,7 @@ class Lexicon:
                 raise LexiconError(f"word {entry.word!r} has two lexicon entries")
             self._entries[key] = entry
         self._signatures = dict(signatures)
+        self._synonyms = dict(synonyms)
 
     @classmethod
     def load(
@@ -290,19 +380,25 @@ class Lexicon:
         )
         entries: list[LexiconEntry] = []
         signatures: dict[str, Signature] = {}
+        synonyms: dict[str, SynonymTable] = {}
+        try:
+            general = general_groups()
+        except SynonymError as err:
+            raise LexiconError(str(err)) from None
         for file in files:
             source = str(file) if directory is not None else f"{LEXICON_DIR}/{file.name}"
             try:
                 text = read_user_text(file) if isinstance(file, Path) else file.read_text("utf-8")
             except UserFileError as err:
                 raise LexiconError(str(err)) from None
-            pair_entries, signature = _PairReader(source, catalogue).read(text)
+            pair_entries, signature, table = _PairReader(source, catalogue, general).read(text)
             pair_id = pair_entries[0].pair.id
             if pair_id in signatures:
                 raise LexiconError(f"{source}: pair {pair_id!r} already has a lexicon file")
             signatures[pair_id] = signature
+            synonyms[pair_id] = table
             entries.extend(pair_entries)
-        return cls(entries, signatures)
+        return cls(entries, signatures, synonyms)
 
     @property
     def words(self) -> tuple[str, ...]:
@@ -356,16 +452,27 @@ class Lexicon:
         """The sorted vocabulary of ``word``'s pair: its predicates and constants with sorts."""
         return self._signatures[self.entry(word).pair.id]
 
+    def synonyms(self, word: str) -> SynonymTable:
+        """The synonym table of ``word``'s pair: predicate names read into its vocabulary."""
+        return self._synonyms[self.entry(word).pair.id]
+
+    def canonical(self, word: str, formula: Formula) -> Formula:
+        """``formula`` read into the vocabulary of ``word``'s pair through its synonyms."""
+        return self.synonyms(word).canonical(formula)
+
     def consistency_axioms(
         self, word: str, formulas: Sequence[Formula], prefix: str = "description"
     ) -> tuple[Axiom, ...]:
-        """phi(word) plus ``formulas`` (sorted against the pair's vocabulary) as axioms.
+        """phi(word) plus ``formulas`` (read through the pair's synonyms and sorted against its
+        vocabulary) as axioms.
 
         Consistency of the result is the test T(s, Delta): the formulas do not contradict the card.
         The formulas become axioms ``<prefix>_1``, ``<prefix>_2``, ...; SortError if a formula
         uses a symbol of the vocabulary with another sort or arity.
         """
-        sorted_formulas, _ = infer_sorts(formulas, self.signature(word))
+        table = self.synonyms(word)
+        canonical = [table.canonical(f) for f in formulas]
+        sorted_formulas, _ = infer_sorts(canonical, self.signature(word))
         extra = tuple(
             Axiom(f"{prefix}_{i + 1}", formula) for i, formula in enumerate(sorted_formulas)
         )

@@ -3,27 +3,33 @@
 As for every game (``games.core.recordings``), seat k's calls in game G are kept as
 ``llm/G.seat<k>.jsonl`` in a folder (a bench run directory, or the ``--out`` folder of ``gumshoe
 play``); each seat asks its own client in a fixed order, so every file replays exactly, whatever
-other games a run holds and in whatever order they are played or resumed.
+other games a run holds and in whatever order they are played or resumed. A seat may play its own
+model (``nli@MODEL``): its recording is checked against that model when replayed.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from games.core.recordings import CALLS_DIR, RecordingMissing, game_calls, seat_calls
 from reasoning.llm import ChatClient, RecordingClient, ReplayClient, UsageMeter, load_recording
 
-SeatClients = Callable[[int], ChatClient]
-"""Makes the chat client of one seat of a game."""
+LiveClient = Callable[[], ChatClient]
+"""Builds the live chat client of a seat (its model at its endpoint), asked only when needed."""
+
+SeatClients = Callable[[int, str | None, LiveClient], ChatClient]
+"""Makes the chat client of one seat of a game from the seat, the model its spec names (None: the
+command's) and its live client."""
 
 
-def recording_clients(inner: ChatClient, folder: Path, game: str) -> SeatClients:
-    """Seat clients that ask ``inner`` and record each seat's calls to its own file, which starts
-    empty: a game played again (after an interruption or an endpoint failure) replaces its
-    earlier recordings instead of being appended to them."""
+def recording_clients(folder: Path, game: str) -> SeatClients:
+    """Seat clients that ask each seat's live client and record its calls to the seat's own file,
+    which starts empty: a game played again (after an interruption or an endpoint failure)
+    replaces its earlier recordings instead of being appended to them."""
 
-    def client(seat: int) -> ChatClient:
+    def client(seat: int, model: str | None, live: LiveClient) -> ChatClient:
+        inner = live()
         path = seat_calls(folder, game, seat)
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text("", encoding="utf-8")
@@ -36,21 +42,25 @@ def replay_clients(
     folder: Path, game: str, model: str, meter: UsageMeter | None = None
 ) -> SeatClients:
     """Seat clients answering from each seat's recording, checking each request against it (the
-    model included); RecordingMissing names a seat's missing file."""
+    seat's own model, else ``model``, included); RecordingMissing names a seat's missing file."""
 
-    def client(seat: int) -> ChatClient:
+    def client(seat: int, seat_model: str | None, live: LiveClient) -> ChatClient:
         path = seat_calls(folder, game, seat)
         if not path.is_file():
             raise RecordingMissing(path)
-        return ReplayClient(path, model=model, meter=meter)
+        return ReplayClient(path, model=seat_model or model, meter=meter)
 
     return client
 
 
-def recorded_model(folder: Path, game: str) -> str | None:
-    """The model ``game``'s recordings in ``folder`` were made with (None: none, or no call)."""
+def recorded_model(folder: Path, game: str, seats: Iterable[int] | None = None) -> str | None:
+    """The model ``game``'s recordings in ``folder`` were made with, read from the first of
+    ``seats`` (default: every seat) that made a call; None when none did."""
     stem = game_calls(folder, game).stem
+    wanted = None if seats is None else {f"{stem}.seat{seat}.jsonl" for seat in seats}
     for path in sorted((folder / CALLS_DIR).glob(f"{stem}.seat*.jsonl")):
+        if wanted is not None and path.name not in wanted:
+            continue
         calls = load_recording(path)
         if calls:
             return calls[0].model

@@ -4,10 +4,11 @@
 says a statement the lexicon makes of its own word (with its formula), a voter picks any legal
 target. ``claims(state, seat)`` draws what the Undercover-V audit judges: a description whose
 formula is a statement of either word of the pair (the seat's own, or the one it may not hold),
-stated or negated, judged as the audit judges it against the card theory phi(word) of the seat's
-word. That theory is both the seat's knowledge and the truth about its card, so a claim's
-``truth`` is TRUE when ENTAILED and FALSE when CONTRADICTED; an UNDETERMINED claim has none, and
-its ``truth`` is None. Needs hypothesis (``pip install 'gumshoe[testing]'``).
+or a statement of its own word with something the lexicon does not know added, stated or
+negated, judged as the audit judges it against the card theory phi(word) of the seat's word.
+That theory is both the seat's knowledge and the truth about its card, so a claim's ``truth`` is
+TRUE when ENTAILED and FALSE when CONTRADICTED; an UNDETERMINED claim has none, and its ``truth``
+is None. Needs hypothesis (``pip install 'gumshoe[testing]'``).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
+from formalize.davidsonian.render import ITEM
 from games.core.protocol import GameState
 from games.core.strategies import any_legal, played_state
 from games.undercover.agent import Description
@@ -26,12 +28,16 @@ from games.undercover.engine import Phase, UndercoverState
 from games.undercover.events import UndercoverConfig, UndercoverSetup
 from games.undercover.lexicon import Lexicon
 from games.undercover.prover_agent import StatementLibrary
+from reasoning.formula import And, Atom, Const
 from reasoning.strategies import GameClaim, negations
 from reasoning.verifier import Correctness, correctness_of
 
-CLAIM_KINDS = ("own_word", "other_word")
-"""The kinds ``claims`` draws (a statement of the seat's word, or of the pair's other word),
-each positive and negated."""
+CLAIM_KINDS = ("own_word", "other_word", "embellished")
+"""The kinds ``claims`` draws (a statement of the seat's word, of the pair's other word, or of
+the seat's word with an addition the lexicon cannot settle), each positive and negated."""
+
+UNKNOWN_ADDITION = Atom("Remarkable", (Const(ITEM),))
+"""What an embellished statement adds: a property no lexicon pair speaks of."""
 
 
 @cache
@@ -77,9 +83,13 @@ def claims(state: UndercoverState, seat: int) -> st.SearchStrategy[GameClaim]:
     @st.composite
     def draw_claim(draw: st.DrawFn) -> GameClaim:
         kind = draw(st.sampled_from(CLAIM_KINDS))
-        statement = draw(st.sampled_from(book.statements(word if kind == "own_word" else other)))
-        claim, positive = negations(draw, statement.formula)
-        text = statement.text if positive else f"Not so: {statement.text}"
+        statement = draw(st.sampled_from(book.statements(other if kind == "other_word" else word)))
+        said, text = statement.formula, statement.text
+        if kind == "embellished":
+            said = And((said, UNKNOWN_ADDITION))
+            text = f"{text.removesuffix('.')}, and it is remarkable."
+        claim, positive = negations(draw, said)
+        text = text if positive else f"Not so: {text}"
         description = Description(text, formula=claim)
         status, _ = _checker().claim_status(word, description)
         correctness = correctness_of(status)

@@ -281,6 +281,11 @@ class IsabelleServer:
         return server
 
     @property
+    def session(self) -> str:
+        """The name of the session the server runs (HOL by default)."""
+        return self._session
+
+    @property
     def session_id(self) -> str | None:
         """The id of the started session, or None before ``start``."""
         return self._session_id
@@ -309,10 +314,10 @@ class IsabelleServer:
             if self._owned and (self._process is None or self._process.poll() is not None):
                 self._session_id = None
                 self._spawn(deadline)
-            self._session_id = self._start_session(deadline)
             if not self._at_exit:
                 atexit.register(self.close)
                 self._at_exit = True
+            self._session_id = self._start_session(deadline)
 
     def use_theory(self, master_dir: Path, theory: str, timeout: float) -> TheoryCheck:
         """Check theory ``theory`` (file ``master_dir/theory.thy``) within ``timeout`` seconds.

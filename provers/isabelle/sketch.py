@@ -183,12 +183,14 @@ def check_sketch(
     Statements are Isabelle text over the theory's identifiers (``p_Tea x``, ``c_alice``: see
     ``render_theory``); Unicode logic symbols are accepted. ``timeout`` (default: the
     prover's) is the wall-clock limit for each step's search and replay and for the closing
-    check. Raises ``SketchSyntaxError`` for unreadable sketch text; server failures come back
-    as UNKNOWN.
+    check, once the server and session are up (``IsabelleProver.start``, whose ProverUnavailable
+    it raises). Raises ``SketchSyntaxError`` for unreadable sketch text; server failures come
+    back as UNKNOWN.
     """
     steps = parse_sketch(sketch) if isinstance(sketch, str) else list(sketch)
     checker = _SketchChecker(prover, axioms, goal, prover.timeout if timeout is None else timeout)
     try:
+        prover.start()
         return checker.run(steps)
     except (MalformedProblem, ProofTextError) as exc:
         return checker.failure(Verdict.SYNTAX_ERROR, None, None, str(exc))

@@ -13,7 +13,9 @@ Replies come from ``tests/fixtures/isabelle/<name>.txt``: one response a line (`
 comments), with placeholders filled in per request: ``@TASK@`` (the task id), ``@THEORY@``,
 ``@FILE@`` (the checked theory and its path), ``@TMP@`` (a temporary directory) and
 ``@LINE:text@`` (the number of the last line of the checked theory containing ``text``). A line
-``@HANG@`` stops the reply there: the task never finishes until it is cancelled.
+``@HANG@`` stops the reply there: the task never finishes until it is cancelled (or, for a
+session command, until the server stops); a line ``@SLEEP:seconds@`` waits that long before the
+rest of the reply.
 
 ``use_theories`` plays the fixtures of ``script`` in order, then ``default``; the session commands
 play the fixture named like the command unless ``replies`` maps it to another. Usage::
@@ -67,6 +69,7 @@ from reasoning.prover import Axiom
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "isabelle"
 HANG = "@HANG@"
+_SLEEP = re.compile(r"@SLEEP:([0-9.]+)@")
 SCRIPT_ENV = "GUMSHOE_FAKE_ISABELLE_SCRIPT"
 RECORD_ENV = "GUMSHOE_FAKE_ISABELLE_RECORD"
 GREETING = 'OK {"isabelle_id":"fake","isabelle_name":"Isabelle2024"}'
@@ -256,6 +259,11 @@ class FakeIsabelleServer:
         task = str(uuid.uuid4())
         lines = self.play(self.replies.get(command, command), task=task)
         for text in lines:
+            if text == HANG:
+                self._stopping.wait(_HANG_LIMIT_S)
+                return
+            if self._slept(text):
+                continue
             if command == "session_start" and text.startswith("FINISHED "):
                 with self._lock:
                     self.sessions.add(json.loads(text[len("FINISHED ") :])["session_id"])
@@ -287,7 +295,16 @@ class FakeIsabelleServer:
                         break
                 connection.send(f'FAILED {{"kind":"error","message":"Interrupt","task":"{task}"}}')
                 return
-            connection.send(line)
+            if not self._slept(line):
+                connection.send(line)
+
+    def _slept(self, line: str) -> bool:
+        """Wait when ``line`` is ``@SLEEP:seconds@`` (then True: it is not sent)."""
+        found = _SLEEP.fullmatch(line)
+        if found is None:
+            return False
+        self._stopping.wait(float(found.group(1)))
+        return True
 
     def play(
         self,
