@@ -34,7 +34,7 @@ CLUE_JUDGEMENTS = [
 ]
 
 EXPECTED: dict[str, dict[str, Any]] = {
-    "llm/clue-live-30r/clue-seed0.jsonl": {
+    "clue/schema1-llm-verified-30r.jsonl": {
         "game": "clue",
         "seed": 0,
         "agents": ["llm-verified", *["random"] * 5],

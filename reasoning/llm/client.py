@@ -167,14 +167,12 @@ class OpenAIChatClient(Closing):
     (counted in ``format_degrades``), and the mode that worked is remembered for the endpoint,
     unless the rejected mode had worked there before: then the rejection was of this schema
     (a grammar the server could not build, say), and only this call goes on in the next mode.
-    The request carries the reply cap
-    and sampling settings the model takes (``request.RequestShape``: OpenAI's reasoning models
-    get ``max_completion_tokens`` and no temperature); a 400 refusing one of them is answered at
-    once by the request without it, remembered for the endpoint and model. When the context
-    length is known
-    (set, or stated by the server), trimmable history is dropped to fit it; a context-length
-    error from the server trims harder and retries, and ``ContextLengthError`` says when
-    nothing more can go.
+    The request carries the reply cap and sampling settings the model takes
+    (``request.RequestShape``: OpenAI's reasoning models get ``max_completion_tokens`` and no
+    temperature); a 400 refusing one of them is answered at once by the request without it,
+    remembered for the endpoint and model. When the context length is known (set, or stated by
+    the server), trimmable history is dropped to fit it; a context-length error from the server
+    trims harder and retries, and ``ContextLengthError`` says when nothing more can go.
     """
 
     def __init__(
