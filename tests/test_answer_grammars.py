@@ -52,7 +52,7 @@ def test_each_answer_schema_keeps_to_the_subset(game: str, model: type[BaseModel
 
 def test_what_the_subset_refuses_is_named_where_it_is() -> None:
     schema = BOUNDED.model_json_schema()
-    assert grammar_problems(schema) == ["reasoning: maxLength 16000 (at most 64)"]
+    assert grammar_problems(schema) == ["reasoning: maxLength 16000 (at most 500)"]
     with pytest.raises(ValueError, match="answer model Bounded: reasoning: maxLength 16000"):
         check_answer_model(BOUNDED)
     loose: dict[str, Any] = {
@@ -71,6 +71,9 @@ def test_what_the_subset_refuses_is_named_where_it_is() -> None:
         "why: the pattern counts a repetition past 32",
         "1001 enumerated values (at most 1000)",
     ]
+    modest = answer_model("Modest", {"why": (str, Field(max_length=400))})
+    check_answer_model(modest)  # outside the subset, yet no grammar it makes is too large
+    assert answer_problems(modest) == ("why: keyword 'maxLength' is outside the subset",)
     plain = answer_model("Plain", {"why": text_field()})
     assert answer_schema(plain)["properties"]["why"] == {"title": "Why", "type": "string"}
 

@@ -24,8 +24,9 @@ from inspect_ai.model import ChatMessageAssistant, Model, ModelOutput, ModelUsag
 from inspect_ai.model._providers.mockllm import MockLLM
 
 from benchmarks.console.cli import app
-from benchmarks.inspect_eval.scores import score_keys
+from benchmarks.inspect_eval.scores import audit_score, score_keys
 from benchmarks.inspect_eval.tasks import LOG_KEY, game_task
+from games.core.play import play_game
 from games.core.recordings import seat_calls
 from games.core.registry import game_names, get_game
 from reasoning.llm import load_recording
@@ -127,6 +128,20 @@ def test_game_task_plays_against_the_mock_model_and_the_audit_scores_it(
             assert value["win"] in (0.0, 1.0) and value["rank"] >= 1
     assert log.results is not None
     assert [s.name for s in log.results.scores] == list(score_keys(get_game(game)))
+
+
+def test_a_hanabi_game_lost_to_strikes_scores_its_score_and_says_how_it_ended() -> None:
+    """Hanabi is cooperative: no seat wins, the shared score leads; a game that ran out of
+    lives says so, as the end reason and as three strikes."""
+    entry = get_game("hanabi")
+    log = play_game(entry, ["random", "random"], 0).log()
+    score = audit_score(entry, log, entry.audit(log))
+    assert isinstance(score.value, dict)
+    assert list(score.value)[:3] == ["score", "perfect", "strikes"] and "win" not in score.value
+    assert (score.value["perfect"], score.value["strikes"]) == (0.0, 3.0)
+    assert score.answer == f"finished: out_of_lives; score {score.value['score']:g}, " + (
+        "perfect 0, strikes 3"
+    )
 
 
 def test_every_game_is_a_registered_task_behind_the_entry_point() -> None:

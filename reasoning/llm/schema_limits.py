@@ -24,11 +24,14 @@ from pydantic.json_schema import GenerateJsonSchema, JsonSchemaValue
 from pydantic_core import core_schema
 
 MAX_ITEMS = 64
-"""The largest bound on a list's items (or, where a schema has one, a string's characters):
-llama.cpp's converters spell a bound of n out as about 2n rules (optional items nested in each
-other), and past 2,000 its grammar parser refuses them."""
+"""The largest bound on a list's items in an answer schema: llama.cpp's converters spell a bound
+of n out as about 2n grammar rules (optional items nested in each other)."""
 MAX_PATTERN_REPEAT = 32
-"""The largest count a pattern's ``{m,n}`` may give, for the same reason."""
+"""The largest count a pattern's ``{m,n}`` may give in an answer schema, for the same reason."""
+GRAMMAR_BOUND = 500
+"""The largest bound (on items, characters, or a pattern's repetition) a schema is ever sent
+with: llama.cpp's grammar parser refuses one past 1,000 (2,000 rules), and llama-cpp-python then
+crashes rather than answers; half that leaves room for bounds nested in one rule."""
 MAX_ENUM_VALUES = 1000
 """Enumerated values in one schema (OpenAI strict mode)."""
 MAX_LARGE_ENUM_CHARS = 15_000
@@ -88,7 +91,8 @@ def schema_problems(schema: dict[str, Any]) -> list[str]:
                 problems.append(f"{where}: an object must forbid other keys")
             if sorted(node.get("required", [])) != sorted(props):
                 problems.append(f"{where}: an object must require every property")
-        problems += _size_problems(path, node, _COUNTS)
+        problems += _size_problems(path, node, ("minItems", "maxItems"), MAX_ITEMS)
+        problems += _pattern_problems(path, node, MAX_PATTERN_REPEAT)
         if "enum" in node:
             enums.append(list(node["enum"]))
         if "const" in node:
@@ -114,28 +118,39 @@ def schema_problems(schema: dict[str, Any]) -> list[str]:
 
 def grammar_problems(schema: dict[str, Any]) -> list[str]:
     """The ways ``schema`` would make a grammar too large for llama.cpp's servers (a bounded
-    string, list or pattern repetition past the limits above), each naming where: the part of
-    ``schema_problems`` that can crash a server, not only be refused by it."""
-    counted = ("minItems", "maxItems", "minLength", "maxLength")
+    string, list or pattern repetition past ``GRAMMAR_BOUND``), each naming where: what can
+    crash a server, not only be refused by one."""
     return [
-        problem for path, node in _nodes(schema) for problem in _size_problems(path, node, counted)
+        problem
+        for path, node in _nodes(schema)
+        for problem in [
+            *_size_problems(path, node, _COUNTS, GRAMMAR_BOUND),
+            *_pattern_problems(path, node, GRAMMAR_BOUND),
+        ]
     ]
 
 
-def _size_problems(path: str, node: dict[str, Any], counted: tuple[str, ...]) -> list[str]:
-    """The bounds of ``node`` a grammar would spell out past the limits."""
+def _size_problems(
+    path: str, node: dict[str, Any], counted: tuple[str, ...], bound: int
+) -> list[str]:
+    """The bounds of ``node`` among ``counted`` past ``bound``."""
     where = path or "the root"
-    problems = [
-        f"{where}: {key} {node[key]} (at most {MAX_ITEMS})"
+    return [
+        f"{where}: {key} {node[key]} (at most {bound})"
         for key in counted
-        if isinstance(node.get(key), int) and node[key] > MAX_ITEMS
+        if isinstance(node.get(key), int) and node[key] > bound
     ]
+
+
+def _pattern_problems(path: str, node: dict[str, Any], bound: int) -> list[str]:
+    """``node``'s pattern, where it counts a repetition past ``bound``."""
     pattern = node.get("pattern")
-    if isinstance(pattern, str):
-        counts = [int(c) for m in _COUNTED.finditer(pattern) for c in m.groups() if c]
-        if any(c > MAX_PATTERN_REPEAT for c in counts):
-            problems.append(f"{where}: the pattern counts a repetition past {MAX_PATTERN_REPEAT}")
-    return problems
+    if not isinstance(pattern, str):
+        return []
+    counts = [int(c) for m in _COUNTED.finditer(pattern) for c in m.groups() if c]
+    if any(c > bound for c in counts):
+        return [f"{path or 'the root'}: the pattern counts a repetition past {bound}"]
+    return []
 
 
 class _PortableSchema(GenerateJsonSchema):
