@@ -10,10 +10,12 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
 # torch is pinned to the CPU build first, so sentence-transformers does not pull a CUDA build.
+# The demo and the tests get every extra the tests use (the core install is `pip install .`).
+EXTRAS := dev,embeddings,plots,isabelle,distributed,export,inspect
 $(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet torch==2.13.0
-	$(BIN)/python -m pip install --quiet -e '.[dev,inspect]'
+	$(BIN)/python -m pip install --quiet -e '.[$(EXTRAS)]'
 	touch $(STAMP)
 
 demo: $(STAMP)

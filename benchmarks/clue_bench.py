@@ -24,7 +24,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from benchmarks.llm_usage import SeatUsage, usage_report
-from benchmarks.report import pyplot
+from benchmarks.report import PLOTS, can_plot, pyplot
 from benchmarks.runner import (
     GameError,
     GameOutcome,
@@ -50,6 +50,7 @@ from games.core.runlog import (
     read_text,
     write_atomic,
 )
+from reasoning.extras import optional_import
 from reasoning.llm import UsageReport
 from reasoning.textfile import UserFileError, parse_user_jsonl
 
@@ -291,7 +292,7 @@ def summarize(
     per_agent = [_agent_summary(name, config, audits) for name in dict.fromkeys(config.agents)]
     longest = max((len(p.ideal_known_per_round) for a, _ in audits for p in a.players), default=0)
     ideal = _mean_curve([p.ideal_known_per_round for a, _ in audits for p in a.players], longest)
-    plot = _plot(rundir.path / PLOT_FILE, per_agent, ideal) if audits else None
+    plot = _plot(rundir.path / PLOT_FILE, per_agent, ideal) if audits and can_plot() else None
     return ClueBenchSummary(
         config=config,
         games=len(audits),
@@ -372,16 +373,14 @@ def _agent_summary(
 
 def _plot(path: Path, per_agent: Sequence[AgentSummary], ideal: Sequence[float]) -> Path:
     """Cards known per round by agent, with the ideal reasoner's curve (seed 000, Fig. 5)."""
-    from matplotlib.ticker import MaxNLocator
-
     plt = pyplot()
-
+    ticker = optional_import("matplotlib.ticker", "plots", PLOTS)
     fig, ax = plt.subplots(figsize=(7, 4.5))
     for agent in per_agent:
         curve = agent.known_per_round
         ax.plot(range(1, len(curve) + 1), curve, marker="o", markersize=3, label=agent.agent)
     ax.plot(range(1, len(ideal) + 1), ideal, linestyle="--", color="black", label="ideal reasoner")
-    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.xaxis.set_major_locator(ticker.MaxNLocator(integer=True))
     ax.set_xlabel("round")
     ax.set_ylabel("cards known (hand + shown + correct deductions)")
     ax.set_ylim(bottom=0)

@@ -14,6 +14,7 @@ model's.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -30,7 +31,7 @@ from benchmarks.console.options import (
     run_command,
 )
 from benchmarks.llm_usage import game_usage, played_usage, usage_lines
-from benchmarks.report import format_table, pyplot
+from benchmarks.report import can_plot, format_table, plot_note, pyplot
 from benchmarks.runner import GameOutcome, MemoryLog, RunOptions, check_replayable, run_games
 from games.core.cli import fail
 from games.core.errors import GAME_ERRORS
@@ -74,13 +75,15 @@ class DetectiveBenchConfig(BaseModel):
 
 class AgentRow(BaseModel):
     """One agent's results over the run's cases (``fallbacks`` counts the games played in this
-    session of the run; a log does not keep them)."""
+    session of the run; a log does not keep them; ``unjudged`` counts finished cases answered in
+    words of which no question was read decisively at every stage, so they have no score)."""
 
     model_config = ConfigDict(frozen=True)
 
     agent: str
     cases: int
     errored: int
+    unjudged: int = 0
     progressive: float
     final: float
     overall: float
@@ -114,7 +117,7 @@ class DetectiveSummary(BaseModel):
     llm_usage: UsageReport | None = None
     play_wall_s: float
     play_cpu_s: float
-    plot: str
+    plot: str | None
 
 
 @dataclass(frozen=True)
@@ -173,23 +176,27 @@ def agent_row(
     rundir: RunDir[DetectiveBenchConfig], agent: str, ids: Sequence[str], fallbacks: int
 ) -> AgentRow:
     """An agent's scores, best achievable scores and stage curves from its logs."""
-    scores, best, curves, best_curves, errored = [], [], [], [], 0
+    scores, best, curves, best_curves, errored, unjudged = [], [], [], [], 0, 0
     for gid in ids:
         events = ENTRY.read_log(rundir.log_path(gid)).events
         end = events[-1] if events else None
         start = events[0] if events else None
-        if not isinstance(end, GameEnd) or end.score is None or not isinstance(start, CaseStart):
+        if not isinstance(end, GameEnd) or not isinstance(start, CaseStart):
             errored += 1
+            continue
+        if end.score is None:
+            unjudged += 1
             continue
         scores.append(end.score)
         best.append(start.best_overall or 0.0)
         best_curves.append(start.best_by_stage or [])
-        curves.append([fmean(e.grades or [0]) for e in events if isinstance(e, AnswersEvent)])
+        curves.append([_judged_mean(e.grades) for e in events if isinstance(e, AnswersEvent)])
     done = len(scores)
     return AgentRow(
         agent=agent,
         cases=done,
         errored=errored,
+        unjudged=unjudged,
         progressive=fmean(s.progressive for s in scores) if done else 0.0,
         final=fmean(s.final for s in scores) if done else 0.0,
         overall=fmean(s.overall for s in scores) if done else 0.0,
@@ -237,6 +244,12 @@ def grade_by_rule(request: ChatRequest) -> Step:
     reference = model.group(1).casefold()
     found = sum(p != "unknown" and p.casefold() in reference for p in parts)
     return f'{{"SCORE": {round(3 * found / len(parts))}}}'
+
+
+def _judged_mean(grades: Sequence[int | None] | None) -> float:
+    """A stage's mean grade over its judged answers (nan, a gap in the plot, when none is)."""
+    judged = [g for g in grades or [0] if g is not None]
+    return fmean(judged) if judged else math.nan
 
 
 def plot(rows: Sequence[AgentRow], path: Path) -> Path:
@@ -296,7 +309,7 @@ def run(
         llm_usage=played_usage(report.played),
         play_wall_s=report.wall_s,
         play_cpu_s=report.cpu_s,
-        plot=str(plot(rows, out / "scores_by_stage.png")),
+        plot=str(plot(rows, out / "scores_by_stage.png")) if can_plot() else None,
     )
     rundir.write_summary(summary)
     return summary
@@ -304,7 +317,8 @@ def run(
 
 def report_lines(summary: DetectiveSummary) -> list[str]:
     """The summary as tables."""
-    columns = ["agent", "cases", "errored", "progressive", "final", "overall", "best_overall"]
+    columns = ["agent", "cases", "errored", "unjudged", "progressive", "final", "overall"]
+    columns.append("best_overall")
     rows = [r.model_dump() for r in summary.agents]
     lines = [format_table(rows, [*columns, "at_best", "fallbacks"])]
     lines.append(f"play: {summary.play_wall_s:.2f} s wall, {summary.play_cpu_s:.2f} s CPU")
@@ -410,5 +424,5 @@ def bench_detective(
     else:
         for line in report_lines(summary):
             typer.echo(line)
-        typer.echo(f"\nwrote {out / RunDir.SUMMARY_FILE} and {summary.plot}")
+        typer.echo(f"\nwrote {out / RunDir.SUMMARY_FILE}; plot: {plot_note(summary.plot)}")
     exit_when_all_errored(errored, played)

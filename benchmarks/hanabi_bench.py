@@ -32,7 +32,7 @@ from benchmarks.console.options import (
 from benchmarks.hanabi_options import player_counts
 from benchmarks.hanabi_published import PUBLISHED, published_rows
 from benchmarks.llm_usage import game_usage, played_usage, usage_lines
-from benchmarks.report import format_table
+from benchmarks.report import can_plot, format_table, plot_note, pyplot
 from benchmarks.runner import MemoryLog, RunOptions, check_replayable, run_games
 from games.core.cli import (
     ReasoningEffort,
@@ -255,11 +255,7 @@ def table_rows(summary: HanabiSummary) -> list[dict[str, Any]]:
 
 def plot_scores(summary: HanabiSummary, path: Path) -> Path:
     """A PNG with one histogram of scores per player count."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
+    plt = pyplot()
     rows = summary.rows
     figure, axes = plt.subplots(1, len(rows), figsize=(3.2 * len(rows), 3), squeeze=False)
     for axis, row in zip(axes[0], rows, strict=True):
@@ -393,7 +389,7 @@ def bench_hanabi(
     errored = len(summary.config.seeds) * len(counts) - finished
     if not summary.rows:
         exit_when_all_errored(errored, finished)
-    plot = plot_scores(summary, out / "scores.png")
+    plot = plot_scores(summary, out / "scores.png") if can_plot() else None
     if shared.as_json:
         typer.echo(summary_json(summary))
         exit_when_all_errored(errored, finished)
@@ -408,4 +404,4 @@ def bench_hanabi(
     for line in usage_lines(summary.llm_usage):
         typer.echo(line)
     typer.echo(f"wall {summary.play_wall_s:.2f} s, CPU {summary.play_cpu_s:.2f} s")
-    typer.echo(f"wrote {rundir.summary_path} and {plot}")
+    typer.echo(f"wrote {rundir.summary_path}; plot: {plot_note(plot)}")

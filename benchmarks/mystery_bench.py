@@ -24,7 +24,7 @@ from benchmarks.console.options import (
     run_command,
 )
 from benchmarks.llm_usage import game_usage, played_usage, usage_lines
-from benchmarks.report import format_table, pyplot, write_json
+from benchmarks.report import can_plot, format_table, plot_note, pyplot, write_json
 from benchmarks.runner import MemoryLog, check_replayable, run_games
 from benchmarks.wellplay_runs import (
     METRICS,
@@ -270,7 +270,7 @@ def bench_mystery(
         play_wall_s=round(report.wall_s, 3),
         play_cpu_s=round(report.cpu_s, 3),
     )
-    plot = plot_gains(summary["ig_per_round"], out / "ig_per_round.png")
+    plot = plot_gains(summary["ig_per_round"], out / "ig_per_round.png") if can_plot() else None
     path = write_json(out / "summary.json", summary)
     if shared.as_json:
         typer.echo(write_json_text(summary))
@@ -296,7 +296,7 @@ def bench_mystery(
         rows = [{"knowledge": k, **summary["quiz"][k]} for k in ("own", "said", "all")]
         typer.echo("\nWellPlay-style questions, exact reasoners")
         typer.echo(format_table(rows, ["knowledge", *metrics]))
-    typer.echo(f"\nwrote {path} and {plot}")
+    typer.echo(f"\nwrote {path}; plot: {plot_note(plot)}")
     exit_when_all_errored(summary["errored"], summary["finished"])
 
 

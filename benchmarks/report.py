@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from games.core.runlog import write_atomic
+from reasoning.extras import extra_missing, optional_import
 from reasoning.percentiles import percentile
 
 
@@ -86,11 +87,27 @@ class TimeSamples:
         return out
 
 
+PLOTS = "a run's plot"
+"""What the ``plots`` extra (matplotlib) draws, as a missing extra names it."""
+
+
 def pyplot() -> Any:
-    """``matplotlib.pyplot`` drawing off-screen (the Agg backend), imported on first use."""
-    import matplotlib
-
+    """``matplotlib.pyplot`` drawing off-screen (the Agg backend), imported on first use
+    (MissingExtra naming the ``plots`` extra when matplotlib is not installed)."""
+    matplotlib = optional_import("matplotlib", "plots", PLOTS)
     matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    return optional_import("matplotlib.pyplot", "plots", PLOTS)
 
-    return plt
+
+def can_plot() -> bool:
+    """Whether plots can be drawn here (matplotlib, the ``plots`` extra, is installed): a run
+    without it writes its tables and JSON and says how to get the plot."""
+    return extra_missing("plots", PLOTS) is None
+
+
+def plot_note(plot: str | Path | None) -> str:
+    """The plot's file for a command's last line, or why there is none."""
+    if plot:
+        return str(plot)
+    missing = extra_missing("plots", PLOTS)
+    return "no plot" if missing is None else f"no plot ({missing})"

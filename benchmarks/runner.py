@@ -32,6 +32,7 @@ from games.core.errors import GAME_ERRORS
 from games.core.loop import errored_end
 from games.core.recordings import check_run_recordings
 from games.core.runlog import RunDir, game_seed, write_atomic
+from reasoning.extras import optional_import
 from reasoning.prover import ProverUnavailable
 
 T = TypeVar("T")
@@ -233,6 +234,8 @@ def _local(player: GamePlayer, ids: Sequence[str], options: RunOptions) -> Itera
             raise RunStopped("a worker process died (killed, or out of memory)") from None
 
 
+DISTRIBUTED = "--scheduler (games on a Dask cluster)"
+"""What the ``distributed`` extra (dask) runs, as a missing extra names it."""
 SCHEDULER_TIMEOUT_S = 10.0
 """How long a scheduler has to answer before ``--scheduler`` is refused."""
 
@@ -243,10 +246,10 @@ def probe_scheduler(address: str, timeout_s: float = SCHEDULER_TIMEOUT_S) -> Non
     before the run starts, never waited on."""
     import asyncio
 
-    from distributed.comm.core import connect
+    comm_core = optional_import("distributed.comm.core", "distributed", DISTRIBUTED)
 
     async def identity() -> object:
-        comm = await connect(address, timeout=timeout_s)  # type: ignore[no-untyped-call]
+        comm = await comm_core.connect(address, timeout=timeout_s)
         try:
             await comm.write({"op": "identity"})
             return await comm.read()
@@ -272,13 +275,11 @@ def _distributed(
     player: GamePlayer, ids: Sequence[str], options: RunOptions
 ) -> Iterator[GameOutcome]:
     """Games as they finish on the Dask cluster at ``options.scheduler``."""
-    from dask.distributed import Client
-    from dask.distributed import as_completed as dask_completed
-
+    dask = optional_import("dask.distributed", "distributed", DISTRIBUTED)
     address = options.scheduler or ""
     probe_scheduler(address)
     try:
-        client = Client(address, timeout=SCHEDULER_TIMEOUT_S)  # type: ignore[no-untyped-call]
+        client = dask.Client(address, timeout=SCHEDULER_TIMEOUT_S)
     except OSError as err:
         raise ValueError(f"--scheduler {address}: cannot reach it ({err})") from None
     with client:
@@ -286,7 +287,7 @@ def _distributed(
             client.submit(play_batch, player, batch, options.concurrency, pure=False)
             for batch in _batches(ids, options.concurrency)
         ]
-        for _, batch in dask_completed(futures, with_results=True):  # type: ignore[no-untyped-call]
+        for _, batch in dask.as_completed(futures, with_results=True):
             yield from batch
 
 

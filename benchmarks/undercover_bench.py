@@ -35,7 +35,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from benchmarks.llm_usage import game_usage, played_usage, usage_lines
-from benchmarks.report import format_table, pyplot
+from benchmarks.report import can_plot, format_table, pyplot
 from benchmarks.runner import (
     GameError,
     GameOutcome,
@@ -493,8 +493,8 @@ def run(
         play_wall_s=time.perf_counter() - started,
         play_cpu_s=report.cpu_s,
     )
-    plot = write_plot(summary, out / PLOT_FILE)
-    summary = summary.model_copy(update={"plot": str(plot)})
+    if can_plot():
+        summary = summary.model_copy(update={"plot": str(write_plot(summary, out / PLOT_FILE))})
     rundir.write_summary(summary)
     return summary
 

@@ -1,12 +1,13 @@
 """Exact rewards for Mycroft's replies, as a reward function for RL fine-tuning.
 
-``reward`` has the signature TRL's ``GRPOTrainer`` takes in ``reward_funcs``: the sampled
-completions (plain text, or chat messages), and every other dataset column as a keyword list.
-Here the dataset's ``position`` column (``games.hanabi.position.Position`` as JSON; `gumshoe
-export dataset` writes it for every logged Hanabi decision) rebuilds the exact state, and each
-completion is scored by the exact audit of its deduction block (``games.hanabi.reward``) instead
-of an LLM judge. Nothing here imports an RL library; with TRL installed:
-``GRPOTrainer(model, reward_funcs=reward, train_dataset=Dataset.from_list(rows), ...)``.
+``games.hanabi.reward.reward`` has the signature TRL's ``GRPOTrainer`` takes in
+``reward_funcs``: the prompts, the sampled completions (plain text, or chat messages), and every
+other dataset column as a keyword list. Here the dataset's ``position`` column
+(``games.hanabi.position.Position`` as JSON; `gumshoe export dataset` writes it for every logged
+Hanabi decision) rebuilds the exact state, and each completion is scored by the exact audit of
+its deduction block instead of an LLM judge. Nothing here imports an RL library; with TRL
+installed: ``GRPOTrainer(model, reward_funcs=reward, train_dataset=Dataset.from_list(rows),
+...)``. Every game has one (``games.<game>.reward.reward``).
 
 Run: python examples/hanabi_rewards.py
 """
@@ -18,18 +19,8 @@ from typing import Any
 
 from games.hanabi.llm_prompts import Memory, mycroft_prompt, system_prompt
 from games.hanabi.position import Position
-from games.hanabi.reward import decision_reward, exact_deductions
+from games.hanabi.reward import exact_deductions, reward
 from games.hanabi.symbolic import SymbolicAgent
-
-
-def reward(completions: list[Any], position: list[str], **kwargs: Any) -> list[float]:
-    """One exact reward per completion (default weights, ``games.core.reward``): sound claims
-    +1, wrong -1, lucky 0 (averaged), plus the recall; an unreadable reply -1."""
-    texts = [c if isinstance(c, str) else c[-1]["content"] for c in completions]
-    return [
-        decision_reward(Position.model_validate_json(where), text).total
-        for text, where in zip(texts, position, strict=True)
-    ]
 
 
 def dataset(seed: int, players: int, turns: int) -> list[dict[str, Any]]:
@@ -88,8 +79,12 @@ def main() -> None:
     rows = dataset(seed=3, players=3, turns=3)
     for turn, row in enumerate(rows, start=1):
         replies = stand_ins(Position.model_validate_json(row["position"]))
-        scores = reward(list(replies.values()), position=[row["position"]] * len(replies))
+        count = len(replies)
+        scores = reward(
+            [row["prompt"]] * count, list(replies.values()), position=[row["position"]] * count
+        )
         for kind, score in zip(replies, scores, strict=True):
+            assert score is not None
             print(f"turn {turn}  {kind:8s} {score:+.3f}")
 
 

@@ -49,6 +49,7 @@ if TYPE_CHECKING:
     from reasoning.vote import VoteProver as VoteProver
     from reasoning.vote import VoteResult as VoteResult
     from reasoning.vote import early_stop_vote as early_stop_vote
+    from reasoning.vote import first_repeat as first_repeat
 
 _HOMES = {
     "AuditReport": "reasoning.verifier",
@@ -84,6 +85,7 @@ _HOMES = {
     "audit_trace_incremental": "reasoning.trace",
     "check_consistency": "reasoning.prover",
     "early_stop_vote": "reasoning.vote",
+    "first_repeat": "reasoning.vote",
     "format_formula": "reasoning.syntax",
     "format_theory": "reasoning.theory",
     "infer_sorts": "reasoning.sorts",

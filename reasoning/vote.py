@@ -1,9 +1,14 @@
-"""Early-stop majority vote over repeated prover attempts (seed 002, Algorithm 2).
+"""Early-stop majority vote over repeated attempts (seed 002, Algorithm 2).
 
-Each attempt's verdict falls into one outcome class: VALID, INVALID, SYNTAX_ERROR, or UNKNOWN
-(which also takes TIMEOUT and UNSUPPORTED: each means "no answer"). Attempts stop as soon as one
-class has been seen twice, and that class is the result. With four classes, five attempts always
-produce a repeat (pigeonhole), so that is the default cap; seed 002's three classes need four.
+``first_repeat`` is the vote itself, over any attempts whose outcomes fall into hashable
+classes: attempts stop as soon as one class has been seen twice, or at the cap. The prover vote
+below and the LLM reading of answers in words (``formalize.reading``) both run on it.
+
+For provers, each attempt's verdict falls into one outcome class: VALID, INVALID, SYNTAX_ERROR,
+or UNKNOWN (which also takes TIMEOUT and UNSUPPORTED: each means "no answer"). Attempts stop as
+soon as one class has been seen twice, and that class is the result. With four classes, five
+attempts always produce a repeat (pigeonhole), so that is the default cap; seed 002's three
+classes need four.
 
 When the cap is reached with no repeat (a lower cap, or a portfolio whose provers all differ),
 the no-repeat rule decides: decisive answers carry evidence (a proof or a countermodel), so a
@@ -15,9 +20,9 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
-from typing import Literal
+from typing import Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict
 
@@ -32,6 +37,9 @@ OUTCOME_CLASSES: tuple[Verdict, ...] = (
     Verdict.UNKNOWN,
 )
 DEFAULT_MAX_ATTEMPTS = len(OUTCOME_CLASSES) + 1
+
+T = TypeVar("T")
+H = TypeVar("H", bound=Hashable)
 
 
 def outcome_class(verdict: Verdict) -> Verdict:
@@ -60,12 +68,15 @@ def no_repeat_rule(results: Sequence[ProofResult]) -> Verdict:
     return decisive.pop() if len(decisive) == 1 else Verdict.UNKNOWN
 
 
-def early_stop_vote(
-    attempt: Callable[[int], ProofResult],
-    max_attempts: int = DEFAULT_MAX_ATTEMPTS,
+def first_repeat(
+    attempt: Callable[[int], T],
+    classify: Callable[[T], H],
+    max_attempts: int,
     parallel: int = 1,
-) -> VoteResult:
-    """Call ``attempt(i)`` for i = 0, 1, ... until an outcome class repeats or the cap is hit.
+) -> tuple[list[T], H | None]:
+    """Call ``attempt(i)`` for i = 0, 1, ... until the class ``classify`` gives one result has
+    come up twice, or ``max_attempts`` results are in; return the results and that class (None
+    when nothing repeated).
 
     With ``parallel`` above 1 the first ``parallel`` attempts run at once (attempt 0 in the
     calling thread, the others in worker threads), then one at a time. Results are read in
@@ -76,23 +87,38 @@ def early_stop_vote(
     if parallel < 1:
         raise ValueError(f"parallel must be at least 1, got {parallel}")
     burst = min(parallel, max_attempts)
-    seen: Counter[Verdict] = Counter()
-    results: list[ProofResult] = []
+    seen: Counter[H] = Counter()
+    results: list[T] = []
     pool = ThreadPoolExecutor(max_workers=burst - 1) if burst > 1 else None
     try:
-        ahead: dict[int, Future[ProofResult]] = {
+        ahead: dict[int, Future[T]] = {
             i: pool.submit(attempt, i) for i in range(1, burst) if pool is not None
         }
         for i in range(max_attempts):
             result = ahead.pop(i).result() if i in ahead else attempt(i)
             results.append(result)
-            cls = outcome_class(result.verdict)
+            cls = classify(result)
             seen[cls] += 1
             if seen[cls] == 2:
-                return VoteResult(verdict=cls, attempts=results, decided_by="repeat")
+                return results, cls
     finally:
         if pool is not None:
             pool.shutdown(wait=False, cancel_futures=True)
+    return results, None
+
+
+def early_stop_vote(
+    attempt: Callable[[int], ProofResult],
+    max_attempts: int = DEFAULT_MAX_ATTEMPTS,
+    parallel: int = 1,
+) -> VoteResult:
+    """The vote over prover attempts (``first_repeat`` over their outcome classes), with the
+    no-repeat rule deciding when nothing repeated."""
+    results, repeated = first_repeat(
+        attempt, lambda r: outcome_class(r.verdict), max_attempts, parallel
+    )
+    if repeated is not None:
+        return VoteResult(verdict=repeated, attempts=results, decided_by="repeat")
     return VoteResult(
         verdict=no_repeat_rule(results), attempts=results, decided_by="no-repeat rule"
     )

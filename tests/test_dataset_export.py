@@ -105,6 +105,7 @@ def test_runs_of_all_five_games_export_and_load_back_with_the_audits_counts(
         "claims.parquet",
         "decisions.parquet",
         "games.parquet",
+        "readings.parquet",
     ]
     tables = {name: pq.read_table(out / f"{name}.parquet") for name in TABLES}
     for name, model in TABLES.items():
@@ -130,9 +131,13 @@ def test_runs_of_all_five_games_export_and_load_back_with_the_audits_counts(
         assert json.loads(games[game]["figures"]) == record["figures"]
     assert "sound" in {r["judgement"] for r in claims}
     meta = card_front_matter(out)
-    assert [c["config_name"] for c in meta["configs"]] == list(TABLES)
+    assert [c["config_name"] for c in meta["configs"]] == ["claims", "games"]  # none empty
     counts = {i["config_name"]: i["splits"][0]["num_examples"] for i in meta["dataset_info"]}
-    assert counts == {name: table.num_rows for name, table in tables.items()}
+    assert counts == {name: table.num_rows for name, table in tables.items() if table.num_rows}
+    assert meta["license"] == "mit" and meta["language"] == ["en"]
+    assert (
+        meta["size_categories"] == ["n<1K"] and "reinforcement-learning" in meta["task_categories"]
+    )
     card = (out / "README.md").read_text()
     assert "gumshoe export dataset" in card and "| clue | 1 |" in card
     assert "| legal | list<int64> | The legal moves" in card
@@ -161,11 +166,14 @@ def test_llm_decisions_join_their_recorded_calls_and_score_exactly(
     first = hanabi[0]
     assert first["values"] == lines[0]["values"] and first["model"] == "scripted"
     assert first["system_prompt"].startswith("You play Hanabi") and first["completion"]
+    assert first["messages"] == first["prompt"] + first["completion"]
+    assert [m["role"] for m in first["prompt"]] == ["system", "user"]
+    assert first["completion"][0]["role"] == "assistant"
     assert len(first["ratings"]) == len(first["legal"]) and first["chosen"] in first["legal"]
     claims = [json.loads(x) for x in (out / "claims.jsonl").read_text().splitlines()]
     for row in hanabi[:3]:
         position = Position.model_validate_json(row["position"])
-        scored = decision_reward(position, row["completion"])
+        scored = decision_reward(position, row["completion"][0]["content"])
         stated = [c for c in claims if c["game"] == "hanabi" and c["turn"] == row["turn"]]
         assert scored.parsed and scored.claims == len(stated)
         assert scored.sound == sum(c["judgement"] == "sound" for c in stated)
@@ -173,7 +181,8 @@ def test_llm_decisions_join_their_recorded_calls_and_score_exactly(
     seat0 = (clue / "llm" / "clue-seed0.seat0.jsonl").read_text().splitlines()
     assert len(calls) == len(seat0) > 0
     assert all(not r["logged"] and r["parsed"] is None and r["turn"] is None for r in calls)
-    assert all(r["completion"] == "I would rather not say." for r in calls)
+    said = [{"role": "assistant", "content": "I would rather not say."}]
+    assert all(r["completion"] == said and r["position"] is None for r in calls)
     games = [json.loads(x) for x in (out / "games.jsonl").read_text().splitlines()]
     assert {g["game"]: g["calls"] for g in games} == {"hanabi": len(recorded), "clue": len(seat0)}
     refused = runner.invoke(app, ["hanabi", "annotate", str(mycroft), "--samples", "1"])
@@ -215,7 +224,7 @@ def test_jsonl_needs_no_pyarrow_and_parquet_says_how_to_get_it(
     (tmp_path / "j" / "games.parquet").write_text("from an earlier export\n")
     done = export(str(runs["clue"]), "--out", str(tmp_path / "j"), "--format", "jsonl")
     assert done.exit_code == 0, done.output
-    assert sorted(p.suffix for p in (tmp_path / "j").iterdir()) == [".jsonl"] * 3 + [".md"]
+    assert sorted(p.suffix for p in (tmp_path / "j").iterdir()) == [".jsonl"] * 4 + [".md"]
     assert card_front_matter(tmp_path / "j")["configs"][0]["data_files"][0]["path"] == (
         "claims.jsonl"
     )
@@ -325,6 +334,6 @@ def test_a_reprompted_call_belongs_to_the_turn_its_decision_answers(tmp_path: Pa
     assert rows and [r["logged"] for r in rows] == [False, True] * (len(rows) // 2)
     for asked, answered in zip(rows[::2], rows[1::2], strict=True):
         assert asked["turn"] == answered["turn"] and asked["call"] + 1 == answered["call"]
-        assert asked["completion"] == "not JSON" and asked["parsed"] is None
-        assert json.loads(answered["messages"])[2]["content"] == "not JSON"
+        assert asked["completion"][0]["content"] == "not JSON" and asked["parsed"] is None
+        assert answered["prompt"][2] == {"role": "assistant", "content": "not JSON"}
         assert not answered["fallback"] and answered["parsed"] is not None

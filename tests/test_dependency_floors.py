@@ -1,4 +1,5 @@
-"""The lowest openai release pyproject.toml admits runs the LLM client's tests.
+"""The lowest openai release pyproject.toml admits runs the LLM client's tests, and every other
+requirement admits the release the suite runs against here.
 
 The client path is the one place where gumshoe leans on a recent API of a dependency (``omit``
 for unset request options, the typed message params), so its floor is tested for real: that
@@ -13,9 +14,11 @@ import re
 import subprocess
 import sys
 import tomllib
+from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
 import pytest
+from packaging.requirements import Requirement
 
 ROOT = Path(__file__).resolve().parents[1]
 CLIENT_TESTS = [
@@ -26,14 +29,41 @@ CLIENT_TESTS = [
 ]
 
 
+def requirements() -> list[str]:
+    """Every requirement pyproject.toml lists: the core's and each extra's."""
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    extras = project["optional-dependencies"].values()
+    return [*project["dependencies"], *(r for extra in extras for r in extra)]
+
+
 def floor(package: str) -> str:
-    """The ``>=`` version pyproject.toml gives ``package``."""
+    """The ``>=`` version pyproject.toml gives ``package`` in the core dependencies."""
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
     for requirement in project["dependencies"]:
-        found = re.fullmatch(rf"{re.escape(package)}>=([\w.]+)", requirement)
+        found = re.fullmatch(rf"{re.escape(package)}>=([\w.]+)(,<[\w.]+)?", requirement)
         if found:
             return found.group(1)
     raise AssertionError(f"pyproject.toml names no floor for {package}")
+
+
+def test_every_requirement_has_a_floor_and_admits_the_release_tested_here() -> None:
+    """The floors are releases the suite has run against, so the release installed here (the
+    one this suite runs against) must lie between a requirement's floor and its cap; a
+    requirement without a floor, or one this environment breaks, is named."""
+    broken = []
+    for text in requirements():
+        requirement = Requirement(text)
+        if requirement.name == "gumshoe":
+            continue
+        floors = [s for s in requirement.specifier if s.operator == ">="]
+        assert floors, f"{text}: no floor"
+        try:
+            installed = version(requirement.name)
+        except PackageNotFoundError:
+            continue
+        if not requirement.specifier.contains(installed, prereleases=True):
+            broken.append(f"{text} (installed: {installed})")
+    assert broken == []
 
 
 def test_the_client_tests_pass_on_the_lowest_openai_release_allowed(tmp_path: Path) -> None:

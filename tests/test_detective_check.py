@@ -16,10 +16,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from click.testing import Result
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
-from typer.testing import CliRunner
+from typer.testing import CliRunner, Result
 
 from benchmarks.console.cli import app
 from formalize.world.clauses import clause_templates, fill

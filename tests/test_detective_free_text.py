@@ -19,14 +19,14 @@ from games.detective.autograder import RUBRIC_TASK, STOCK_RUBRIC, AutoGrader, Ru
 from games.detective.case import Case, CaseKnobs, parse_case
 from games.detective.entry import game_case
 from games.detective.events import DetectiveConfig
-from games.detective.freetext import grade_play, play_free_text, read_elements
-from games.detective.grading import grade_answer
+from games.detective.freetext import grade_play, play_free_text
 from games.detective.human_grades import (
     StudyError,
     agreement_table,
     load_answers,
     load_human_grades,
 )
+from games.detective.reading import make_reader, read_answer, reading_grade
 from reasoning.llm import LLMSettings, make_client
 from reasoning.llm.scripted_server import ChatRequest, Step
 
@@ -140,9 +140,17 @@ def test_a_free_text_case_plays_and_is_graded_in_every_mode(case: Case, scripted
 
 def test_free_text_answers_are_read_into_elements(case: Case) -> None:
     q = case.questions[1]
-    assert read_elements(q, "Ada, not Basil; the will") == {"culprit": "ada", "motive": "will"}
-    assert read_elements(q, "basil ashby over a debt") == {"culprit": "basil", "motive": "debt"}
-    assert read_elements(q, "no idea") == {"culprit": None, "motive": None}
+    reader = make_reader(case.setting)
+
+    def read(text: str) -> dict[str, str]:
+        reading = read_answer(reader, case, q, text)
+        return {s.slot: s.option or s.outcome for s in reading.slots}
+
+    assert read("Ada, not Basil; the will") == {"culprit": "ada", "motive": "will"}
+    assert read("basil ashby over a debt") == {"culprit": "basil", "motive": "debt"}
+    assert read("no idea") == {"culprit": "none", "motive": "none"}
+    assert read("Ada or Basil, for the will") == {"culprit": "several", "motive": "will"}
+    assert read("not Basil") == {"culprit": "rejected", "motive": "none"}
 
 
 def test_human_grades_give_table_2(case: Case, tmp_path: Path, scripted_chat) -> None:  # type: ignore[no-untyped-def]
@@ -309,6 +317,7 @@ def test_a_generated_cases_model_answers_read_back_as_full_marks() -> None:
     """A generated question's logic form grades its own model answer, written in words, 3."""
     for seed in (1, 2):
         generated = game_case(DetectiveConfig(knobs=CaseKnobs(questions=5)), seed)
+        reader = make_reader(generated.setting)
         for q in generated.questions:
-            given = read_elements(q, q.model_answer)
-            assert grade_answer(q, given).score == 3, (q.model_answer, given)
+            reading = read_answer(reader, generated, q, q.model_answer)
+            assert reading_grade(q, reading) == 3, (q.model_answer, reading)

@@ -78,6 +78,7 @@ def test_the_llm_agent_answers_from_fresh_prompts(case: Case) -> None:
     assert len(answers) == len(case.locations) + 1
     choose_prompts = [r for r in requests if '"LOCATION"' in r.last_user]
     assert len(choose_prompts) == len(case.locations) - 1  # the last location is forced
+    assert case.house_plan and all(case.house_plan in r.last_user for r in requests)
 
 
 def test_malformed_replies_are_re_prompted_then_fall_back_counted() -> None:

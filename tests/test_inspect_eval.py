@@ -288,7 +288,7 @@ def test_without_the_extra_nothing_imports_inspect_ai(tmp_path: Path) -> None:
     )
     lines = done.stderr.strip().splitlines()
     assert done.returncode == 2
-    assert len(lines) == 1 and "install gumshoe[inspect]" in lines[0]
+    assert len(lines) == 1 and "pip install 'gumshoe[inspect]'" in lines[0]
 
 
 def test_a_seat_naming_its_own_model_asks_that_model(

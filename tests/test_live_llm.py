@@ -16,7 +16,10 @@ from typing import get_args
 import pytest
 from pydantic import BaseModel, ConfigDict
 
+from benchmarks.freetext_bench import LABELLED, load_labelled
 from benchmarks.llm_parse_rate import GameName, run_game
+from formalize.reading.llm_reader import DEFAULT_MAX_ATTEMPTS, LLMReader
+from formalize.reading.reading import OUTCOMES
 from games.core.play import play_game
 from games.core.registry import game_names, get_game
 from games.detective import CaseKnobs
@@ -24,6 +27,7 @@ from games.detective.agents import AgentSettings as DetectiveSettings
 from games.detective.agents import LLMAgent as DetectiveLLMAgent
 from games.detective.entry import ENTRY as DETECTIVE
 from games.detective.events import DetectiveConfig
+from games.detective.reading import question_task
 from games.hanabi.agents import HanabiAgentSettings
 from games.hanabi.entry import ENTRY as HANABI
 from games.hanabi.events import HanabiConfig
@@ -116,6 +120,23 @@ def test_a_short_detective_case_is_played_on_structured_answers() -> None:
     asks = (knobs.locations + 1) * knobs.questions + knobs.locations - 1
     assert usage.calls >= asks and usage.errors == 0
     assert agent.fallbacks.total == 0  # every answer fills its enums
+
+
+def test_the_llm_reader_reads_answers_in_words_under_the_vote() -> None:
+    labelled = load_labelled(LABELLED)
+    case = labelled.cases[0]
+    client = live_client()
+    reader = LLMReader(client)
+    for qid, text in (("how", "She was shot with the service revolver."), ("who", "No idea.")):
+        question = next(q for q in case.questions if q.id == qid)
+        reading = reader.read(question_task(question, case.setting), text)
+        assert [s.slot for s in reading.slots] == [s.name for s in question.slots]
+        assert all(s.outcome in OUTCOMES and s.reader == "llm" for s in reading.slots)
+        assert reading.vote is not None
+        assert 2 <= len(reading.vote.ballots) == reading.calls <= DEFAULT_MAX_ATTEMPTS
+    # The endpoint took the reading schema (its grammar) and answered every call.
+    assert client.structured_mode in ("json_schema", "json_object")
+    assert client.meter.snapshot().errors == 0
 
 
 def test_a_hanabi_game_of_two_watson_seats_is_played_on_structured_answers() -> None:

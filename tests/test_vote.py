@@ -16,6 +16,7 @@ from reasoning.vote import (
     DEFAULT_MAX_ATTEMPTS,
     VoteProver,
     early_stop_vote,
+    first_repeat,
     no_repeat_rule,
     outcome_class,
 )
@@ -178,3 +179,22 @@ def test_an_attempt_after_the_deadline_is_a_timeout() -> None:
     result = VoteProver([ScriptedProver([V])], parallel=1).vote([], TOP, timeout=-1.0)
     assert [r.verdict for r in result.attempts] == [T, T]
     assert result.verdict is U
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from("abcdef"), min_size=1, max_size=10), st.integers(1, 8))
+def test_first_repeat_over_any_hashable_outcome(script: list[str], cap: int) -> None:
+    calls: list[int] = []
+
+    def attempt(i: int) -> str:
+        calls.append(i)
+        return script[i % len(script)]
+
+    results, repeated = first_repeat(attempt, str.upper, cap)
+    drawn = [script[i % len(script)].upper() for i in range(cap)]
+    first = next((i for i in range(cap) if drawn[i] in drawn[:i]), None)
+    if first is None:
+        assert repeated is None and len(results) == cap
+    else:
+        assert repeated == drawn[first] and len(results) == first + 1
+    assert calls == list(range(len(results)))

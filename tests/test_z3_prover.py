@@ -166,7 +166,7 @@ def test_pigeonhole_with_tiny_timeout_is_timeout(z3p: Z3Prover) -> None:
     ]
     result = z3p.prove(axioms, BOTTOM, timeout=0.05)
     assert result.verdict is Verdict.TIMEOUT
-    assert "z3 unknown" in result.message or "time limit reached" in result.message
+    assert "z3 unknown" in result.message or "time limit" in result.message
 
 
 def test_problem_with_only_infinite_models_is_never_decided(z3p: Z3Prover) -> None:

@@ -15,7 +15,7 @@ from benchmarks.console.options import (
     exit_when_all_errored,
     run_command,
 )
-from benchmarks.report import format_table, write_json
+from benchmarks.report import format_table, plot_note, write_json
 from games.core.cli import fail, prepare_out
 from games.core.play import check_seats
 from games.core.runlog import RunDir, RunDirError
@@ -226,7 +226,7 @@ def bench_undercover(
     else:
         for line in undercover_bench.report_lines(summary):
             typer.echo(line)
-        typer.echo(f"\nwrote {out / RunDir.SUMMARY_FILE} and {summary.plot}")
+        typer.echo(f"\nwrote {out / RunDir.SUMMARY_FILE}; plot: {plot_note(summary.plot)}")
     exit_when_all_errored(len(summary.errors), summary.games_played + summary.games_resumed)
 
 

@@ -84,6 +84,10 @@ COMMANDS: dict[str, Lazy | Group] = {
                 "A case answered in free text, autograded, over repeat runs.",
                 "benchmarks.detective_free_bench:bench_detective_free",
             ),
+            "freetext": Lazy(
+                "Readers of answers in words on a labelled set, per kind of answer.",
+                "benchmarks.freetext_bench:bench_freetext",
+            ),
             "detective-agreement": Lazy(
                 "Autograder modes against human grades (seed 001's Table 2).",
                 "benchmarks.detective_free_bench:bench_detective_agreement",

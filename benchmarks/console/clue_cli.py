@@ -17,7 +17,7 @@ from benchmarks.console.options import (
     run_command,
 )
 from benchmarks.llm_usage import usage_lines
-from benchmarks.report import format_table, write_json
+from benchmarks.report import format_table, plot_note, write_json
 from games.clue.agents import AGENTS, AgentSettings
 from games.clue.cards import MAX_ROUNDS
 from games.clue.cli import DEFAULT_CLUE_AGENTS
@@ -95,7 +95,8 @@ def bench_clue(
         if summary.errored:
             typer.echo(f"\n{len(summary.errored)} games errored (see summary.json)")
         typer.echo(
-            f"\n{summary.games} games; summary: {out / 'summary.json'}; plot: {summary.plot}"
+            f"\n{summary.games} games; summary: {out / 'summary.json'}; "
+            f"plot: {plot_note(summary.plot)}"
         )
     exit_when_all_errored(len(summary.errored), summary.games)
 

@@ -228,10 +228,14 @@ class RootGroup(LazyGroup):
 
 def _fault(err: Exception) -> tuple[str, int] | None:
     """The one line and exit status for an error no command handled itself: a user's file
-    that cannot be read (2), a full disk (1) or a run stopped by a dead worker (1); None for
+    that cannot be read (2), a feature whose optional package is not installed (2, naming the
+    extra that adds it), a full disk (1) or a run stopped by a dead worker (1); None for
     anything else, which is a bug and keeps its traceback."""
     textfile = sys.modules.get("reasoning.textfile")
     if textfile is not None and isinstance(err, textfile.UserFileError):
+        return str(err), USAGE_ERROR_STATUS
+    extras = sys.modules.get("reasoning.extras")
+    if extras is not None and isinstance(err, extras.MissingExtra):
         return str(err), USAGE_ERROR_STATUS
     if isinstance(err, OSError) and err.errno in (errno.ENOSPC, errno.EDQUOT):
         where = f"{err.filename}: " if err.filename else ""

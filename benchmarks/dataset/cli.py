@@ -9,12 +9,13 @@ from typing import Annotated
 import typer
 from pydantic import ValidationError
 
-from benchmarks.dataset.card import dataset_card
-from benchmarks.dataset.files import Format, pyarrow_missing, table_file, write_table
+from benchmarks.dataset.card import SplitSize, dataset_card, license_id
+from benchmarks.dataset.files import PARQUET, Format, split_bytes, table_file, write_table
 from benchmarks.dataset.hub import hub_token, push_folder
 from benchmarks.dataset.rows import TABLES, Tables, export_run
 from games.core.cli import fail, prepare_out
 from games.core.runlog import write_atomic
+from reasoning.extras import optional_import
 
 
 def export_dataset(
@@ -29,6 +30,14 @@ def export_dataset(
         str | None,
         typer.Option(metavar="REPO", help="Upload the folder to this Hugging Face dataset repo."),
     ] = None,
+    license: Annotated[
+        str | None,
+        typer.Option(
+            metavar="ID",
+            help="The dataset's licence, as the Hub names it (cc-by-4.0, other, ...). "
+            "[default: gumshoe's own, mit]",
+        ),
+    ] = None,
 ) -> None:
     """Write one table per kind of row (claims with their exact audit, LLM decisions, games)
     over every game of the runs, and a dataset card (README.md) the Hugging Face Hub reads;
@@ -36,12 +45,13 @@ def export_dataset(
     command = shlex.join(
         ["gumshoe", "export", "dataset", *map(str, runs), "--out", str(out), "--format", fmt]
         + (["--push", push] if push else [])
+        + (["--license", license] if license else [])
     )
     try:
+        chosen = license_id(license) if license is not None else None
         token = hub_token() if push else None
-        missing = pyarrow_missing() if fmt == "parquet" else None
-        if missing is not None:
-            raise ValueError(missing)
+        if fmt == "parquet":
+            optional_import("pyarrow.parquet", "export", PARQUET)
         tables = Tables()
         for run in runs:
             export_run(run, tables)
@@ -54,7 +64,15 @@ def export_dataset(
             table: write_table(out, table, model, tables.rows(table), fmt)
             for table, model in TABLES.items()
         }
-        write_atomic(out / "README.md", dataset_card(tables, fmt, command, push))
+        sizes = {
+            table: SplitSize(
+                num_bytes=split_bytes(TABLES[table], tables.rows(table), path),
+                file_bytes=path.stat().st_size,
+            )
+            for table, path in files.items()
+        }
+        card = dataset_card(tables, fmt, command, sizes, push, chosen)
+        write_atomic(out / "README.md", card)
     except (ValueError, ValidationError, OSError) as err:
         fail(err)
     for table, path in files.items():

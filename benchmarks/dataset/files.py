@@ -1,19 +1,24 @@
 """The tables of a dataset as files: Parquet (through pyarrow, the ``[export]`` extra) or JSONL.
 
 Each column's type comes from its row model's annotation, so the Parquet schema, the dataset
-card's features and the rows are one definition (``benchmarks.dataset.rows``).
+card's features and the rows are one definition (``benchmarks.dataset.rows``). A column holds a
+scalar (``string``, ``int64``, ``float64``, ``bool``), a list of scalars, or a list of records
+(a row model of its own, such as a chat message ``{role, content}``).
 """
 
 from __future__ import annotations
 
 import types
 from collections.abc import Sequence
+from dataclasses import dataclass
+from importlib.util import find_spec
 from pathlib import Path
 from typing import Any, Literal, Union, get_args, get_origin
 
 from pydantic import BaseModel
 
 from games.core.runlog import write_atomic
+from reasoning.extras import optional_import
 
 Format = Literal["parquet", "jsonl"]
 """The file formats a dataset is written in."""
@@ -21,21 +26,85 @@ Format = Literal["parquet", "jsonl"]
 _SCALARS: dict[type, str] = {str: "string", int: "int64", float: "float64", bool: "bool"}
 
 
-def feature(annotation: Any) -> tuple[str, bool]:
-    """A column's type as the Hugging Face dataset card names it (``string``, ``int64``,
-    ``float64``, ``bool``, or ``list<...>`` of one of them) and whether it may be null."""
-    nullable = False
-    if get_origin(annotation) in (Union, types.UnionType):
-        args = [a for a in get_args(annotation) if a is not type(None)]
-        nullable = len(args) < len(get_args(annotation))
-        (annotation,) = args
+@dataclass(frozen=True)
+class Struct:
+    """A record type: its fields' names and types, in order."""
+
+    fields: tuple[tuple[str, Dtype], ...]
+
+
+@dataclass(frozen=True)
+class ListOf:
+    """A list of one type."""
+
+    item: Dtype
+
+
+Dtype = str | Struct | ListOf
+"""A column's type: a scalar's name as the Hugging Face card writes it, a record or a list."""
+
+
+def _scalar(annotation: Any) -> str:
+    if get_origin(annotation) is Literal:
+        kinds = {type(value) for value in get_args(annotation)}
+        if len(kinds) == 1:
+            return _SCALARS[kinds.pop()]
+    return _SCALARS[annotation]
+
+
+def dtype(annotation: Any) -> Dtype:
+    """The type of a (non-null) annotation: a scalar, a list, or a row model as a record."""
     if get_origin(annotation) is list:
         (item,) = get_args(annotation)
-        return f"list<{_SCALARS[item]}>", nullable
-    return _SCALARS[annotation], nullable
+        return ListOf(dtype(item))
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        fields = annotation.model_fields.items()
+        return Struct(tuple((name, dtype(field.annotation)) for name, field in fields))
+    return _scalar(annotation)
 
 
-def features(model: type[BaseModel]) -> list[tuple[str, str, bool, str]]:
+def feature(annotation: Any) -> tuple[Dtype, bool]:
+    """A column's type and whether it may be null."""
+    if get_origin(annotation) in (Union, types.UnionType):
+        args = [a for a in get_args(annotation) if a is not type(None)]
+        (single,) = args
+        return dtype(single), len(args) < len(get_args(annotation))
+    return dtype(annotation), False
+
+
+def shown(kind: Dtype) -> str:
+    """A type as the card's tables write it: ``list<int64>``, ``list<struct<role: string,
+    content: string>>``."""
+    if isinstance(kind, ListOf):
+        return f"list<{shown(kind.item)}>"
+    if isinstance(kind, Struct):
+        return "struct<" + ", ".join(f"{name}: {shown(k)}" for name, k in kind.fields) + ">"
+    return kind
+
+
+def yaml_feature(name: str | None, kind: Dtype, indent: str) -> list[str]:
+    """A feature in the card's YAML, as ``datasets`` writes it (``dtype``, ``list``, records as
+    lists of named features); ``name`` None for a record's field list alone."""
+    head = [f"{indent}- name: {name}"] if name is not None else []
+    inner = indent + "  "
+    if isinstance(kind, ListOf) and isinstance(kind.item, str):
+        return [*head, f"{inner}list: {kind.item}"]
+    if isinstance(kind, ListOf) and isinstance(kind.item, Struct):
+        lines = [*head, f"{inner}list:"]
+        for field, sub in kind.item.fields:
+            lines += yaml_feature(field, sub, inner)
+        return lines
+    if isinstance(kind, Struct):
+        lines = [*head, f"{inner}struct:"]
+        for field, sub in kind.fields:
+            lines += yaml_feature(field, sub, inner)
+        return lines
+    if isinstance(kind, ListOf):
+        raise ValueError(f"{name}: lists of lists are not a dataset feature here")
+    return [*head, f"{inner}dtype: {kind}"]
+
+
+def features(model: type[BaseModel]) -> list[tuple[str, Dtype, bool, str]]:
     """Every column of ``model``'s table: name, type, nullable, description."""
     return [
         (name, *feature(field.annotation), field.description or "")
@@ -43,33 +112,41 @@ def features(model: type[BaseModel]) -> list[tuple[str, str, bool, str]]:
     ]
 
 
+PARQUET = "--format parquet (--format jsonl needs no extra)"
+"""What pyarrow (the ``export`` extra) writes, as a missing extra names it."""
+
+
+def arrow_type(kind: Dtype) -> Any:
+    """The pyarrow type of a column type."""
+    pa = optional_import("pyarrow", "export", PARQUET)
+    if isinstance(kind, ListOf):
+        return pa.list_(arrow_type(kind.item))
+    if isinstance(kind, Struct):
+        return pa.struct([pa.field(name, arrow_type(k)) for name, k in kind.fields])
+    scalars = {"string": pa.string(), "int64": pa.int64(), "float64": pa.float64()}
+    return scalars.get(kind, pa.bool_())
+
+
 def arrow_schema(model: type[BaseModel]) -> Any:
     """The pyarrow schema of ``model``'s table."""
-    import pyarrow as pa
-
-    scalars = {"string": pa.string(), "int64": pa.int64(), "float64": pa.float64()}
-    scalars["bool"] = pa.bool_()
-
-    def arrow(kind: str) -> Any:
-        if kind.startswith("list<"):
-            return pa.list_(scalars[kind[5:-1]])
-        return scalars[kind]
-
+    pa = optional_import("pyarrow", "export", PARQUET)
     return pa.schema(
-        [pa.field(name, arrow(kind), nullable=null) for name, kind, null, _ in features(model)]
+        [pa.field(name, arrow_type(kind), nullable=null) for name, kind, null, _ in features(model)]
     )
 
 
-def pyarrow_missing() -> str | None:
-    """Why Parquet cannot be written here (pyarrow absent), or None."""
-    try:
-        import pyarrow.parquet  # noqa: F401
-    except ImportError:
-        return (
-            "--format parquet needs pyarrow: install gumshoe's `export` extra "
-            "(pip install 'gumshoe[export]'), or use --format jsonl"
-        )
-    return None
+def arrow_table(model: type[BaseModel], rows: Sequence[BaseModel]) -> Any:
+    """``rows`` of ``model`` as a pyarrow table with the model's schema."""
+    pa = optional_import("pyarrow", "export", PARQUET)
+    return pa.Table.from_pylist([row.model_dump() for row in rows], schema=arrow_schema(model))
+
+
+def split_bytes(model: type[BaseModel], rows: Sequence[BaseModel], path: Path) -> int:
+    """The size of a table's rows as ``datasets`` counts a split (``num_bytes``: the Arrow
+    table's buffers), or, where pyarrow is not installed, of its file."""
+    if find_spec("pyarrow") is None:
+        return path.stat().st_size
+    return int(arrow_table(model, rows).nbytes)
 
 
 def table_file(table: str, fmt: Format) -> str:
@@ -85,12 +162,12 @@ def write_table(
     if fmt == "jsonl":
         write_atomic(path, "".join(row.model_dump_json() + "\n" for row in rows))
         return path
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-
-    data = pa.Table.from_pylist([row.model_dump() for row in rows], schema=arrow_schema(model))
+    pq = optional_import("pyarrow.parquet", "export", PARQUET)
+    data = arrow_table(model, rows)
     try:
-        pq.write_table(data, path)
+        with pq.ParquetWriter(path, data.schema) as writer:
+            if data.num_rows:  # no row group for no rows: `datasets` fails on an empty one
+                writer.write_table(data)
     except OSError as err:
         raise OSError(err.errno, err.strerror or str(err), str(path)) from None
     return path

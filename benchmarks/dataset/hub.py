@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from reasoning.extras import optional_import
+
 
 class PushError(ValueError):
     """A push that cannot be made or failed; one line naming the repository."""
@@ -15,20 +17,16 @@ class PushError(ValueError):
 
 def hub_token() -> str:
     """The Hugging Face token to push with; PushError when none is set."""
-    from huggingface_hub import get_token
-
-    token = get_token()
+    token = optional_import("huggingface_hub", "export", "--push").get_token()
     if not token:
         raise PushError("--push: no Hugging Face token; set HF_TOKEN (or run `hf auth login`)")
-    return token
+    return str(token)
 
 
 def push_folder(folder: Path, repo: str, token: str) -> str:
     """Create dataset repository ``repo`` (kept when it exists) and upload ``folder`` to it;
     the repository's URL. PushError in one line when the Hub refuses or cannot be reached."""
-    from huggingface_hub import HfApi
-
-    api = HfApi(token=token)
+    api = optional_import("huggingface_hub", "export", "--push").HfApi(token=token)
     try:
         url = api.create_repo(repo, repo_type="dataset", exist_ok=True)
         api.upload_folder(

@@ -1,26 +1,30 @@
-"""The rows of a run exported as a dataset: one per audited claim, per LLM decision, per game.
+"""The rows of a run exported as a dataset: one per audited claim, per LLM decision, per game,
+and per slot of an answer given in words (with how it was read).
 
 Every game of every run is read once (its log, its audit record from ``GameEntry.audit``, the
 decisions its log records from ``GameEntry.logged_decisions``, its recorded LLM calls from
 ``RUN/llm/<game id>.seat<k>.jsonl``) into flat rows of plain types, so the tables load in any
 dataframe or ``datasets`` without gumshoe. A game's own structures (a claim's extra columns, the
-game's figures, its config, a decision's position) are JSON text.
+game's figures, its config, a decision's position) are JSON text. Conversations are lists of
+``{role, content}`` messages, as chat templates and TRL take them: a decision's ``prompt`` (what
+was sent), ``completion`` (the reply) and ``messages`` (both).
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from benchmarks.viewer.game import detect_game
-from games.core.audit import AuditRecord
+from games.core.audit import AuditRecord, ReadAnswer
 from games.core.decisions import LoggedDecision
 from games.core.log import GameLog
 from games.core.recordings import seat_calls
+from games.core.reward import CallPosition, call_positions
 from games.core.runlog import RunDir, RunDirError, read_jsonl
 from reasoning.llm import RecordedCall, json_objects, load_recording, recording_file
 
@@ -38,14 +42,20 @@ class GameKey(BaseModel):
     game_id: str = Field(description="The game's id in its run (its log's file name).")
 
 
-class ClaimRow(GameKey):
-    """One claim a seat stated, as the game's audit judged it."""
+class SeatRow(GameKey):
+    """The columns of a row about something a seat said: the game's seed, the seat, its agent,
+    and where it was said."""
 
     seed: int | None = Field(description="The seed the game was dealt from.")
-    seat: int = Field(description="The seat that stated the claim.")
+    seat: int = Field(description="The seat that said it.")
     agent: str = Field(description="The agent at that seat.")
-    line: int | None = Field(description="The log line the claim was stated on.")
-    round: int | None = Field(description="The round it was stated in, where the game counts.")
+    line: int | None = Field(description="The log line it was said on.")
+    round: int | None = Field(description="The round it was said in, where the game counts.")
+
+
+class ClaimRow(SeatRow):
+    """One claim a seat stated, as the game's audit judged it."""
+
     turn: int | None = Field(description="The turn it was stated in, where the game counts.")
     claim: str = Field(description="The claim, as the audit writes it.")
     status: str = Field(description="ENTAILED, CONTRADICTED, UNDETERMINED or UNKNOWN.")
@@ -57,6 +67,15 @@ class ClaimRow(GameKey):
         description="The index, in the seat's recording, of the LLM call whose reply stated "
         "the claim (the `call` of its decision row); None where no call was recorded."
     )
+
+
+class ChatTurn(BaseModel):
+    """One message of a conversation."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    role: str = Field(description="system, user or assistant.")
+    content: str = Field(description="The message's text.")
 
 
 class DecisionRow(GameKey):
@@ -73,10 +92,17 @@ class DecisionRow(GameKey):
     model: str | None = Field(description="The model asked.")
     system_prompt: str | None = Field(description="The system message.")
     user_prompt: str = Field(description="The first user message: the question.")
-    messages: str | None = Field(
-        description="The whole conversation sent, re-prompts included (JSON list)."
+    prompt: list[ChatTurn] = Field(
+        description="The conversation sent, re-prompts included (only the question where the "
+        "call was not recorded): TRL's conversational prompt."
     )
-    completion: str | None = Field(description="The raw completion the server returned.")
+    completion: list[ChatTurn] = Field(
+        description="The raw completion the server returned, as one assistant message (none "
+        "when the call failed or was not recorded): TRL's conversational completion."
+    )
+    messages: list[ChatTurn] = Field(
+        description="The prompt and the completion: the whole conversation, for a chat template."
+    )
     reasoning: str | None = Field(description="The server's separate reasoning text.")
     finish_reason: str | None = Field(description="Why the completion ended.")
     prompt_tokens: int | None = Field(description="Prompt tokens of the call.")
@@ -91,7 +117,10 @@ class DecisionRow(GameKey):
     )
     fallback: bool | None = Field(description="The move was a random legal one.")
     position: str | None = Field(
-        description="The game's position, enough to rebuild the state decided in (JSON)."
+        description="Where the decision was made, enough to judge another reply there (JSON): "
+        "the game's own position where it logs its decisions (Hanabi), else the log up to the "
+        "event holding the claims the call's reply stated; None for a call that stated none. "
+        "The game's reward function reads it (`games.<game>.reward.reward`)."
     )
 
 
@@ -116,10 +145,34 @@ class GameRow(GameKey):
     config: str = Field(description="The game's config (JSON object).")
 
 
+class ReadingRow(SeatRow):
+    """One slot of an answer a seat gave in words, and how it was read."""
+
+    question: str = Field(description="The question answered.")
+    text: str = Field(description="The answer, in the seat's words.")
+    slot: str = Field(description="The slot (part of the answer) read.")
+    outcome: str = Field(description="asserted, several, rejected, none or unsure.")
+    option: str | None = Field(description="The option asserted (only for asserted).")
+    options: list[str] = Field(description="The options named together (several).")
+    rejected: list[str] = Field(description="The options named to be denied.")
+    evidence: str = Field(
+        description="The words that decided the slot (JSON list: start, end, words, options, "
+        "stance), spans of the text."
+    )
+    slot_reader: str = Field(description="Who decided the slot: offline or llm.")
+    reader: str = Field(description="The reader the answer was read with.")
+    note: str = Field(description="Why the slot is unsure, when it is.")
+    reading_calls: int = Field(description="The reader's LLM calls for the whole answer.")
+    ballots: list[str] = Field(description="The LLM vote's ballots, in order (empty: no vote).")
+    decided_by: str | None = Field(description="repeat or no repeat (the LLM vote), or none.")
+    call: int | None = Field(description="The recorded LLM call the answer came from.")
+
+
 TABLES: dict[str, type[BaseModel]] = {
     "claims": ClaimRow,
     "decisions": DecisionRow,
     "games": GameRow,
+    "readings": ReadingRow,
 }
 """Every table's name and row model."""
 
@@ -132,6 +185,7 @@ class Tables(BaseModel):
     claims: list[ClaimRow] = Field(default_factory=list)
     decisions: list[DecisionRow] = Field(default_factory=list)
     games: list[GameRow] = Field(default_factory=list)
+    readings: list[ReadingRow] = Field(default_factory=list)
     runs: dict[str, int] = Field(default_factory=dict)
 
     def rows(self, table: str) -> Sequence[BaseModel]:
@@ -179,6 +233,42 @@ def claim_rows(run: str, game_id: str, record: AuditRecord) -> list[ClaimRow]:
         )
         for row in record.rows
     ]
+
+
+def reading_rows(run: str, game_id: str, record: AuditRecord) -> list[ReadingRow]:
+    """One row per slot of every answer in words the game's audit lists."""
+    agents = {s.seat: s.agent for s in record.seats}
+
+    def rows(read: ReadAnswer) -> Iterator[ReadingRow]:
+        reading, vote = read.reading, read.reading.vote
+        for slot in reading.slots:
+            yield ReadingRow(
+                run=run,
+                game=record.game,
+                game_id=game_id,
+                seed=record.seed,
+                seat=read.seat,
+                agent=agents.get(read.seat, ""),
+                line=read.where.line,
+                round=read.where.round,
+                question=read.question,
+                text=read.text,
+                slot=slot.slot,
+                outcome=slot.outcome,
+                option=slot.option,
+                options=list(slot.options),
+                rejected=list(slot.rejected),
+                evidence=_json([e.model_dump() for e in slot.evidence]),
+                slot_reader=slot.reader,
+                reader=reading.reader,
+                note=slot.note,
+                reading_calls=reading.calls,
+                ballots=list(vote.ballots) if vote else [],
+                decided_by=vote.decided_by if vote else None,
+                call=read.call,
+            )
+
+    return [row for read in record.readings for row in rows(read)]
 
 
 def game_row(
@@ -234,7 +324,18 @@ class DecisionJoin:
     decision's answer is the last call asking its prompt after the previous decision's; calls in
     between (re-prompts, proposals) belong to its turn."""
 
-    def __init__(self, run: str, game: str, game_id: str, seat: int, agent: str) -> None:
+    def __init__(
+        self,
+        run: str,
+        game: str,
+        game_id: str,
+        seat: int,
+        agent: str,
+        positions: Mapping[int, CallPosition] | None = None,
+    ) -> None:
+        """Rows of ``seat`` of game ``game_id``; ``positions`` by call index, where its log
+        names the calls whose replies stated claims."""
+        self.positions = positions or {}
         self.base: dict[str, Any] = {
             "run": run,
             "game": game,
@@ -246,13 +347,16 @@ class DecisionJoin:
     def call_fields(self, index: int, call: RecordedCall) -> dict[str, Any]:
         """The columns one recorded call fills."""
         reply = call.reply
+        prompt = [ChatTurn(role=m.role, content=m.content) for m in call.messages]
+        completion = [] if reply is None else [ChatTurn(role="assistant", content=reply.content)]
         return {
             "call": index,
             "model": reply.model if reply is not None else call.model,
             "system_prompt": _first(call, "system"),
             "user_prompt": _first(call, "user") or "",
-            "messages": _json([m.model_dump() for m in call.messages]),
-            "completion": reply.content if reply is not None else None,
+            "prompt": prompt,
+            "completion": completion,
+            "messages": prompt + completion,
             "reasoning": reply.reasoning if reply is not None else None,
             "finish_reason": reply.finish_reason if reply is not None else None,
             "prompt_tokens": reply.prompt_tokens if reply is not None else None,
@@ -273,7 +377,7 @@ class DecisionJoin:
             ratings=[],
             values=[],
             fallback=None,
-            position=None,
+            position=(self.positions[index].model_dump_json() if index in self.positions else None),
         )
 
     def logged(
@@ -283,12 +387,14 @@ class DecisionJoin:
         values: Sequence[float],
     ) -> DecisionRow:
         """A logged decision, with the call that answered it where it was recorded."""
+        question = [ChatTurn(role="user", content=decision.prompt)]
         fields: dict[str, Any] = {
             "call": None,
             "model": None,
             "system_prompt": None,
-            "messages": None,
-            "completion": None,
+            "prompt": question,
+            "completion": [],
+            "messages": question,
             "finish_reason": None,
             "prompt_tokens": None,
             "completion_tokens": None,
@@ -368,10 +474,12 @@ def export_run(run_dir: Path, tables: Tables) -> None:
         decisions = entry.logged_decisions(log)
         seats = log.header.seats if log.header is not None else ()
         calls = 0
+        positions = call_positions(log)
         for seat, info in enumerate(seats):
             recorded = seat_recording(run_dir, path.stem, seat)
             calls += len(recorded)
-            join = DecisionJoin(run, entry.info.name, path.stem, seat, info.agent)
+            own_positions = {c: p for (s, c), p in positions.items() if s == seat}
+            join = DecisionJoin(run, entry.info.name, path.stem, seat, info.agent, own_positions)
             own = [d for d in decisions if d.seat == seat]
             by_turn = {
                 turn: v
@@ -380,5 +488,6 @@ def export_run(run_dir: Path, tables: Tables) -> None:
             }
             tables.decisions += join.rows(own, recorded, by_turn)
         tables.claims += claim_rows(run, path.stem, record)
+        tables.readings += reading_rows(run, path.stem, record)
         tables.games.append(game_row(run, path.stem, log, record, len(decisions), calls))
     tables.runs[run] = len(logs)

@@ -10,6 +10,7 @@ from pydantic import ValidationError
 
 from games.core.cli import fail
 from games.core.runlog import LogError
+from reasoning.extras import require_extra
 
 
 def export_inspect_command(
@@ -25,10 +26,9 @@ def export_inspect_command(
     the recorded LLM calls as its messages; open it with ``inspect view``."""
     if not run.is_dir():
         fail(f"{run}: no such run directory")
-    try:
-        from benchmarks.inspect_eval.export import export_run
-    except ImportError as err:
-        fail(f"export inspect needs inspect_ai ({err}); install gumshoe[inspect]")
+    require_extra("inspect", "export inspect")
+    from benchmarks.inspect_eval.export import export_run
+
     try:
         target = export_run(run, out)
     except (ValueError, LogError, ValidationError, OSError) as err:

@@ -14,7 +14,7 @@ from typing import Any
 from games.core.log import GameLog
 from games.core.registry import GameEntry, game_names, get_game
 from games.core.runlog import LogError
-from games.core.view import Call, GameView, ViewParts, game_view
+from games.core.view import Call, GameView, Message, ViewParts, game_view
 from reasoning.llm.recording import RecordedCall, load_recording, recording_file
 from reasoning.textfile import UserFileError, parse_user_json, read_user_text
 
@@ -68,7 +68,7 @@ def recorded_calls(log_path: Path, seats: int) -> list[Call]:
                     seat=seat,
                     index=recorded.index,
                     follows=previous.index if previous and sends_back(recorded, previous) else None,
-                    prompt="\n\n".join(f"[{m.role}] {m.content}" for m in recorded.messages),
+                    messages=[Message(role=m.role, content=m.content) for m in recorded.messages],
                     reply=reply.content if reply is not None else f"failed: {recorded.failure}",
                     prompt_tokens=reply.prompt_tokens if reply is not None else None,
                     completion_tokens=reply.completion_tokens if reply is not None else None,

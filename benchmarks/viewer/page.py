@@ -11,62 +11,33 @@ valid, and computed (and stored) otherwise, with a progress bar.
 from __future__ import annotations
 
 import json
+import math
+from collections.abc import Sequence
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict
-
-from benchmarks.runner import Progress
+from benchmarks.viewer.compare import view_compare
 from benchmarks.viewer.game import pack, view_log
-from benchmarks.viewer.store import StoredView, compute_view, load_view, save_view
-from reasoning.textfile import read_user_json
+from benchmarks.viewer.run import view_run
+from games.core.runlog import write_atomic
 
-
-class RunGame(BaseModel):
-    """One game of a run: its id, a title for the list and its view, compressed."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    id: str
-    title: str
-    packed: str
-
-
-class Curve(BaseModel):
-    """A per-round figure over a run's games: the mean, a 95% band (normal approximation of the
-    mean's interval) and, where the game has one, the ideal reasoner's mean."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    name: str
-    mean: list[float]
-    low: list[float]
-    high: list[float]
-    ideal: list[float] | None = None
-
-
-class RunView(BaseModel):
-    """A run: the bench's summary rows, per-agent totals of the audit, distributions of per-game
-    figures, per-round curves, and its games."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    title: str
-    summary: list[dict[str, Any]]
-    agents: list[dict[str, Any]]
-    distributions: dict[str, list[float]]
-    curves: list[Curve]
-    games: list[RunGame]
+SCRIPTS = ("base.js", "charts.js", "game.js", "run.js")
+"""The viewer's script files, in the order the page inlines them (one strict-mode function)."""
 
 
 def _asset(name: str) -> str:
     return resources.files("benchmarks.viewer").joinpath(name).read_text(encoding="utf-8")
 
 
+def _script() -> str:
+    body = "\n".join(_asset(name) for name in SCRIPTS)
+    return f'"use strict";\n(function () {{\n{body}\n}})();'
+
+
 def render_page(title: str, data: dict[str, Any]) -> str:
     """The HTML page showing ``data`` (``{"kind": "game", "game": ...}`` or a run)."""
-    payload = json.dumps(data, separators=(",", ":"), ensure_ascii=False).replace("</", "<\\/")
+    payload = embedded_json(data)
     return (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         f"<title>{_escape(title)}</title>"
@@ -75,106 +46,36 @@ def render_page(title: str, data: dict[str, Any]) -> str:
         f"<style>{_asset('viewer.css')}</style></head>"
         f"<body><header><h1>gumshoe · {_escape(title)}</h1></header><main></main>"
         f'<script type="application/json" id="gumshoe-data">{payload}</script>'
-        f"<script>{_asset('viewer.js')}</script></body></html>\n"
+        f"<script>{_script()}</script></body></html>\n"
     )
+
+
+def embedded_json(data: Any) -> str:
+    """``data`` as JSON that is safe inside a ``<script>`` block whatever its strings hold: every
+    ``<``, ``>`` and ``&`` is written ``\\u003c``, ``\\u003e``, ``\\u0026`` (the same string to
+    ``JSON.parse``), so no ``</script>`` or ``<!--`` can reach the HTML parser; so are U+2028 and
+    U+2029, which some JavaScript parsers take for line ends."""
+    text = json.dumps(_finite(data), separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+    return text.translate(_SCRIPT_SAFE)
+
+
+def _finite(value: Any) -> Any:
+    """``value`` with every NaN or infinity replaced by None (JSON has no such numbers, and
+    ``JSON.parse`` would refuse the whole page)."""
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {k: _finite(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_finite(v) for v in value]
+    return value
+
+
+_SCRIPT_SAFE = {ord(ch): f"\\u{ord(ch):04x}" for ch in "<>&\u2028\u2029"}
 
 
 def _escape(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-
-
-def view_run(folder: Path, *, reuse: bool = True, quiet: bool = False) -> RunView:
-    """The view of a run directory: its summary, per-game figures and every game, compressed.
-    Each game's view is its stored one when ``reuse`` and valid, else computed and stored."""
-    logs = sorted((folder / "games").glob("*.jsonl"))
-    if not logs:
-        raise ValueError(f"{folder}: no game logs under games/ (not a run directory)")
-    summary_path = folder / "summary.json"
-    summary: list[dict[str, Any]] = []
-    if summary_path.is_file():
-        loaded = read_user_json(summary_path)
-        rows = loaded.get("rows") if isinstance(loaded, dict) else None
-        if isinstance(rows, list):
-            summary = [r for r in rows if isinstance(r, dict)]
-        elif isinstance(loaded, dict):
-            summary = [{k: v for k, v in loaded.items() if not isinstance(v, dict | list)}]
-    found = {log: load_view(log) for log in logs} if reuse else dict.fromkeys(logs)
-    missing = sum(view is None for view in found.values())
-    stored: dict[Path, StoredView] = {}
-    with Progress(len(logs), len(logs) - missing, quiet=quiet) as bar:
-        for log, view in found.items():
-            if view is None:
-                view = compute_view(log)
-                save_view(log, view)
-                bar.advance(errored=False)
-            stored[log] = view
-    games: list[RunGame] = []
-    distributions: dict[str, list[float]] = {"claims stated per game": [], "sound share": []}
-    agents: dict[str, dict[str, Any]] = {}
-    known: dict[str, list[list[float]]] = {}
-    ideal: dict[str, list[list[float]]] = {}
-    for path, view in stored.items():
-        if view.summary is not None:
-            stated = sum(s.stated for s in view.summary)
-            sound = sum(s.sound or 0 for s in view.summary)
-            distributions["claims stated per game"].append(float(stated))
-            if stated:
-                distributions["sound share"].append(sound / stated)
-            for seat in view.summary:
-                totals = agents.setdefault(seat.agent, {"agent": seat.agent, "seats": 0})
-                totals["seats"] += 1
-                for key in AGENT_COUNTS:
-                    totals[key] = totals.get(key, 0) + (getattr(seat, key) or 0)
-            by_name = {seat.name: seat.agent for seat in view.summary}
-            _per_round(view.per_round, by_name, known, ideal)
-        games.append(RunGame(id=path.stem, title=f"{path.stem} ({view.game})", packed=view.packed))
-    curves = [
-        _curve(f"cards known per round: {agent}", rows, ideal.get(agent))
-        for agent, rows in known.items()
-    ]
-    return RunView(
-        title=str(folder),
-        summary=summary,
-        agents=list(agents.values()),
-        distributions=distributions,
-        curves=curves,
-        games=games,
-    )
-
-
-AGENT_COUNTS = ("stated", "entailed", "contradicted", "undetermined", "sound", "lucky", "wrong")
-"""The audit counts summed per agent over a run's seats."""
-
-
-def _per_round(
-    figures: dict[str, dict[str, list[float]]],
-    agents: dict[str, str],
-    known: dict[str, list[list[float]]],
-    ideal: dict[str, list[list[float]]],
-) -> None:
-    """Collect a game's per-round figures (``known_per_round`` and ``ideal_known_per_round``,
-    per seat name) under the seat's agent."""
-    for key, target in (("known_per_round", known), ("ideal_known_per_round", ideal)):
-        for name, series in figures.get(key, {}).items():
-            target.setdefault(agents.get(name, name), []).append(series)
-
-
-def _curve(name: str, rows: list[list[float]], ideal: list[list[float]] | None) -> Curve:
-    length = max(len(r) for r in rows)
-    padded = [r + [r[-1]] * (length - len(r)) if r else [0.0] * length for r in rows]
-    mean, low, high = [], [], []
-    for column in zip(*padded, strict=True):
-        m = sum(column) / len(column)
-        sd = (sum((v - m) ** 2 for v in column) / max(len(column) - 1, 1)) ** 0.5
-        half = 1.96 * sd / len(column) ** 0.5
-        mean.append(m)
-        low.append(m - half)
-        high.append(m + half)
-    ideal_mean = None
-    if ideal:
-        ideal_padded = [r + [r[-1]] * (length - len(r)) if r else [0.0] * length for r in ideal]
-        ideal_mean = [sum(c) / len(c) for c in zip(*ideal_padded, strict=True)]
-    return Curve(name=name, mean=mean, low=low, high=high, ideal=ideal_mean)
 
 
 def write_view(
@@ -185,12 +86,37 @@ def write_view(
     if path.is_dir():
         run = view_run(path, reuse=reuse, quiet=quiet)
         data: dict[str, Any] = {"kind": "run", "run": run.model_dump(mode="json")}
-        title = f"run {path.name}"
+        title = f"run {run.title}"
         target = out or path / "view.html"
     else:
         game = view_log(path)
         data = {"kind": "game", "packed": pack(game)}
-        title = f"{game.game} {path.name}"
+        title = game.title
         target = out or path.with_suffix(".html")
-    target.write_text(render_page(title, data), encoding="utf-8")
+    return _write(target, render_page(title, data), [path])
+
+
+def write_compare(
+    paths: Sequence[Path], out: Path | None = None, *, reuse: bool = True, quiet: bool = False
+) -> Path:
+    """Write the page comparing the runs ``paths`` (two or more run directories) to ``out``
+    (default: beside the first, ``compare-<first>-<second>...html``); return where it went."""
+    if len(paths) < 2:
+        raise ValueError("a comparison needs two or more run directories")
+    for path in paths:
+        if not path.is_dir():
+            raise ValueError(f"{path}: not a run directory (only runs are compared)")
+    view = view_compare(paths, reuse=reuse, quiet=quiet)
+    names = "-".join(p.resolve().name for p in paths)
+    target = out or paths[0].resolve().parent / f"compare-{names}.html"
+    data = {"kind": "compare", "compare": view.model_dump(mode="json")}
+    return _write(target, render_page(f"compare {view.title}", data), paths)
+
+
+def _write(target: Path, page: str, inputs: Sequence[Path]) -> Path:
+    """Write ``page`` to ``target`` unless it is one of the ``inputs`` (a log the page was made
+    from is never overwritten)."""
+    if any(target.resolve() == path.resolve() for path in inputs):
+        raise ValueError(f"{target}: the page would overwrite its own input")
+    write_atomic(target, page)
     return target

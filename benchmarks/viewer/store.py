@@ -24,10 +24,11 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from benchmarks.viewer.game import pack, recording_paths, view_log
 from games.core.audit import SeatSummary
 from games.core.runlog import write_atomic
+from games.core.view import Outcome
 
 VIEWS_DIR = "views"
 """The folder of a run directory holding each game's stored view."""
-VIEW_FORMAT: Literal[1] = 1
+VIEW_FORMAT: Literal[3] = 3
 """The version of what a stored view holds; raised whenever a ``GameView`` or a game's viewer
 draws something differently, so every view stored before is recomputed."""
 PER_ROUND = ("known_per_round", "ideal_known_per_round")
@@ -40,12 +41,18 @@ class StoredView(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
 
-    format: Literal[1]
+    format: Literal[3]
     key: str = Field(pattern=r"^[0-9a-f]{64}$")
     game: str
+    title: str
+    seed: int | None
     seats: int = Field(ge=0)
+    agents: list[str]
+    outcome: Outcome
     summary: list[SeatSummary] | None
     per_round: dict[str, dict[str, list[float]]]
+    claims_by_round: dict[str, dict[str, int]]
+    tokens: list[int | None]
     packed: str
     packed_sha256: str = Field(pattern=r"^[0-9a-f]{64}$")
     cpu_s: float = Field(ge=0)
@@ -81,13 +88,29 @@ def compute_view(log: Path) -> StoredView:
         if isinstance(figures.get(key), dict)
     }
     seats = len(view.seats)
+    by_round: dict[str, dict[str, int]] = {}
+    for row in record.rows if record is not None else []:
+        if not row.repeat and row.where.round is not None:
+            counts = by_round.setdefault(str(row.where.round), {})
+            counts[row.judgement] = counts.get(row.judgement, 0) + 1
+    tokens: list[int | None] = [None] * seats
+    for call in view.calls:
+        if 0 <= call.seat < seats:
+            spent = (call.prompt_tokens or 0) + (call.completion_tokens or 0)
+            tokens[call.seat] = (tokens[call.seat] or 0) + spent
     return StoredView(
         format=VIEW_FORMAT,
         key=view_key(log, seats),
         game=view.game,
+        title=view.title,
+        seed=view.seed,
         seats=seats,
+        agents=view.agents,
+        outcome=view.outcome,
         summary=record.seats if record is not None else None,
         per_round=per_round,
+        claims_by_round=by_round,
+        tokens=tokens,
         packed=packed,
         packed_sha256=hashlib.sha256(packed.encode("ascii")).hexdigest(),
         cpu_s=time.process_time() - cpu,

@@ -5,7 +5,9 @@ filled from the setting's names. Because the templates are data, a sentence can 
 by matching the templates with each slot replaced by the setting's names; so a story built from
 them can be checked for faithfulness: every clause gives back exactly the fact it was made from.
 Clauses start in lower case where they can follow a lead-in ("a witness says that ..."); they
-name people in full and never use pronouns, so no clause depends on its neighbours.
+name people in full (or, ``short``, by a first name the setting gives no one else) and never use
+pronouns, so no clause depends on its neighbours. A witness speaks of itself in the first person
+(``FIRST_PERSON``): such a clause is read with the speaker named by the sentence around it.
 """
 
 from __future__ import annotations
@@ -90,6 +92,40 @@ CLAUSES: dict[str, tuple[str, ...]] = {
 """Per kind of fact, its phrasings as templates with named slots (``body`` states a sighting of
 a victim after death, and is only used for one)."""
 
+FIRST_PERSON: dict[str, tuple[tuple[str, str], ...]] = {
+    "seen": (
+        ("who", "I was in the {where} at {when}"),
+        ("who", "I spent the hour of {when} in the {where}"),
+        ("who", "at {when} I was in the {where}"),
+    ),
+    "unseen": (
+        ("who", "I was not in the {where} at {when}"),
+        ("who", "I never set foot in the {where} at {when}"),
+    ),
+    "met": (
+        ("who", "I kept company with {other} at {when}"),
+        ("who", "I was in one room with {other} at {when}"),
+        ("other", "{who} kept company with me at {when}"),
+        ("other", "{who} was in one room with me at {when}"),
+    ),
+    "apart": (
+        ("who", "I was in a different room from {other} at {when}"),
+        ("other", "{who} was in a different room from me at {when}"),
+    ),
+    "held": (
+        ("who", "I had the {weapon} at {when}"),
+        ("who", "the {weapon} was in my hands at {when}"),
+    ),
+    "unheld": (("who", "I did not have the {weapon} at {when}"),),
+    "motive": (
+        ("who", "I had a motive, and I will not deny it: {motive}"),
+        ("who", "I had reason enough to wish the victim dead: {motive}"),
+    ),
+    "no_motive": (("who", "I had no such motive as {motive}"),),
+}
+"""Per kind of fact, the phrasings a speaker uses of a fact about itself: the field the
+speaker fills (``who`` or ``other``) and a template without it."""
+
 
 def _kind(fact: Fact) -> str:
     """The key of ``CLAUSES`` for ``fact``."""
@@ -118,43 +154,55 @@ def _kind(fact: Fact) -> str:
             return "motive_among"
 
 
-def _names(setting: Setting, people: Sequence[str]) -> list[str]:
-    return [setting.person(p).name for p in people]
+def first_names(setting: Setting) -> dict[str, str]:
+    """Person id to first name, for the people whose first name no one else in the setting
+    has (first or full name), so it names them alone."""
+    firsts = {p.id: p.name.split()[0] for p in setting.people if p.name.split()}
+    taken = [*firsts.values(), *(p.name for p in setting.people)]
+    return {pid: n for pid, n in firsts.items() if taken.count(n) == 1}
 
 
-def _fields(fact: Fact, setting: Setting) -> dict[str, str]:
-    """The slot values of ``fact``'s templates."""
+def person_name(setting: Setting, pid: str, short: bool = False) -> str:
+    """How a clause names person ``pid``: in full, or by a first name no one else has."""
+    if short:
+        first = first_names(setting).get(pid)
+        if first is not None:
+            return first
+    return setting.person(pid).name
+
+
+def _fields(fact: Fact, setting: Setting, short: bool = False) -> dict[str, str]:
+    """The slot values of ``fact``'s templates (people by first name when ``short``)."""
+
+    def name(pid: str) -> str:
+        return person_name(setting, pid, short)
 
     def victim(crime: int) -> str:
-        return setting.person(setting.crimes[crime - 1].victim).name
+        return name(setting.crimes[crime - 1].victim)
 
     match fact:
         case Seen(person, place, slot, _):
             return {
-                "who": setting.person(person).name,
+                "who": name(person),
                 "where": setting.place(place).name,
                 "when": setting.slots[slot],
             }
         case Met(a, b, slot, _):
-            return {
-                "who": setting.person(a).name,
-                "other": setting.person(b).name,
-                "when": setting.slots[slot],
-            }
+            return {"who": name(a), "other": name(b), "when": setting.slots[slot]}
         case Held(person, item, slot, _):
             return {
-                "who": setting.person(person).name,
+                "who": name(person),
                 "weapon": setting.item(item).name,
                 "when": setting.slots[slot],
             }
         case KeyHolders(key, people):
-            return {"key": setting.item(key).name, "people": listing(_names(setting, people))}
+            return {"key": setting.item(key).name, "people": listing([name(p) for p in people])}
         case HasMotive(person, motive, _):
-            return {"who": setting.person(person).name, "motive": setting.motive(motive).name}
+            return {"who": name(person), "motive": setting.motive(motive).name}
         case MotiveHolders(motive, people):
             return {
                 "motive": setting.motive(motive).name,
-                "people": listing(_names(setting, people)),
+                "people": listing([name(p) for p in people]),
             }
         case TimeAmong(crime, slots):
             return {
@@ -178,9 +226,28 @@ def clause_templates(fact: Fact) -> tuple[str, ...]:
     return CLAUSES[_kind(fact)]
 
 
-def fill(template: str, fact: Fact, setting: Setting) -> str:
-    """``template`` with ``fact``'s slot values."""
-    return template.format(**_fields(fact, setting))
+def speaker_field(fact: Fact, speaker: str) -> str | None:
+    """The field of ``fact``'s templates person ``speaker`` fills (``who`` or ``other``), or
+    None when the fact does not name the speaker there."""
+    match fact:
+        case Seen(person=p) | Held(person=p) | HasMotive(person=p) if p == speaker:
+            return "who"
+        case Met(a, b) if speaker in (a, b):
+            return "who" if a == speaker else "other"
+    return None
+
+
+def first_person_templates(fact: Fact, speaker: str) -> tuple[str, ...]:
+    """The phrasings ``speaker`` can state ``fact`` about itself with (none if it cannot)."""
+    field = speaker_field(fact, speaker)
+    if field is None:
+        return ()
+    return tuple(t for f, t in FIRST_PERSON.get(_kind(fact), ()) if f == field)
+
+
+def fill(template: str, fact: Fact, setting: Setting, short: bool = False) -> str:
+    """``template`` with ``fact``'s slot values (people by first name when ``short``)."""
+    return template.format(**_fields(fact, setting, short))
 
 
 def capitalised(text: str) -> str:
@@ -203,15 +270,21 @@ class _Vocabulary:
 
 
 def _vocabulary(setting: Setting) -> _Vocabulary:
+    firsts = first_names(setting)
     return _Vocabulary(
-        people={p.name: p.id for p in setting.people},
+        people={p.name: p.id for p in setting.people} | {n: p for p, n in firsts.items()},
         places={p.name: p.id for p in setting.places},
         hours={label: t for t, label in enumerate(setting.slots)},
         weapons={w.name: w.id for w in setting.weapons},
         keys={k.name: k.id for k in setting.keys},
         motives={m.name: m.id for m in setting.motives},
         methods={m.name: m.id for m in setting.methods},
-        victims={setting.person(c.victim).name: index for index, c in enumerate(setting.crimes, 1)},
+        victims={
+            name: index
+            for index, c in enumerate(setting.crimes, 1)
+            for name in (setting.person(c.victim).name, firsts.get(c.victim))
+            if name is not None
+        },
     )
 
 
@@ -230,19 +303,21 @@ _FIELD = re.compile(r"\{(\w+)\}")
 
 def template_regex(template: str, slots: dict[str, str]) -> str:
     """``template`` as a regular expression, each ``{slot}`` a named group matching
-    ``slots[slot]`` (the rest matched literally)."""
+    ``slots[slot]`` (a slot used again must repeat its first text; the rest is matched
+    literally)."""
     out, at = [], 0
+    named: set[str] = set()
     for m in _FIELD.finditer(template):
         out.append(re.escape(template[at : m.start()]))
-        out.append(f"(?P<{m.group(1)}>{slots[m.group(1)]})")
+        name = m.group(1)
+        out.append(f"(?P={name})" if name in named else f"(?P<{name}>{slots[name]})")
+        named.add(name)
         at = m.end()
     out.append(re.escape(template[at:]))
     return "".join(out)
 
 
-@lru_cache(maxsize=32)
-def _patterns(setting_json: str) -> list[tuple[str, re.Pattern[str]]]:
-    setting = Setting.model_validate_json(setting_json)
+def _slot_patterns(setting: Setting) -> dict[str, str]:
     voc = _vocabulary(setting)
     one = {
         "who": _alternatives(list(voc.people)),
@@ -256,11 +331,26 @@ def _patterns(setting_json: str) -> list[tuple[str, re.Pattern[str]]]:
         "victim": _alternatives(list(voc.victims)),
     }
     many = {"people": ".+?", "hours": ".+?", "rooms": ".+?", "motives": ".+?"}
-    slots = {**one, **many}
+    return {**one, **many}
+
+
+@lru_cache(maxsize=32)
+def _patterns(setting_json: str) -> list[tuple[str, re.Pattern[str]]]:
+    slots = _slot_patterns(Setting.model_validate_json(setting_json))
     return [
         (kind, re.compile(template_regex(t, slots), re.IGNORECASE))
         for kind, templates in CLAUSES.items()
         for t in templates
+    ]
+
+
+@lru_cache(maxsize=32)
+def _first_person_patterns(setting_json: str) -> list[tuple[str, str, re.Pattern[str]]]:
+    slots = _slot_patterns(Setting.model_validate_json(setting_json))
+    return [
+        (kind, field, re.compile(template_regex(t, slots), re.IGNORECASE))
+        for kind, templates in FIRST_PERSON.items()
+        for field, t in templates
     ]
 
 
@@ -331,15 +421,25 @@ def _build(kind: str, g: dict[str, str], setting: Setting) -> Fact | None:
         return None
 
 
-def parse_clause(text: str, setting: Setting) -> Iterator[Fact]:
+def parse_clause(text: str, setting: Setting, speaker: str | None = None) -> Iterator[Fact]:
     """Every fact ``text`` (a whole clause, without a full stop) states under some template:
-    one for a clause made by ``fill``, none for text that states no fact."""
+    one for a clause made by ``fill``, none for text that states no fact. With ``speaker`` (a
+    person id), the first-person phrasings are read too, as that person's words."""
     found: list[Fact] = []
-    for kind, pattern in _patterns(setting.model_dump_json()):
+    key = setting.model_dump_json()
+    matches: list[tuple[str, dict[str, str]]] = []
+    for kind, pattern in _patterns(key):
         m = pattern.fullmatch(text)
-        if m is None:
-            continue
-        fact = _build(kind, {k: v for k, v in m.groupdict().items() if v is not None}, setting)
+        if m is not None:
+            matches.append((kind, {k: v for k, v in m.groupdict().items() if v is not None}))
+    if speaker is not None:
+        for kind, field, pattern in _first_person_patterns(key):
+            m = pattern.fullmatch(text)
+            if m is not None:
+                groups = {k: v for k, v in m.groupdict().items() if v is not None}
+                matches.append((kind, groups | {field: setting.person(speaker).name}))
+    for kind, groups in matches:
+        fact = _build(kind, groups, setting)
         if fact is not None and fact not in found:
             found.append(fact)
     yield from found

@@ -4,7 +4,8 @@ Places form a random tree plus a few extra passages; locked places are leaves of
 the rest stays connected. Each person walks from slot to slot along passages, meeting the
 waypoints the crimes impose (killers and victim at the scene at the time, the body there after)
 and keeping out of locked places they have no key to; innocents keep away from a scene at its
-time, so alibis can clear them.
+time, so alibis can clear them. Roles and relations are fitted to names and stations
+(``stations``) from the same draws.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from dataclasses import dataclass
 
 from formalize.world import vocabulary as vocab
 from formalize.world.setting import CrimeSpec, Item, Named, Person, Place, Relation, Setting
+from formalize.world.stations import fitted_relation, fitted_role
 from formalize.world.world import Crime, World
 
 
@@ -108,7 +110,7 @@ def _setting(rng: random.Random, cfg: WorldConfig) -> Setting:
     surnames = rng.sample(vocab.SURNAMES, n_people)
     roles = rng.sample(vocab.VICTIM_ROLES, len(cfg.killers)) + rng.sample(vocab.ROLES, cfg.suspects)
     people = [
-        Person(id=_slug(f), name=f"{f} {s}", role=r)
+        Person(id=_slug(f), name=f"{f} {s}", role=fitted_role(r, f))
         for f, s, r in zip(firsts, surnames, roles, strict=True)
     ]
     names = rng.sample(vocab.PLACES, cfg.places)
@@ -132,10 +134,12 @@ def _setting(rng: random.Random, cfg: WorldConfig) -> Setting:
     methods = sorted({m for _, m in weapons})
     motives = rng.sample(vocab.MOTIVES, cfg.motives)
     victims = people[: len(cfg.killers)]
-    relations = [
-        Relation(a=p.id, b=rng.choice(victims).id, kind=rng.choice(vocab.RELATIONS))
-        for p in people[len(cfg.killers) :]
-    ]
+    relations = []
+    for p in people[len(cfg.killers) :]:
+        victim = rng.choice(victims)
+        index = rng.randrange(len(vocab.RELATIONS))
+        kind = fitted_relation(vocab.RELATIONS[index], index, p.role, p.name)
+        relations.append(Relation(a=p.id, b=victim.id, kind=kind))
     return Setting(
         title=rng.choice(vocab.HOUSES),
         people=people,

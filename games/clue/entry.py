@@ -140,6 +140,7 @@ class ClueEntry(GameEntry[ClueEvent]):
     auditor = "games.clue.audit:audit_record"
     viewer = "games.clue.view:clue_view"
     answer_models = "games.clue.llm_schemas:largest_answer_models"
+    reward = "games.clue.reward:reward"
     config_type = ClueConfig
     event_adapter = CLUE_EVENT
     agents = AGENTS

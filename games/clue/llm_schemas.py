@@ -18,7 +18,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from games.clue.agent import ClueObservation, Phase
-from games.clue.cards import Card
+from games.clue.cards import Card, Deck
 from games.clue.events import ClueConfig, Deduction, DeductionKind
 from games.clue.llm_answers import format_deduction
 from reasoning.llm.answer_models import answer_model, text_field
@@ -87,7 +87,12 @@ def _show_model(matching: tuple[str, ...]) -> type[BaseModel]:
 
 def deduction_answer_model(obs: ClueObservation) -> type[BaseModel]:
     """The deduction phase's answer: ANALYSIS and a list of DEDUCTIONS in the four forms."""
-    return _deduction_model(obs.deck().cards, obs.n_players)
+    return deductions_model(obs.deck(), obs.n_players)
+
+
+def deductions_model(deck: Deck, players: int) -> type[BaseModel]:
+    """The deduction phase's answer in a game of ``deck`` between ``players``."""
+    return _deduction_model(deck.cards, players)
 
 
 def move_answer_model(obs: ClueObservation) -> type[BaseModel]:

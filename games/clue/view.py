@@ -120,7 +120,12 @@ def clue_view(log: GameLog[Any]) -> ViewParts:
                 )
 
     audit = audit_game(log, watch=watch)
-    return ViewParts(texts=_texts(log), panels=panels, record=as_record(audit))
+    return ViewParts(
+        texts=_texts(log),
+        panels=panels,
+        record=as_record(audit),
+        title=f"Clue, {len(names)} players (seed {log.header.seed})",
+    )
 
 
 def _texts(log: GameLog[Any]) -> list[str]:
@@ -129,5 +134,6 @@ def _texts(log: GameLog[Any]) -> list[str]:
     ranks = log.end.ranks if log.end is not None else ()
     for index, event in enumerate(log.events):
         said = [s.strip() for s in transcript([event], log.header.seats, ranks)] if index else []
-        lines.append("; ".join(said) if said else getattr(event, "type", "event"))
+        kind = str(getattr(event, "type", "event")).replace("_", " ")
+        lines.append("; ".join(said).replace("_", " ") if said else kind)
     return lines

@@ -16,6 +16,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from formalize.reading.reading import Reading
 from games.core.llm_call import LLMCallRef
 from games.core.log import GameLog, SeatInfo
 from reasoning.verifier import ClaimStatus, Correctness, Judgement, judge
@@ -94,6 +95,21 @@ def audit_row(
     )
 
 
+class ReadAnswer(LLMCallRef):
+    """An answer a seat gave in words and how it was read (``formalize.reading``): where it was
+    given, the question it answers, its text and its reading (per slot the outcome, the option,
+    and the character spans of ``text`` that decided it); ``call`` names the recorded LLM call
+    the answer came from."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    seat: int = Field(ge=0)
+    where: Where
+    question: str
+    text: str
+    reading: Reading
+
+
 class SeatSummary(BaseModel):
     """One seat's counts over its distinct claims; the truth-based counts are None when the log
     does not hold the truth, the recall figures None where the game defines no recall."""
@@ -160,7 +176,8 @@ def summarise(
 
 
 class AuditRecord(BaseModel):
-    """The audit of one game log: every claim's row, each seat's summary, the game's figures.
+    """The audit of one game log: every claim's row, each seat's summary, the game's figures,
+    and the answers given in words with their readings (for games whose seats answer so).
 
     ``has_truth``: the log holds the hidden truth the claims are judged against; ``complete``:
     the log reaches the game's end.
@@ -176,6 +193,7 @@ class AuditRecord(BaseModel):
     seats: list[SeatSummary]
     rows: list[AuditRow]
     figures: dict[str, Any] = Field(default_factory=dict)
+    readings: list[ReadAnswer] = Field(default_factory=list)
 
     def for_seat(self, seat: int) -> AuditRecord:
         """The record cut to one seat's summary and rows; ValueError names the audited seats."""
@@ -203,9 +221,11 @@ def judged_record(
     rows: list[AuditRow],
     figures: dict[str, Any],
     recall: Mapping[int, tuple[int, int]] | None = None,
+    readings: Sequence[ReadAnswer] = (),
 ) -> AuditRecord:
     """The record of a log that holds the truth its rows are judged against: a summary for every
-    seat of ``seats`` (with its ``recall`` where given), complete when the log reaches its end."""
+    seat of ``seats`` (with its ``recall`` where given), complete when the log reaches its end;
+    ``readings`` are the answers its seats gave in words."""
     recall = recall or {}
     return AuditRecord(
         game=game,
@@ -219,6 +239,7 @@ def judged_record(
         ],
         rows=rows,
         figures=figures,
+        readings=list(readings),
     )
 
 

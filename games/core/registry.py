@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import importlib
 from abc import ABC, abstractmethod
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
@@ -72,6 +72,10 @@ class GameEntry(ABC, Generic[E]):
     """``module:function`` giving every answer model the game's LLM agents send, each at its
     largest (``() -> list[type[BaseModel]]``), so their schemas are checked against what every
     server takes (conformance rule ``answer-schemas``); None when the game asks for none."""
+    reward: str | None = None
+    """``module:function`` of the game's exact reward function in TRL's shape (``prompts,
+    completions, position=..., **columns -> list[float | None]``, see ``games.core.reward``);
+    None when the game has none."""
 
     @abstractmethod
     def default_config(self, players: int) -> BaseModel:
@@ -190,6 +194,16 @@ class GameEntry(ABC, Generic[E]):
         if not all(isinstance(m, type) and issubclass(m, BaseModel) for m in found):
             raise TypeError(f"{self.answer_models} returned other things than pydantic models")
         return list(found)
+
+    def reward_function(self) -> Callable[..., list[float | None]]:
+        """The game's reward function (ValueError when it has none)."""
+        if self.reward is None:
+            raise ValueError(f"{self.info.name}: the game has no reward function")
+        module, name = self.reward.split(":")
+        found = getattr(importlib.import_module(module), name)
+        if not callable(found):
+            raise TypeError(f"{self.reward} is not callable")
+        return found  # type: ignore[no-any-return]
 
     def view(self, log: GameLog[E]) -> ViewParts | None:
         """What the game's own viewer adds to the page of one of its logs (None without one)."""

@@ -1,6 +1,7 @@
 """Detective agents by name (``AGENTS``): ``prover`` (the prover-backed upper bound), ``llm``
-(chooses and answers through the core's LLM player) and ``random-order`` (visits in a random
-order, the LLM answering)."""
+(chooses and answers through the core's LLM player), ``llm-words`` (seed 001's free-text player:
+every question answered in one prompt in its own words, each answer read by the settings'
+reader) and ``random-order`` (visits in a random order, the LLM answering)."""
 
 from __future__ import annotations
 
@@ -11,11 +12,14 @@ from itertools import product
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from formalize.reading.reader import Reader
+from formalize.reading.reading import Reading
 from games.core.agents import AgentRegistry, AgentType, combined_fallbacks
-from games.core.llm_player import LLMPlayer, seat_client
+from games.core.llm_player import LLMPlayer, SeatClient, recorded_index, seat_client
 from games.core.recordings import game_llm_settings
-from games.detective.case import Case
+from games.detective.case import Case, Question
 from games.detective.engine import Answer, DetectiveAction, DetectiveView, Visit
+from games.detective.freetext import ask_free_answers
 from games.detective.llm_schemas import location_answer_model, question_answer_model
 from games.detective.planner import ProverPlayer
 from games.detective.prompts import (
@@ -26,19 +30,24 @@ from games.detective.prompts import (
     location_prompt,
     match_choice,
 )
+from games.detective.reading import ReaderKind, make_reader, read_answer
 from provers.sat_session import SatSession
 from provers.sat_solver import DEFAULT_SOLVER
-from reasoning.llm import ChatClient, FallbackSnapshot, LLMSettings, UsageMeter
+from reasoning.llm import ChatClient, FallbackCounter, FallbackSnapshot, LLMSettings, UsageMeter
 
 
 class AgentSettings(BaseModel):
     """What the factories read: the LLM endpoint for LLM agents, the SAT solver for the prover
-    agent."""
+    agent, and who reads the ``llm-words`` agent's answers."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     llm: LLMSettings | None = Field(default=None, description="None: read from the environment.")
     sat_solver: str = DEFAULT_SOLVER
+    reader: ReaderKind = Field(
+        default="offline",
+        description="Who reads answers in words: offline, llm (early-stop vote) or combined.",
+    )
 
     def llm_settings(self) -> LLMSettings:
         """The LLM settings given, or those the environment describes."""
@@ -86,6 +95,16 @@ QuestionAnswer = tuple[str | None, ...]
 """One question's answer: per slot, in order, a choice's value or None (blank)."""
 
 
+def question_values(question: Question, answer: AnswerReply) -> QuestionAnswer:
+    """The options a reply to ``question`` names; a part left out, blank or naming no option is
+    blank."""
+    given = {k.strip().casefold(): v for k, v in answer.ANSWER.items()}
+    return tuple(
+        None if (text := given.get(s.name.casefold())) is None else match_choice(s, text)
+        for s in question.slots
+    )
+
+
 class AnswerPrompter:
     """One question's answer step for ``LLMPlayer``: each part an option or blank."""
 
@@ -111,13 +130,8 @@ class AnswerPrompter:
         return question_answer_model(obs.case.questions[self.index])
 
     def action(self, answer: AnswerReply, obs: DetectiveView) -> QuestionAnswer:
-        """The options the reply names; a part left out, blank or naming no option is blank."""
-        q = obs.case.questions[self.index]
-        given = {k.strip().casefold(): v for k, v in answer.ANSWER.items()}
-        return tuple(
-            None if (text := given.get(s.name.casefold())) is None else match_choice(s, text)
-            for s in q.slots
-        )
+        """The options the reply names (``question_values``)."""
+        return question_values(obs.case.questions[self.index], answer)
 
     def legal_actions(self, obs: DetectiveView) -> Sequence[QuestionAnswer]:
         """Every answer to the question: each part blank or one of its options."""
@@ -217,6 +231,64 @@ class LLMAgent:
         return self._choose.act(view)
 
 
+class WordsAgent:
+    """Seed 001's free-text player (Appendix B.1): after the introduction and after every
+    location it answers every question in one prompt, in its own words; each answer to a
+    question with slots is read by the ``reader`` kind into the options it asserts, and the
+    log keeps the texts and their readings. Locations are chosen as the ``llm`` agent chooses
+    them. An unusable answer reply leaves the stage blank and counts as a fallback."""
+
+    def __init__(
+        self, client: ChatClient, seed: int, reader: ReaderKind, name: str = "llm-words"
+    ) -> None:
+        self.name = name
+        self._seed = seed
+        self._words = SeatClient(client)
+        self._choose = LLMPlayer(LocationPrompter(), client, seed=seed, name=name)
+        self._kind: ReaderKind = reader
+        self._reader: tuple[Case, Reader] | None = None
+        self._unusable = FallbackCounter()
+
+    @property
+    def fallbacks(self) -> FallbackSnapshot:
+        """The location choices that fell back, and the answer replies that were unusable."""
+        return combined_fallbacks([self._choose.fallbacks, self._unusable.snapshot()])
+
+    @property
+    def meters(self) -> tuple[UsageMeter, ...]:
+        """The location choice's meter, then the answers' (with the reader's calls)."""
+        return (self._choose.meter, self._words.meter)
+
+    def _reader_for(self, case: Case) -> Reader:
+        if self._reader is None or self._reader[0] is not case:
+            reader = make_reader(case.setting, self._kind, self._words, seed=self._seed)
+            self._reader = (case, reader)
+        return self._reader[1]
+
+    def _answer_stage(self, view: DetectiveView) -> Answer:
+        case = view.case
+        texts = ask_free_answers(self._words, case, view.read, self._seed)
+        call = recorded_index(self._words)
+        if texts is None:
+            self._unusable.record("answer", "unparsed")
+            texts = {q.id: "" for q in case.questions}
+        reader = self._reader_for(case)
+        readings: dict[str, Reading] = {
+            q.id: read_answer(reader, case, q, texts[q.id]) for q in case.questions if q.slots
+        }
+        answers = {
+            q.id: readings[q.id].values() if q.id in readings else {} for q in case.questions
+        }
+        calls = None if call is None else {q.id: call for q in case.questions}
+        return Answer(answers, calls, texts, readings)
+
+    def act(self, view: DetectiveView) -> DetectiveAction:
+        """Answer every question in words, or choose a location."""
+        if view.phase == "answer":
+            return self._answer_stage(view)
+        return self._choose.act(view)
+
+
 def _prover(seat: int, seed: int, settings: AgentSettings) -> ProverAgent:
     return ProverAgent(settings.sat_solver)
 
@@ -225,12 +297,16 @@ def _llm(seat: int, seed: int, settings: AgentSettings) -> LLMAgent:
     return LLMAgent(seat_client(settings.llm_settings(), seat), seed)
 
 
+def _words(seat: int, seed: int, settings: AgentSettings) -> WordsAgent:
+    return WordsAgent(seat_client(settings.llm_settings(), seat), seed, settings.reader)
+
+
 def _random_order(seat: int, seed: int, settings: AgentSettings) -> LLMAgent:
     client = seat_client(settings.llm_settings(), seat)
     return LLMAgent(client, seed, random_order=True, name="random-order")
 
 
-Agent = ProverAgent | LLMAgent
+Agent = ProverAgent | LLMAgent | WordsAgent
 
 AGENTS: AgentRegistry[AgentSettings, Agent] = AgentRegistry(
     [
@@ -241,6 +317,12 @@ AGENTS: AgentRegistry[AgentSettings, Agent] = AgentRegistry(
             _prover,
         ),
         AgentType("llm", "seed 001's LLM player: chooses locations and answers", True, _llm),
+        AgentType(
+            "llm-words",
+            "seed 001's free-text player: answers in its own words, each answer read exactly",
+            True,
+            _words,
+        ),
         AgentType(
             "random-order", "visits in a random order, the LLM answering", True, _random_order
         ),

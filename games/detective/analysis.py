@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict
 
 from games.detective.case import Case, Question
 from games.detective.prompts import recap
+from reasoning.bootstrap import percentile_interval
 from reasoning.llm import ChatClient, ask_structured, system, user
 
 IDA_LEVELS = ("very low", "low", "medium", "high", "very high")
@@ -38,9 +39,8 @@ def bootstrap_ci(
     scores: Sequence[Sequence[float]], resamples: int = 2000, level: float = 0.95, seed: int = 0
 ) -> MeanCI:
     """The mean of ``scores[run][question]`` and a percentile bootstrap interval
-    (``scipy.stats.bootstrap``) resampling both runs and questions with replacement."""
+    (``reasoning.bootstrap``) resampling both runs and questions with replacement."""
     import numpy as np
-    from scipy.stats import bootstrap
 
     if not scores or not scores[0] or any(len(r) != len(scores[0]) for r in scores):
         raise ValueError("scores: one equally long, non-empty row per run")
@@ -57,17 +57,14 @@ def bootstrap_ci(
         rows, cols = index
         return np.asarray(table[rows[..., :, None], cols[..., None, :]].mean(axis=(-2, -1)))
 
-    result = bootstrap(
-        tuple(np.arange(table.shape[axis]) for axis in moving),
+    low, high = percentile_interval(
+        [np.arange(table.shape[axis]) for axis in moving],
         resampled_mean,
-        n_resamples=resamples,
-        vectorized=True,
-        confidence_level=level,
-        method="percentile",
-        rng=np.random.default_rng(seed),
+        resamples=resamples,
+        level=level,
+        seed=seed,
     )
-    interval = result.confidence_interval
-    return MeanCI(mean=mean, low=float(interval.low), high=float(interval.high), level=level)
+    return MeanCI(mean=mean, low=low, high=high, level=level)
 
 
 def order_correlation(one: Sequence[str], other: Sequence[str]) -> float:

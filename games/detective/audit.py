@@ -13,7 +13,8 @@ from collections.abc import Collection, Mapping, Sequence
 
 from pydantic import BaseModel, ConfigDict
 
-from games.core.audit import AuditRecord, Where, audit_row, judged_record
+from formalize.reading.reading import Reading, SlotReading
+from games.core.audit import AuditRecord, Cell, ReadAnswer, Where, audit_row, judged_record
 from games.core.log import GameLog
 from games.core.replay import replay
 from games.core.runlog import LogError
@@ -25,7 +26,7 @@ from games.detective.verify import card_formulas, slot_formula, theory_formulas
 from provers import get_prover
 from reasoning.formula import Card, Formula
 from reasoning.prover import Axiom
-from reasoning.verifier import ClaimCheck, Judgement, Verifier
+from reasoning.verifier import ClaimCheck, ClaimStatus, Judgement, Verifier
 
 AUDIT_PROVER = "sat"
 """The backend that audits a log's answers (the case theory is propositional)."""
@@ -131,33 +132,96 @@ def logged_case(log: GameLog[DetectiveEvent]) -> Case:
     return case
 
 
+def reading_detail(slot: SlotReading) -> dict[str, Cell]:
+    """A slot reading's audit columns: the outcome, the reader, the words that decided it and
+    where they stand in the answer (the first asserting span), and why it is unsure."""
+    deciding = [e for e in slot.evidence if e.stance == "asserted"] or slot.evidence
+    first = deciding[0] if deciding else None
+    return {
+        "outcome": slot.outcome,
+        "reader": slot.reader,
+        "words": " | ".join(e.words for e in deciding) or None,
+        "start": first.start if first else None,
+        "end": first.end if first else None,
+        "note": slot.note or None,
+    }
+
+
+def _unjudged_slots(reading: Reading | None) -> list[SlotReading]:
+    return [] if reading is None else [s for s in reading.slots if not s.decided]
+
+
 def audit_record(log: GameLog[DetectiveEvent]) -> AuditRecord:
     """Every stage's answer elements of a detective log as the record every game yields: a row
     per element (where: the stage as the round, the log line; the question, slot and locations
-    read as extra columns) and the reader's summary."""
+    read as extra columns) and the reader's summary. Answers given in words add their
+    readings: each asserted element's row carries the words that asserted it, a slot the
+    reader was unsure of is a row of its own, unjudged (status UNKNOWN), and every answer is
+    listed with its text and reading."""
     case = logged_case(log)
     if not case.checkable:
         raise ValueError(f"{log.path}: its case has no logic; only the autograder can grade it")
     verifier = Verifier(get_prover(AUDIT_PROVER))
     rows = []
+    read: list[ReadAnswer] = []
     for index, event in enumerate(log.events):
         if not isinstance(event, AnswersEvent):
             continue
+        where = Where(line=log.line_of(index), round=event.stage)
+        readings = event.readings or {}
+        calls = event.calls or {}
         for element in audit_answers(case, event.read, event.answers, verifier):
+            detail: dict[str, Cell] = {
+                "question": element.question,
+                "slot": element.slot,
+                "read": len(event.read),
+            }
+            if element.question in readings:
+                detail |= reading_detail(readings[element.question].slot(element.slot))
             rows.append(
                 audit_row(
                     0,
-                    Where(line=log.line_of(index), round=event.stage),
+                    where,
                     f"{element.question}.{element.slot} = {element.value}",
                     element.check.status,
                     element.check.correctness,
-                    detail={
-                        "question": element.question,
-                        "slot": element.slot,
-                        "read": len(event.read),
-                    },
-                    call=(event.calls or {}).get(element.question),
+                    detail=detail,
+                    call=calls.get(element.question),
                 )
             )
-    figures = {"stages": sum(isinstance(e, AnswersEvent) for e in log.events)}
-    return judged_record("detective", log, log.header.seed, log.header.seats, rows, figures)
+        for qid, reading in readings.items():
+            for slot in _unjudged_slots(reading):
+                unread: dict[str, Cell] = {
+                    "question": qid,
+                    "slot": slot.slot,
+                    "read": len(event.read),
+                }
+                rows.append(
+                    audit_row(
+                        0,
+                        where,
+                        f"{qid}.{slot.slot} unread",
+                        ClaimStatus.UNKNOWN,
+                        None,
+                        detail=unread | reading_detail(slot),
+                        call=calls.get(qid),
+                    )
+                )
+            read.append(
+                ReadAnswer(
+                    seat=0,
+                    where=where,
+                    question=qid,
+                    text=(event.texts or {}).get(qid, ""),
+                    reading=reading,
+                    call=calls.get(qid),
+                )
+            )
+    figures = {
+        "stages": sum(isinstance(e, AnswersEvent) for e in log.events),
+        "answers_read": len(read),
+        "answers_unjudged": sum(not r.reading.decided for r in read),
+    }
+    return judged_record(
+        "detective", log, log.header.seed, log.header.seats, rows, figures, readings=read
+    )

@@ -163,8 +163,8 @@ class CaseKnobs(BaseModel):
     ``locations`` cards in all, of which at least ``red_herrings`` help no answer;
     ``questions`` (2-5); ``inference_steps``, the least number of clue facts in a minimal set
     that entails each answer; ``distractors``, true facts no answer needs, spread over the
-    cards; ``words_per_card``, the length narration may pad a card's text to while its fact
-    sentences stay the majority; ``intro_clues``, how
+    cards; ``words_per_card``, the length narration brings a card's text to (as far as the
+    case's unused narration lasts); ``intro_clues``, how
     many needed facts the introduction states; ``long_chains``, whether answers should rest on
     chains of indirect clues (sightings, holdings, motives) rather than on direct clues about the
     crime (time windows, possible rooms, the method), which makes them need more locations.
@@ -177,7 +177,7 @@ class CaseKnobs(BaseModel):
     inference_steps: int = Field(default=2, ge=2, le=8)
     distractors: int = Field(default=12, ge=0, le=60)
     red_herrings: int = Field(default=3, ge=0, le=10)
-    words_per_card: int = Field(default=120, ge=20, le=600)
+    words_per_card: int = Field(default=160, ge=20, le=600)
     intro_clues: int = Field(default=2, ge=0, le=10)
     long_chains: bool = True
 
@@ -193,7 +193,8 @@ class CaseKnobs(BaseModel):
 
 
 class Case(BaseModel):
-    """A whole detective case as stored in a case file."""
+    """A whole detective case as stored in a case file; ``house_plan`` is a card read with the
+    introduction (the doors, the locked rooms and the rules of the evening), empty if none."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -202,6 +203,7 @@ class Case(BaseModel):
     seed: int | None = None
     knobs: CaseKnobs | None = None
     introduction: str = Field(min_length=1)
+    house_plan: str = ""
     intro_facts: list[FormulaText] = []
     intro_sentences: list[Sentence] = []
     questions: list[Question] = Field(min_length=1)

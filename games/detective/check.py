@@ -6,8 +6,9 @@ locations together must settle every answer uniquely and the introduction alone 
 stored unlock set must be one of the minimal sets of locations that settle its answer, and every
 such set must be stored; no answer may be settled by one location; exactly the locations no
 answer needs are red herrings; the knobs a case declares must describe it; and each location's
-text must state its facts in words (the generator's clauses), never their opposite. The work
-is bounded by the case's size and a time limit; beyond either, ``CheckLimitError`` says which.
+text must state its facts in words (a sentence the generator's reader reads back to it, or one
+of its clauses), never their opposite. The work is bounded by the case's size and a time limit;
+beyond either, ``CheckLimitError`` says which.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from formalize.world.render import phrasings
 from formalize.world.setting import Setting
 from games.detective.case import Case
 from games.detective.knowledge import CaseKnowledge
+from games.detective.narrative import parse_sentence, sentences, stated_facts
 from games.detective.unlock import (
     TooManyUnlockSets,
     UnlockKey,
@@ -281,18 +283,24 @@ def _wordings(fact: Fact, setting: Setting) -> list[str]:
     return [fill(t, fact, setting) for t in templates] + phrasings(fact, setting)
 
 
-def _text_problem(where: str, text: str, formula_text: str, setting: Setting) -> str | None:
-    """Whether ``text`` states the fact ``formula_text`` in words; None when it does (or when
-    the formula is not one of the generator's kinds of fact, whose words cannot be known)."""
+def _text_problem(
+    where: str, text: str, stated: list[Fact], formula_text: str, setting: Setting
+) -> str | None:
+    """Whether ``text`` states the fact ``formula_text`` in words (one of its sentences reads
+    back to it, as ``stated`` says, or it holds one of the fact's wordings); None when it does
+    (or when the formula is not one of the generator's kinds of fact, whose words cannot be
+    known)."""
     fact = fact_of(parse_formula(formula_text), setting)
     if fact is None:
         return None
     body = _normal(text)
-    if any(_normal(p) in body for p in _wordings(fact, setting)):
+    if fact in stated or any(_normal(p) in body for p in _wordings(fact, setting)):
         return None
     opposite = _opposite(fact)
     if opposite is not None:
         said = next((p for p in _wordings(opposite, setting) if _normal(p) in body), None)
+        if said is None and opposite in stated:
+            said = next(s for s in sentences(text) if opposite in parse_sentence(s, setting))
         if said is not None:
             return f"{where}: the text says {said!r}, the opposite of its fact {formula_text}"
     example = _wordings(fact, setting)[0]
@@ -303,14 +311,17 @@ def text_problems(case: Case) -> list[str]:
     """Each location's (and the introduction's) facts stated in its text, never contradicted."""
     if case.setting is None:
         return []
+    setting = case.setting
+    intro = stated_facts(case.introduction, setting)
     found = [
-        _text_problem("introduction", case.introduction, f, case.setting) for f in case.intro_facts
+        _text_problem("introduction", case.introduction, intro, f, setting)
+        for f in case.intro_facts
     ]
-    found += [
-        _text_problem(f"location '{loc.id}'", loc.text, f, case.setting)
-        for loc in case.locations
-        for f in loc.facts
-    ]
+    for loc in case.locations:
+        stated = stated_facts(loc.text, setting)
+        found += [
+            _text_problem(f"location '{loc.id}'", loc.text, stated, f, setting) for f in loc.facts
+        ]
     return [p for p in found if p is not None]
 
 

@@ -73,7 +73,7 @@ def generate(
     ] = 2,
     distractors: Annotated[int, typer.Option(help="True but useless facts added.")] = 12,
     red_herrings: Annotated[int, typer.Option(help="Least number of useless locations.")] = 3,
-    words_per_card: Annotated[int, typer.Option(help="Target words per location text.")] = 120,
+    words_per_card: Annotated[int, typer.Option(help="Target words per location text.")] = 160,
     intro_clues: Annotated[int, typer.Option(help="Clue facts the introduction states.")] = 2,
     long_chains: Annotated[
         bool,
@@ -229,7 +229,11 @@ def play_detective(
         if isinstance(event, VisitEvent):
             typer.echo(f"  visit {event.stage}: {case.location(event.location).title}")
         elif isinstance(event, AnswersEvent):
-            grades = "ungraded" if event.grades is None else " ".join(map(str, event.grades))
+            grades = (
+                "ungraded"
+                if event.grades is None
+                else " ".join("unjudged" if g is None else str(g) for g in event.grades)
+            )
             given = sum(v is not None for slots in event.answers.values() for v in slots.values())
             typer.echo(f"  stage {event.stage}: {given} elements given, grades {grades}")
     if isinstance(played.agents[0], LLMAgent):

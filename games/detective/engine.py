@@ -13,10 +13,11 @@ from typing import Any, Literal, overload
 
 from pydantic import BaseModel
 
+from formalize.reading.reading import Reading
 from games.core.protocol import GameInfo, SeatResult
 from games.detective.case import Case, dump_case
 from games.detective.events import AnswersEvent, CaseStart, GameEnd, StageAnswers, VisitEvent
-from games.detective.grading import CaseScore, grade_answer, score_case
+from games.detective.grading import CaseScore, grade_answer, judged_case_score
 from games.detective.planner import best_achievable
 
 MAX_LOCATIONS = 40
@@ -49,10 +50,16 @@ class Visit:
 @dataclass(frozen=True)
 class Answer:
     """A whole stage's answers: question id -> slot name -> value (None: left blank), and the
-    recorded LLM call each question's answer came from (question id -> call index), if any."""
+    recorded LLM call each question's answer came from (question id -> call index), if any.
+
+    Answers given in words also carry each question's ``texts`` and their ``readings``; the
+    values are then what the readings assert, and a question whose reading is not decisive
+    gets no exact grade."""
 
     answers: Mapping[str, Mapping[str, str | None]]
     calls: Mapping[str, int] | None = field(default=None, compare=False)
+    texts: Mapping[str, str] | None = field(default=None, compare=False)
+    readings: Mapping[str, Reading] | None = field(default=None, compare=False)
 
     def plain(self) -> StageAnswers:
         """The answers as plain dictionaries, as logged."""
@@ -150,6 +157,7 @@ class DetectiveState:
         self.case = case
         self.read: list[str] = []
         self.stages: list[StageAnswers] = []
+        self.grades: list[dict[str, int | None]] = []
         self.phase: Phase = "answer"
         self._space = AnswerSpace(case)
         self._terminal = False
@@ -195,12 +203,20 @@ class DetectiveState:
             return
         assert isinstance(action, Answer)
         stage = action.plain()
+        readings = dict(action.readings) if action.readings is not None else None
+        for qid, reading in (readings or {}).items():
+            if stage.get(qid) != reading.values():
+                raise IllegalAction(f"{qid}: the answer is not what its reading asserts")
         self.stages.append(stage)
-        grades = (
-            [grade_answer(q, stage[q.id]).score for q in self.case.questions]
-            if self.case.checkable
-            else None
-        )
+        grades: list[int | None] | None = None
+        if self.case.checkable:
+            grades = [
+                None
+                if readings is not None and q.id in readings and not readings[q.id].decided
+                else grade_answer(q, stage[q.id]).score
+                for q in self.case.questions
+            ]
+            self.grades.append({q.id: g for q, g in zip(self.case.questions, grades, strict=True)})
         self._events.append(
             AnswersEvent(
                 stage=len(self.read),
@@ -208,6 +224,8 @@ class DetectiveState:
                 answers=stage,
                 grades=grades,
                 calls=None if action.calls is None else dict(action.calls),
+                texts=None if action.texts is None else dict(action.texts),
+                readings=readings,
             )
         )
         if len(self.read) < len(self.case.locations):
@@ -215,7 +233,9 @@ class DetectiveState:
             return
         self._terminal = True
         if self.case.checkable:
-            self.score = score_case(self.case, self.stages)
+            self.score = judged_case_score(
+                {q.id: [g[q.id] for g in self.grades] for q in self.case.questions}
+            )
         self._events.append(GameEnd(stages=len(self.stages), score=self.score))
 
     def _view(self) -> DetectiveView:
@@ -234,10 +254,13 @@ class DetectiveState:
         return [self.score.overall if self.score is not None else 0.0]
 
     def result(self) -> SeatResult:
-        """The overall score, rank 1, and whether the case was graded exactly."""
+        """The overall score, rank 1, and whether the case was graded exactly (``unjudged``: it
+        has the logic, but no question's answers in words were all read decisively)."""
         if not self._terminal:
             raise ValueError("the game is still running")
         reason = "graded" if self.score is not None else "ungraded"
+        if self.score is None and self.case.checkable:
+            reason = "unjudged"
         return SeatResult(returns=tuple(self.returns()), ranks=(1,), reason=reason)
 
     def events(self) -> Sequence[BaseModel]:

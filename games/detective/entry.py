@@ -45,7 +45,7 @@ def detective_actions(events: Sequence[DetectiveEvent]) -> Iterator[tuple[int, M
     """Every stage's answers and every visit a log records, as actions of seat 0."""
     for index, event in enumerate(events):
         if isinstance(event, AnswersEvent):
-            yield index, {0: Answer(event.answers, event.calls)}
+            yield index, {0: Answer(event.answers, event.calls, event.texts, event.readings)}
         elif isinstance(event, VisitEvent):
             yield index, {0: Visit(event.location)}
 
@@ -78,6 +78,7 @@ class DetectiveEntry(GameEntry[DetectiveEvent]):
     auditor = "games.detective.audit:audit_record"
     viewer = "games.detective.view:detective_view"
     answer_models = "games.detective.llm_schemas:largest_answer_models"
+    reward = "games.detective.reward:reward"
     config_type = DetectiveConfig
     event_adapter = DETECTIVE_EVENT
     agents = AGENTS

@@ -3,10 +3,18 @@ end with the case's scores."""
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializerFunctionWrapHandler,
+    TypeAdapter,
+    model_serializer,
+)
 
+from formalize.reading.reading import Reading
 from games.core.llm_call import LLMCallsRef
 from games.detective.case import CaseKnobs
 from games.detective.grading import CaseScore
@@ -47,14 +55,32 @@ class CaseStart(_Event):
 
 class AnswersEvent(_Event, LLMCallsRef):
     """The answers given after reading ``read`` (stage = how many locations were read), with
-    each question's exact grade when the case can be graded exactly, and the recorded LLM call
-    each question's answer came from (for an LLM reader that records its calls)."""
+    each question's exact grade when the case can be graded exactly (None for an answer in
+    words whose reading is not decisive: unjudged), and the recorded LLM call each question's
+    answer came from (for an LLM reader that records its calls).
+
+    An agent that answers in words also logs each question's ``texts`` and their ``readings``
+    (``formalize.reading``: per slot the outcome, the option, and the character spans of the
+    words that decided it); ``answers`` then holds the options the readings assert. Both are
+    left out of the JSON when absent, so typed answers are written as before."""
 
     type: Literal["answers"] = "answers"
     stage: int = Field(ge=0)
     read: list[str]
     answers: StageAnswers
-    grades: list[int] | None
+    grades: list[int | None] | None
+    texts: dict[str, str] | None = None
+    readings: dict[str, Reading] | None = None
+
+    @model_serializer(mode="wrap")
+    def _without_absent(self, handler: SerializerFunctionWrapHandler) -> Any:
+        data = handler(self)
+        if isinstance(data, dict):
+            for key in ("texts", "readings", "calls"):
+                value = data.pop(key, None)
+                if value is not None:
+                    data[key] = value
+        return data
 
 
 class VisitEvent(_Event):

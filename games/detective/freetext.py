@@ -2,7 +2,8 @@
 and after every location the model answers all questions in one prompt, in its own words,
 making its best guess when unsure (``{"1": "...", "2": "..."}``); between, it chooses the next
 location. Each answer is graded 0-3 by the autograder and, where the question has a logic form
-(typed slots), also exactly, from the options its text names.
+(typed slots), also exactly, from its reading (``games.detective.reading``): only when every
+slot's reading is decided; otherwise the answer is unjudged and counted.
 
 This plays any case, including a user's transcribed case whose questions have no slots; the
 typed game (``engine``) asks per part with options instead.
@@ -11,15 +12,17 @@ typed game (``engine``) asks per part with options instead.
 from __future__ import annotations
 
 import random
-import re
 from collections.abc import Sequence
 
 from pydantic import BaseModel, ConfigDict, RootModel
 
+from formalize.reading.reader import Reader
+from formalize.reading.reading import Reading
 from games.detective.autograder import AutoGrader
-from games.detective.case import AnswerSlot, Case, Question
-from games.detective.grading import CaseScore, case_score, grade_answer, question_score
+from games.detective.case import Case
+from games.detective.grading import CaseScore, case_score, judged_case_score, question_score
 from games.detective.prompts import SYSTEM, LocationReply, location_prompt, questions_block, recap
+from games.detective.reading import make_reader, read_answer, reading_grade
 from reasoning.llm import (
     ChatClient,
     FallbackCounter,
@@ -76,6 +79,23 @@ class FreePlay(BaseModel):
         return self.stages[-1].read
 
 
+def ask_free_answers(
+    client: ChatClient, case: Case, read: Sequence[str], seed: int
+) -> dict[str, str] | None:
+    """Every question's answer in words after reading ``read`` (question id -> text, blank
+    where the reply has none); None when the reply stays unusable after the re-prompts."""
+    outcome = ask_structured(
+        client,
+        [system(SYSTEM), user(free_answer_prompt(case, read))],
+        FreeAnswers,
+        seed=seed,
+    )
+    if outcome.value is None:
+        return None
+    given = outcome.value.root
+    return {q.id: given.get(str(i), "").strip() for i, q in enumerate(case.questions, 1)}
+
+
 def play_free_text(case: Case, client: ChatClient, seed: int = 0) -> FreePlay:
     """Play ``case`` to the end: answers after the introduction and after every location."""
     rng = random.Random(seed)
@@ -83,16 +103,10 @@ def play_free_text(case: Case, client: ChatClient, seed: int = 0) -> FreePlay:
     read: list[str] = []
     stages: list[FreeStage] = []
     while True:
-        outcome = ask_structured(
-            client,
-            [system(SYSTEM), user(free_answer_prompt(case, read))],
-            FreeAnswers,
-            seed=seed,
-        )
-        if outcome.value is None:
+        answers = ask_free_answers(client, case, read, seed)
+        if answers is None:
             counter.record("answer", "unparsed")
-        given = {} if outcome.value is None else outcome.value.root
-        answers = {q.id: given.get(str(i), "").strip() for i, q in enumerate(case.questions, 1)}
+            answers = {q.id: "" for q in case.questions}
         stages.append(FreeStage(read=list(read), answers=answers))
         unread = [loc.id for loc in case.locations if loc.id not in read]
         if not unread:
@@ -112,64 +126,50 @@ def play_free_text(case: Case, client: ChatClient, seed: int = 0) -> FreePlay:
     return FreePlay(title=case.title, stages=stages, fallbacks=counter.count())
 
 
-def _names(slot: AnswerSlot, value: str) -> list[str]:
-    """The ways an answer may name a choice: its text, without a parenthesis or a leading
-    ``the``, and its value."""
-    text = slot.choice(value).text.casefold()
-    bare = re.sub(r"\s*\(.*?\)", "", text)
-    return sorted({text, bare, bare.removeprefix("the "), value.casefold()}, key=len, reverse=True)
-
-
-def read_elements(question: Question, text: str) -> dict[str, str | None]:
-    """Per slot of ``question``, the option a free-text answer names (the first named, by
-    position; None when it names none)."""
-    folded = f" {' '.join(text.casefold().split())} "
-    out: dict[str, str | None] = {}
-    for slot in question.slots:
-        found: list[tuple[int, str]] = []
-        for choice in slot.choices:
-            spots = [
-                m.start()
-                for name in _names(slot, choice.value)
-                for m in re.finditer(rf"(?<![a-z]){re.escape(name)}(?![a-z])", folded)
-            ]
-            if spots:
-                found.append((min(spots), choice.value))
-        out[slot.name] = min(found)[1] if found else None
-    return out
-
-
 class FreeGrades(BaseModel):
     """A play graded: per stage and question the autograder's grade and, for questions with a
-    logic form, the exact grade; the scores P, F and O from each (exact: None when no question
-    has a logic form)."""
+    logic form, the reading of the answer and its exact grade (None: unjudged, a slot's reading
+    unsure); the scores P, F and O from each (exact: over the questions judged at every stage,
+    None when there is none), how many answers were unjudged, and the reader's LLM calls."""
 
     model_config = ConfigDict(frozen=True)
 
     mode: int
+    reader: str
     auto: list[dict[str, int]]
-    exact: list[dict[str, int]]
+    exact: list[dict[str, int | None]]
+    readings: list[dict[str, Reading]]
     auto_score: CaseScore
     exact_score: CaseScore | None
+    unjudged: int
+    reader_calls: int
 
 
-def grade_play(case: Case, play: FreePlay, grader: AutoGrader) -> FreeGrades:
-    """Grade every stage's answers with ``grader`` and, where possible, exactly."""
+def grade_play(
+    case: Case, play: FreePlay, grader: AutoGrader, reader: Reader | None = None
+) -> FreeGrades:
+    """Grade every stage's answers with ``grader`` and, where the reading is decisive, exactly
+    (``reader``: the offline reader by default)."""
+    reader = reader if reader is not None else make_reader(case.setting)
     auto = [
         {q.id: grader.grade(case, q, stage.answers[q.id] or "(no answer)") for q in case.questions}
         for stage in play.stages
     ]
     typed = [q for q in case.questions if q.slots]
-    exact = [
-        {q.id: grade_answer(q, read_elements(q, stage.answers[q.id])).score for q in typed}
+    readings = [
+        {q.id: read_answer(reader, case, q, stage.answers[q.id]) for q in typed}
         for stage in play.stages
     ]
+    exact = [{q.id: reading_grade(q, found[q.id]) for q in typed} for found in readings]
     auto_score = case_score([question_score(q.id, [s[q.id] for s in auto]) for q in case.questions])
-    exact_score = (
-        case_score([question_score(q.id, [s[q.id] for s in exact]) for q in typed])
-        if typed
-        else None
-    )
     return FreeGrades(
-        mode=grader.mode, auto=auto, exact=exact, auto_score=auto_score, exact_score=exact_score
+        mode=grader.mode,
+        reader=reader.name,
+        auto=auto,
+        exact=exact,
+        readings=readings,
+        auto_score=auto_score,
+        exact_score=judged_case_score({q.id: [s[q.id] for s in exact] for q in typed}),
+        unjudged=sum(g is None for stage in exact for g in stage.values()),
+        reader_calls=sum(r.calls for found in readings for r in found.values()),
     )

@@ -4,19 +4,25 @@ From a world it draws a pool of true facts, keeps a minimal subset that still en
 answer (trying negative facts for removal first, so the case says mostly what was so, then by
 default the most direct kinds of fact, so answers come from chains of sightings, holdings and
 motives), opens the introduction at the body (where it lay at the last hour, which names the
-room of the crime) and puts a few kept facts beside it, spreads the rest over the clue
-locations, adds true but useless facts as distractors, positive where there are enough (some
-locations get nothing else: the red herrings), tells each location's facts as a scene
-(``narrative``), and computes every answer's minimal unlock sets. A draw
-that breaks a rule (the introduction or one location settling an answer, too few inference
-steps, too few red herrings) is dropped and the next draw tried. The accepted case is checked
-once more with the prover given (``verify_case``) before it is returned.
+room of the crime) and puts a few kept facts beside it, chooses the locations' voices (the room
+of the body always among them) and lays the rest out over them by how naturally each voice
+tells each fact (``voices.fit``: the body's room and the doctors the physical evidence, a
+witness its own doings, the vicar and the bank the motives), adds true but useless facts as
+distractors, positive where there are enough (some locations get nothing else: the red
+herrings), and computes every answer's minimal unlock sets. A draw that breaks a rule (the
+introduction or one location settling an answer, too few inference steps, too few red
+herrings) is dropped and the next draw tried. The accepted case is checked once more with the
+prover given (``verify_case``) before it is returned.
+
+The facts of a case are a function of its seed and knobs alone; the prose is written on top of
+them with a random stream of its own (``writer``), so a case's wording can change, or be
+rewritten card by card, while its facts stay as they are.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from formalize.world.facts import (
@@ -40,17 +46,12 @@ from formalize.world.theory import background_theory
 from formalize.world.world import World
 from games.detective.case import AnswerSlot, Case, CaseKnobs, Location, Question, Sentence
 from games.detective.knowledge import CaseKnowledge
-from games.detective.narrative import (
-    OFFICIALS,
-    CardSpec,
-    Line,
-    card_lines,
-    introduction,
-    solution_text,
-)
+from games.detective.narrative import solution_text
 from games.detective.questions import PLANS, answer_slot, question_text
 from games.detective.unlock import TooManyUnlockSets, shrink, with_unlock_sets
 from games.detective.verify import slot_formula, verify_case
+from games.detective.voices import PHYSICAL, Voice, fit, scene_voice, voice_options
+from games.detective.writer import Card, Line, TemplateWriter, WriterFactory, house_plan
 from reasoning.constraints import ConstraintSessionFactory
 from reasoning.formula import Formula, conj
 from reasoning.prover import Prover
@@ -90,7 +91,7 @@ class _Draw:
     questions: list[tuple[str, list[AnswerSlot]]]
     body: Seen
     intro: list[Fact]
-    cards: list[list[Fact]]
+    cards: list[Card]
     steps: dict[str, list[Fact]]
 
 
@@ -169,6 +170,102 @@ def _minimise(
     return kept
 
 
+class _Layout:
+    """Facts (pool indices) placed on the locations' voices, by fit and balance: clue facts on
+    the clue locations, distractors first where each red herring can tell one, and every
+    location that settles an answer on its own relieved of a fact it tells least well."""
+
+    def __init__(
+        self, voices: list[Voice], herrings: set[int], pool: Sequence[Fact], world: World
+    ) -> None:
+        self.voices = voices
+        self.herrings = herrings
+        self.clue_cards = [c for c in range(len(voices)) if c not in herrings]
+        self.pool = pool
+        self.crime = world.crimes[0]
+        self.cards: list[set[int]] = [set() for _ in voices]
+
+    def fit(self, i: int, card: int) -> int | None:
+        """How naturally card ``card`` tells fact ``i`` (None: not at all)."""
+        return fit(self.pool[i], self.voices[card], self.crime)
+
+    def best(self, i: int, among: Sequence[int], rng: random.Random, herring: float = 0.0) -> int:
+        """The card of ``among`` that tells fact ``i`` best for its load (``herring`` more for
+        a red herring that can tell it), else the room of the body (which can tell anything)."""
+
+        def key(c: int) -> tuple[float, float]:
+            f = self.fit(i, c)
+            bonus = herring if c in self.herrings and f else 0.0
+            return ((f or 0) - len(self.cards[c]) + bonus, rng.random())
+
+        options = [c for c in among if self.fit(i, c) is not None]
+        return max(options, key=key) if options else 0
+
+    def place_clues(self, clues: Sequence[int], rng: random.Random) -> None:
+        """Each clue on the clue card that tells it best, the most particular facts first; then
+        an empty clue card takes a fact it tells well from the fullest card that can spare one."""
+
+        def strongest(i: int) -> int:
+            return max(
+                (f for c in self.clue_cards if (f := self.fit(i, c)) is not None), default=-1
+            )
+
+        for i in sorted(clues, key=strongest, reverse=True):
+            self.cards[self.best(i, self.clue_cards, rng)].add(i)
+        for c in self.clue_cards:
+            if self.cards[c]:
+                continue
+            offers = [
+                (i, d)
+                for d in self.clue_cards
+                if len(self.cards[d]) > 1
+                for i in self.cards[d]
+                if (self.fit(i, c) or 0) > 0
+            ]
+            if offers:
+                i, d = max(offers, key=lambda o: (len(self.cards[o[1]]), self.fit(o[0], c) or 0))
+                self.cards[d].discard(i)
+                self.cards[c].add(i)
+
+    def add_distractors(self, spare: Sequence[int], count: int, rng: random.Random) -> None:
+        """``count`` spare facts: first one for each red herring that can tell one (never what
+        the body shows, which belongs to its room), then positive facts before negative ones."""
+        positive = [i for i in spare if not is_negative(self.pool[i])]
+        chosen: list[int] = []
+        for c in rng.sample(sorted(self.herrings), len(self.herrings)):
+            fitting = [
+                i
+                for i in spare
+                if i not in chosen
+                and (self.fit(i, c) or 0) > 0
+                and not isinstance(self.pool[i], PHYSICAL)
+            ]
+            if fitting and len(chosen) < count:
+                i = rng.choice([i for i in fitting if i in positive] or fitting)
+                chosen.append(i)
+                self.cards[c].add(i)
+        more: list[int] = []
+        for group in (positive, [i for i in spare if i not in positive]):
+            rest = [i for i in group if i not in chosen]
+            more += rng.sample(rest, min(len(rest), count - len(chosen) - len(more)))
+        for i in more:
+            self.cards[self.best(i, range(len(self.voices)), rng, herring=2.0)].add(i)
+
+    def relieve(self, strong: int, kept: set[int], rng: random.Random) -> bool:
+        """Move a kept fact the card ``strong`` tells least well to the clue card that tells it
+        best; False when the card has fewer than two to give."""
+        movable = sorted(self.cards[strong] & kept)
+        if len(movable) < 2:
+            return False
+        loosest = min(self.fit(i, strong) or 0 for i in movable)
+        moved = rng.choice([i for i in movable if (self.fit(i, strong) or 0) == loosest])
+        others = [c for c in self.clue_cards if c != strong]
+        target = self.best(moved, others, rng)
+        self.cards[strong].discard(moved)
+        self.cards[target].add(moved)
+        return True
+
+
 def _layout(
     kb: CaseKnowledge,
     kept: set[int],
@@ -176,42 +273,36 @@ def _layout(
     goals: list[Formula],
     knobs: CaseKnobs,
     rng: random.Random,
-    is_negative_index: Callable[[int], bool],
-) -> tuple[set[int], list[set[int]]] | None:
-    """Introduction facts and each location's facts (as pool indices), or None if none pass;
-    distractors are positive facts where there are enough."""
+    pool: Sequence[Fact],
+    world: World,
+) -> tuple[set[int], list[Card]] | None:
+    """Introduction facts and the locations (voices and their facts), or None if none pass."""
     order = sorted(kept)
     rng.shuffle(order)
     intro: set[int] = set()
     for i in order:
         if len(intro) < knobs.intro_clues and not any(kb.entails(intro | {i}, g) for g in goals):
             intro.add(i)
-    clues = [i for i in order if i not in intro]
-    n_clue = knobs.locations - knobs.red_herrings
-    cards: list[set[int]] = [set() for _ in range(knobs.locations)]
-    for n, i in enumerate(clues):
-        cards[n % n_clue].add(i)
-    positive = [i for i in spare if not is_negative_index(i)]
-    negative = [i for i in spare if is_negative_index(i)]
-    chosen = rng.sample(positive, min(len(positive), knobs.distractors))
-    chosen += rng.sample(negative, min(len(negative), knobs.distractors - len(chosen)))
-    for n, i in enumerate(chosen):
-        cards[n_clue + n if n_clue + n < knobs.locations else rng.randrange(knobs.locations)].add(i)
+    setting, crime = world.setting, world.crimes[0]
+    voices = [
+        scene_voice(setting, crime.place),
+        *rng.sample(voice_options(setting, crime.place), knobs.locations - 1),
+    ]
+    herrings = set(rng.sample(range(1, knobs.locations), knobs.red_herrings))
+    lay = _Layout(voices, herrings, pool, world)
+    lay.place_clues([i for i in order if i not in intro], rng)
+    lay.add_distractors(spare, knobs.distractors, rng)
     for _ in range(2 * knobs.locations):
         strong = next(
-            (c for c in range(len(cards)) if any(kb.entails(intro | cards[c], g) for g in goals)),
+            (c for c, f in enumerate(lay.cards) if any(kb.entails(intro | f, g) for g in goals)),
             None,
         )
         if strong is None:
-            rng.shuffle(cards)
-            return intro, cards
-        movable = sorted(cards[strong] & kept)
-        if len(movable) < 2:
+            paired = list(zip(voices, lay.cards, strict=True))
+            rng.shuffle(paired)
+            return intro, [Card(v, tuple(pool[i] for i in sorted(f))) for v, f in paired]
+        if not lay.relieve(strong, kept, rng):
             return None
-        target = min((c for c in range(n_clue) if c != strong), key=lambda c: len(cards[c]))
-        moved = rng.choice(movable)
-        cards[strong].discard(moved)
-        cards[target].add(moved)
     return None
 
 
@@ -241,9 +332,7 @@ def _draw(
         if min(len(s) for s in steps.values()) < knobs.inference_steps:
             return None
         spare = [i for i in range(len(pool)) if i not in kept]
-        layout = _layout(
-            kb, kept, spare, list(goals.values()), knobs, rng, lambda i: is_negative(pool[i])
-        )
+        layout = _layout(kb, kept, spare, list(goals.values()), knobs, rng, pool, world)
     if layout is None:
         return None
     intro, cards = layout
@@ -252,19 +341,9 @@ def _draw(
         questions,
         body,
         [pool[i] for i in sorted(intro)],
-        [[pool[i] for i in sorted(card)] for card in cards],
+        cards,
         {qid: [pool[i] for i in ids] for qid, ids in steps.items()},
     )
-
-
-def _cards(world: World, n: int, rng: random.Random) -> list[tuple[str, CardSpec]]:
-    """``n`` locations: household members (who speak), rooms (where things are found) and
-    outsiders (who report), each with its title."""
-    s = world.setting
-    options = [(f"{p.name}, {p.role}", CardSpec("witness", speaker=p.name)) for p in s.suspects]
-    options += [(f"The {p.name}", CardSpec("room", place=p.name)) for p in s.places]
-    options += [(title, CardSpec("official", speaker=who)) for title, who in OFFICIALS.items()]
-    return rng.sample(options, n)
 
 
 def _slug(text: str) -> str:
@@ -282,24 +361,32 @@ def _sentences(lines: Sequence[Line], setting: Setting) -> list[Sentence]:
 
 
 def _build(
-    seed: int, draw: _Draw, knobs: CaseKnobs, rng: random.Random, factory: ConstraintSessionFactory
+    seed: int,
+    draw: _Draw,
+    knobs: CaseKnobs,
+    prose: random.Random,
+    factory: ConstraintSessionFactory,
+    writer_for: WriterFactory,
 ) -> Case | None:
-    intro, cards = draw.intro, draw.cards
+    """The case of ``draw``, its prose written by ``writer_for``'s writer with ``prose``; None
+    when its unlock sets are too many or too few of its locations are red herrings."""
     world = draw.world
     setting = world.setting
     crime = world.crimes[0]
     victim = setting.person(crime.victim).name
     scene = setting.place(crime.place).name
-    qtexts = [question_text(qid, victim, scene, rng) for qid, _ in draw.questions]
+    writer = writer_for(setting, prose, knobs.words_per_card)
+    qtexts = [question_text(qid, victim, scene, prose) for qid, _ in draw.questions]
+    intro_text, intro_lines = writer.introduction(draw.body, qtexts, draw.intro)
     locations = []
-    for (title, spec), card in zip(_cards(world, knobs.locations, rng), cards, strict=True):
-        lines = card_lines(spec, card, setting, knobs.words_per_card, rng)
+    for card in draw.cards:
+        lines = writer.card(card)
         locations.append(
             Location(
-                id=_slug(title),
-                title=title,
+                id=_slug(card.voice.title),
+                title=card.voice.title,
                 text=" ".join(line.text for line in lines),
-                facts=[format_formula(fact_formula(f, setting)) for f in card],
+                facts=[format_formula(fact_formula(f, setting)) for f in card.facts],
                 sentences=_sentences(lines, setting),
             )
         )
@@ -314,13 +401,13 @@ def _build(
         )
         for (qid, slots), text, answer in zip(draw.questions, qtexts, answers, strict=True)
     ]
-    intro_text, intro_lines = introduction(setting, draw.body, qtexts, intro, rng)
     case = Case(
         title=f"Death at {setting.title}",
         seed=seed,
         knobs=knobs,
         introduction=intro_text,
-        intro_facts=[format_formula(fact_formula(f, setting)) for f in [draw.body, *intro]],
+        house_plan=house_plan(setting),
+        intro_facts=[format_formula(fact_formula(f, setting)) for f in [draw.body, *draw.intro]],
         intro_sentences=_sentences(intro_lines, setting),
         questions=questions,
         locations=locations,
@@ -328,7 +415,7 @@ def _build(
             world,
             list(zip(qtexts, answers, strict=True)),
             [draw.steps[qid] for qid, _ in draw.questions],
-            rng,
+            prose,
         ),
         setting=setting,
     )
@@ -351,6 +438,7 @@ def generate_case_and_world(
     factory: ConstraintSessionFactory,
     knobs: CaseKnobs | None = None,
     attempts: int = 40,
+    writer: WriterFactory = TemplateWriter,
 ) -> tuple[Case, World]:
     """The case for ``seed`` and the hidden world it was drawn from (see ``generate_case``)."""
     knobs = knobs or CaseKnobs()
@@ -362,7 +450,8 @@ def generate_case_and_world(
         draw = _draw(world, knobs, rng, factory)
         if draw is None:
             continue
-        case = _build(seed, draw, knobs, rng, factory)
+        prose = random.Random(f"prose:{seed}:{attempt}")
+        case = _build(seed, draw, knobs, prose, factory, writer)
         if case is not None and not verify_case(case, prover, world):
             return case, world
     raise GenerationError(f"seed {seed}: no acceptable case in {attempts} attempts")
@@ -374,6 +463,8 @@ def generate_case(
     factory: ConstraintSessionFactory,
     knobs: CaseKnobs | None = None,
     attempts: int = 40,
+    writer: WriterFactory = TemplateWriter,
 ) -> Case:
-    """The case for ``seed``: the first draw that passes every check, verified with ``prover``."""
-    return generate_case_and_world(seed, prover, factory, knobs, attempts)[0]
+    """The case for ``seed``: the first draw that passes every check, verified with ``prover``;
+    its facts depend on ``seed`` and ``knobs`` alone, its prose on ``writer`` too."""
+    return generate_case_and_world(seed, prover, factory, knobs, attempts, writer)[0]

@@ -114,6 +114,17 @@ def case_score(per_question: Sequence[QuestionScore]) -> CaseScore:
     )
 
 
+def judged_case_score(grades: Mapping[str, Sequence[int | None]]) -> CaseScore | None:
+    """The case's scores over the questions graded exactly at every stage (``grades``: question
+    id -> grade per stage, None where the answer was unjudged); None when there is none."""
+    judged = [
+        question_score(qid, [g for g in stages if g is not None])
+        for qid, stages in grades.items()
+        if stages and all(g is not None for g in stages)
+    ]
+    return case_score(judged) if judged else None
+
+
 def score_case(case: Case, stages: Sequence[Answers]) -> CaseScore:
     """Grade every stage's answers (stage 0 after the introduction) and score the case."""
     return case_score(

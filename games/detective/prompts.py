@@ -49,13 +49,16 @@ def questions_block(case: Case) -> str:
 
 
 def recap(case: Case, read: tuple[str, ...]) -> str:
-    """The opening every prompt shares: the introduction and every location read, in order."""
+    """The opening every prompt shares: the introduction (and the house plan, if the case has
+    one) and every location read, in order."""
     parts = [
         "OK, you are going to solve a detective case.",
         "When I give you instructions the text starts with ##. Text from the case starts with $$.",
         "## Here is the case introduction.",
         f"$$ Introduction\n{case.introduction}",
     ]
+    if case.house_plan:
+        parts.append(f"$$ The house plan\n{case.house_plan}")
     parts += [f"$$ Location: {case.location(lid).title}\n{case.location(lid).text}" for lid in read]
     return "\n\n".join(parts)
 

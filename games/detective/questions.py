@@ -17,27 +17,28 @@ PLANS: dict[int, tuple[tuple[str, tuple[str, ...]], ...]] = {
         ("how_when", ("weapon", "method", "time")),
     ),
     3: (
-        ("who", ("culprit",)),
-        ("why", ("motive",)),
+        ("who_why", ("culprit", "motive")),
         ("how_when", ("weapon", "method", "time")),
+        ("whole", ("culprit", "weapon", "motive", "time")),
     ),
     4: (
-        ("who", ("culprit",)),
-        ("why", ("motive",)),
+        ("who_how", ("culprit", "weapon")),
+        ("why_when", ("motive", "time")),
         ("how_when", ("weapon", "method", "time")),
         ("whole", ("culprit", "weapon", "motive", "time")),
     ),
     5: (
         ("who", ("culprit",)),
-        ("why", ("motive",)),
-        ("when", ("time",)),
+        ("who_why", ("culprit", "motive")),
         ("how", ("weapon", "method")),
+        ("how_when", ("weapon", "method", "time")),
         ("whole", ("culprit", "weapon", "motive", "time")),
     ),
 }
 """For each number of questions, the questions (id and slot names) a case asks. The room of
-the crime is no question: the case opens where the body lies. A question of three or more parts
-in every plan lets an answer earn each grade 0-3."""
+the crime is no question: the case opens where the body lies. Most questions have several
+parts (every one but a five-question case's first), and every plan has one of three or more,
+so over a set of cases an answer earns each grade 0-3."""
 
 ASKED: dict[str, tuple[str, ...]] = {
     "who": (
@@ -45,26 +46,32 @@ ASKED: dict[str, tuple[str, ...]] = {
         "Who had access to {first} in the {scene} at the fatal hour, and struck the blow?",
         "Which member of the household is the murderer of {victim}?",
     ),
-    "why": (
-        "What was the motive for the murder of {victim}?",
-        "Why did the killer want {victim} dead?",
-    ),
-    "when": ("At what hour did {victim} die?", "When was {victim} killed?"),
     "how": (
         "How did {victim} die, and by what weapon?",
         "What weapon was used on {victim}, and how did {first} die?",
     ),
     "who_why": (
         "Who killed {victim}, and what was the motive?",
-        "Who had access to {first} in the {scene} and killed {first}, and why?",
+        "Who killed {first} in the {scene}, and why?",
+        "Which member of the household murdered {victim}, and for what reason?",
+    ),
+    "who_how": (
+        "Who killed {victim}, and with what weapon?",
+        "Which member of the household struck {first} down in the {scene}, and with what?",
+    ),
+    "why_when": (
+        "Why was {victim} killed, and at what hour?",
+        "What drove the killer to murder {first}, and when was it done?",
     ),
     "how_when": (
         "How did {victim} die: with what weapon, by what means, and at what hour?",
         "When and how was {victim} killed, and with which weapon?",
+        "At what hour did {first} die in the {scene}, by what means, and with what weapon?",
     ),
     "whole": (
         "Tell the whole story: who killed {victim}, with what weapon, for what motive, and "
         "at what hour?",
+        "Put it all together: who murdered {first}, with what, why, and when?",
     ),
 }
 """Per question id, the ways it can be asked (``{victim}``, ``{first}`` and ``{scene}`` are

@@ -149,6 +149,7 @@ class HanabiEntry(GameEntry[HanabiEvent]):
     auditor = "games.hanabi.audit:audit_record"
     viewer = "games.hanabi.view:hanabi_view"
     answer_models = "games.hanabi.llm_schemas:largest_answer_models"
+    reward = "games.hanabi.reward:reward"
     decisions = "games.hanabi.position:logged_decisions"
     config_type = HanabiConfig
     event_adapter = HANABI_EVENT

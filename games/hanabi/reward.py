@@ -5,15 +5,18 @@ here every stated deduction is judged exactly where it was stated (``games.hanab
 judge_claim``: against the exact knowledge of the seat whose card it is, and against the card
 actually there), the recall counts the slots on the table given a complete, true claim, and the
 chosen move may be valued by rollouts (``games.hanabi.annotate.move_values``) or by values a
-dataset already holds. The terms and their weights are ``games.core.reward``'s.
+dataset already holds. The terms and their weights are ``games.core.reward``'s; ``reward`` is
+the same in TRL's reward-function shape, over the rows ``gumshoe export dataset`` writes.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from formalize.hanabi.deck import COLORS, NUM_IDENTITIES, NUM_RANKS
-from games.core.reward import Reward, RewardWeights, malformed, reward
+from games.core.reward import Reward, RewardWeights, malformed, trl_reward
+from games.core.reward import reward as weigh
 from games.hanabi.annotate import move_values
 from games.hanabi.audit import judge_claim, standard, tightest
 from games.hanabi.engine import MAX_SCORE, HanabiGame
@@ -63,7 +66,37 @@ def decision_reward(
     if values is None and samples:
         values = move_values(game, samples, samples, seed, policy).values
     value = None if values is None else values[answer.chosen] / MAX_SCORE
-    return reward(judgements, weights, recall=recall, value=value)
+    return weigh(judgements, weights, recall=recall, value=value)
+
+
+TRACKING_AGENTS = ("mycroft",)
+"""The agents whose replies state deductions (the others are scored on their move alone)."""
+
+
+def score(
+    position: str, text: str, columns: Mapping[str, Any], weights: RewardWeights = DEFAULT_WEIGHTS
+) -> Reward:
+    """The reward of ``text`` at a dataset row's ``position`` (``Position`` as JSON): deductions
+    judged when the row's ``agent`` tracks them (Mycroft; every reply when the column is absent),
+    the move valued by the row's ``values`` where ``hanabi annotate`` wrote them."""
+    agent = columns.get("agent")
+    tracking = agent is None or str(agent).split("@")[0] in TRACKING_AGENTS
+    values = columns.get("values") or None
+    return decision_reward(
+        Position.model_validate_json(position), text, weights, tracking=tracking, values=values
+    )
+
+
+reward = trl_reward(
+    "hanabi",
+    score,
+    DEFAULT_WEIGHTS,
+    """One exact reward per completion of a Hanabi decision prompt, in TRL's reward-function
+    shape (``GRPOTrainer(..., reward_funcs=[reward])``): sound deductions +1, lucky 0, wrong -1
+    (averaged), plus the recall of the slots on the table, plus the chosen move's value over 25
+    where the row has ``values``; an unreadable reply -1. None for rows of other games or
+    without a position.""",
+)
 
 
 def stated_claims(game: HanabiGame, answer: RatedAnswer) -> tuple[list[Judgement], float]:

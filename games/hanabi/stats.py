@@ -11,6 +11,7 @@ from pydantic import BaseModel, ConfigDict
 
 from games.hanabi.config import Scoring
 from games.hanabi.engine import MAX_SCORE, HanabiGame
+from reasoning.bootstrap import percentile_interval, trimmed_mean
 
 BOOTSTRAP_RESAMPLES = 2000
 """Resamples for the percentile bootstrap of the confidence intervals."""
@@ -36,10 +37,8 @@ class ScoreStats(BaseModel):
 
 def iqm(values: Sequence[float]) -> float:
     """The interquartile mean: the mean of the middle half, a quarter cut from each end
-    (``scipy.stats.trim_mean``)."""
-    from scipy.stats import trim_mean
-
-    return float(trim_mean(values, 0.25))
+    (``reasoning.bootstrap.trimmed_mean``)."""
+    return float(trimmed_mean(values, 0.25))
 
 
 def bootstrap_ci(
@@ -49,9 +48,8 @@ def bootstrap_ci(
     resamples: int = BOOTSTRAP_RESAMPLES,
 ) -> tuple[float, float]:
     """The percentile-bootstrap 95% confidence interval of ``mean`` or ``iqm``
-    (``scipy.stats.bootstrap``, resampled by a generator seeded with ``seed``)."""
+    (``reasoning.bootstrap``, resampled by a generator seeded with ``seed``)."""
     import numpy as np
-    from scipy.stats import bootstrap, trim_mean
 
     data = np.asarray(values, dtype=float)
     if data.size == 0:
@@ -62,18 +60,9 @@ def bootstrap_ci(
     def measure(sample: np.ndarray, axis: int) -> np.ndarray:
         if statistic == "mean":
             return np.asarray(np.mean(sample, axis=axis))
-        return np.asarray(trim_mean(sample, 0.25, axis=axis))
+        return np.asarray(trimmed_mean(sample, 0.25, axis=axis))
 
-    result = bootstrap(
-        (data,),
-        measure,
-        n_resamples=resamples,
-        vectorized=True,
-        method="percentile",
-        rng=np.random.default_rng(seed),
-    )
-    interval = result.confidence_interval
-    return float(interval.low), float(interval.high)
+    return percentile_interval([data], measure, resamples=resamples, seed=seed)
 
 
 @dataclass(frozen=True, slots=True)

@@ -69,6 +69,7 @@ class MysteryEntry(GameEntry[MysteryEvent]):
     auditor = "games.mystery.audit:audit_record"
     viewer = "games.mystery.view:mystery_view"
     answer_models = "games.mystery.llm_schemas:largest_answer_models"
+    reward = "games.mystery.reward:reward"
     config_type = MysteryConfig
     event_adapter = MYSTERY_EVENT
     agents = AGENTS

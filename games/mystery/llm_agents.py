@@ -22,6 +22,7 @@ import math
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, PrivateAttr, model_validator
@@ -35,6 +36,8 @@ from formalize.interrogation.questions import (
     Where,
     render_question,
 )
+from formalize.reading.offline import OfflineReader
+from formalize.reading.task import Option, ReadingTask, SlotSpec
 from formalize.world.facts import Fact, Seen
 from formalize.world.render import listing, render_fact
 from formalize.world.setting import Setting
@@ -98,14 +101,24 @@ def spoken_schema(read: Callable[[str], Reply]) -> type[MysteryAnswer]:
     return SpokenAnswer
 
 
+@lru_cache(maxsize=16)
+def _name_reader(setting_json: str) -> tuple[OfflineReader, ReadingTask]:
+    """The offline reader of a setting's people and the task of naming one of them."""
+    setting = Setting.model_validate_json(setting_json)
+    options = [Option(value=p.id, text=p.name) for p in setting.people]
+    task = ReadingTask(
+        question="Who?", slots=[SlotSpec(name="person", kind="person", options=options)]
+    )
+    return OfflineReader(setting), task
+
+
 def _person_id(setting: Setting, text: str | None) -> str | None:
+    """The person a name field names, read as an answer in words (``formalize.reading``: the
+    name, first name or surname, the role, a misspelling); None unless it asserts one."""
     if text is None:
         return None
-    key = text.strip().lower()
-    for p in setting.people:
-        if key in (p.id, p.name.lower(), p.name.split()[0].lower()):
-            return p.id
-    return None
+    reader, task = _name_reader(setting.model_dump_json())
+    return reader.read(task, text).values()["person"]
 
 
 def parse_question(setting: Setting, spec: QuestionSpec) -> Question | None:
@@ -366,11 +379,7 @@ class MysteryPrompter:
     def _target(self, answer: MysteryAnswer, obs: MysteryView) -> str | None:
         s = obs.setting
         others = [p for k, p in enumerate(obs.players) if k != obs.seat]
-        named = {_person_id(s, v): names for v, names in answer.suspects.items()}
-        lists = tuple(
-            tuple(p for p in others if p in {_person_id(s, n) for n in named.get(c.victim, [])})
-            for c in s.crimes
-        )
+        lists = stated_suspects(answer, obs)
         entropy = sum(math.log(max(1, len(suspects))) for suspects in lists)
         state = self.state
         state.suspects = lists
@@ -392,6 +401,18 @@ class MysteryPrompter:
         if target in others:
             state.last = (obs.round, target, entropy)
         return target if target in others else None
+
+
+def stated_suspects(answer: MysteryAnswer, obs: MysteryView) -> tuple[tuple[str, ...], ...]:
+    """The suspects an ask-phase answer states, per crime of the setting: the other players it
+    names for the crime's victim (unknown names and the asker itself left out)."""
+    s = obs.setting
+    others = [p for k, p in enumerate(obs.players) if k != obs.seat]
+    named = {_person_id(s, v): names for v, names in answer.suspects.items()}
+    return tuple(
+        tuple(p for p in others if p in {_person_id(s, n) for n in named.get(c.victim, [])})
+        for c in s.crimes
+    )
 
 
 def weighted_gain(credits: Sequence[Credit], target: str, now: int) -> float:

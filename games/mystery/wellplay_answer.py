@@ -5,8 +5,10 @@ every character's script. ``played`` first plays the script: three rounds in whi
 character, in order, asks one other character one free-text question and gets a free-text
 answer (a murderer may lie; WellPlay scripts carry no logic, so nothing is formalised); each
 character then answers with its own script and the whole conversation. The model answers each
-question with option letters; a reply that stays malformed after the re-prompts counts as wrong
-and is counted as a fallback.
+question with option letters, read by the offline reader of answers in words
+(``formalize.reading``): a single-choice answer must assert one option, a multiple-choice one
+may list several (a hedge between options chooses none); a reply that stays malformed after the
+re-prompts counts as wrong and is counted as a fallback.
 """
 
 from __future__ import annotations
@@ -17,7 +19,10 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from games.mystery.wellplay import LETTERS, WellPlayCharacter, WellPlayQuestion, WellPlayScript
+from formalize.reading.lexicon import LETTER_KIND
+from formalize.reading.offline import OfflineReader
+from formalize.reading.task import Option, ReadingTask, SlotSpec
+from games.mystery.wellplay import WellPlayCharacter, WellPlayQuestion, WellPlayScript
 from reasoning.llm import ChatClient, ask_structured, system, user
 
 Knowledge = Literal["own", "all", "played"]
@@ -60,6 +65,31 @@ class Turn(BaseModel):
     to: str = ""
     question: str = ""
     answer: str = ""
+
+
+_READER = OfflineReader()
+
+
+def chosen_letters(question: WellPlayQuestion, answer: str) -> frozenset[str]:
+    """The options an answer chooses, read from its words: the option it asserts, or for a
+    multiple-choice question the options it lists; none when it hedges, denies or is unsure."""
+    task = ReadingTask(
+        question=question.question,
+        slots=[
+            SlotSpec(
+                name="answer",
+                kind=LETTER_KIND,
+                options=[Option(value=k, text=v) for k, v in question.options.items()],
+            )
+        ],
+    )
+    (slot,) = _READER.read(task, answer).slots
+    if slot.outcome == "asserted" and slot.option is not None:
+        return frozenset({slot.option})
+    listed = all(e.stance == "listed" for e in slot.evidence if e.options)
+    if question.multiple and slot.outcome == "several" and listed:
+        return frozenset(slot.options)
+    return frozenset()
 
 
 def character_context(
@@ -149,7 +179,7 @@ def answer_questions(
             fallbacks += 1
             chosen: frozenset[str] = frozenset()
         else:
-            chosen = frozenset(ch for ch in outcome.value.answer.lower() if ch in LETTERS)
+            chosen = chosen_letters(question, outcome.value.answer)
         graded.append(Graded(question, chosen, chosen == question.key))
     return graded, fallbacks
 

@@ -222,6 +222,7 @@ def play_undercover(
     """Play one seeded Undercover-V game and print each round's descriptions, their card
     checks (the verification record) and the vote."""
     out, model = shared.out, shared.model
+    similarity = MiniLMSimilarity() if scores else None
     try:
         seated_specs, _ = seating(
             agents,
@@ -299,8 +300,8 @@ def play_undercover(
     }
     for line in usage_footer(labelled):
         typer.echo(line)
-    if scores:
-        metrics = game_metrics(played.log(), lex, MiniLMSimilarity())
+    if similarity is not None:
+        metrics = game_metrics(played.log(), lex, similarity)
         typer.echo("")
         typer.echo("Attributional Score (seed 002, eqs. 8-10; MiniLM cosine):")
         for s in metrics.seats:

@@ -84,6 +84,7 @@ class UndercoverEntry(GameEntry[UndercoverEvent]):
     auditor = "games.undercover.audit:audit_record"
     viewer = "games.undercover.view:undercover_view"
     answer_models = "games.undercover.llm_schemas:largest_answer_models"
+    reward = "games.undercover.reward:reward"
     config_type = UndercoverSetup
     event_adapter = UNDERCOVER_EVENT
     agents = AGENTS

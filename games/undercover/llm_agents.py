@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Literal
 
@@ -138,6 +139,36 @@ def contains_word(text: str, word: str) -> bool:
     return bool(key) and f" {key} " in f" {normalise_description(text)} "
 
 
+def describe_parser(obs: Observation, uses_roles: bool) -> Callable[[str], DescribeAnswer]:
+    """The reading of a describe reply in labelled lines: the description (checked against
+    ``obs``), and the role belief and reasoning of agents that state them."""
+    labels = [prompts.REASONING, prompts.ROLE, prompts.DESCRIPTION]
+    required = [prompts.ROLE, prompts.DESCRIPTION] if uses_roles else [prompts.DESCRIPTION]
+
+    def parse(text: str) -> DescribeAnswer:
+        fields = labelled_fields(text, labels, required=required)
+        return DescribeAnswer(
+            description=check_description(fields[prompts.DESCRIPTION], obs),
+            role=read_role(fields) if uses_roles else None,
+            reasoning=fields.get(prompts.REASONING, ""),
+        )
+
+    return parse
+
+
+def formalized(formalizer: Autoformalizer | None, text: str, obs: Observation) -> Description:
+    """The description ``text`` of ``obs.word``, with its logical form where ``formalizer`` is
+    given and succeeds (the thing described is ``item``, the word's predicate is known to it)."""
+    if formalizer is None:
+        return Description(text)
+    predicate = word_predicate(obs.word)
+    signature = Signature(predicates={predicate: ("entity",)}, constants={ITEM: "entity"})
+    form = formalizer.formalize(text, signature=signature)
+    if form.formula is None:
+        return Description(text)
+    return Description(text, formula=form.formula, formula_text=form.formula_text)
+
+
 def check_description(text: str, obs: Observation) -> str:
     """``text`` as one clean line if it is a usable description for ``obs``; else MalformedAnswer.
 
@@ -212,21 +243,10 @@ class LLMAgent:
 
     def describe(self, obs: Observation) -> Description:
         """A one-sentence description of ``obs.word`` (a fallback sentence after 3 re-prompts)."""
-        labels = [prompts.REASONING, prompts.ROLE, prompts.DESCRIPTION]
-        required = [prompts.ROLE, prompts.DESCRIPTION] if self.uses_roles else [prompts.DESCRIPTION]
-
-        def parse(text: str) -> DescribeAnswer:
-            fields = labelled_fields(text, labels, required=required)
-            return DescribeAnswer(
-                description=check_description(fields[prompts.DESCRIPTION], obs),
-                role=read_role(fields) if self.uses_roles else None,
-                reasoning=fields.get(prompts.REASONING, ""),
-            )
-
         outcome = self.seat.ask(
             self.describe_messages(obs),
             DescribeAnswer,
-            parse=parse,
+            parse=describe_parser(obs, self.uses_roles),
             answer=describe_answer_model(self.uses_roles),
         )
         answer = outcome.value
@@ -309,16 +329,9 @@ class LLMAgent:
         return prompts.conversation(obs, prompts.vote_prompt(obs, self.vote_task))
 
     def formalized(self, text: str, obs: Observation) -> Description:
-        """The description, with its logical form when a formalizer is set and succeeds (the
-        thing described is ``item``, the word's predicate is known to the formalizer)."""
-        if self.formalizer is None:
-            return Description(text)
-        predicate = word_predicate(obs.word)
-        signature = Signature(predicates={predicate: ("entity",)}, constants={ITEM: "entity"})
-        form = self.formalizer.formalize(text, signature=signature)
-        if form.formula is None:
-            return Description(text)
-        return Description(text, formula=form.formula, formula_text=form.formula_text)
+        """The description, with its logical form when a formalizer is set and succeeds
+        (``formalized``)."""
+        return formalized(self.formalizer, text, obs)
 
 
 class AttNLIAgent(LLMAgent):

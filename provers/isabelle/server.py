@@ -34,14 +34,17 @@ from collections import deque
 from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from types import ModuleType
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from isabelle_client import IsabelleResponse, get_isabelle_client
-from isabelle_client.data_models import IsabelleResponseType, Message, UseTheoriesResults
-from isabelle_client.socket_communication import get_response_from_isabelle
 from pydantic import ValidationError
 
+from reasoning.extras import optional_import
 from reasoning.prover import ProverUnavailable
+
+if TYPE_CHECKING:
+    from isabelle_client import IsabelleResponse
+    from isabelle_client.data_models import Message
 
 ENV_VAR = "GUMSHOE_ISABELLE"
 DEFAULT_SESSION = "HOL"
@@ -52,13 +55,22 @@ INSTALL_HINT = (
 CONTROL_TIMEOUT_S = 30.0
 CHECK_DELAY_S = 0.5
 
-_ASYNC_FINAL = frozenset(
-    {IsabelleResponseType.FINISHED, IsabelleResponseType.FAILED, IsabelleResponseType.ERROR}
-)
-_SYNC_FINAL = frozenset({IsabelleResponseType.OK, IsabelleResponseType.ERROR})
+_ASYNC_FINAL = frozenset({"FINISHED", "FAILED", "ERROR"})
+_SYNC_FINAL = frozenset({"OK", "ERROR"})
 _INTERRUPTS = ("Interrupt", "Timeout")
 _log = logging.getLogger(__name__)
 _T = TypeVar("_T")
+
+
+def _client(module: str = "isabelle_client") -> ModuleType:
+    """``isabelle_client`` (or one of its modules), the ``isabelle`` extra, imported when the
+    server is first spoken to; MissingExtra naming the extra when it is not installed."""
+    return optional_import(module, "isabelle", "the Isabelle backend")
+
+
+def _kind(response: IsabelleResponse) -> str:
+    """The type of a server response: OK, NOTE, FINISHED, FAILED or ERROR."""
+    return str(response.response_type.name)
 
 
 class IsabelleServerError(RuntimeError):
@@ -154,10 +166,12 @@ def read_theory_check(responses: Sequence[IsabelleResponse]) -> TheoryCheck:
     if not responses:
         raise IsabelleServerError("no response to use_theories")
     final = responses[-1]
-    if final.response_type is not IsabelleResponseType.FINISHED:
+    if _kind(final) != "FINISHED":
         raise IsabelleServerError(f"use_theories failed: {_failure_text(final)}")
     try:
-        results = UseTheoriesResults.model_validate(final.response_body)
+        results = _client("isabelle_client.data_models").UseTheoriesResults.model_validate(
+            final.response_body
+        )
     except ValidationError as exc:
         raise IsabelleServerError(f"unexpected use_theories result: {exc}") from exc
     messages = tuple(_message(m) for node in results.nodes for m in node.messages)
@@ -304,8 +318,10 @@ class IsabelleServer:
         ``timeout`` (seconds) bounds the start-up together with the ``start_timeout`` given at
         construction, whichever is smaller. Raises ProverUnavailable when Isabelle is missing or
         the session cannot be built, IsabelleTimeout when start-up does not finish in time, and
-        IsabelleServerError when the server stops answering.
+        IsabelleServerError when the server stops answering; MissingExtra when the ``isabelle``
+        extra (isabelle-client) is not installed.
         """
+        _client()
         limit = self._start_timeout if timeout is None else min(timeout, self._start_timeout)
         deadline = time.perf_counter() + limit
         with self._lock:
@@ -399,7 +415,7 @@ class IsabelleServer:
         ).start()
         try:
             line = first_line.get(timeout=max(0.0, deadline - time.perf_counter()))
-            client = get_isabelle_client(line.strip())
+            client = _client().get_isabelle_client(line.strip())
         except queue.Empty:
             _stop_process(process, grace_s=0.0)
             raise IsabelleTimeout("'isabelle server' did not start within the time limit") from None
@@ -425,7 +441,7 @@ class IsabelleServer:
             built = self._command("session_build", arguments, True, left())
             final = built[-1]
             body = final.response_body
-            if final.response_type is not IsabelleResponseType.FINISHED or not (
+            if _kind(final) != "FINISHED" or not (
                 isinstance(body, dict) and body.get("ok") is True
             ):
                 raise ProverUnavailable(
@@ -440,7 +456,7 @@ class IsabelleServer:
             ) from None
         final = started[-1]
         body = final.response_body
-        if final.response_type is IsabelleResponseType.FINISHED and isinstance(body, dict):
+        if _kind(final) == "FINISHED" and isinstance(body, dict):
             session_id = body.get("session_id")
             if isinstance(session_id, str):
                 return session_id
@@ -480,6 +496,7 @@ async def _exchange(
     host, port, password = address
     text = command if argument is None else f"{command} {json.dumps(argument)}"
     final = _ASYNC_FINAL if asynchronous else _SYNC_FINAL
+    read_response = _client("isabelle_client.socket_communication").get_response_from_isabelle
     try:
         reader, writer = await asyncio.open_connection(host, port)
     except OSError as exc:
@@ -487,24 +504,24 @@ async def _exchange(
     try:
         writer.write(f"{password}\n{text}\n".encode())
         await writer.drain()
-        greeting = await get_response_from_isabelle(reader)
-        if greeting.response_type is not IsabelleResponseType.OK:
+        greeting = await read_response(reader)
+        if _kind(greeting) != "OK":
             raise IsabelleServerError(f"Isabelle refused the connection: {greeting}")
         responses: list[IsabelleResponse] = []
         while True:
-            response = await get_response_from_isabelle(reader)
+            response = await read_response(reader)
             responses.append(response)
             body = response.response_body
             if (
                 asynchronous
-                and response.response_type is IsabelleResponseType.OK
+                and _kind(response) == "OK"
                 and isinstance(body, dict)
                 and isinstance(body.get("task"), str)
             ):
                 if on_task is not None:
                     on_task(body["task"])
                 continue
-            if response.response_type in final:
+            if _kind(response) in final:
                 return responses
     except (OSError, ValueError, asyncio.IncompleteReadError) as exc:
         raise IsabelleServerError(f"Isabelle protocol failure on {command}: {exc}") from exc

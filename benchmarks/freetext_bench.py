@@ -1,0 +1,351 @@
+"""How well answers in words are read: ``bench freetext`` runs each reader over a labelled set of
+answers to generated detective cases (hand-written, with their true grades) and reports per kind
+of answer and per reader: answers, decided (every slot's reading decided, so the answer gets an
+exact grade), exact agreement with the true grade among the decided, over-credited and
+under-credited answers (the reader's grade above / below the true one), unsure (unjudged), and
+LLM calls per answer, with CPU and wall time.
+
+Readers: ``offline`` (no endpoint), ``llm`` and ``combined`` (the LLM where the offline reader
+is unsure) against the endpoint, or with ``--scripted`` against a local scripted chat server
+that answers the reader's prompt by a keyword rule (the options whose words the answer
+contains: one is asserted, more are ``several``), which exercises the LLM path and shows what
+keyword matching does; it is a rule, not a model.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager, nullcontext
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+import typer
+from pydantic import BaseModel, ConfigDict, Field
+
+from benchmarks.report import Timing, format_table, measure, write_json
+from formalize.reading.reader import Reader
+from formalize.world.setting import Setting
+from games.core.cli import BaseUrl, Model, fail, llm_settings
+from games.core.errors import GAME_ERRORS
+from games.detective.case import Question
+from games.detective.grading import grade_answer
+from games.detective.reading import (
+    READER_KINDS,
+    ReaderKind,
+    make_reader,
+    question_task,
+    reading_grade,
+)
+from reasoning.jsonpos import parse_model
+from reasoning.llm import ChatClient, LLMSettings, make_client
+from reasoning.llm.scripted_server import ChatRequest, ScriptedChatServer, Step
+from reasoning.textfile import UserFileError, read_user_text
+
+LABELLED = Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "freetext" / "labelled.json"
+"""The labelled set shipped with the tests."""
+
+KINDS: tuple[str, ...] = (
+    "plain",
+    "negation",
+    "list/hedge",
+    "role/alias",
+    "paraphrase",
+    "partial",
+    "misspelling",
+    "unknown",
+    "victim",
+    "two values",
+)
+"""The kinds of answer the labelled set holds, in the table's order."""
+
+COLUMNS = (
+    "reader",
+    "kind",
+    "answers",
+    "decided",
+    "decided %",
+    "exact %",
+    "over",
+    "under",
+    "unsure",
+    "calls/answer",
+)
+"""The table's columns."""
+
+
+class LabelledCase(BaseModel):
+    """A generated case as the set stores it: the seed and knobs it was generated with, its
+    setting and its questions."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    name: str
+    seed: int
+    knobs: dict[str, Any]
+    title: str
+    setting: Setting
+    questions: list[Question]
+
+
+Batch = Literal["tuning", "held-out"]
+"""Which batch an answer is in: the one the offline reader was tuned on, or one written after
+and measured as it came."""
+
+
+class LabelledAnswer(BaseModel):
+    """One answer: the case and question it answers, its kind, its batch, its text, its truth
+    (per slot the option it asserts, None where it asserts none) and its true grade."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    id: str
+    case: str
+    question: str
+    kind: str
+    batch: Batch
+    text: str
+    truth: dict[str, str | None]
+    grade: int = Field(ge=0, le=3)
+
+
+class LabelledSet(BaseModel):
+    """The labelled set: the cases and the answers to them."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    about: str
+    cases: list[LabelledCase]
+    answers: list[LabelledAnswer]
+
+    def question(self, answer: LabelledAnswer) -> tuple[LabelledCase, Question]:
+        """The case and question ``answer`` answers."""
+        case = next(c for c in self.cases if c.name == answer.case)
+        return case, next(q for q in case.questions if q.id == answer.question)
+
+
+def load_labelled(path: Path) -> LabelledSet:
+    """Read a labelled set (ValueError naming the file and what is wrong)."""
+    try:
+        text = read_user_text(path)
+    except UserFileError as err:
+        raise ValueError(str(err)) from None
+    found = parse_model(text, LabelledSet, str(path), ValueError)
+    for a in found.answers:
+        if a.case not in {c.name for c in found.cases}:
+            raise ValueError(f"{path}: answer {a.id} names an unknown case {a.case!r}")
+        case = next(c for c in found.cases if c.name == a.case)
+        q = next((q for q in case.questions if q.id == a.question), None)
+        if q is None or set(a.truth) != {s.name for s in q.slots}:
+            raise ValueError(f"{path}: answer {a.id}: its truth must name the question's slots")
+        if grade_answer(q, a.truth).score != a.grade:
+            raise ValueError(f"{path}: answer {a.id}: grade {a.grade} is not its truth's")
+    return found
+
+
+class Scored(BaseModel):
+    """One answer read: the reader's grade (None: unjudged), the true grade, the LLM calls,
+    and the reading."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: str
+    kind: str
+    grade: int | None
+    truth: int
+    calls: int
+    reading: dict[str, Any]
+
+
+def score(labelled: LabelledSet, reader_for: dict[str, Reader]) -> list[Scored]:
+    """Every answer read by the reader of its case (``reader_for``: case name -> reader)."""
+    out = []
+    for answer in labelled.answers:
+        case, question = labelled.question(answer)
+        reading = reader_for[case.name].read(question_task(question, case.setting), answer.text)
+        grade = reading_grade(question, reading)
+        out.append(
+            Scored(
+                id=answer.id,
+                kind=answer.kind,
+                grade=grade,
+                truth=answer.grade,
+                calls=reading.calls,
+                reading=reading.model_dump(),
+            )
+        )
+    return out
+
+
+def table_row(reader: str, kind: str, scored: Sequence[Scored]) -> dict[str, Any]:
+    """One row of the table over ``scored``."""
+    decided = [s for s in scored if s.grade is not None]
+    exact = sum(s.grade == s.truth for s in decided)
+    n = len(scored)
+    return {
+        "reader": reader,
+        "kind": kind,
+        "answers": n,
+        "decided": len(decided),
+        "decided %": 100.0 * len(decided) / n if n else 0.0,
+        "exact %": 100.0 * exact / len(decided) if decided else 0.0,
+        "over": sum(s.grade is not None and s.grade > s.truth for s in decided),
+        "under": sum(s.grade is not None and s.grade < s.truth for s in decided),
+        "unsure": n - len(decided),
+        "calls/answer": sum(s.calls for s in scored) / n if n else 0.0,
+    }
+
+
+def table_rows(reader: str, scored: Sequence[Scored]) -> list[dict[str, Any]]:
+    """The reader's rows: one per kind present, then ``all``."""
+    kinds = [k for k in KINDS if any(s.kind == k for s in scored)]
+    kinds += sorted({s.kind for s in scored} - set(kinds))
+    rows = [table_row(reader, k, [s for s in scored if s.kind == k]) for k in kinds]
+    return [*rows, table_row(reader, "all", scored)]
+
+
+_ANSWER = re.compile(r'^Answer given: """(.*)"""$', re.MULTILINE | re.DOTALL)
+_PART = re.compile(r"^- (\S+): (.*)$", re.MULTILINE)
+
+
+def _bare(text: str) -> str:
+    cut = re.sub(r"\s*\(.*?\)", "", text).strip().casefold()
+    return re.sub(r"^(the|a|an) ", "", cut)
+
+
+def read_by_rule(request: ChatRequest) -> Step:
+    """A keyword rule standing in for a reading model: per part, the options whose words (less
+    a parenthesis and an article) the answer contains; one is the reading, more are
+    ``several``, none is ``none``. Not a model: it shows the LLM path at work, and what
+    keyword matching does."""
+    prompt = request.last_user
+    found = _ANSWER.search(prompt.split("\n\nFor each part")[0] + "\n")
+    answer = found.group(1).casefold() if found else ""
+    reply: dict[str, dict[str, str]] = {}
+    for name, listed in _PART.findall(prompt):
+        options = re.findall(r'"([^"]*)"', listed)
+        named = [o for o in options if _bare(o) and _bare(o) in answer]
+        reading = named[0] if len(named) == 1 else ("several" if named else "none")
+        reply[name] = {"words": _bare(named[0]) if len(named) == 1 else "", "reading": reading}
+    return json.dumps(reply)
+
+
+@contextmanager
+def reader_client(
+    kinds: Sequence[ReaderKind], scripted: bool, settings: LLMSettings
+) -> Iterator[ChatClient | None]:
+    """The chat client the LLM readers use: none for the offline reader alone, the scripted
+    server's with ``scripted``, else the endpoint's."""
+    if all(k == "offline" for k in kinds):
+        yield None
+        return
+    server = ScriptedChatServer(read_by_rule) if scripted else nullcontext()
+    with server as running:
+        if isinstance(running, ScriptedChatServer):
+            settings = settings.model_copy(update={"base_url": running.base_url, "model": "rule"})
+        yield make_client(settings)
+
+
+def run(
+    labelled: LabelledSet, kinds: Sequence[ReaderKind], client: ChatClient | None
+) -> tuple[list[dict[str, Any]], dict[str, list[Scored]], dict[str, Timing]]:
+    """Every reader of ``kinds`` over the set: the table's rows, each answer scored, and each
+    reader's CPU and wall time."""
+    rows: list[dict[str, Any]] = []
+    scored: dict[str, list[Scored]] = {}
+    timings: dict[str, Timing] = {}
+    for kind in kinds:
+        readers = {c.name: make_reader(c.setting, kind, client) for c in labelled.cases}
+        with measure() as timing:
+            scored[kind] = score(labelled, readers)
+        timings[kind] = timing
+        rows += table_rows(kind, scored[kind])
+    return rows, scored, timings
+
+
+def sample(
+    answers: Sequence[LabelledAnswer], batch: Batch | None, per_kind: int | None
+) -> list[LabelledAnswer]:
+    """The answers of ``batch`` (all without one), at most the first ``per_kind`` of each kind."""
+    kept: list[LabelledAnswer] = []
+    for answer in answers:
+        if batch is not None and answer.batch != batch:
+            continue
+        if per_kind is not None and sum(a.kind == answer.kind for a in kept) >= per_kind:
+            continue
+        kept.append(answer)
+    return kept
+
+
+def _readers(text: str) -> list[ReaderKind]:
+    names = [p.strip() for p in text.split(",") if p.strip()]
+    chosen = [k for k in READER_KINDS if k in names]
+    if not names or len(chosen) != len(set(names)):
+        known = ", ".join(READER_KINDS)
+        raise ValueError(f"--readers: comma-separated readers among {known}, got {text!r}")
+    return chosen
+
+
+def bench_freetext(
+    readers: Annotated[
+        str, typer.Option(help="Readers, comma-separated: offline, llm, combined.")
+    ] = "offline",
+    scripted: Annotated[
+        bool,
+        typer.Option(
+            "--scripted",
+            help="Answer the LLM readers from a keyword rule on a local scripted chat server.",
+        ),
+    ] = False,
+    labelled: Annotated[
+        Path, typer.Option(help="The labelled set (JSON); the tests' own by default.")
+    ] = LABELLED,
+    batch: Annotated[
+        Batch | None,
+        typer.Option(help="Only this batch: tuning or held-out (default: both)."),
+    ] = None,
+    per_kind: Annotated[
+        int | None,
+        typer.Option(
+            min=1, help="Only the first N answers of each kind (a sample for slow models)."
+        ),
+    ] = None,
+    totals: Annotated[
+        bool, typer.Option("--totals", help="Print each reader's row over all kinds only.")
+    ] = False,
+    out: Annotated[Path, typer.Option(help="Folder for freetext.json.")] = Path("runs/bench"),
+    model: Model = None,
+    base_url: BaseUrl = None,
+) -> None:
+    """Readers of answers in words on the labelled set, per kind of answer."""
+    try:
+        kinds = _readers(readers)
+        found = load_labelled(labelled)
+        found = found.model_copy(update={"answers": sample(found.answers, batch, per_kind)})
+        settings = llm_settings(model, base_url)
+        if not scripted and any(k != "offline" for k in kinds) and not settings.configured:
+            raise ValueError("--readers llm/combined: give --base-url (or --scripted)")
+    except ValueError as err:
+        fail(err)
+    try:
+        with reader_client(kinds, scripted, settings) as client:
+            rows, scored, timings = run(found, kinds, client)
+    except GAME_ERRORS as err:
+        fail(err, 1)
+    shown = [r for r in rows if r["kind"] == "all"] if totals else rows
+    typer.echo(format_table(shown, COLUMNS))
+    for kind, timing in timings.items():
+        typer.echo(f"{kind}: CPU {timing.cpu:.2f} s, wall {timing.wall:.2f} s")
+    payload = {
+        "benchmark": "freetext",
+        "labelled": str(labelled),
+        "batch": batch,
+        "per_kind": per_kind,
+        "scripted": scripted,
+        "model": None if all(k == "offline" for k in kinds) else ("rule" if scripted else model),
+        "table": rows,
+        "answers": {k: [s.model_dump() for s in v] for k, v in scored.items()},
+        "timing": {k: {"cpu_s": t.cpu, "wall_s": t.wall} for k, t in timings.items()},
+    }
+    typer.echo(f"wrote {write_json(out / 'freetext.json', payload)}")

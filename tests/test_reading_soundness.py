@@ -1,0 +1,108 @@
+"""Soundness of the reading of answers in words: answers built from templates whose meaning is
+known (one option, a denied option and an asserted one, hedged pairs, lists, role descriptions,
+"the victim was shot by X", decoys naming the victim, a hedged guess, no answer) are never graded
+above their true grade, and every reading outcome occurs in the sample."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from benchmarks.freetext_bench import LABELLED, LabelledCase, load_labelled
+from formalize.reading.reading import OUTCOMES
+from games.detective.case import AnswerSlot, Question
+from games.detective.grading import grade_answer
+from games.detective.reading import make_reader, question_task
+
+CASES = load_labelled(LABELLED).cases
+
+Part = tuple[str, str | None, str]
+"""One slot's words, the option they truly assert (None: none), and the template's name."""
+
+
+def _name(slot: AnswerSlot, value: str, case: LabelledCase, first: bool) -> str:
+    """How an answer names option ``value``: a person by full or first name, else the option's
+    words without their parenthesis."""
+    if slot.kind == "culprit":
+        name = case.setting.person(value).name
+        return name.split()[0] if first else name
+    return slot.choice(value).text.split(" (")[0]
+
+
+@st.composite
+def slot_part(draw: st.DrawFn, case: LabelledCase, slot: AnswerSlot) -> Part:
+    """One slot's part of an answer, from a template with a known meaning."""
+    values = [c.value for c in slot.choices]
+    a, b, c = draw(st.permutations(values))[:3]
+    first = draw(st.booleans())
+
+    def n(value: str) -> str:
+        return _name(slot, value, case, first)
+
+    victim = case.setting.person(case.setting.crimes[0].victim).name
+    templates = ["one", "denied", "hedged", "listed", "maybe", "rejected", "absent"]
+    if slot.kind == "culprit":
+        templates += ["role", "passive", "victim"]
+    template = draw(st.sampled_from(templates))
+    match template:
+        case "one":
+            return draw(st.sampled_from([n(a), f"it was {n(a)}", f"{n(a)} did it"])), a, template
+        case "denied":
+            said = draw(st.sampled_from([f"not {n(b)} but {n(a)}", f"it was not {n(b)}; {n(a)}"]))
+            return said, a, template
+        case "hedged":
+            return (
+                draw(st.sampled_from([f"either {n(a)} or {n(b)}", f"{n(a)} or {n(b)}"])),
+                None,
+                template,
+            )
+        case "listed":
+            return f"{n(a)}, {n(b)} and {n(c)}", None, template
+        case "maybe":
+            return f"maybe {n(a)}", a, template
+        case "rejected":
+            return (
+                draw(st.sampled_from([f"not {n(a)}", f"neither {n(a)} nor {n(b)}"])),
+                None,
+                template,
+            )
+        case "role":
+            role = case.setting.person(a).role
+            return role, a, template
+        case "passive":
+            return f"{victim} was shot by {n(a)}", a, template
+        case "victim":
+            return draw(st.sampled_from([victim, f"{victim} was the victim"])), None, template
+    return "", None, template
+
+
+@st.composite
+def templated_answer(draw: st.DrawFn) -> tuple[LabelledCase, Question, str, dict[str, str | None]]:
+    """A question of a labelled case and an answer to it, with what each slot truly asserts."""
+    case = draw(st.sampled_from(CASES))
+    question = draw(st.sampled_from(case.questions))
+    parts = [draw(slot_part(case, slot)) for slot in question.slots]
+    truth = {slot.name: value for slot, (_, value, _) in zip(question.slots, parts, strict=True)}
+    words = [text for text, _, _ in parts if text]
+    text = ", ".join(words) if words else draw(st.sampled_from(["I don't know.", "No idea."]))
+    return case, question, text[:1].upper() + text[1:], truth
+
+
+def test_templated_answers_are_never_graded_above_their_truth() -> None:
+    readers = {c.name: make_reader(c.setting) for c in CASES}
+    outcomes: Counter[str] = Counter()
+
+    @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(templated_answer())
+    def check(drawn: tuple[LabelledCase, Question, str, dict[str, str | None]]) -> None:
+        case, question, text, truth = drawn
+        reading = readers[case.name].read(question_task(question, case.setting), text)
+        outcomes.update(s.outcome for s in reading.slots)
+        if reading.decided:
+            graded = grade_answer(question, reading.values()).score
+            assert graded <= grade_answer(question, truth).score, (text, reading)
+
+    check()
+    assert set(outcomes) == set(OUTCOMES), outcomes
