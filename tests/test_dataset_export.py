@@ -209,7 +209,7 @@ def test_the_live_clue_game_links_every_deduction_to_its_call(tmp_path: Path) ->
     stated = [c for c in claims if c["seat"] == 0]
     assert stated and all(c["call"] in calls for c in stated)
     for claim in stated:
-        assert claim["claim"] in calls[claim["call"]]["completion"], claim
+        assert claim["claim"] in calls[claim["call"]]["completion"][0]["content"], claim
 
 
 def test_jsonl_needs_no_pyarrow_and_parquet_says_how_to_get_it(
