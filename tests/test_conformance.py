@@ -58,7 +58,7 @@ class BoundedNimEntry(NimEntry):
 
 
 def test_an_answer_schema_no_server_takes_breaks_the_conformance_rule() -> None:
-    with pytest.raises(ConformanceError, match="keyword .maxLength. is outside") as err:
+    with pytest.raises(ConformanceError, match=r"keyword .maxLength. is outside") as err:
         check_game(BoundedNimEntry(), seeds=(0,), rules=["answer-schemas"])
     assert err.value.rule == "answer-schemas"
     check_game(NIM, seeds=(0,), rules=["answer-schemas"])
