@@ -15,16 +15,24 @@ settings' ``record_path`` is normally the run directory itself, so seat k's call
 from __future__ import annotations
 
 import math
+import os
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
+import typer
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from benchmarks.llm_usage import SeatUsage, usage_report
-from benchmarks.report import PLOTS, can_plot, pyplot
+from benchmarks.llm_usage import SeatUsage, usage_lines, usage_report
+from benchmarks.options import (
+    MAX_GAMES,
+    RunCommandOptions,
+    exit_when_all_errored,
+    run_command,
+)
+from benchmarks.report import PLOTS, can_plot, format_table, plot_note, pyplot, save_figure
 from benchmarks.runner import (
     GameError,
     GameOutcome,
@@ -35,11 +43,14 @@ from benchmarks.runner import (
     map_ordered,
     run_games,
 )
-from games.clue.agents import AgentSettings
-from games.clue.audit import GameAudit, audit_log
+from games.clue.agents import AGENTS, ClueAgentSettings
+from games.clue.cards import MAX_ROUNDS
 from games.clue.entry import ENTRY
 from games.clue.events import ClueConfig
-from games.core.play import play_game
+from games.clue.playing import DEFAULT_CLUE_AGENTS
+from games.core.audit import AuditRecord, SeatSummary
+from games.core.cli import fail
+from games.core.play import check_seats, play_game
 from games.core.recordings import migrate_game_ids
 from games.core.runlog import (
     RunDir,
@@ -47,12 +58,12 @@ from games.core.runlog import (
     field_errors,
     game_id,
     game_seed,
-    read_text,
-    write_atomic,
 )
 from reasoning.extras import optional_import
+from reasoning.llm import ReplayError as LLMReplayError
 from reasoning.llm import UsageReport
-from reasoning.textfile import UserFileError, parse_user_jsonl
+from reasoning.outfile import write_atomic
+from reasoning.textfile import UserFileError, parse_user_jsonl, read_user_text
 
 SEATS_FILE = "seats.jsonl"
 """Per-game fallback counts, one JSON line per finished game, in the run directory."""
@@ -146,7 +157,7 @@ def migrate_ids(run_dir: Path, config: ClueBenchConfig, games: int) -> None:
             r.model_copy(update={"game_id": renames.get(r.game_id, r.game_id)})
             for r in seats.values()
         ]
-        write_atomic(path, "".join(r.model_dump_json() + "\n" for r in records))
+        write_atomic(path, "".join(r.model_dump_json() + "\n" for r in records), inside=run_dir)
 
 
 @dataclass(frozen=True)
@@ -154,7 +165,7 @@ class CluePlayer:
     """Plays game ``clue-seed<k>`` of a run (a picklable ``GamePlayer`` for the runner)."""
 
     config: ClueBenchConfig
-    settings: AgentSettings
+    settings: ClueAgentSettings
 
     def __call__(self, game_id: str, log: MemoryLog) -> dict[str, Any]:
         """Deal game ``game_id`` (the run's ``index``-th) from its seed, play it into ``log``; its
@@ -181,9 +192,12 @@ def read_seats(path: Path) -> dict[str, SeatRecord]:
     """The seat records of ``seats.jsonl`` by game id (none when it is absent). A last line cut
     short (no newline, not JSON: a run stopped while writing it) is dropped, since the file is
     rewritten whole on the next game; any other bad line raises RunDirError naming it."""
-    if not path.exists():
+    if not os.path.lexists(path):
         return {}
-    text = read_text(path)
+    try:
+        text = read_user_text(path, allow_bom=False, inside=path.parent)
+    except UserFileError as err:
+        raise RunDirError(str(err)) from None
     try:
         lines = parse_user_jsonl(text, path)
     except UserFileError as err:
@@ -210,7 +224,7 @@ def run(
     config: ClueBenchConfig,
     games: int,
     out: Path,
-    settings: AgentSettings | None = None,
+    settings: ClueAgentSettings | None = None,
     options: RunOptions | None = None,
     progress: Callable[[str], None] | None = None,
 ) -> ClueBenchSummary:
@@ -219,7 +233,7 @@ def run(
     When ``settings`` replay LLM calls, their ``replay_path`` is a run directory recorded under
     the same config (ValueError names the settings that differ).
     """
-    settings = settings or AgentSettings()
+    settings = settings or ClueAgentSettings()
     replay_from = settings.llm_settings().replay_path
     ids = game_ids(config, games)
     if replay_from is not None:
@@ -239,7 +253,7 @@ def run(
                 usage=game.extra["usage"],
             )
             text = "".join(record.model_dump_json() + "\n" for record in seats.values())
-            write_atomic(seats_path, text)
+            write_atomic(seats_path, text, inside=rundir.path)
         else:
             say(f"{game.game_id}: errored: {game.error}")
 
@@ -284,14 +298,15 @@ def summarize(
                 by_agent[name].append(seat_usage)
     say(f"auditing {len(finished)} games")
     paths = [rundir.log_path(gid) for gid in finished]
-    audited, audit_cpu_elsewhere = map_ordered(audit_log, paths, options or RunOptions())
-    audits: list[tuple[GameAudit, list[int]]] = [
+    audited, audit_cpu_elsewhere = map_ordered(audit_record_at, paths, options or RunOptions())
+    audits: list[tuple[AuditRecord, list[int]]] = [
         (audit, fallbacks.get(gid, [0] * len(config.agents)))
         for gid, audit in zip(finished, audited, strict=True)
     ]
     per_agent = [_agent_summary(name, config, audits) for name in dict.fromkeys(config.agents)]
-    longest = max((len(p.ideal_known_per_round) for a, _ in audits for p in a.players), default=0)
-    ideal = _mean_curve([p.ideal_known_per_round for a, _ in audits for p in a.players], longest)
+    found = (_curve(a, "ideal_known_per_round", s) for a, _ in audits for s in a.seats)
+    ideals = [c for c in found if c is not None]
+    ideal = _mean_curve(ideals, max(map(len, ideals), default=0))
     plot = _plot(rundir.path / PLOT_FILE, per_agent, ideal) if audits and can_plot() else None
     return ClueBenchSummary(
         config=config,
@@ -308,6 +323,20 @@ def summarize(
     )
 
 
+def audit_record_at(path: Path) -> AuditRecord:
+    """The audit record of the Clue log at ``path`` (the entry's audit); LogError names the line
+    of any problem."""
+    return ENTRY.audit(ENTRY.read_log(path))
+
+
+def _curve(record: AuditRecord, figure: str, seat: SeatSummary) -> list[int] | None:
+    """Seat ``seat``'s curve among the record's figure ``figure`` (cards known per round, by
+    seat name); None when the record has none."""
+    curves = record.figures.get(figure)
+    curve = curves.get(seat.name) if isinstance(curves, dict) else None
+    return [int(v) for v in curve] if isinstance(curve, list) else None
+
+
 def _mean_curve(curves: Sequence[Sequence[int]], length: int) -> list[float]:
     """Per round, the mean over curves, each carried forward at its last value after it ends."""
     if not curves or length == 0:
@@ -320,21 +349,21 @@ def _mean_curve(curves: Sequence[Sequence[int]], length: int) -> list[float]:
 
 
 def _agent_summary(
-    name: str, config: ClueBenchConfig, audits: Sequence[tuple[GameAudit, list[int]]]
+    name: str, config: ClueBenchConfig, audits: Sequence[tuple[AuditRecord, list[int]]]
 ) -> AgentSummary:
     seats = [s for s, agent in enumerate(config.agents) if agent == name]
-    rows = [(a, a.players[s], fb[s]) for a, fb in audits for s in seats]
+    rows = [(a, a.seats[s], fb[s]) for a, fb in audits for s in seats]
     n = len(rows)
     ranks, accuracies, curves = [], [], []
     wins = correct = wrong_acc = 0
-    totals = {"correct": 0, "incorrect": 0, "sound": 0, "lucky": 0, "wrong": 0}
+    totals = {"true": 0, "false": 0, "sound": 0, "lucky": 0, "wrong": 0}
     fallback_total = recall_stated = recall_entailed = 0
     for audit, player, fb in rows:
-        result = audit.result
-        assert result is not None and audit.ranks is not None
-        ranks.append(audit.ranks[player.player])
-        wins += result.winner == player.player
-        accuracy = result.accuracy[player.player]
+        figures = audit.figures
+        assert audit.complete and figures["ranks"] is not None
+        ranks.append(figures["ranks"][player.seat])
+        wins += figures["winner"] == player.seat
+        accuracy = figures["accuracy"][player.seat]
         if accuracy is not None:
             accuracies.append(accuracy / 3)
             correct += accuracy == 3
@@ -342,10 +371,11 @@ def _agent_summary(
         for key in totals:
             totals[key] += getattr(player, key) or 0
         fallback_total += fb
-        recall_stated += player.recall_stated
-        recall_entailed += player.recall_entailed
-        if player.known_per_round is not None:
-            curves.append(player.known_per_round)
+        recall_stated += player.recall_stated or 0
+        recall_entailed += player.recall_entailed or 0
+        known = _curve(audit, "known_per_round", player)
+        if known is not None:
+            curves.append(known)
     longest = max((len(c) for c in curves), default=0)
 
     def per_game(total: int) -> float:
@@ -360,8 +390,8 @@ def _agent_summary(
         accusations=len(accuracies),
         mean_rank=sum(ranks) / n if n else math.nan,
         accusation_accuracy=sum(accuracies) / len(accuracies) if accuracies else None,
-        deductions_correct=per_game(totals["correct"]),
-        deductions_incorrect=per_game(totals["incorrect"]),
+        deductions_correct=per_game(totals["true"]),
+        deductions_incorrect=per_game(totals["false"]),
         fallbacks=per_game(fallback_total),
         sound=per_game(totals["sound"]),
         lucky=per_game(totals["lucky"]),
@@ -389,7 +419,7 @@ def _plot(path: Path, per_agent: Sequence[AgentSummary], ideal: Sequence[float])
     ax.legend()
     fig.tight_layout()
     path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=120)
+    save_figure(fig, path, dpi=120)
     plt.close(fig)
     return path
 
@@ -410,3 +440,78 @@ TABLE_COLUMNS = [
     "recall",
 ]
 """The columns of the printed table."""
+
+
+@run_command(out=Path("runs/clue"))
+def bench_clue(
+    shared: RunCommandOptions,
+    games: Annotated[int, typer.Option(min=1, max=MAX_GAMES, help="Number of games.")] = 20,
+    agents: Annotated[
+        str | None,
+        typer.Option(
+            help=f"One agent per seat, comma-separated ({', '.join(AGENTS.names)}); "
+            f"`prover*6` repeats. [default: {DEFAULT_CLUE_AGENTS}; with --replay: the recorded "
+            "run's]",
+            show_default=False,
+        ),
+    ] = None,
+    seed: Annotated[
+        int | None,
+        typer.Option(
+            help="Seed of the first game; game i uses seed + i. [default: 0; with --replay: the "
+            "recorded run's]",
+            show_default=False,
+        ),
+    ] = None,
+    rounds: Annotated[
+        int | None,
+        typer.Option(
+            help=f"Round limit (1-{MAX_ROUNDS}). [default: 30; with --replay: the recorded run's]",
+            show_default=False,
+        ),
+    ] = None,
+) -> None:
+    """Play seeded Clue games and report seed 000 Table 1's columns per agent, the deduction
+    audit's sound / lucky / wrong and recall, and a plot of cards known per round."""
+    out, replay = shared.out, shared.replay
+    try:
+        recorded = None if replay is None else recorded_config(replay)
+        if recorded is not None:
+            agents = agents if agents is not None else ",".join(recorded.agents)
+            seed = seed if seed is not None else recorded.seed
+            rounds = rounds if rounds is not None else recorded.max_rounds
+        specs = AGENTS.parse(agents if agents is not None else DEFAULT_CLUE_AGENTS)
+        check_seats(ENTRY, len(specs))
+        settings = ClueAgentSettings(
+            llm=shared.llm(None if recorded is None else recorded.llm_model)
+        )
+        uses_llm = any(spec.startswith("llm") for spec in specs)
+        llm_model = settings.llm_settings().model if uses_llm else None
+        config = ClueBenchConfig(
+            agents=tuple(specs),
+            seed=seed if seed is not None else 0,
+            max_rounds=rounds if rounds is not None else 30,
+            llm_model=llm_model,
+        )
+        summary = run(
+            config, games, out, settings, shared.runner, progress=lambda m: typer.echo(m, err=True)
+        )
+    except (ValueError, ValidationError, RunDirError, LLMReplayError) as err:
+        fail(err)
+    if shared.as_json:
+        typer.echo(summary.model_dump_json())
+    else:
+        rows = [
+            {k: "-" if v is None else v for k, v in a.model_dump().items()}
+            for a in summary.per_agent
+        ]
+        typer.echo(format_table(rows, TABLE_COLUMNS))
+        for line in usage_lines(summary.llm_usage, "every game of the run folder"):
+            typer.echo(line)
+        if summary.errored:
+            typer.echo(f"\n{len(summary.errored)} games errored (see summary.json)")
+        typer.echo(
+            f"\n{summary.games} games; summary: {out / 'summary.json'}; "
+            f"plot: {plot_note(summary.plot)}"
+        )
+    exit_when_all_errored(len(summary.errored), summary.games)

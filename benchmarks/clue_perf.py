@@ -17,12 +17,17 @@ from __future__ import annotations
 
 import gc
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from pathlib import Path
+from typing import Annotated, Any
 
-from benchmarks.report import TimeSamples, measure
+import typer
+
+from benchmarks.report import TimeSamples, format_table, measure, write_json
 from formalize.clue import ClueSetup, KnowledgeGrid, RulePropagation
 from games.clue.agent import Accuse, ClueAction, ClueObservation, Phase, Suggest
+from games.clue.agents import random_agent
 from games.clue.audit import audit_game
 from games.clue.cards import Card
 from games.clue.entry import ENTRY as CLUE
@@ -39,11 +44,12 @@ from games.clue.events import (
     SuggestionEvent,
 )
 from games.clue.knowledge import PlayerView, clue_setup
-from games.clue.random_agent import RandomAgent
+from games.core.cli import fail, prepare_out
 from games.core.log import GameLog
 from games.core.play import play_agents
 from provers.sat_session import SatSession
 from reasoning.formula import Atom, Not
+from reasoning.outfile import json_text
 from reasoning.percentiles import percentile
 
 TARGET_MEDIAN_MS = 0.5
@@ -77,11 +83,11 @@ TABLE_COLUMNS = [
 
 
 class GuessingAgent:
-    """Plays like ``RandomAgent`` and states ``per_turn`` random deductions on each of its turns;
-    it accuses only when the round limit forces it."""
+    """Plays like Clue's random agent and states ``per_turn`` random deductions on each of its
+    turns; it accuses only when the round limit forces it."""
 
     def __init__(self, seed: int, per_turn: int = 4) -> None:
-        self._inner = RandomAgent(seed, name="guessing")
+        self._inner = random_agent(seed, name="guessing")
         self._rng = random.Random(seed + 1)
         self.per_turn = per_turn
 
@@ -92,7 +98,7 @@ class GuessingAgent:
 
     def act(self, obs: ClueObservation) -> ClueAction:
         """A random action, with random stated deductions on turns."""
-        action = self._inner.act(obs)
+        action: ClueAction = self._inner.choose(obs, obs.legal_actions())
         if obs.phase not in (Phase.TURN, Phase.FINAL_ACCUSATION):
             return action
         deck = obs.deck()
@@ -188,7 +194,7 @@ class _Tally:
 
 
 def _seat_updates(
-    events: list[ClueEvent], setup: ClueSetup, seat: int, hand: tuple[Card, ...], out: _Tally
+    events: Sequence[ClueEvent], setup: ClueSetup, seat: int, hand: tuple[Card, ...], out: _Tally
 ) -> None:
     """Replay ``events`` as ``seat`` sees them, once per method (so no method runs with another's
     data in the caches), timing the update after each event that changes the knowledge; every
@@ -236,7 +242,7 @@ def _seat_updates(
 
 
 def _rule_updates(
-    events: list[ClueEvent],
+    events: Sequence[ClueEvent],
     setup: ClueSetup,
     seat: int,
     hand: tuple[Card, ...],
@@ -355,3 +361,60 @@ def run(seed: int = 0, games: int = 3, rounds: int = 30) -> dict[str, Any]:
             "audit_met": audit_cpu < TARGET_AUDIT_S,
         },
     }
+
+
+def bench_clue_perf(
+    out: Annotated[Path, typer.Option(help="Folder for the JSON results.")] = Path("bench-results"),
+    seed: Annotated[int, typer.Option(help="Seed of the first measured game.")] = 0,
+    games: Annotated[
+        int, typer.Option(min=1, help="Games measured (seeds seed, seed+1, ...).")
+    ] = 3,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the results as JSON.")] = False,
+) -> None:
+    """Knowledge-grid update time per event, CPU next to wall (incremental backbone against a
+    rule-propagation baseline and two solves per cell), and the time to audit whole 6-player,
+    30-round games."""
+    try:
+        prepare_out(out)
+    except ValueError as err:
+        fail(err)
+    result = run(seed=seed, games=games)
+    path = write_json(out / "json", result)
+    if as_json:
+        typer.echo(json_text(result, indent=None), nl=False)
+        return
+    updates = result["grid_updates"]
+    typer.echo(
+        f"Knowledge-grid update per knowledge-changing event (6 seats, {games} 30-round games)"
+    )
+    typer.echo(format_table(updates["rows"], TABLE_COLUMNS))
+    rules = updates["rules"]
+    typer.echo(
+        f"solver calls per incremental update: median {updates['solver_calls_median']:.0f}, "
+        f"p95 {updates['solver_calls_p95']:.0f}; grids differing between the complete methods: "
+        f"{updates['grid_mismatches']}\n"
+        f"rule propagation: {rules['wrong_cells']} wrong cells; misses cells after "
+        f"{rules['incomplete_updates']} updates (mean {rules['missed_cells_mean']:.2f}, max "
+        f"{rules['missed_cells_max']}); at the end {rules['missed_cells_end']} of "
+        f"{rules['fixed_cells_end']} fixed cells missed"
+    )
+    for audit in result["audits"]:
+        typer.echo(
+            f"Whole audit: {audit['cpu_s']:.3f} s CPU ({audit['wall_s']:.3f} s wall) for "
+            f"{audit['events']} events, {audit['rounds']} rounds, "
+            f"{audit['deductions_checked']} deductions checked"
+        )
+    t = result["targets"]
+
+    def met(ok: bool) -> str:
+        return "met" if ok else "missed"
+
+    typer.echo(
+        f"\ntargets: median update < {t['median_update_cpu_ms']} ms CPU: "
+        f"{met(t['median_update_met'])}; complete: {met(t['complete_met'])}; <= "
+        f"{t['rule_ratio_max']}x the rule baseline ({t['x_rule_baseline']:.2f}x): "
+        f"{met(t['rule_ratio_met'])}; >= {t['speedup_min']}x less CPU than two solves per cell "
+        f"({t['speedup_vs_two_solves_per_cell']:.1f}x): {met(t['speedup_met'])}; audit < "
+        f"{t['audit_cpu_s']} s CPU: {met(t['audit_met'])}"
+    )
+    typer.echo(f"wrote {path}")

@@ -25,13 +25,13 @@ from typing import Annotated, Any
 import typer
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from benchmarks.console.options import (
+from benchmarks.llm_usage import game_usage, played_usage, usage_lines
+from benchmarks.options import (
     RunCommandOptions,
     exit_when_all_errored,
     run_command,
 )
-from benchmarks.llm_usage import game_usage, played_usage, usage_lines
-from benchmarks.report import can_plot, format_table, plot_note, pyplot
+from benchmarks.report import can_plot, format_table, plot_note, pyplot, save_figure
 from benchmarks.runner import GameOutcome, MemoryLog, RunOptions, check_replayable, run_games
 from games.core.cli import fail
 from games.core.errors import GAME_ERRORS
@@ -39,7 +39,7 @@ from games.core.llm_player import seat_client
 from games.core.play import play_game
 from games.core.recordings import game_llm_settings, migrate_game_ids
 from games.core.runlog import RunDir, RunDirError, game_id, game_seed
-from games.detective.agents import AGENTS, AgentSettings
+from games.detective.agents import AGENTS, DetectiveAgentSettings
 from games.detective.autograder import (
     MODES,
     RUBRIC_TASK,
@@ -125,7 +125,7 @@ class DetectivePlayer:
     """Plays game ``detective-<agent>-seed<n>`` into a log (a picklable ``GamePlayer``)."""
 
     knobs: CaseKnobs
-    settings: AgentSettings
+    settings: DetectiveAgentSettings
 
     def __call__(self, game_id: str, log: MemoryLog) -> dict[str, Any]:
         """Play the game ``game_id`` names; its LLM fallbacks and usage are what the log
@@ -136,7 +136,7 @@ class DetectivePlayer:
             ENTRY,
             [agent],
             seed,
-            self.settings.for_game(game_id),
+            self.settings.for_game(game_id, 1),
             DetectiveConfig(knobs=self.knobs),
             log,
         )
@@ -178,7 +178,7 @@ def agent_row(
     """An agent's scores, best achievable scores and stage curves from its logs."""
     scores, best, curves, best_curves, errored, unjudged = [], [], [], [], 0, 0
     for gid in ids:
-        events = ENTRY.read_log(rundir.log_path(gid)).events
+        events = ENTRY.read_log(rundir.log_path(gid), inside=rundir.path).events
         end = events[-1] if events else None
         start = events[0] if events else None
         if not isinstance(end, GameEnd) or not isinstance(start, CaseStart):
@@ -270,7 +270,7 @@ def plot(rows: Sequence[AgentRow], path: Path) -> Path:
     ax.set_ylim(0, 3.05)
     ax.legend(fontsize=8)
     fig.tight_layout()
-    fig.savefig(path)
+    save_figure(fig, path)
     plt.close(fig)
     return path
 
@@ -278,7 +278,7 @@ def plot(rows: Sequence[AgentRow], path: Path) -> Path:
 def run(
     config: DetectiveBenchConfig,
     out: Path,
-    settings: AgentSettings,
+    settings: DetectiveAgentSettings,
     options: RunOptions,
     grader_llm: LLMSettings | None = None,
     scripted: bool = False,
@@ -408,7 +408,7 @@ def bench_detective(
             migrate_ids(replay, config)
             check_replayable(config, replay, fields, game_ids(config))
         options = shared.runner
-        settings = AgentSettings(llm=llm)
+        settings = DetectiveAgentSettings(llm=llm)
         if scripted_grader:
             with ScriptedChatServer(grade_by_rule) as server:
                 grader = llm.model_copy(update={"base_url": server.base_url, "model": "scripted"})

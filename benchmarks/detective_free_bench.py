@@ -11,14 +11,14 @@ reader) and prints seed 001's Table 2.
 
 from __future__ import annotations
 
-import math
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
-from benchmarks.report import format_table, measure, write_json
-from games.core.cli import BaseUrl, Model, fail, llm_settings
+from benchmarks.report import figure, format_table, measure, write_json
+from formalize.reading.reader import ReaderKind
+from games.core.cli import EndpointOptions, fail, with_options
 from games.core.errors import GAME_ERRORS
 from games.core.llm_player import seat_client
 from games.detective.analysis import (
@@ -40,12 +40,7 @@ from games.detective.human_grades import (
     load_human_grades,
     load_orders,
 )
-from games.detective.reading import (
-    ReaderKind,
-    make_reader,
-    read_answer,
-    reading_grade,
-)
+from games.detective.reading import make_reader, read_answer, reading_grade
 
 Reader = Annotated[
     ReaderKind,
@@ -79,7 +74,9 @@ def _modes(text: str) -> tuple[list[int], bool]:
     return modes, exact
 
 
+@with_options(EndpointOptions)
 def bench_detective_free(
+    shared: EndpointOptions,
     case_file: Annotated[
         Path | None,
         typer.Option("--case", help="A case file; else the case generated from --seed."),
@@ -94,15 +91,13 @@ def bench_detective_free(
     ] = None,
     out: Annotated[Path, typer.Option(help="Folder for detective_free.json.")] = Path("runs/bench"),
     reader: Reader = "offline",
-    model: Model = None,
-    base_url: BaseUrl = None,
 ) -> None:
     """Play a case with free-text answers ``--runs`` times and grade it as seed 001 does."""
     try:
         _modes(str(mode))
         case = _case(case_file, seed)
         others = load_orders(orders, case) if orders is not None else []
-        client = seat_client(llm_settings(model, base_url), 0)
+        client = seat_client(shared.llm(), 0)
         words = make_reader(case.setting, reader, client)
     except (CaseError, GenerationError, StudyError, ValueError) as err:
         fail(err)
@@ -123,7 +118,7 @@ def bench_detective_free(
                         "P": graded.auto_score.progressive,
                         "F": graded.auto_score.final,
                         "O": graded.auto_score.overall,
-                        "exact_O": math.nan if exact is None else exact.overall,
+                        "exact_O": None if exact is None else exact.overall,
                         "unjudged": graded.unjudged,
                         "reader_calls": graded.reader_calls,
                         "fallbacks": play.fallbacks,
@@ -141,16 +136,19 @@ def bench_detective_free(
     columns = ["run", "P", "F", "O", "exact_O", "unjudged", "reader_calls", "fallbacks"]
     typer.echo(format_table(rows, columns))
     typer.echo(
-        f"overall score (autograder mode {mode}): mean {ci.mean:.2f}, 95% bootstrap CI "
-        f"[{ci.low:.2f}, {ci.high:.2f}] over {runs} runs x {len(case.questions)} questions"
+        f"overall score (autograder mode {mode}): mean {figure(ci.mean)}, 95% bootstrap CI "
+        f"[{figure(ci.low)}, {figure(ci.high)}] over {runs} runs x {len(case.questions)} "
+        "questions"
     )
-    typer.echo(f"location-order correlation between runs: mean {corr:.2f} (sd {corr_sd:.2f})")
+    typer.echo(
+        f"location-order correlation between runs: mean {figure(corr)} (sd {figure(corr_sd)})"
+    )
     compared: dict[str, tuple[float, float]] = {}
     if others:
         compared["Other-Other"] = pairwise_correlation(others)
         compared["Model-Other"] = cross_correlation(orders_played, others)
     for name, (mean, sd) in compared.items():
-        typer.echo(f"location-order correlation {name}: mean {mean:.2f} (sd {sd:.2f})")
+        typer.echo(f"location-order correlation {name}: mean {figure(mean)} (sd {figure(sd)})")
     for kind, found in ratings.items():
         for r in found:
             if r is not None:
@@ -175,7 +173,9 @@ def bench_detective_free(
     typer.echo(f"wrote {write_json(out / 'detective_free.json', payload)}")
 
 
+@with_options(EndpointOptions)
 def bench_detective_agreement(
+    shared: EndpointOptions,
     case_file: Annotated[Path, typer.Option("--case", help="The case the answers are to.")],
     answers: Annotated[Path, typer.Option(help="The answers (JSON lines: id, question, answer).")],
     grades: Annotated[Path, typer.Option(help="Human grades (CSV: answer_id,grader,grade).")],
@@ -190,8 +190,6 @@ def bench_detective_agreement(
         "runs/bench"
     ),
     reader: Reader = "offline",
-    model: Model = None,
-    base_url: BaseUrl = None,
 ) -> None:
     """Grade a study's answers in each autograder mode and exactly (where questions have a
     logic form and the reading is decisive; the rest counted unjudged) and print seed 001's
@@ -202,7 +200,7 @@ def bench_detective_agreement(
         study = load_answers(answers, case)
         humans = load_human_grades(grades, study)
         needs_llm = bool(chosen) or (exact and reader != "offline")
-        client = seat_client(llm_settings(model, base_url), 0) if needs_llm else None
+        client = seat_client(shared.llm(), 0) if needs_llm else None
         words = make_reader(case.setting, reader, client)
     except (CaseError, StudyError, ValueError) as err:
         fail(err)

@@ -28,7 +28,7 @@ from games.detective.generator import GenerationError, generate_case
 from games.detective.planner import best_achievable
 from games.detective.stumbles import PATTERNS, shared_narration
 from games.detective.text_stats import TextStats, text_stats
-from provers.sat_prover import SatProver
+from provers.registry import get_prover
 from provers.sat_session import SatSession
 
 COLUMNS = [
@@ -74,7 +74,7 @@ def run(cases: int, first_seed: int) -> dict[str, Any]:
     generated: list[Case] = []
     with measure() as making:
         for seed in range(first_seed, first_seed + cases):
-            generated.append(generate_case(seed, SatProver(), SatSession))
+            generated.append(generate_case(seed, get_prover("sat"), SatSession))
     with measure() as measuring:
         stats = [text_stats(case) for case in generated]
         grades: Counter[int] = Counter()

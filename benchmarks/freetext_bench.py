@@ -19,32 +19,26 @@ import re
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, nullcontext
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, Protocol, TypeVar
 
 import typer
 from pydantic import BaseModel, ConfigDict, Field
 
 from benchmarks.report import Timing, format_table, measure, write_json
-from formalize.reading.reader import Reader
+from formalize.reading.reader import READER_KINDS, Reader, ReaderKind
 from formalize.world.setting import Setting
-from games.core.cli import BaseUrl, Model, fail, llm_settings
+from games.core.cli import EndpointOptions, fail, with_options
 from games.core.errors import GAME_ERRORS
 from games.detective.case import Question
 from games.detective.grading import grade_answer
-from games.detective.reading import (
-    READER_KINDS,
-    ReaderKind,
-    make_reader,
-    question_task,
-    reading_grade,
-)
+from games.detective.reading import make_reader, question_task, reading_grade
 from reasoning.jsonpos import parse_model
 from reasoning.llm import ChatClient, LLMSettings, make_client
 from reasoning.llm.scripted_server import ChatRequest, ScriptedChatServer, Step
 from reasoning.textfile import UserFileError, read_user_text
 
-LABELLED = Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "freetext" / "labelled.json"
-"""The labelled set shipped with the tests."""
+LABELLED = Path(__file__).resolve().parent / "data" / "freetext" / "labelled.json"
+"""The labelled set, shipped with the package (the tests read it too)."""
 
 KINDS: tuple[str, ...] = (
     "plain",
@@ -57,6 +51,13 @@ KINDS: tuple[str, ...] = (
     "unknown",
     "victim",
     "two values",
+    "deny/doubt",
+    "attribution",
+    "witness",
+    "reason",
+    "comparative",
+    "question",
+    "everyday",
 )
 """The kinds of answer the labelled set holds, in the table's order."""
 
@@ -89,9 +90,12 @@ class LabelledCase(BaseModel):
     questions: list[Question]
 
 
-Batch = Literal["tuning", "held-out"]
-"""Which batch an answer is in: the one the offline reader was tuned on, or one written after
-and measured as it came."""
+Batch = Literal["tuning", "held-out", "adversarial", "fresh"]
+"""Which batch an answer is in: the one the offline reader was tuned on; one written after and
+measured as it came; one written later still to break the reader (predicates that deny or doubt,
+someone else's belief, reported speech, witnesses, reasons, comparatives, questions back),
+measured before the reader was rebuilt for it; or one written after that rebuild, in new words of
+the same kinds, and measured as it came."""
 
 
 class LabelledAnswer(BaseModel):
@@ -264,21 +268,37 @@ def run(
     return rows, scored, timings
 
 
+class Labelled(Protocol):
+    """An item of a labelled set: its kind and its batch."""
+
+    @property
+    def kind(self) -> str:
+        """The kind of item, a row of the table."""
+
+    @property
+    def batch(self) -> str:
+        """The batch it was written in."""
+
+
+LabelledItem = TypeVar("LabelledItem", bound=Labelled)
+
+
 def sample(
-    answers: Sequence[LabelledAnswer], batch: Batch | None, per_kind: int | None
-) -> list[LabelledAnswer]:
-    """The answers of ``batch`` (all without one), at most the first ``per_kind`` of each kind."""
-    kept: list[LabelledAnswer] = []
-    for answer in answers:
-        if batch is not None and answer.batch != batch:
+    items: Sequence[LabelledItem], batch: str | None, per_kind: int | None
+) -> list[LabelledItem]:
+    """The items of ``batch`` (all without one), at most the first ``per_kind`` of each kind."""
+    kept: list[LabelledItem] = []
+    for item in items:
+        if batch is not None and item.batch != batch:
             continue
-        if per_kind is not None and sum(a.kind == answer.kind for a in kept) >= per_kind:
+        if per_kind is not None and sum(k.kind == item.kind for k in kept) >= per_kind:
             continue
-        kept.append(answer)
+        kept.append(item)
     return kept
 
 
-def _readers(text: str) -> list[ReaderKind]:
+def parse_readers(text: str) -> list[ReaderKind]:
+    """The reader kinds of a comma-separated ``--readers`` option, in their fixed order."""
     names = [p.strip() for p in text.split(",") if p.strip()]
     chosen = [k for k in READER_KINDS if k in names]
     if not names or len(chosen) != len(set(names)):
@@ -287,7 +307,9 @@ def _readers(text: str) -> list[ReaderKind]:
     return chosen
 
 
+@with_options(EndpointOptions)
 def bench_freetext(
+    shared: EndpointOptions,
     readers: Annotated[
         str, typer.Option(help="Readers, comma-separated: offline, llm, combined.")
     ] = "offline",
@@ -299,11 +321,13 @@ def bench_freetext(
         ),
     ] = False,
     labelled: Annotated[
-        Path, typer.Option(help="The labelled set (JSON); the tests' own by default.")
+        Path, typer.Option(help="The labelled set (JSON); the one shipped with gumshoe by default.")
     ] = LABELLED,
     batch: Annotated[
         Batch | None,
-        typer.Option(help="Only this batch: tuning or held-out (default: both)."),
+        typer.Option(
+            help="Only this batch: tuning, held-out, adversarial or fresh (default: all)."
+        ),
     ] = None,
     per_kind: Annotated[
         int | None,
@@ -315,15 +339,13 @@ def bench_freetext(
         bool, typer.Option("--totals", help="Print each reader's row over all kinds only.")
     ] = False,
     out: Annotated[Path, typer.Option(help="Folder for freetext.json.")] = Path("runs/bench"),
-    model: Model = None,
-    base_url: BaseUrl = None,
 ) -> None:
     """Readers of answers in words on the labelled set, per kind of answer."""
     try:
-        kinds = _readers(readers)
+        kinds = parse_readers(readers)
         found = load_labelled(labelled)
         found = found.model_copy(update={"answers": sample(found.answers, batch, per_kind)})
-        settings = llm_settings(model, base_url)
+        settings = shared.llm()
         if not scripted and any(k != "offline" for k in kinds) and not settings.configured:
             raise ValueError("--readers llm/combined: give --base-url (or --scripted)")
     except ValueError as err:
@@ -343,7 +365,9 @@ def bench_freetext(
         "batch": batch,
         "per_kind": per_kind,
         "scripted": scripted,
-        "model": None if all(k == "offline" for k in kinds) else ("rule" if scripted else model),
+        "model": None
+        if all(k == "offline" for k in kinds)
+        else ("rule" if scripted else settings.model),
         "table": rows,
         "answers": {k: [s.model_dump() for s in v] for k, v in scored.items()},
         "timing": {k: {"cpu_s": t.cpu, "wall_s": t.wall} for k, t in timings.items()},

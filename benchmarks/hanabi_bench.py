@@ -6,14 +6,14 @@ name fills every seat, or a seat list names one per seat (cross-play). The summa
 from the logs, gives per player count: mean, std, IQM with bootstrap 95% CIs, perfect games,
 bomb-outs, turns per game, LLM decisions and fallbacks, and the tracking accuracy (share of
 stated deductions that are true), the own-hand and teammate recall (complete, true deductions
-over tracked slots, each against what the speaker can know: ``games.hanabi.audit``) and the
-HLE-hint agreement (deductions equal to the hint masks over tracked slots); a PNG shows the
-score distribution of each player count. Every report names its scoring mode.
+over tracked slots, each against what the speaker can know) and the HLE-hint agreement
+(deductions equal to the hint masks over tracked slots), all read from each log's audit record
+(the entry's ``audit``: its rows' columns and its figures); a PNG shows the score distribution
+of each player count. Every report names its scoring mode.
 """
 
 from __future__ import annotations
 
-import json
 import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -23,19 +23,27 @@ from typing import Annotated, Any, Literal
 import typer
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from benchmarks.console.options import (
+from benchmarks.hanabi_options import (
+    AGENTS_HELP,
+    BestOf,
+    InvalidAnswers,
+    Mixture,
+    SherlockView,
+    player_counts,
+    seat_specs,
+    seating,
+)
+from benchmarks.hanabi_published import PUBLISHED, published_rows
+from benchmarks.llm_usage import game_usage, played_usage, usage_lines
+from benchmarks.options import (
     RunCommandOptions,
     exit_when_all_errored,
     run_command,
     seed_range,
 )
-from benchmarks.hanabi_options import player_counts
-from benchmarks.hanabi_published import PUBLISHED, published_rows
-from benchmarks.llm_usage import game_usage, played_usage, usage_lines
-from benchmarks.report import can_plot, format_table, plot_note, pyplot
+from benchmarks.report import can_plot, format_table, plot_note, pyplot, save_figure
 from benchmarks.runner import MemoryLog, RunOptions, check_replayable, run_games
 from games.core.cli import (
-    ReasoningEffort,
     SeatsFileOption,
     fail,
     llm_settings,
@@ -47,23 +55,15 @@ from games.core.recordings import game_llm_settings, migrate_game_ids
 from games.core.runlog import RunDir, game_id, game_seed
 from games.core.seats import SeatEndpoint, Seating
 from games.hanabi.agents import AGENTS, HanabiAgentSettings
-from games.hanabi.audit import audit_log, tally
-from games.hanabi.cli import (
-    AGENTS_HELP,
-    BestOf,
-    InvalidAnswers,
-    Mixture,
-    SherlockView,
-    seat_specs,
-    seating,
-)
 from games.hanabi.config import MAX_SEED, Scoring
 from games.hanabi.entry import ENTRY
 from games.hanabi.events import DecisionEvent, GameEnd, HanabiConfig
 from games.hanabi.knowledge import KnowledgeView
 from games.hanabi.llm_agents import InvalidPolicy
 from games.hanabi.stats import GameRecord, ScoreStats, record_stats
+from reasoning.claims import Correctness
 from reasoning.llm import LLMSettings, UsageReport
+from reasoning.outfile import json_text
 
 COLUMNS = [
     "players",
@@ -184,7 +184,7 @@ def summarise_count(rundir: RunDir[HanabiRunConfig], players: int) -> PlayerCoun
     teammate = [0, 0]
     for seed in config.seeds:
         path = rundir.log_path(hanabi_id(players, seed))
-        log = ENTRY.read_log(path)
+        log = ENTRY.read_log(path, inside=rundir.path)
         if log.end is None or log.end.status != "finished":
             errored += 1
             continue
@@ -193,13 +193,18 @@ def summarise_count(rundir: RunDir[HanabiRunConfig], players: int) -> PlayerCoun
         moves = [e for e in log.events if isinstance(e, DecisionEvent)]
         decisions += len(moves)
         fallbacks += sum(e.fallback for e in moves)
-        counts = tally(audit_log(log))
-        claims += counts.claims
-        true_claims += counts.true
-        hinted += counts.hinted
-        for part, slots in ((own, counts.own), (teammate, counts.teammate)):
-            part[0] += slots.complete
-            part[1] += slots.claims + slots.unstated
+        audit = ENTRY.audit(log)
+        judged = [r for r in audit.rows if not r.detail["invalid"]]
+        claims += len(judged)
+        true_claims += sum(r.correctness is Correctness.TRUE for r in judged)
+        hinted += sum(bool(r.detail["hinted"]) for r in judged)
+        for part, mine in ((own, True), (teammate, False)):
+            about = [r for r in judged if r.detail["own"] is mine]
+            right = [r for r in about if r.correctness is Correctness.TRUE]
+            part[0] += sum(bool(r.detail["complete"]) for r in right)
+            part[1] += len(about) + int(
+                audit.figures["unstated_own" if mine else "unstated_teammate"]
+            )
         perfect = sum(end.fireworks) == 25
         records.append(GameRecord(end.score, perfect, end.lives == 0, end.turn - 1))
     if not records:
@@ -266,14 +271,14 @@ def plot_scores(summary: HanabiSummary, path: Path) -> Path:
     axes[0][0].set_ylabel("games")
     figure.suptitle(f"Hanabi scores, agents {summary.config.agents}")
     figure.tight_layout()
-    figure.savefig(path, dpi=100)
+    save_figure(figure, path, dpi=100)
     plt.close(figure)
     return path
 
 
 def summary_json(summary: HanabiSummary) -> str:
     """The summary as indented JSON."""
-    return json.dumps(summary.model_dump(mode="json"), indent=2)
+    return json_text(summary.model_dump(mode="json")).rstrip("\n")
 
 
 def parse_seeds(seeds: str, first: int) -> tuple[int, ...]:
@@ -323,7 +328,6 @@ def bench_hanabi(
     best_of: BestOf = 1,
     mixture: Mixture = False,
     invalid: InvalidAnswers = "fallback",
-    reasoning_effort: ReasoningEffort = None,
 ) -> None:
     """Play Hanabi games on the shared runner; print mean, std, IQM with 95% CIs, perfect games,
     bomb-outs, turns, fallbacks and tracking accuracy per player count; write JSON and a PNG.
@@ -336,6 +340,7 @@ def bench_hanabi(
                 "printed)"
             )
         out, replay, model = shared.out, shared.replay, shared.model
+        reasoning_effort = shared.reasoning_effort
         if replay is not None:
             config = RunDir.resume(replay, HanabiRunConfig).config
             counts, agents, model = config.players, config.agents, config.model

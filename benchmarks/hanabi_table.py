@@ -8,7 +8,7 @@ runs of one deal would count it twice). Unfinished games are left out and counte
 
 from __future__ import annotations
 
-import json
+import os
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated, Any
@@ -16,15 +16,18 @@ from typing import Annotated, Any
 import typer
 from pydantic import ValidationError
 
-from benchmarks.console.options import AsJson
 from benchmarks.hanabi_bench import HanabiRunConfig, hanabi_id, migrate_ids
+from benchmarks.options import AsJson
 from benchmarks.report import format_table
 from games.core.cli import fail
 from games.core.errors import GAME_ERRORS
+from games.core.runlog import field_errors
 from games.hanabi.config import Scoring
 from games.hanabi.entry import ENTRY
 from games.hanabi.events import GameEnd
 from games.hanabi.stats import GameRecord, record_stats
+from reasoning.outfile import json_text
+from reasoning.textfile import UserFileError, read_user_json_object
 
 COLUMNS = ["seats", "players", "scoring", "games", "mean", "std", "mean_ci", "perfect"]
 COLUMNS += ["bomb_outs", "unfinished", "runs"]
@@ -38,10 +41,13 @@ def run_config(run: Path) -> HanabiRunConfig:
     """The config a ``bench hanabi`` run directory was played with; ValueError naming it."""
     path = run / "config.json"
     try:
-        return HanabiRunConfig.model_validate(json.loads(path.read_text(encoding="utf-8")))
-    except (OSError, ValueError, ValidationError) as err:
-        reason = str(err).splitlines()[0]
-        raise ValueError(f"{path}: not a bench hanabi run ({reason})") from None
+        data = read_user_json_object(path, allow_bom=False, inside=run)
+    except UserFileError as err:
+        raise ValueError(f"{path}: not a bench hanabi run ({err.reason})") from None
+    try:
+        return HanabiRunConfig.model_validate(data)
+    except ValidationError as err:
+        raise ValueError(f"{path}: not a bench hanabi run ({field_errors(err)})") from None
 
 
 def seats_label(config: HanabiRunConfig) -> str:
@@ -65,7 +71,7 @@ def merged_rows(runs: Sequence[Path]) -> list[dict[str, Any]]:
                 if seed in pooled:
                     raise ValueError(f"{run}: seed {seed} at {players} players is in two runs")
                 path = run / "games" / f"{hanabi_id(players, seed)}.jsonl"
-                log = ENTRY.read_log(path) if path.exists() else None
+                log = ENTRY.read_log(path, inside=run) if os.path.lexists(path) else None
                 if log is None or log.end is None or log.end.status != "finished":
                     unfinished[key] = unfinished.get(key, 0) + 1
                     continue
@@ -109,7 +115,7 @@ def bench_hanabi_table(
     except GAME_ERRORS as err:
         fail(err)
     if as_json:
-        typer.echo(json.dumps({"benchmark": "hanabi-table", "rows": rows}, indent=2))
+        typer.echo(json_text({"benchmark": "hanabi-table", "rows": rows}), nl=False)
         return
     cells = [
         {

@@ -8,11 +8,15 @@ from __future__ import annotations
 import re
 import tempfile
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
+
+import typer
 
 from benchmarks import clue_bench
+from benchmarks.report import format_table, write_json
 from benchmarks.runner import RunOptions
-from games.clue.agents import AgentSettings
+from games.clue.agents import ClueAgentSettings
+from games.core.cli import fail, prepare_out
 from reasoning.llm import LLMSettings
 from reasoning.llm.scripted_server import ChatRequest, Delay, ScriptedChatServer, Step
 
@@ -51,7 +55,7 @@ def run(games: int = 16, delay_s: float = 0.2, concurrency: int = 8) -> dict[str
     rows = []
     summaries = []
     with ScriptedChatServer(_answer_after(delay_s)) as server, tempfile.TemporaryDirectory() as tmp:
-        settings = AgentSettings(llm=LLMSettings(base_url=server.base_url, model="scripted"))
+        settings = ClueAgentSettings(llm=LLMSettings(base_url=server.base_url, model="scripted"))
         for k in (1, concurrency):
             summary = clue_bench.run(
                 config,
@@ -83,3 +87,34 @@ def run(games: int = 16, delay_s: float = 0.2, concurrency: int = 8) -> dict[str
         "rows": rows,
         "outcomes_equal": summaries[0] == summaries[1],
     }
+
+
+def bench_llm_concurrency(
+    games: Annotated[int, typer.Option(min=1, max=1000, help="Clue games per setting.")] = 16,
+    delay: Annotated[
+        float, typer.Option(min=0.0, max=10.0, help="Seconds the scripted server waits per reply.")
+    ] = 0.2,
+    concurrency: Annotated[int, typer.Option(min=2, max=256, help="Games in flight.")] = 8,
+    out: Annotated[Path, typer.Option(help="Folder for the JSON results.")] = Path("bench-results"),
+) -> None:
+    """LLM-bound Clue games against the scripted chat server (a fixed delay per reply) with 1 and
+    with K games in flight: wall and CPU time, speed-up, and whether the summaries agree."""
+
+    try:
+        prepare_out(out)
+    except ValueError as err:
+        fail(err)
+    result = run(games=games, delay_s=delay, concurrency=concurrency)
+    typer.echo(
+        f"{games} Clue games, one LLM seat, {result['requests'] // 2} chat calls per setting, "
+        f"{delay:.3f} s per reply"
+    )
+    typer.echo(
+        format_table(
+            result["rows"],
+            ["concurrency", "games", "errored", "play_wall_s", "play_cpu_s", "x_faster_wall"],
+        )
+    )
+    typer.echo(f"outcomes equal: {result['outcomes_equal']}")
+    path = write_json(out / "json", result)
+    typer.echo(f"wrote {path}")

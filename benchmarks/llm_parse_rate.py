@@ -19,7 +19,6 @@ It prints a table per answer type and mode and a metering table, and writes ``pa
 from __future__ import annotations
 
 import argparse
-import json
 import re
 import sys
 from collections.abc import Iterable, Mapping, Sequence
@@ -31,15 +30,16 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
 from games.clue.agent import Agent as ClueAgent
+from games.clue.agents import random_agent
 from games.clue.entry import ENTRY as CLUE
 from games.clue.events import ClueConfig, Deduction, DeductionKind
 from games.clue.llm_agent import LLMClueAgent
 from games.clue.llm_answers import format_deduction
-from games.clue.random_agent import RandomAgent
 from games.core.agents import agent_meters
 from games.core.play import play_agents
+from games.core.random_agent import RandomAgent
 from games.core.runlog import game_id
-from games.undercover.agents import AgentSettings, seat_agents
+from games.undercover.agents import UndercoverAgentSettings, seat_agents
 from games.undercover.checker import ProverChecker
 from games.undercover.engine import UndercoverGame
 from games.undercover.entry import ENTRY as UNDERCOVER
@@ -64,6 +64,7 @@ from reasoning.llm import (
     labelled_text,
     make_client,
 )
+from reasoning.outfile import json_text, write_atomic
 
 Mode = Literal["on", "off"]
 GameName = Literal["clue", "undercover"]
@@ -296,14 +297,18 @@ def play_one(
     if game == "clue":
         clue_config = ClueConfig(players=CLUE_PLAYERS, max_rounds=clue_rounds)
         llm = LLMClueAgent(client, seed=seed)
-        clue_agents: list[ClueAgent] = [llm, RandomAgent(seed + 1), RandomAgent(seed + 2)]
+        clue_agents: list[ClueAgent | RandomAgent] = [
+            llm,
+            random_agent(seed + 1),
+            random_agent(seed + 2),
+        ]
         play_agents(CLUE, clue_agents, seed, clue_config)
         return llm.meter
     pair = next(p for p in builtin_pairs() if p.id == UNDERCOVER_PAIR)
     uc_game = UndercoverGame(
         UndercoverConfig.model_validate({"players": UNDERCOVER_PLAYERS}), pair, seed
     )
-    settings = AgentSettings.create(client=client)
+    settings = UndercoverAgentSettings.create(client=client)
     specs = ["nli"] + ["prover"] * (UNDERCOVER_PLAYERS - 1)
     agents = seat_agents(specs, uc_game, settings)
     setup = UndercoverSetup(config=uc_game.config, pair=pair)
@@ -460,7 +465,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "types": [r.model_dump() for r in rows],
         "usage": report.model_dump(),
     }
-    (args.out / "parse_rate.json").write_text(json.dumps(payload, indent=2), encoding="utf-8")
+    write_atomic(args.out / "parse_rate.json", json_text(payload))
     return 0
 
 

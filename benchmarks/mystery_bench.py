@@ -18,13 +18,13 @@ from typing import Annotated, Any, cast
 import typer
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from benchmarks.console.options import (
+from benchmarks.llm_usage import game_usage, played_usage, usage_lines
+from benchmarks.options import (
     RunCommandOptions,
     exit_when_all_errored,
     run_command,
 )
-from benchmarks.llm_usage import game_usage, played_usage, usage_lines
-from benchmarks.report import can_plot, format_table, plot_note, pyplot, write_json
+from benchmarks.report import can_plot, format_table, plot_note, pyplot, save_figure, write_json
 from benchmarks.runner import MemoryLog, check_replayable, run_games
 from benchmarks.wellplay_runs import (
     METRICS,
@@ -34,11 +34,12 @@ from benchmarks.wellplay_runs import (
     wellplay_summary,
 )
 from formalize.interrogation.quiz import Needs, accuracy, bound, quiz
-from games.core.cli import BaseUrl, Model, fail, llm_settings
+from games.core.cli import EndpointOptions, fail, with_options
 from games.core.play import check_seats, play_game
 from games.core.recordings import migrate_game_ids
 from games.core.runlog import LogError, RunDir, RunDirError, game_id, game_seed
-from games.mystery.agents import AGENTS, AgentSettings
+from games.core.settings import AgentSettings
+from games.mystery.agents import AGENTS
 from games.mystery.audit import audit_game
 from games.mystery.cli import checked_scripts, game_config
 from games.mystery.entry import ENTRY, game_scripts
@@ -48,10 +49,11 @@ from games.mystery.objectives import points_met
 from games.mystery.wellplay import load_wellplay, script_folders
 from games.mystery.wellplay_answer import Knowledge, answer_all
 from games.mystery.wellplay_play import VARIANTS, WellPlayVariant, case_of
-from provers.sat_prover import SatProver
+from provers.registry import get_prover
+from reasoning.claims import ClaimStatus, Correctness
 from reasoning.llm import LLMEndpointError, make_client
+from reasoning.outfile import json_text
 from reasoning.progress import progress_bar
-from reasoning.verifier import ClaimStatus, Correctness
 
 
 class MysteryBenchConfig(BaseModel):
@@ -91,7 +93,7 @@ class MysteryPlayer:
 def quiz_bounds(seeds: list[int], config: MysteryConfig) -> dict[str, dict[str, float]]:
     """The WellPlay-style metrics of exact reasoners over the games' scripts, by knowledge:
     own script only, that plus the planned answers, all scripts."""
-    prover = SatProver()
+    prover = get_prover("sat")
     questions = [
         q
         for seed in progress_bar(seeds, len(seeds), "quiz scripts")
@@ -185,7 +187,7 @@ def plot_gains(per_round: list[float], path: Path) -> Path:
     ax.set_ylabel("mean exact IG (nats)")
     ax.set_title("Information gain per round")
     fig.tight_layout()
-    fig.savefig(path)
+    save_figure(fig, path)
     plt.close(fig)
     return path
 
@@ -315,7 +317,7 @@ def bench_wellplay_runs(
             raise ValueError(
                 f"--agents: with --wellplay one of {', '.join(VARIANTS)}, got {agents!r}"
             )
-        llm = llm_settings(shared.model, shared.base_url)
+        llm = shared.llm()
         if not llm.configured:
             raise ValueError("--wellplay: playing needs an LLM endpoint: give --base-url")
         for loaded in load_wellplay(root, first_seed):
@@ -360,7 +362,9 @@ KNOWLEDGE: dict[str, Knowledge] = {"own": "own", "all": "all", "played": "played
 """The --knowledge choices of bench wellplay."""
 
 
+@with_options(EndpointOptions)
 def bench_wellplay(
+    shared: EndpointOptions,
     data: Annotated[Path, typer.Option(help="A folder of WellPlay script folders (your copy).")],
     knowledge: Annotated[
         str,
@@ -371,8 +375,6 @@ def bench_wellplay(
     ] = "own",
     seed: Annotated[int, typer.Option(help="Seed of the option shuffle.")] = 0,
     as_json: Annotated[bool, typer.Option("--json", help="Print the metrics as JSON.")] = False,
-    model: Model = None,
-    base_url: BaseUrl = None,
 ) -> None:
     """An LLM answers the WellPlay questions of a user's copy, graded by the key: accuracy
     per category and the seed's Overall."""
@@ -380,7 +382,7 @@ def bench_wellplay(
         if knowledge not in KNOWLEDGE:
             raise ValueError(f"--knowledge: own, all or played, got {knowledge!r}")
         scripts = load_wellplay(data, seed)
-        llm = llm_settings(model, base_url)
+        llm = shared.llm()
         if not llm.configured:
             raise ValueError("answering needs an LLM endpoint: give --base-url")
         graded, fallbacks = answer_all(make_client(llm), scripts, KNOWLEDGE[knowledge])
@@ -397,6 +399,4 @@ def bench_wellplay(
 
 def write_json_text(payload: dict[str, Any]) -> str:
     """The summary as one JSON document."""
-    import json
-
-    return json.dumps(payload, indent=2, default=str, allow_nan=False)
+    return json_text(payload, default=str).rstrip("\n")

@@ -11,13 +11,17 @@ from __future__ import annotations
 import resource
 import time
 from collections.abc import Callable, Sequence
-from typing import Any
+from pathlib import Path
+from typing import Annotated, Any
 
+import typer
 import z3
 
+from benchmarks import backbone_bench
 from benchmarks.problems import ChainSpec, Problem, build_problem, chain_spec
-from provers.eprover import eprover_available
-from provers.registry import get_prover
+from benchmarks.report import format_table, write_json
+from games.core.cli import fail, prepare_out
+from provers.registry import available_names, get_prover
 from reasoning.percentiles import percentile
 from reasoning.verdict import Verdict
 
@@ -82,8 +86,8 @@ def direct_z3(spec: ChainSpec, timeout: float) -> Verdict:
 
 
 def backend_names() -> list[str]:
-    """The backends measured here: z3, cvc5, E where installed, and the vote."""
-    return ["z3", "cvc5"] + (["eprover"] if eprover_available() else []) + ["vote"]
+    """The backends measured here: the first-order ones that can run here (the vote last)."""
+    return list(available_names(first_order=True))
 
 
 def run(
@@ -153,3 +157,27 @@ def _measure(
     else:
         verdict = provers[name].prove(problem.axioms, problem.goal, timeout).verdict
     return verdict, cpu_seconds() - cpu_start, time.perf_counter() - wall_start
+
+
+def bench_provers(
+    out: Annotated[Path, typer.Option(help="Folder for the JSON results.")] = Path("bench-results"),
+    problems: Annotated[int, typer.Option(help="Problems per size (at least 1).")] = 10,
+    repeats: Annotated[int, typer.Option(help="Backbone repetitions (at least 1).")] = 50,
+) -> None:
+    """CPU and wall time per backend and direct z3 on 5-80 axiom problems; SAT backbone time."""
+    for option, value in (("--problems", problems), ("--repeats", repeats)):
+        if value < 1:
+            typer.echo(f"error: {option} must be at least 1, got {value}", err=True)
+            raise typer.Exit(2)
+    try:
+        prepare_out(out)
+    except ValueError as err:
+        fail(err)
+    rows = run(problems_per_size=problems, progress=lambda m: typer.echo(m, err=True))
+    typer.echo(format_table(rows, COLUMNS))
+    backbone = backbone_bench.run(repeats=repeats)
+    typer.echo("")
+    typer.echo("SAT backbone on a Clue-sized set (21 cards x 7 places, 40 three-card clauses)")
+    typer.echo(format_table(backbone, backbone_bench.TABLE_COLUMNS))
+    path = write_json(out / "provers.json", {"provers": rows, "backbone": backbone})
+    typer.echo(f"\nwrote {path}")

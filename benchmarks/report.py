@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import math
 import time
 from collections.abc import Iterator, Mapping, Sequence
@@ -11,17 +10,22 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from games.core.runlog import write_atomic
 from reasoning.extras import extra_missing, optional_import
+from reasoning.outfile import atomic_file, json_text, write_atomic
 from reasoning.percentiles import percentile
 
 
 def _cell(value: Any) -> str:
-    if value is None:
-        return "-"
-    if isinstance(value, float):
-        return "nan" if math.isnan(value) else f"{value:.3f}"
+    if isinstance(value, float) or value is None:
+        return figure(value, ".3f")
     return str(value)
+
+
+def figure(value: float | None, spec: str = ".2f") -> str:
+    """A figure as printed in a table or a line: ``-`` where it is undefined (None, NaN)."""
+    if value is None or not math.isfinite(value):
+        return "-"
+    return format(value, spec)
 
 
 def format_table(rows: Sequence[Mapping[str, Any]], columns: Sequence[str]) -> str:
@@ -35,10 +39,10 @@ def format_table(rows: Sequence[Mapping[str, Any]], columns: Sequence[str]) -> s
 
 
 def write_json(path: Path, payload: Any) -> Path:
-    """Write ``payload`` as indented JSON (atomically), creating parent folders; returns the
-    path."""
+    """Write ``payload`` as indented JSON (atomically, an undefined figure such as NaN as
+    ``null``), creating parent folders; returns the path."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    write_atomic(path, json.dumps(payload, indent=2, default=str) + "\n")
+    write_atomic(path, json_text(payload, default=str))
     return path
 
 
@@ -85,6 +89,14 @@ class TimeSamples:
             out[f"{kind}_p95_ms"] = percentile(values, 95) * 1000.0
             out[f"{kind}_mean_ms"] = sum(values) / len(values) * 1000.0 if values else math.nan
         return out
+
+
+def save_figure(fig: Any, path: Path, **options: Any) -> Path:
+    """Write a matplotlib figure to ``path`` (its format from the suffix) through the one
+    writer (``reasoning.outfile``); returns the path."""
+    with atomic_file(path, binary=True) as out:
+        fig.savefig(out, format=path.suffix.lstrip(".") or "png", **options)
+    return path
 
 
 PLOTS = "a run's plot"

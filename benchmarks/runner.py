@@ -31,8 +31,10 @@ from benchmarks.viewer.store import compute_view, save_view
 from games.core.errors import GAME_ERRORS
 from games.core.loop import errored_end
 from games.core.recordings import check_run_recordings
-from games.core.runlog import RunDir, game_seed, write_atomic
+from games.core.runlog import RunDir, game_seed
 from reasoning.extras import optional_import
+from reasoning.outfile import write_atomic
+from reasoning.progress import Progress
 from reasoning.prover import ProverUnavailable
 
 T = TypeVar("T")
@@ -316,7 +318,7 @@ def run_games(
             if on_done is not None:
                 on_done(game)
             path = rundir.log_path(game.game_id)
-            write_atomic(path, "".join(f"{x}\n" for x in game.lines))
+            write_atomic(path, "".join(f"{x}\n" for x in game.lines), inside=rundir.path)
             if options.views:
                 stored += _store_view(path, views)
             played.append(game)
@@ -348,61 +350,6 @@ def _store_view(log: Path, spent: Timing) -> bool:
     spent.cpu += timing.cpu
     spent.wall += timing.wall
     return saved
-
-
-class Progress:
-    """A progress bar on stderr (done / total, games per second, time left, errored), quiet when
-    stderr is not a terminal or when asked."""
-
-    def __init__(self, total: int, done: int, *, quiet: bool) -> None:
-        from rich.console import Console
-
-        self._console = Console(stderr=True)
-        self._quiet = quiet or not self._console.is_terminal
-        self._total, self._done, self._errored = total, done, 0
-        self._bar: Any = None
-        self._task: Any = None
-
-    def __enter__(self) -> Progress:
-        if self._quiet:
-            return self
-        from rich.progress import (
-            BarColumn,
-            MofNCompleteColumn,
-            TextColumn,
-            TimeRemainingColumn,
-        )
-        from rich.progress import Progress as RichProgress
-
-        self._bar = RichProgress(
-            TextColumn("games"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TextColumn("{task.fields[rate]} games/s"),
-            TimeRemainingColumn(),
-            TextColumn("errored {task.fields[errored]}"),
-            console=self._console,
-        )
-        self._bar.start()
-        self._task = self._bar.add_task(
-            "run", total=self._total, completed=self._done, rate="-", errored=0
-        )
-        self._started = time.perf_counter()
-        self._first = self._done
-        return self
-
-    def advance(self, *, errored: bool) -> None:
-        """One more game done."""
-        self._done += 1
-        self._errored += errored
-        if self._bar is not None:
-            elapsed = max(time.perf_counter() - self._started, 1e-9)
-            rate = f"{(self._done - self._first) / elapsed:.2f}"
-            self._bar.update(self._task, completed=self._done, rate=rate, errored=self._errored)
-
-    def __exit__(self, *exc: object) -> None:
-        if self._bar is not None:
-            self._bar.stop()
 
 
 @dataclass(frozen=True)

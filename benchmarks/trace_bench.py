@@ -206,9 +206,8 @@ def run(
     traces after that.
     ``same_verdicts`` compares each row's verdicts with the first row of its length.
     """
-    from provers.sat_prover import SatProver
+    from provers.registry import get_prover
     from provers.trace_cli import grounded_session, session_factory, z3_session
-    from provers.z3_prover import Z3Prover
 
     rows: list[dict[str, Any]] = []
     z3_stopped = False
@@ -231,7 +230,7 @@ def run(
                 raise RuntimeError("z3 audits traces incrementally")
             audits.append(("incremental", partial(audit_trace_incremental, sessions, trace, 10.0)))
             if steps <= scratch_max:
-                scratch_prover = SatProver() if form == "propositional" else Z3Prover()
+                scratch_prover = get_prover("sat" if form == "propositional" else "z3")
                 verifier = Verifier(scratch_prover, 10.0)
                 audits.append(("from scratch", partial(audit_trace, verifier, trace)))
         first: list[tuple[str, str | None]] | None = None

@@ -28,14 +28,21 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+import typer
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from benchmarks.llm_usage import game_usage, played_usage, usage_lines
-from benchmarks.report import can_plot, format_table, pyplot
+from benchmarks.options import (
+    MAX_GAMES,
+    RunCommandOptions,
+    exit_when_all_errored,
+    run_command,
+)
+from benchmarks.report import can_plot, format_table, plot_note, pyplot, save_figure, write_json
 from benchmarks.runner import (
     GameError,
     GameOutcome,
@@ -45,14 +52,24 @@ from benchmarks.runner import (
     run_games,
 )
 from games.core.agents import combined_fallbacks
-from games.core.play import play_agents
+from games.core.cli import fail, llm_settings, prepare_out
+from games.core.play import check_seats, play_agents
 from games.core.recordings import migrate_game_ids
-from games.core.runlog import RunDir, game_id, game_seed
-from games.core.seats import SeatEndpoint
-from games.undercover.agents import AGENTS, AgentSettings, seat_agents, spec_at_seats
+from games.core.runlog import RunDir, RunDirError, game_id, game_seed
+from games.core.seats import SeatEndpoint, read_seats
+from games.core.settings import GameSettings
+from games.undercover.agents import (
+    AGENTS,
+    RANDOM_AGENT,
+    UndercoverAgentSettings,
+    seat_agents,
+    spec_at_seats,
+)
+from games.undercover.agents import AGENTS as UNDERCOVER_AGENTS
 from games.undercover.checker import ProverChecker
 from games.undercover.engine import UndercoverGame
 from games.undercover.entry import ENTRY
+from games.undercover.entry import ENTRY as UNDERCOVER
 from games.undercover.events import UndercoverConfig, UndercoverSetup
 from games.undercover.lexicon import Lexicon
 from games.undercover.llm_calls import recording_clients, replay_clients
@@ -60,16 +77,19 @@ from games.undercover.metrics import (
     AgentRoleSummary,
     GameMetrics,
     GameSummary,
+    MiniLMSimilarity,
     Similarity,
     by_agent_type,
     game_metrics,
     group_by,
     summarise,
 )
-from games.undercover.words import WordPair
-from provers.registry import get_prover
+from games.undercover.playing import find_pair
+from games.undercover.words import WordPair, builtin_pairs
+from provers.registry import DEFAULT_PROVER, PROVER_NAMES, get_prover
 from reasoning.llm import FallbackCounter, FallbackSnapshot, LLMSettings, UsageReport
 from reasoning.progress import progress_bar
+from reasoning.prover import ProverUnavailable
 
 PLOT_FILE = "undercover.png"
 Contest = Literal["fixed", "round-robin"]
@@ -236,13 +256,13 @@ The agent types, pairs and seeds may differ: a game the recording lacks errors o
 
 
 def game_settings(
-    settings: AgentSettings,
+    settings: UndercoverAgentSettings,
     config: UndercoverBenchConfig,
     specs: Sequence[str],
     gid: str,
     record_in: Path | None = None,
     replay_from: Path | None = None,
-) -> AgentSettings:
+) -> UndercoverAgentSettings:
     """The agent settings of one game seating ``specs``: each LLM seat at its model's own
     endpoint, if it has one, its calls recorded into ``record_in``'s file for the game and seat,
     or answered from ``replay_from``'s (RecordingMissing when it has none); offline games use
@@ -251,7 +271,7 @@ def game_settings(
         return settings
     models = [AGENTS.model(spec) for spec in specs]
     endpoints = tuple(None if m is None else config.endpoints.get(m) for m in models)
-    seated = replace(settings, endpoints=endpoints)
+    seated = settings.model_copy(update={"endpoints": endpoints})
     if replay_from is not None:
         default = config.llm_model
         if default is None and any(
@@ -259,9 +279,10 @@ def game_settings(
         ):
             raise ValueError("replay: the run's config names no LLM model")
         clients = replay_clients(replay_from, gid, default or "")
-        return replace(seated, seat_clients=clients)
+        return seated.model_copy(update={"seat_clients": clients})
     if record_in is not None:
-        return replace(seated, seat_clients=recording_clients(record_in, gid))
+        clients = recording_clients(record_in, gid)
+        return seated.model_copy(update={"seat_clients": clients})
     return seated
 
 
@@ -274,17 +295,17 @@ class SettingsRecipe:
     timeout_s: float
     llm: LLMSettings | None = None
 
-    def build(self) -> AgentSettings:
+    def build(self) -> UndercoverAgentSettings:
         """The settings, built once per process."""
         key = repr(self)
         if key not in _BUILT:
-            _BUILT[key] = AgentSettings.create(
+            _BUILT[key] = UndercoverAgentSettings.create(
                 prover=get_prover(self.prover), timeout=self.timeout_s, llm=self.llm
             )
         return _BUILT[key]
 
 
-_BUILT: dict[str, AgentSettings] = {}
+_BUILT: dict[str, UndercoverAgentSettings] = {}
 
 
 @dataclass
@@ -297,7 +318,7 @@ class UndercoverPlayer:
     record_in: Path | None
     replay_from: Path | None
     recipe: SettingsRecipe | None
-    settings: AgentSettings | None = None
+    settings: UndercoverAgentSettings | None = None
 
     def __getstate__(self) -> dict[str, Any]:
         return {**self.__dict__, "settings": None}
@@ -325,7 +346,7 @@ class UndercoverPlayer:
         )
         agents = seat_agents(citizens, game, seated, spy_agent=matchup.spy)
         setup = UndercoverSetup(config=game_config, pair=game.pair)
-        referee = ENTRY.judged_by(game, ProverChecker(settings.test))
+        referee = ENTRY.judged_by(game, ProverChecker(settings.test, settings.library.reader))
         played = play_agents(ENTRY, agents, game.seed, setup, log, state=referee)
         usage = game_usage((agents[seat].name, meters) for seat, meters in played.meters.items())
         return {"fallbacks": combined_fallbacks(played.fallbacks).counts, "usage": usage}
@@ -404,7 +425,7 @@ def run(
     config: UndercoverBenchConfig,
     seeds: int,
     out: Path,
-    settings: AgentSettings,
+    settings: UndercoverAgentSettings,
     pairs: Sequence[WordPair],
     sim: Similarity,
     progress: Progress | None = None,
@@ -468,7 +489,9 @@ def run(
     finished = [gid for gid in rundir.finished_games() if gid in wanted]
     say(f"scoring {len(finished)} games (MiniLM embeddings)")
     metrics = {
-        gid: game_metrics(ENTRY.read_log(rundir.log_path(gid)), settings.lexicon, sim)
+        gid: game_metrics(
+            ENTRY.read_log(rundir.log_path(gid), inside=rundir.path), settings.lexicon, sim
+        )
         for gid in progress_bar(
             finished, len(finished), "scoring games", quiet=(options or RunOptions()).quiet
         )
@@ -577,7 +600,7 @@ def write_plot(summary: UndercoverBenchSummary, path: Path) -> Path:
     ax_pairs.set_title("Word similarity and spy wins")
     fig.tight_layout()
     path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=120)
+    save_figure(fig, path, dpi=120)
     plt.close(fig)
     return path
 
@@ -715,3 +738,234 @@ def similarity_report(rows: Sequence[PairSimilarity]) -> str:
         ],
         ["pair", "words", "word_cos", "definition_cos", "games", "spy_win", "avg_rounds"],
     )
+
+
+@run_command(out=Path("runs/undercover"))
+def bench_undercover(
+    shared: RunCommandOptions,
+    seeds: Annotated[
+        int, typer.Option(min=1, max=MAX_GAMES, help="Seeds per matchup and word pair.")
+    ] = 20,
+    first_seed: Annotated[
+        int | None,
+        typer.Option(
+            help="The first seed; then first+1, ... [default: 0; with --replay: the recorded run's]"
+        ),
+    ] = None,
+    pairs: Annotated[
+        str | None,
+        typer.Option(
+            help="Comma-separated word-pair ids (default: all shipped; with --replay: the "
+            "recorded run's)."
+        ),
+    ] = None,
+    agents: Annotated[
+        str | None,
+        typer.Option(
+            help="Agent types in the contests, comma-separated (default: prover, plain, and the "
+            "LLM types when an endpoint is configured; with --replay: the recorded run's)."
+        ),
+    ] = None,
+    fixed_citizen: Annotated[
+        str | None,
+        typer.Option(
+            help="The citizens' type in the fixed-opponent contest (default: prover; with "
+            "--models: the spy's own type; with --replay: the recorded run's)."
+        ),
+    ] = None,
+    models: Annotated[
+        str | None,
+        typer.Option(
+            help="Models the LLM types play, comma-separated: seed 002's contest over LLMs "
+            "(each type at each model as the spy vs citizens at --fixed-model; the round-robin "
+            "within each model). Default: the one --model; with --replay: the recorded run's."
+        ),
+    ] = None,
+    fixed_model: Annotated[
+        str | None,
+        typer.Option(
+            help="The citizens' model in the fixed-opponent contest (default: the first of "
+            "--models)."
+        ),
+    ] = None,
+    seats: Annotated[
+        Path | None,
+        typer.Option(
+            "--seats",
+            metavar="FILE",
+            help="The contestants, in place of --agents and --models: a seats file (JSON or "
+            "JSONL) whose entries name an agent type and, for an LLM type, a model with its "
+            "base_url and api_key_env where it has an endpoint of its own.",
+        ),
+    ] = None,
+    players: Annotated[
+        int | None,
+        typer.Option(help="Players per game. [default: 6; with --replay: the recorded run's]"),
+    ] = None,
+    prover: Annotated[
+        str | None,
+        typer.Option(
+            help=f"Prover of T(s, Delta) ({', '.join(PROVER_NAMES)}). [default: "
+            f"{DEFAULT_PROVER}; with --replay: the recorded run's]"
+        ),
+    ] = None,
+    timeout: Annotated[
+        float | None,
+        typer.Option(
+            min=0.1,
+            help="Seconds per prover call. [default: 10; with --replay: the recorded run's]",
+        ),
+    ] = None,
+) -> None:
+    """Seed 002's fixed-opponent contest (4.2) and round-robin (4.3), over agent types or, with
+    --models, over LLMs (greedy decoding unless GUMSHOE_LLM_TEMPERATURE is set): game metrics and
+    the Attributional Score per matchup, agent type and word pair, a word-similarity table, a
+    plot."""
+    out, replay, model = shared.out, shared.replay, shared.model
+    try:
+        recorded = None if replay is None else recorded_config(replay)
+        endpoints: dict[str, SeatEndpoint] = {}
+        if recorded is not None:
+            model = model if model is not None else recorded.llm_model
+            agents = agents if agents is not None else ",".join(recorded.agents)
+            pairs = pairs if pairs is not None else ",".join(recorded.pairs)
+            fixed_citizen = fixed_citizen or recorded.fixed_citizen
+            models = models if models is not None else ",".join(recorded.models) or None
+            fixed_model = fixed_model or recorded.fixed_model
+            endpoints = dict(recorded.endpoints)
+            players = recorded.players if players is None else players
+            prover = prover or recorded.prover
+            timeout = timeout or recorded.timeout_s
+            first_seed = recorded.first_seed if first_seed is None else first_seed
+        if seats is not None:
+            if agents is not None or models is not None:
+                raise ValueError("--seats: give it in place of --agents and --models")
+            agents, models, endpoints = contestants(seats)
+        chosen_models = tuple(m.strip() for m in models.split(",")) if models else ()
+        if fixed_citizen is None and not chosen_models:
+            fixed_citizen = "prover"
+        players = 6 if players is None else players
+        check_seats(UNDERCOVER, players, option="option '--players'")
+        prover = prover or DEFAULT_PROVER
+        timeout = timeout or 10.0
+        first_seed = first_seed or 0
+        GameSettings(prover_timeout_s=timeout)
+        if fixed_citizen is not None:
+            try:
+                UNDERCOVER_AGENTS.get(fixed_citizen)
+            except ValueError as err:
+                raise ValueError(f"--fixed-citizen: {err}") from None
+        llm = replication_settings(undercover_llm(model, shared.base_url, shared.reasoning_effort))
+        if agents is None:
+            names = tuple(
+                n
+                for n, t in UNDERCOVER_AGENTS.types.items()
+                if (llm.configured or not t.needs_llm) and n != RANDOM_AGENT
+            )
+        else:
+            names = UNDERCOVER_AGENTS.parse(agents)
+        typed = [*names, *([fixed_citizen] if fixed_citizen else [])]
+        needs_llm = UNDERCOVER_AGENTS.needs_llm(typed)
+        catalogue = {p.id: p for p in builtin_pairs()}
+        chosen = (
+            list(catalogue.values())
+            if pairs is None
+            else [find_pair(p, catalogue) for p in pairs.split(",")]
+        )
+        config = UndercoverBenchConfig(
+            agents=names,
+            fixed_citizen=fixed_citizen,
+            pairs=tuple(p.id for p in chosen),
+            players=players,
+            prover=prover,
+            timeout_s=timeout,
+            first_seed=first_seed,
+            llm_model=llm.model if needs_llm else None,
+            models=chosen_models,
+            fixed_model=(fixed_model or chosen_models[0]) if chosen_models else fixed_model,
+            temperature=llm.temperature if needs_llm else None,
+            endpoints=endpoints,
+        )
+        if needs_llm and replay is None:
+            check_endpoints(config, llm)
+        recipe = SettingsRecipe(prover, timeout, llm if needs_llm else None)
+        settings = UndercoverAgentSettings.create(
+            prover=get_prover(prover), timeout=timeout, llm=llm if needs_llm else None
+        )
+        summary = run(
+            config,
+            seeds,
+            out,
+            settings,
+            chosen,
+            MiniLMSimilarity(),
+            progress=lambda m: typer.echo(m, err=True),
+            record=shared.record,
+            replay_from=replay,
+            options=shared.runner,
+            recipe=recipe,
+        )
+    except (ValueError, ValidationError, RunDirError, ProverUnavailable) as err:
+        fail(err)
+    if shared.as_json:
+        typer.echo(summary.model_dump_json())
+    else:
+        for line in report_lines(summary):
+            typer.echo(line)
+        typer.echo(f"\nwrote {out / RunDir.SUMMARY_FILE}; plot: {plot_note(summary.plot)}")
+    exit_when_all_errored(len(summary.errors), summary.games_played + summary.games_resumed)
+
+
+def undercover_llm(
+    model: str | None, base_url: str | None, reasoning_effort: str | None = None
+) -> LLMSettings:
+    """The LLM settings of the Undercover-V commands: the options (the reasoning effort too)
+    over the environment.
+
+    Calls are recorded and replayed one file per game and seat (``--record`` / ``--replay``), so a
+    single recording file from the environment is refused: every seat would append to it.
+    """
+    llm = llm_settings(model, base_url, reasoning_effort=reasoning_effort)
+    if llm.record_path is not None or llm.replay_path is not None:
+        raise ValueError(
+            "GUMSHOE_LLM_RECORD_PATH / GUMSHOE_LLM_REPLAY_PATH: Undercover-V records one file "
+            "per game and seat; unset them and use --record / --replay"
+        )
+    return llm
+
+
+def contestants(path: Path) -> tuple[str, str | None, dict[str, SeatEndpoint]]:
+    """The agent types (comma-separated), the models (None: none named) and each model's own
+    endpoint that a contestants file lists (a seats file, see ``games.core.seats``); ValueError
+    in one line when a model is given two endpoints."""
+    entries = read_seats(path, UNDERCOVER_AGENTS, 1, MAX_CONTESTANTS)
+    agents = list(dict.fromkeys(e.agent for e in entries))
+    models = list(dict.fromkeys(e.model for e in entries if e.model is not None))
+    endpoints: dict[str, SeatEndpoint] = {}
+    for entry in entries:
+        if entry.model is None or entry.endpoint is None:
+            continue
+        if endpoints.setdefault(entry.model, entry.endpoint) != entry.endpoint:
+            raise ValueError(f"{path}: model {entry.model!r} is given two endpoints")
+    return ",".join(agents), ",".join(models) or None, endpoints
+
+
+def bench_undercover_similarity(
+    out: Annotated[Path, typer.Option(help="Folder for the JSON results.")] = Path("bench-results"),
+) -> None:
+    """Appendix E's word-pair similarity table for the shipped pairs, MiniLM cosine in place of
+    fastText: the two words, and their lexicon definitions."""
+    try:
+        prepare_out(out)
+    except ValueError as err:
+        fail(err)
+    rows = similarity_table(builtin_pairs(), Lexicon.load(), MiniLMSimilarity())
+    typer.echo(similarity_report(rows))
+    path = write_json(
+        out / "undercover_similarity.json", [row.model_dump(mode="json") for row in rows]
+    )
+    typer.echo(f"\nwrote {path}")
+
+
+MAX_CONTESTANTS = 64
+"""The most entries a contestants file may list."""

@@ -14,10 +14,10 @@ from hypothesis import find, given, settings
 
 from provers import get_prover
 from reasoning import Verifier, parse_formula
+from reasoning.claims import ClaimStatus
 from reasoning.formula import Atom, Formula, Not, Or
 from reasoning.strategies import traces
 from reasoning.trace import ReasoningTrace
-from reasoning.verifier import ClaimStatus
 
 Agent = Callable[[Sequence[Formula]], list[Formula]]
 """A toy agent: from everything observed so far, the claims it states."""

@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 from formalize.clue.setup import Fact
 from games.clue.agent import ClueObservation
 from games.clue.strategies import claims, states
+from reasoning.claims import ClaimStatus
 from reasoning.strategies import GameClaim
-from reasoning.verifier import ClaimStatus
 
 
 def careful(seen: ClueObservation, fact: Fact) -> bool:

@@ -8,14 +8,18 @@ from typing import TYPE_CHECKING
 from reasoning.lazy import lazy_exports
 
 if TYPE_CHECKING:
+    from provers.conformance import ProverConformanceError as ProverConformanceError
+    from provers.conformance import check_prover as check_prover
     from provers.cvc5_prover import Cvc5Prover as Cvc5Prover
     from provers.eprover import EProver as EProver
     from provers.eprover import eprover_available as eprover_available
     from provers.isabelle import IsabelleProver as IsabelleProver
     from provers.isabelle import isabelle_available as isabelle_available
     from provers.model_eval import evaluate as evaluate
+    from provers.registry import BACKENDS as BACKENDS
     from provers.registry import DEFAULT_PROVER as DEFAULT_PROVER
     from provers.registry import PROVER_NAMES as PROVER_NAMES
+    from provers.registry import Backend as Backend
     from provers.registry import get_prover as get_prover
     from provers.sat_prover import SatProver as SatProver
     from provers.sat_session import SatSession as SatSession
@@ -24,6 +28,10 @@ if TYPE_CHECKING:
     from provers.z3_prover import Z3Prover as Z3Prover
 
 _HOMES = {
+    "BACKENDS": "provers.registry",
+    "Backend": "provers.registry",
+    "ProverConformanceError": "provers.conformance",
+    "check_prover": "provers.conformance",
     "Cvc5Prover": "provers.cvc5_prover",
     "DEFAULT_PROVER": "provers.registry",
     "EProver": "provers.eprover",

@@ -6,8 +6,11 @@ import threading
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from functools import cache
+from typing import TYPE_CHECKING
 
-from pysat.solvers import NoSuchSolverError, Solver, SolverNames
+if TYPE_CHECKING:
+    from pysat.solvers import Solver
 
 DEFAULT_SOLVER = "minicard"
 """The constraint session's solver: native cardinality constraints, cheap phase-guided calls."""
@@ -45,7 +48,12 @@ CONFLICT_SLICE = 2000
 """Conflicts per bounded call when a solver cannot be interrupted and a deadline must be kept."""
 
 
+@cache
 def _known_names() -> dict[str, str]:
+    """python-sat's solver names, each alias to its canonical name (pysat imported on first
+    use, so that reading this module's constants loads no solver)."""
+    from pysat.solvers import SolverNames
+
     names: dict[str, str] = {}
     for canonical, aliases in vars(SolverNames).items():
         if not canonical.startswith("_") and isinstance(aliases, tuple):
@@ -54,18 +62,16 @@ def _known_names() -> dict[str, str]:
     return names
 
 
-_NAMES = _known_names()
-
-
 def canonical_solver_name(name: str) -> str:
     """The python-sat name behind ``name`` (an alias such as ``cd195`` is accepted).
 
     Raises ValueError for an unknown solver or one without assumptions and incremental clauses.
     """
-    canonical = _NAMES.get(name)
+    known = _known_names()
+    canonical = known.get(name)
     if canonical is None:
         raise ValueError(
-            f"unknown SAT solver {name!r}; python-sat offers {sorted(set(_NAMES.values()))}"
+            f"unknown SAT solver {name!r}; python-sat offers {sorted(set(known.values()))}"
         )
     if canonical in NOT_INCREMENTAL:
         raise ValueError(
@@ -76,6 +82,8 @@ def canonical_solver_name(name: str) -> str:
 
 def open_solver(name: str) -> Solver:
     """A new, empty incremental solver; ValueError when ``name`` is unusable or not built in."""
+    from pysat.solvers import NoSuchSolverError, Solver
+
     canonical = canonical_solver_name(name)
     try:
         return Solver(name=canonical)

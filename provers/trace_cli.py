@@ -9,7 +9,6 @@ The output names the engine that audited the trace.
 
 from __future__ import annotations
 
-import json
 import math
 import sys
 from collections import Counter
@@ -21,8 +20,9 @@ from typing import Annotated, Any
 
 import typer
 
-from provers.registry import DEFAULT_PROVER, PROVER_NAMES, get_prover
+from provers.registry import DEFAULT_PROVER, INCREMENTAL_NAMES, PROVER_NAMES, get_prover
 from reasoning.epr import GroundedSession, in_fragment
+from reasoning.outfile import json_text
 from reasoning.prover import ProverUnavailable
 from reasoning.session import (
     ConstraintEntailment,
@@ -39,9 +39,6 @@ from reasoning.trace import (
 )
 from reasoning.trace import audit_trace as audit_trace_steps
 from reasoning.verifier import Verifier
-
-INCREMENTAL_PROVERS = ("z3", "sat")
-"""Backends whose trace audits run on one incremental session."""
 
 
 def _sat_session() -> EntailmentSession:
@@ -77,7 +74,7 @@ def session_factory(prover: str, trace: SortedTrace) -> EntailmentSessionFactory
 
     ValueError when ``sat`` is asked to audit a trace outside the EPR fragment.
     """
-    if prover not in INCREMENTAL_PROVERS:
+    if prover not in INCREMENTAL_NAMES:
         return None
     if trace.propositional:
         return _sat_session
@@ -167,8 +164,9 @@ def audit_trace(
     prover: Annotated[
         str,
         typer.Option(
-            help=f"Backend: {', '.join(PROVER_NAMES)}. z3 and sat audit incrementally, "
-            "effectively propositional traces on the SAT session (grounded), others on Z3."
+            help=f"Backend: {', '.join(PROVER_NAMES)}. {' and '.join(INCREMENTAL_NAMES)} audit "
+            "incrementally, effectively propositional traces on the SAT session (grounded), "
+            "others on Z3."
         ),
     ] = DEFAULT_PROVER,
     timeout: Annotated[float, typer.Option(help="Seconds per prover call.")] = 10.0,
@@ -201,7 +199,7 @@ def audit_trace(
     }
     notes = warnings(audit)
     if as_json:
-        typer.echo(json.dumps(_payload(audit, totals, notes)))
+        typer.echo(json_text(_payload(audit, totals, notes), indent=None), nl=False)
         return
     for a in audit.steps:
         mark = "  (inconsistent knowledge)" if a.knowledge_consistent is False else ""

@@ -8,6 +8,8 @@ from typing import TYPE_CHECKING
 from reasoning.lazy import lazy_exports
 
 if TYPE_CHECKING:
+    from reasoning.claims import ClaimStatus as ClaimStatus
+    from reasoning.claims import Correctness as Correctness
     from reasoning.epr import GroundedSession as GroundedSession
     from reasoning.formula import Formula as Formula
     from reasoning.prover import Axiom as Axiom
@@ -42,8 +44,6 @@ if TYPE_CHECKING:
     from reasoning.verdict import Verdict as Verdict
     from reasoning.verifier import AuditReport as AuditReport
     from reasoning.verifier import ClaimCheck as ClaimCheck
-    from reasoning.verifier import ClaimStatus as ClaimStatus
-    from reasoning.verifier import Correctness as Correctness
     from reasoning.verifier import RecallReport as RecallReport
     from reasoning.verifier import Verifier as Verifier
     from reasoning.vote import VoteProver as VoteProver
@@ -55,9 +55,9 @@ _HOMES = {
     "AuditReport": "reasoning.verifier",
     "Axiom": "reasoning.prover",
     "ClaimCheck": "reasoning.verifier",
-    "ClaimStatus": "reasoning.verifier",
+    "ClaimStatus": "reasoning.claims",
     "ConstraintEntailment": "reasoning.session",
-    "Correctness": "reasoning.verifier",
+    "Correctness": "reasoning.claims",
     "Countermodel": "reasoning.verdict",
     "EntailmentSession": "reasoning.session",
     "EntailmentSessionFactory": "reasoning.session",

@@ -13,7 +13,6 @@ from typing import Annotated, Any, TypeVar
 
 from pydantic import AfterValidator, BaseModel, ValidationError
 
-from reasoning.syntax import FormulaSyntaxError, parse_formula
 from reasoning.textfile import UserFileError, parse_user_json, read_user_text
 
 Path = tuple[str | int, ...]
@@ -74,6 +73,8 @@ def line_of(lines: dict[Path, int], path: Path) -> int:
 
 
 def _formula_text(text: str) -> str:
+    from reasoning.syntax import FormulaSyntaxError, parse_formula
+
     try:
         parse_formula(text)
     except FormulaSyntaxError as err:

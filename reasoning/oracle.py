@@ -13,8 +13,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
+from reasoning.claims import ClaimStatus
 from reasoning.formula import Formula, negate, strip_negations
-from reasoning.verifier import ClaimStatus, Verifier
+from reasoning.verifier import Verifier
 
 
 class EntailmentOracle(Protocol):

@@ -25,6 +25,7 @@ from typing import get_args
 
 from hypothesis import strategies as st
 
+from reasoning.claims import ClaimStatus
 from reasoning.formula import (
     ENTITY,
     EVENT,
@@ -48,7 +49,6 @@ from reasoning.formula import (
 from reasoning.sorts import Signature, erase_sorts
 from reasoning.syntax import KEYWORDS, format_formula
 from reasoning.trace import ReasoningTrace, StepLine
-from reasoning.verifier import ClaimStatus
 
 CARD_OPS: tuple[CardOp, ...] = get_args(CardOp)
 

@@ -21,6 +21,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
+from reasoning.claims import ClaimStatus, correctness_of
 from reasoning.formula import BOTTOM, Formula, is_propositional
 from reasoning.prover import Axiom, check_consistency
 from reasoning.session import EntailmentSession, EntailmentSessionFactory, is_ground
@@ -28,14 +29,7 @@ from reasoning.sorts import SortError, infer_sorts
 from reasoning.syntax import FormulaSyntaxError, format_formula, parse_formula
 from reasoning.textfile import UserFileError, parse_user_json, read_user_text
 from reasoning.verdict import ProofResult, Verdict
-from reasoning.verifier import (
-    ClaimCheck,
-    ClaimStatus,
-    Verifier,
-    classify,
-    consistency_of,
-    correctness_of,
-)
+from reasoning.verifier import ClaimCheck, Verifier, classify, consistency_of
 
 
 class TraceError(ValueError):

@@ -12,11 +12,14 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Sequence
-from enum import StrEnum
-from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from reasoning.claims import ClaimStatus as ClaimStatus
+from reasoning.claims import Correctness as Correctness
+from reasoning.claims import Judgement as Judgement
+from reasoning.claims import correctness_of as correctness_of
+from reasoning.claims import judge as judge
 from reasoning.formula import Formula, negate
 from reasoning.prover import Axiom, Prover, check_consistency
 from reasoning.sorts import infer_sorts
@@ -24,36 +27,6 @@ from reasoning.syntax import format_formula, parse_formula
 from reasoning.verdict import ProofResult, Verdict
 
 Statement = Axiom | Formula | str
-
-
-class ClaimStatus(StrEnum):
-    """How a claim stands against the knowledge it was made from."""
-
-    ENTAILED = "ENTAILED"
-    CONTRADICTED = "CONTRADICTED"
-    UNDETERMINED = "UNDETERMINED"
-    UNKNOWN = "UNKNOWN"
-
-
-class Correctness(StrEnum):
-    """How a claim stands against the hidden truth."""
-
-    TRUE = "TRUE"
-    FALSE = "FALSE"
-
-
-Judgement = Literal["sound", "lucky", "wrong", "unjudged"]
-"""How a claim fares against knowledge and truth together."""
-
-
-def judge(status: ClaimStatus, correctness: Correctness | None) -> Judgement:
-    """sound (entailed, true), lucky (true, not entailed), wrong (false), or unjudged (no
-    truth to judge against): the one judgement every audit uses."""
-    if correctness is Correctness.FALSE:
-        return "wrong"
-    if correctness is Correctness.TRUE:
-        return "sound" if status is ClaimStatus.ENTAILED else "lucky"
-    return "unjudged"
 
 
 class ClaimCheck(BaseModel):
@@ -137,14 +110,6 @@ def classify(
     return ClaimStatus.UNKNOWN, proof, refutation
 
 
-def correctness_of(truth_status: ClaimStatus) -> Correctness | None:
-    """A claim's correctness from its status against the hidden truth: None when unsettled."""
-    return {
-        ClaimStatus.ENTAILED: Correctness.TRUE,
-        ClaimStatus.CONTRADICTED: Correctness.FALSE,
-    }.get(truth_status)
-
-
 def consistency_of(result: ProofResult) -> bool | None:
     """Whether a set is consistent, from the attempt to prove false from it (None: unsettled)."""
     return {Verdict.VALID: False, Verdict.INVALID: True}.get(result.verdict)
@@ -195,7 +160,17 @@ class Verifier:
         claims: Sequence[Formula | str],
         truth: Sequence[Statement] | None = None,
     ) -> AuditReport:
-        """Classify every claim; the knowledge's consistency is checked once and reported."""
+        """Classify every claim; the knowledge's consistency is checked once and reported.
+
+        >>> from provers.registry import get_prover
+        >>> report = Verifier(get_prover("z3")).audit(
+        ...     ["forall x. Tea(x) -> Hot(x)", "Tea(earl)"],
+        ...     ["Hot(earl)", "Tea(lady)"],
+        ...     truth=["Tea(earl)", "Hot(earl)", "~Tea(lady)"],
+        ... )
+        >>> [(c.claim, c.status.value, c.kind) for c in report.checks]
+        [('Hot(earl:entity)', 'ENTAILED', 'sound'), ('Tea(lady:entity)', 'UNDETERMINED', 'wrong')]
+        """
         truth_axioms = _as_axioms(truth or [], "t")
         axioms, extra = self._sorted(knowledge, [*claims, *(a.formula for a in truth_axioms)])
         sorted_claims = extra[: len(claims)]

@@ -31,7 +31,7 @@ BOUNDED = answer_model("Bounded", {"reasoning": (str, Field(min_length=1, max_le
 def every_answer_model() -> list[tuple[str, type[BaseModel]]]:
     """Each game's answer models at their largest, found through the game registry, and the
     parse-rate benchmark's."""
-    found = [(g, m) for g in game_names() for m in get_game(g).largest_answer_models()]
+    found = [(g, m) for g in game_names() for m in get_game(g).answer_models()]
     labels = ("ANALYSIS", "DEDUCTIONS")
     return [*found, ("parse-rate", clue_choices(ClueConfig(players=6)).model(labels))]
 

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import math
 
-from benchmarks import backbone_bench, clue_perf
+import pytest
+
+from benchmarks import backbone_bench, clue_perf, startup_bench
 from benchmarks.report import TimeSamples, Timing, measure
 
 
@@ -44,3 +46,18 @@ def test_backbone_bench_rows_have_cpu_and_wall() -> None:
     assert [row["method"] for row in rows] == ["backbone", "naive", "backbone-update"]
     for row in rows:
         assert set(backbone_bench.TABLE_COLUMNS) <= set(row)
+
+
+def test_startup_bench_times_each_probe_beside_the_bare_interpreter() -> None:
+    probes = (startup_bench.BASELINE, startup_bench.Probe("import json", "import json"))
+    result = startup_bench.run(runs=2, probes=probes)
+    rows = {row["probe"]: row for row in result["rows"]}
+    assert set(rows) == {"python -c pass", "import json"}
+    assert rows["python -c pass"]["cpu_over_python_s"] == 0.0
+    assert all(len(s["cpu_s"]) == len(s["wall_s"]) == 2 for s in result["samples"].values())
+    assert len(result["load_average_before"]) == 3
+
+
+def test_startup_bench_names_a_probe_that_fails() -> None:
+    with pytest.raises(RuntimeError, match="broken: exit 1"):
+        startup_bench.time_probe(startup_bench.Probe("broken", "raise SystemExit(1)"))

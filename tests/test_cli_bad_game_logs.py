@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from benchmarks.console.cli import app
-from games.clue import ClueConfig, ClueGame, RandomAgent
+from games.clue import ClueConfig, ClueGame, random_agent
 from games.core.runlog import EventLog
 from tests.support.played import play_clue
 
@@ -29,7 +29,7 @@ SMALL = ClueConfig(
 def good_lines(tmp: Path) -> list[str]:
     path = tmp / "good.jsonl"
     with EventLog(path) as log:
-        play_clue(ClueGame(SMALL, 7), [RandomAgent(s) for s in range(3)], log)
+        play_clue(ClueGame(SMALL, 7), [random_agent(s) for s in range(3)], log)
     return path.read_text().splitlines()
 
 
@@ -171,7 +171,7 @@ def test_damaged_logs_are_audited_or_refused_in_one_line(
     [
         (["play", "clue", "--agents", "prover*7"], "agents: clue takes 3 to 6 players, got 7"),
         (["play", "clue", "--agents", "prover*2"], "agents: clue takes 3 to 6 players, got 2"),
-        (["play", "clue", "--rounds", "5000"], "field 'max_rounds'"),
+        (["play", "clue", "--rounds", "5000"], "option '--rounds'"),
         (["play", "clue", "--agents", "prover*x"], "write name*count"),
         (["bench", "clue", "--agents", "prover*9"], "agents: clue takes 3 to 6 players, got 9"),
         (["bench", "clue", "--workers", "0"], "option '--workers'"),
@@ -180,7 +180,7 @@ def test_damaged_logs_are_audited_or_refused_in_one_line(
             ["play", "undercover", "--agents", "prover*11"],
             "agents: undercover takes 4 to 10 players, got 11",
         ),
-        (["play", "undercover", "--timeout", "inf"], "field 'prover_timeout_s'"),
+        (["play", "undercover", "--timeout", "inf"], "option '--timeout'"),
         (
             ["bench", "undercover", "--players", "11"],
             "option '--players': undercover takes 4 to 10 players, got 11",

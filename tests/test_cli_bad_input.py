@@ -255,7 +255,7 @@ LLM_COMMANDS = [
     ["play", "clue", "--agents", "llm,random,random"],
     ["play", "hanabi", "--agents", "sherlock,random", "--players", "2"],
     ["play", "mystery", "--agents", "llm-cot,questum,questum,questum"],
-    ["play", "detective", "--agent", "llm"],
+    ["play", "detective", "--agents", "llm"],
     ["bench", "clue", "--games", "1", "--agents", "llm,random,random"],
 ]
 """Commands that take the LLM endpoint options."""

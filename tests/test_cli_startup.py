@@ -58,6 +58,35 @@ def test_importing_a_game_engine_loads_no_llm_client_hypothesis_or_scipy(module:
     assert not loaded & {"openai", "hypothesis", "scipy"}
 
 
+CHEAP_CORE = {
+    "games.core": set(),
+    "games.core.play": {"openai", "numpy", "lark", "pydantic_settings", "z3", "pysat"},
+    "games.core.errors": {"openai", "numpy", "lark", "pydantic_settings"},
+    "games.clue.engine": {"openai", "numpy", "lark", "pydantic_settings"},
+    "reasoning.llm.usage": {"openai", "numpy", "pydantic_settings"},
+}
+"""What the core's modules import, and what they must not: the package itself nothing (its names
+are lazy), the play path no LLM client, numpy, formula parser, settings loader or solver, the
+LLM error types no client, Clue's events no parser (``ClaimStatus`` lives apart from the
+Verifier), the usage meter no numpy (the percentile is written out)."""
+
+
+@pytest.mark.parametrize("module", sorted(CHEAP_CORE))
+def test_the_core_imports_cheaply(module: str) -> None:
+    loaded = imported_after(f"import {module}")
+    forbidden = CHEAP_CORE[module]
+    if not forbidden:
+        own = subprocess.run(
+            [sys.executable, "-c", f"import sys, {module}\nprint(sorted(sys.modules))"],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        assert "pydantic" not in own and f"{module}." not in own
+    assert not loaded & forbidden
+
+
 def run_cli(*args: str) -> str:
     """Code that runs the gumshoe app on ``args`` and swallows its exit."""
     return (

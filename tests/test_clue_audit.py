@@ -27,7 +27,7 @@ from games.clue import (
     TurnStart,
 )
 from games.clue.audit import audit_log, render_audit
-from reasoning.verifier import ClaimStatus, Correctness
+from reasoning.claims import ClaimStatus, Correctness
 
 SMALL = ClueConfig(
     players=3,

@@ -31,7 +31,6 @@ from games.clue import (
     NoRefutationEvent,
     PassEvent,
     Phase,
-    RandomAgent,
     RefuteEvent,
     ReplayError,
     Show,
@@ -39,6 +38,7 @@ from games.clue import (
     SuggestionEvent,
     Triple,
     TurnStart,
+    random_agent,
     read_clue_log,
     replay,
 )
@@ -100,7 +100,7 @@ def new_events(game: ClueGame, since: int) -> list[ClueEvent]:
 
 def play_random(config: ClueConfig, seed: int, path: Path | None = None) -> ClueGame:
     game = ClueGame(config, seed)
-    agents = [RandomAgent(seed * 10 + seat) for seat in range(config.players)]
+    agents = [random_agent(seed * 10 + seat) for seat in range(config.players)]
     if path is None:
         play_clue(game, agents)
     else:
@@ -297,7 +297,7 @@ def test_eliminated_player_refutes_but_takes_no_turn() -> None:
         obs = game.observation(seat)
         if obs.phase is Phase.TURN:
             turns.append(seat)
-        game.apply(RandomAgent(seat).act(obs))
+        game.apply(random_agent(seat).choose(obs, obs.legal_actions()))
     assert turns and 1 not in turns
     finals = [e.seat for e in game.events if isinstance(e, TurnStart) and e.final]
     assert finals == [0, 2]
@@ -442,7 +442,7 @@ def test_deduction_needs_player_exactly_for_holding_kinds() -> None:
 def test_play_game_names_agent_that_acts_illegally() -> None:
     game = ClueGame(SMALL, 3)
     bad = FuncAgent(lambda obs: Suggest(suspect="Nobody", weapon="Rope", room="Hall"), "badbot")
-    agents: list[Agent] = [RandomAgent(0), bad, RandomAgent(2)]
+    agents: list[Agent] = [random_agent(0), bad, random_agent(2)]
     with pytest.raises(IllegalAction, match=r"agent 'badbot' at seat 1 .*Nobody"):
         play_clue(game, agents)
     with pytest.raises(ValueError, match="agents"):
@@ -453,7 +453,7 @@ def test_play_game_needs_fresh_game() -> None:
     game = ClueGame(SMALL, 3)
     game.apply(suggest(game.envelope))
     with pytest.raises(ValueError, match="fresh"):
-        play_clue(game, [RandomAgent(s) for s in range(3)])
+        play_clue(game, [random_agent(s) for s in range(3)])
 
 
 def test_random_agent_accuses_only_at_the_end_and_never_its_own_cards() -> None:
@@ -485,10 +485,10 @@ def test_game_replays_exactly_from_its_log(tmp_path: Path) -> None:
     tell = Deduction(kind="not_in_envelope", card=game.hands[0][0])
 
     def with_deductions(obs: ClueObservation) -> ClueAction:
-        action = RandomAgent(obs.turn).act(obs)
+        action = random_agent(obs.turn).choose(obs, obs.legal_actions())
         return action.model_copy(update={"deductions": (tell,)}) if obs.player == 0 else action
 
-    agents = [FuncAgent(with_deductions, "teller")] + [RandomAgent(s) for s in range(1, 5)]
+    agents = [FuncAgent(with_deductions, "teller")] + [random_agent(s) for s in range(1, 5)]
     with EventLog(path) as log:
         result = play_clue(game, agents, log)
     log = CLUE.read_log(path)

@@ -25,15 +25,16 @@ from games.clue import (
     NoRefutationEvent,
     PassEvent,
     Phase,
-    RandomAgent,
     RefuteEvent,
     SuggestionEvent,
+    random_agent,
 )
 from games.clue.knowledge import PlayerView, clue_setup
 from provers.registry import get_prover
 from provers.sat_session import SatSession
+from reasoning.claims import ClaimStatus
 from reasoning.formula import Atom, Iff, Not
-from reasoning.verifier import ClaimStatus, Verifier
+from reasoning.verifier import Verifier
 from tests.support.played import play_clue
 
 SMALL = ClueConfig(
@@ -52,7 +53,7 @@ class RashAgent:
     """Random play, and now and then a random accusation (to exercise failed accusations)."""
 
     def __init__(self, seed: int) -> None:
-        self._inner = RandomAgent(seed)
+        self._inner = random_agent(seed)
         self._rng = random.Random(seed)
         self.name = "rash"
 
@@ -63,7 +64,7 @@ class RashAgent:
                 weapon=self._rng.choice(obs.weapons),
                 room=self._rng.choice(obs.rooms),
             )
-        return self._inner.act(obs)
+        return self._inner.choose(obs, obs.legal_actions())
 
 
 def all_deals(config: ClueConfig, sizes: tuple[int, ...]) -> Iterator[Deal]:
@@ -138,7 +139,7 @@ def brute_grid(setup: ClueSetup, deals: list[Deal]) -> dict[str, bool]:
 
 def play_small(seed: int, rash: bool) -> ClueGame:
     game = ClueGame(SMALL, seed)
-    agents = [RashAgent(seed + s) if rash else RandomAgent(seed + s) for s in range(3)]
+    agents = [RashAgent(seed + s) if rash else random_agent(seed + s) for s in range(3)]
     play_clue(game, agents)
     return game
 

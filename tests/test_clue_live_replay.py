@@ -103,10 +103,7 @@ def test_a_missing_or_unreadable_recording_is_one_line_exit_2(tmp_path: Path) ->
     calls.write_bytes(b"not gzip")
     unreadable = CliRunner().invoke(app, ["play", "clue", "--replay", str(copy)])
     assert unreadable.exit_code == 2
-    assert unreadable.output.strip().endswith(
-        "not a readable recording: not gzip data (Error -3 while decompressing data: incorrect "
-        "header check)"
-    )
+    assert "not a readable recording: not gzip data (" in unreadable.output.strip()
     calls.unlink()
     missing = CliRunner().invoke(app, ["play", "clue", "--replay", str(copy)])
     assert missing.exit_code == 2 and len(missing.output.strip().splitlines()) == 1

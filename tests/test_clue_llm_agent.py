@@ -25,7 +25,7 @@ from games.clue import (
     Suggest,
     Triple,
 )
-from games.clue.agents import AGENTS, AgentSettings, make_agent
+from games.clue.agents import AGENTS, ClueAgentSettings, make_agent
 from games.clue.llm_agent import LLMClueAgent, make_llm_agent
 from games.clue.llm_answers import (
     format_deduction,
@@ -43,9 +43,9 @@ from games.clue.verified_agent import (
 )
 from games.core.agents import agent_fallbacks, close_agent
 from games.core.recordings import seat_settings
+from reasoning.claims import ClaimStatus
 from reasoning.llm import LLMEndpointError, LLMSettings, MalformedAnswer, OpenAIChatClient
 from reasoning.llm.scripted_server import ChatRequest, Fail, ScriptedChatServer, Step
-from reasoning.verifier import ClaimStatus
 from tests.support.played import play_clue
 
 SMALL = ClueConfig(
@@ -596,7 +596,7 @@ def test_an_unreadable_revision_falls_back_to_the_entailed_deductions() -> None:
 
 def test_registry_builds_llm_seats_that_play_a_game() -> None:
     with ScriptedChatServer(phase_script()) as srv:
-        settings = AgentSettings(llm=LLMSettings(base_url=srv.base_url, model="m"))
+        settings = ClueAgentSettings(llm=LLMSettings(base_url=srv.base_url, model="m"))
         names = AGENTS.parse("llm, random, llm-verified")
         agents = [make_agent(name, seat, 21, settings) for seat, name in enumerate(names)]
         result = play_clue(ClueGame(SMALL, 21), agents)

@@ -10,6 +10,7 @@ from pydantic import ValidationError
 
 from games.clue import ClueConfig, ClueGame
 from games.clue.agent import Agent, Phase, Suggest
+from games.clue.agents import random_agent
 from games.clue.llm_agent import LLMClueAgent
 from games.clue.llm_prompts import (
     RECENT_EVENTS,
@@ -19,7 +20,6 @@ from games.clue.llm_prompts import (
     history_messages,
 )
 from games.clue.llm_schemas import deduction_answer_model, move_answer_model, show_answer_model
-from games.clue.random_agent import RandomAgent
 from reasoning.llm.scripted_server import ChatRequest, ScriptedChatServer, Step
 from tests.support.played import play_clue
 from tests.test_clue_llm_agent import client_for, phase_prompt, phase_script
@@ -33,7 +33,7 @@ def test_a_30_round_six_player_game_fits_a_4096_token_context() -> None:
     with ScriptedChatServer(phase_script(), context_tokens=CONTEXT, n_ctx=CONTEXT) as srv:
         client = client_for(srv, max_tokens=256)
         llm = LLMClueAgent(client, seed=0)
-        agents: list[Agent] = [llm, *(RandomAgent(seed) for seed in range(1, 6))]
+        agents: list[Agent] = [llm, *(random_agent(seed) for seed in range(1, 6))]
         result = play_clue(game, agents)
         rejected = [r for r in srv.requests if r.prompt_words >= CONTEXT]
         longest = max(r.prompt_words for r in srv.requests)
@@ -45,7 +45,7 @@ def test_a_30_round_six_player_game_fits_a_4096_token_context() -> None:
 
 def test_history_before_the_last_moves_goes_in_trimmable_messages_by_round() -> None:
     game = ClueGame(ClueConfig(players=6, max_rounds=3), 3)
-    play_clue(game, [RandomAgent(seed) for seed in range(6)])
+    play_clue(game, [random_agent(seed) for seed in range(6)])
     obs = game.observation(0)
     messages = history_messages(obs)
     assert [m.content.splitlines()[0] for m in messages][:2] == [

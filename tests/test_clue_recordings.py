@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 from benchmarks.clue_bench import SEATS_FILE
 from benchmarks.console.cli import app
 from games.clue import DeductionEvent, read_clue_log
-from games.clue.agents import AgentSettings
+from games.clue.agents import ClueAgentSettings
 from games.clue.llm_agent import make_llm_agent
 from games.core.llm_player import seat_client
 from games.core.recordings import CALLS_DIR, seat_calls
@@ -176,7 +176,7 @@ def test_play_records_into_its_out_folder_and_replays_from_it(tmp_path: Path) ->
 
 
 def test_recording_a_game_again_starts_its_files_afresh(tmp_path: Path) -> None:
-    settings = AgentSettings(llm=LLMSettings(model="m", base_url="http://127.0.0.1:9/v1"))
+    settings = ClueAgentSettings(llm=LLMSettings(model="m", base_url="http://127.0.0.1:9/v1"))
     recording = settings.model_copy(
         update={"llm": settings.llm_settings().model_copy(update={"record_path": tmp_path})}
     )

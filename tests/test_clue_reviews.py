@@ -31,17 +31,18 @@ from games.clue import (
     replay,
 )
 from games.clue.agent import ClueObservation
-from games.clue.agents import AgentSettings
+from games.clue.agents import ClueAgentSettings
 from games.clue.audit import GameAudit, audit_game, audit_log
 from games.clue.entry import ENTRY as CLUE
 from games.clue.transcript import transcript
 from games.clue.verified_agent import VerifiedLLMClueAgent
 from games.core.log import GameLog
-from games.core.play import PlayedGame, play_game
+from games.core.play import play_game
+from games.core.played import PlayedGame
 from games.core.runlog import EventLog
+from reasoning.claims import ClaimStatus
 from reasoning.llm import LLMSettings
 from reasoning.llm.scripted_server import ChatRequest, ScriptedChatServer, Step
-from reasoning.verifier import ClaimStatus
 from tests.test_clue_llm_agent import SMALL, client_for, move, phase_prompt, phase_script
 
 SCARLET_ROPE_HALL = ("Scarlet", "Rope", "Hall")
@@ -51,7 +52,7 @@ GUESS = "ANALYSIS: A hunch.\nDEDUCTIONS: Scarlet is in the envelope"
 def play_with_reviews(log: Path) -> PlayedGame:
     """A small game with an `llm-verified` seat whose guess is sent back when not entailed."""
     with ScriptedChatServer(phase_script(GUESS)) as srv:
-        settings = AgentSettings(llm=LLMSettings(base_url=srv.base_url, model="m"))
+        settings = ClueAgentSettings(llm=LLMSettings(base_url=srv.base_url, model="m"))
         with EventLog(log) as sink:
             played = play_game(CLUE, ["llm-verified", "prover", "random"], 4, settings, SMALL, sink)
         assert srv.errors == []
@@ -228,7 +229,7 @@ class Entailing:
 
 def play_accusing(agent: str, seed: int, log: Path) -> PlayedGame:
     with ScriptedChatServer(accusing_script) as srv:
-        settings = AgentSettings(llm=LLMSettings(base_url=srv.base_url, model="m"))
+        settings = ClueAgentSettings(llm=LLMSettings(base_url=srv.base_url, model="m"))
         with EventLog(log) as sink:
             played = play_game(CLUE, [agent, "random", "random"], seed, settings, SMALL, sink)
         assert srv.errors == []

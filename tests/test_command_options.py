@@ -11,8 +11,8 @@ from typer.testing import CliRunner
 
 from benchmarks.console.cli import COMMANDS, app
 from benchmarks.console.command_group import Group, Lazy
-from benchmarks.console.options import RunCommandOptions
-from games.core.cli import CommandOptions, option_flag
+from benchmarks.options import RunCommandOptions
+from games.core.cli import CommandOptions, EndpointOptions, option_flag
 
 runner = CliRunner()
 
@@ -24,9 +24,11 @@ RESUMABLE = sorted(
 """The bench commands that play games on the shared runner."""
 PLAYS_WITH_RECORDINGS = ["clue", "undercover", "detective", "mystery"]
 """The play commands that record and replay LLM calls."""
+ASKING = ["detective-free", "detective-agreement", "freetext", "descriptions", "wellplay"]
+"""The bench commands that call an LLM outside the runner: the endpoint options alone."""
 
 
-def flags(options_type: type[CommandOptions]) -> list[str]:
+def flags(options_type: type[EndpointOptions]) -> list[str]:
     return [option_flag(options_type, name) for name in options_type.DECLARATIONS]
 
 
@@ -37,6 +39,7 @@ def test_every_resumable_bench_is_covered() -> None:
         "--json",
         "--model",
         "--base-url",
+        "--reasoning-effort",
         "--record",
         "--replay",
         "--workers",
@@ -50,10 +53,11 @@ def test_every_resumable_bench_is_covered() -> None:
 @pytest.mark.parametrize(
     ("command", "options_type"),
     [(["bench", name], RunCommandOptions) for name in RESUMABLE]
-    + [(["play", name], CommandOptions) for name in PLAYS_WITH_RECORDINGS],
+    + [(["play", name], CommandOptions) for name in PLAYS_WITH_RECORDINGS]
+    + [(["bench", name], EndpointOptions) for name in ASKING],
 )
 def test_help_lists_every_shared_option(
-    command: list[str], options_type: type[CommandOptions]
+    command: list[str], options_type: type[EndpointOptions]
 ) -> None:
     result = runner.invoke(app, [*command, "--help"], env={"COLUMNS": "200"})
     assert result.exit_code == 0, result.output
@@ -82,3 +86,13 @@ def test_a_bad_shared_option_is_one_line_naming_it(
     lines = [line for line in result.stderr.splitlines() if line.strip()]
     assert len(lines) == 1 and lines[0].startswith(message), lines
     assert not (tmp_path / "run").exists()
+
+
+def test_the_endpoint_options_are_the_settings_of_every_command() -> None:
+    from benchmarks.undercover_bench import undercover_llm
+
+    assert flags(EndpointOptions) == ["--model", "--base-url", "--reasoning-effort"]
+    given = {"model": "m", "base_url": "http://127.0.0.1:9/v1", "reasoning_effort": "high"}
+    for options in (EndpointOptions.model_validate(given), CommandOptions.model_validate(given)):
+        assert options.llm().reasoning_effort == "high" and options.llm().model == "m"
+    assert undercover_llm("m", given["base_url"], "high").reasoning_effort == "high"

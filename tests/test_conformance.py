@@ -45,16 +45,13 @@ def test_a_config_in_another_dialect_breaks_the_vocabulary(rule: str) -> None:
     check_game(NIM, seeds=(0,), rules=[rule])
 
 
-def bounded_answer_models() -> list[type[BaseModel]]:
-    """An answer model whose free text is bounded to 16,000 characters, as Hanabi's was."""
-    field = (str, Field(min_length=1, max_length=16000))
-    return [answer_model("Bounded", {"reasoning": field})]
-
-
 class BoundedNimEntry(NimEntry):
     """Nim-21 with an LLM answer model no grammar-building server takes."""
 
-    answer_models = f"{__name__}:bounded_answer_models"
+    def answer_models(self) -> list[type[BaseModel]]:
+        """An answer model whose free text is bounded to 16,000 characters, as Hanabi's was."""
+        field = (str, Field(min_length=1, max_length=16000))
+        return [answer_model("Bounded", {"reasoning": field})]
 
 
 def test_an_answer_schema_no_server_takes_breaks_the_conformance_rule() -> None:

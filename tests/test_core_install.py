@@ -101,6 +101,9 @@ def test_the_wheel_carries_the_licence_and_its_metadata(wheel: Path) -> None:
     assert any(n.endswith(".dist-info/licenses/LICENSE") for n in names)
     assert "License-Expression: MIT" in meta and "Classifier: Typing :: Typed" in meta
     assert "reasoning/py.typed" in names and "reasoning/formula.lark" in names
+    assert "formalize/reading/frames.lark" in names
+    assert "benchmarks/data/freetext/labelled.json" in names
+    assert "benchmarks/data/undercover/descriptions.json" in names
 
 
 def test_the_core_install_holds_no_optional_package_and_stays_small(core: Path) -> None:

@@ -230,6 +230,13 @@ def test_jsonl_needs_no_pyarrow_and_parquet_says_how_to_get_it(
     )
 
 
+def copy_run(run: Path, into: Path) -> None:
+    """The config and game logs of ``run`` copied into ``into`` (a link inside a run folder is
+    refused, so a test's variant of a run holds copies)."""
+    shutil.copy2(run / "config.json", into / "config.json")
+    shutil.copytree(run / "games", into / "games")
+
+
 def test_bad_runs_and_outputs_exit_2_in_one_line(runs: dict[str, Path], tmp_path: Path) -> None:
     no_games = tmp_path / "empty-run"
     (no_games / "games").mkdir(parents=True)
@@ -238,13 +245,11 @@ def test_bad_runs_and_outputs_exit_2_in_one_line(runs: dict[str, Path], tmp_path
     a_file.write_text("x\n")
     annotated = tmp_path / "annotated"
     annotated.mkdir()
-    for part in ("config.json", "games"):
-        (annotated / part).symlink_to(runs["hanabi"] / part)
+    copy_run(runs["hanabi"], annotated)
     (annotated / "decisions.jsonl").write_text('{"game": "hanabi-0"}\n')
     bad_calls = tmp_path / "bad-calls"
     (bad_calls / "llm").mkdir(parents=True)
-    for part in ("config.json", "games"):
-        (bad_calls / part).symlink_to(runs["clue-llm"] / part)
+    copy_run(runs["clue-llm"], bad_calls)
     (bad_calls / "llm" / "clue-seed0.seat0.jsonl").write_text("not JSON\n")
     cases = [
         ([str(bad_calls)], "clue-seed0.seat0.jsonl: not a readable recording: line 1"),

@@ -281,7 +281,7 @@ class WordFormalizer:
         return Formalization(sentence, parse_formula(text), text, signature, ())
 
 
-def test_undercover_judges_a_formalized_description_and_says_none_without(
+def test_undercover_judges_what_a_description_reads_as(
     decisions: list[dict[str, Any]],
 ) -> None:
     from games.undercover.reward import reward
@@ -289,14 +289,20 @@ def test_undercover_judges_a_formalized_description_and_says_none_without(
     row = first_row(decisions, "undercover")
     columns = columns_of([row])
     columns.pop("completion")
-    text = "REASONING: r.\nROLE: citizen\nDESCRIPTION: It is what my card names."
-    unformalized = reward([row["prompt"]], [reply(text)], **columns)
-    assert unformalized == [0.0]
-    sound, wrong = (
-        reward([row["prompt"]], [reply(text)], formalizer=WordFormalizer(negated), **columns)
-        for negated in (False, True)
-    )
-    assert sound == [1.0] and wrong == [-1.0]
+    word = CallPosition.model_validate_json(row["position"]).events[0]["words"][row["seat"]]
+    bergamot, island = "It is flavoured with oil of bergamot.", "It is named after an island."
+    own, other = (bergamot, island) if word == "Earl Grey Tea" else (island, bergamot)
+
+    def said(sentence: str, formalizer: WordFormalizer | None = None) -> list[float | None]:
+        text = f"REASONING: r.\nROLE: citizen\nDESCRIPTION: {sentence}"
+        options = {} if formalizer is None else {"formalizer": formalizer}
+        return reward([row["prompt"]], [reply(text)], **columns, **options)
+
+    assert said(own) == [1.0] and said(other) == [-1.0]
+    assert said("It is what my card names.") == [0.0]  # no reader reads it: unjudged
+    # A formalizer's form the sentence does not confirm is not its meaning.
+    assert said("It is what my card names.", WordFormalizer(False)) == [0.0]
+    assert said(other, WordFormalizer(False)) == [-1.0]
     assert reward([row["prompt"]], [reply("It is tea.")], **columns) == [-1.0]
 
 

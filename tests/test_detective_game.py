@@ -12,9 +12,10 @@ from hypothesis import strategies as st
 
 from benchmarks.runner import MemoryLog
 from games.core.play import play_game
+from games.core.protocol import IllegalAction
 from games.core.runlog import LogError
 from games.detective import CaseKnobs, best_achievable
-from games.detective.engine import Answer, AnswerSpace, DetectiveState, IllegalAction, Visit
+from games.detective.engine import Answer, AnswerSpace, DetectiveState, Visit
 from games.detective.entry import ENTRY, game_case
 from games.detective.events import DetectiveConfig
 

@@ -17,7 +17,8 @@ from games.detective import (
 )
 from games.detective.autograder import sample_answers
 from provers import SatProver, SatSession
-from reasoning.verifier import ClaimStatus, Correctness, Verifier
+from reasoning.claims import ClaimStatus, Correctness
+from reasoning.verifier import Verifier
 
 
 @pytest.mark.parametrize(

@@ -14,10 +14,11 @@ import pytest
 from typer.testing import CliRunner
 
 from benchmarks.console.cli import app
-from games.core.play import PlayedGame, play_game
+from games.core.play import play_game
+from games.core.played import PlayedGame
 from games.core.recordings import seat_calls
 from games.detective import Case, CaseKnobs
-from games.detective.agents import AgentSettings, LLMAgent
+from games.detective.agents import DetectiveAgentSettings, LLMAgent
 from games.detective.engine import DetectiveState
 from games.detective.entry import ENTRY, game_case
 from games.detective.events import AnswersEvent, DetectiveConfig, VisitEvent
@@ -54,11 +55,11 @@ def solver(case: Case) -> Callable[[ChatRequest], Step]:
     return answer
 
 
-def settings_for(url: str, **paths: Any) -> AgentSettings:
-    return AgentSettings(llm=LLMSettings(base_url=url, model="scripted", **paths))
+def settings_for(url: str, **paths: Any) -> DetectiveAgentSettings:
+    return DetectiveAgentSettings(llm=LLMSettings(base_url=url, model="scripted", **paths))
 
 
-def play_detective(agent: str, settings: AgentSettings) -> tuple[DetectiveState, Any]:
+def play_detective(agent: str, settings: DetectiveAgentSettings) -> tuple[DetectiveState, Any]:
     """The case of ``CONFIG`` and ``SEED`` played by ``agent``: the final state and the agent."""
     played: PlayedGame = play_game(ENTRY, [agent], SEED, settings, CONFIG)
     assert isinstance(played.state, DetectiveState)

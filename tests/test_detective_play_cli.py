@@ -84,7 +84,7 @@ def test_a_case_without_logic_is_graded_by_the_autograder_only(tmp_path: Path) -
     with ScriptedChatServer(script) as server:
         result = runner.invoke(
             app,
-            ["play", "detective", "--case", str(case), "--agent", "llm", "--autograde", "5",
+            ["play", "detective", "--case", str(case), "--agents", "llm", "--autograde", "5",
              "--base-url", server.base_url, "--model", "scripted"],
         )  # fmt: skip
     assert result.exit_code == 0, result.output
@@ -99,7 +99,7 @@ def test_bad_play_input_is_one_line(tmp_path: Path) -> None:
     broken.write_text('{"title": "x",\n "questions": []}\n')
     for args in (
         ["--case", str(broken)],
-        ["--agent", "sherlock"],
+        ["--agents", "sherlock"],
         ["--autograde", "6"],
         ["--locations", "2"],
     ):

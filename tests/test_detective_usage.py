@@ -33,7 +33,7 @@ def test_play_prints_the_llm_agents_calls() -> None:
                 "detective",
                 "--seed",
                 str(SEED),
-                "--agent",
+                "--agents",
                 "llm",
                 *SMALL,
                 *LLM,

@@ -20,7 +20,7 @@ from benchmarks.freetext_bench import read_by_rule
 from games.core.play import play_game
 from games.core.recordings import seat_calls
 from games.detective import Case, CaseKnobs
-from games.detective.agents import AgentSettings, WordsAgent
+from games.detective.agents import DetectiveAgentSettings, WordsAgent
 from games.detective.audit import audit_record
 from games.detective.engine import DetectiveState
 from games.detective.entry import ENTRY, game_case
@@ -77,7 +77,9 @@ def answerer(case: Case) -> Callable[[ChatRequest], Step]:
 
 def test_answers_in_words_are_read_logged_and_graded_only_where_decisive(case: Case) -> None:
     with ScriptedChatServer(answerer(case)) as server:
-        settings = AgentSettings(llm=LLMSettings(base_url=server.base_url, model="scripted"))
+        settings = DetectiveAgentSettings(
+            llm=LLMSettings(base_url=server.base_url, model="scripted")
+        )
         played = play_game(ENTRY, ["llm-words"], SEED, settings, DetectiveConfig(knobs=KNOBS))
     state, agent = played.state, played.agents[0]
     assert isinstance(state, DetectiveState) and isinstance(agent, WordsAgent)
@@ -105,7 +107,7 @@ def test_answers_in_words_are_read_logged_and_graded_only_where_decisive(case: C
 def test_the_combined_reader_asks_the_llm_only_where_offline_is_unsure(case: Case) -> None:
     with ScriptedChatServer(answerer(case)) as server:
         llm = LLMSettings(base_url=server.base_url, model="scripted")
-        settings = AgentSettings(llm=llm, reader="combined")
+        settings = DetectiveAgentSettings(llm=llm, reader="combined")
         played = play_game(ENTRY, ["llm-words"], SEED, settings, DetectiveConfig(knobs=KNOBS))
         asked = [r.last_user for r in server.requests if "Answer given:" in r.last_user]
     state = played.state

@@ -117,7 +117,7 @@ def _full_disk(fd: int) -> None:
 
 
 def test_a_full_disk_names_the_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("games.core.runlog.os.fsync", _full_disk)
+    monkeypatch.setattr("reasoning.outfile.os.fsync", _full_disk)
     run = tmp_path / "run"
     result = runner.invoke(app, ["bench", "clue", "--games", "2", "--out", str(run)])
     assert result.exit_code == 1, result.output
@@ -130,11 +130,11 @@ def test_a_full_disk_names_the_file(tmp_path: Path, monkeypatch: pytest.MonkeyPa
 def test_write_atomic_leaves_the_old_file_when_the_disk_is_full(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from games.core.runlog import write_atomic
+    from reasoning.outfile import write_atomic
 
     path = tmp_path / "summary.json"
     write_atomic(path, "old\n")
-    monkeypatch.setattr("games.core.runlog.os.fsync", _full_disk)
+    monkeypatch.setattr("reasoning.outfile.os.fsync", _full_disk)
     with pytest.raises(OSError, match=r"summary\.json") as caught:
         write_atomic(path, "new\n")
     assert caught.value.errno == errno.ENOSPC

@@ -1,7 +1,8 @@
 """Every committed game log under tests/fixtures reads, audits and replays with the outcome it had
 before logs moved to schema 2 (the literals were printed by `gumshoe audit <game> LOG --json` and
 a replay on main before the change); the logs are of schema 1 (Clue) and 0 (Undercover-V), and
-the live Clue game's current log, of schema 3, audits and replays as its first one did."""
+the live Clue game's current log, of schema 3, audits and replays as its first one did; a live
+Undercover-V game of schema 3 whose descriptions were read."""
 
 from __future__ import annotations
 
@@ -49,6 +50,23 @@ LIVE_CLUE: dict[str, Any] = {
 EXPECTED: dict[str, dict[str, Any]] = {
     "clue/schema1-llm-verified-30r.jsonl": LIVE_CLUE,
     "llm/clue-live-30r/clue-seed0.jsonl": LIVE_CLUE,
+    "llm/undercover-live/undercover-earl-grey-tea-ceylon-tea-seed1.jsonl": {
+        "game": "undercover",
+        "seed": 1,
+        "agents": ["att-nli", "nli", "prover", "prover"],
+        "counts": [(1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 1, None, None)] * 2
+        + [(2, 2, 0, 0, 0, 2, 0, 2, 0, 0, 0, None, None)] * 2,
+        "judgements": ["unjudged", "sound", "sound", "unjudged", "sound", "sound"],
+        "figures": {
+            "spy_seat": 1,
+            "pair": "earl-grey-tea-ceylon-tea",
+            "winner": "citizens",
+            "rounds": 2,
+            "unread": 2,
+        },
+        "returns": [1.0, 0.0, 1.0, 1.0],
+        "ranks": None,
+    },
     "undercover/legacy_syntax_errors.jsonl": {
         "game": "undercover",
         "seed": 5,

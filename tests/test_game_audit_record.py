@@ -24,7 +24,7 @@ from games.core.loop import Agent, play
 from games.core.registry import GAME_MODULES, game_names, get_game
 from games.detective.case import CaseKnobs
 from games.detective.events import DetectiveConfig
-from reasoning.verifier import ClaimStatus, Correctness
+from reasoning.claims import ClaimStatus, Correctness
 from tests.test_hanabi_llm import TrackingAgent
 
 runner = CliRunner()
@@ -163,12 +163,14 @@ def test_the_committed_clue_log_audits_as_before() -> None:
 
 def test_the_committed_undercover_log_audits_as_before() -> None:
     record = AuditRecord.model_validate(audit_json("undercover", UNDERCOVER_FIXTURE))
-    # Before the record, the card checker said of its four descriptions: two formulas that do
-    # not parse or fit the vocabulary, two without a formula (the log says not_formalised).
+    # Of its four descriptions, written before descriptions were read: two formulas that do
+    # not parse or fit the vocabulary, and two sentences the offline reader does not read (the
+    # log says not_formalised for all four).
     assert Counter(r.detail["consistency"] for r in record.rows) == {
         "syntax_error": 2,
-        "not_formalised": 2,
+        "unread": 2,
     }
+    assert {r.detail["reader"] for r in record.rows} == {"offline"}
     assert Counter(r.detail["logged_consistency"] for r in record.rows) == {"not_formalised": 4}
     assert {r.status.value for r in record.rows} == {"UNKNOWN"}
     assert [s.stated for s in record.seats] == [1, 1, 1, 1]

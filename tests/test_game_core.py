@@ -10,7 +10,7 @@ import pytest
 from pydantic import BaseModel, ValidationError
 
 from games.clue import ENTRY as CLUE
-from games.clue import ClueConfig, ClueGame, RandomAgent
+from games.clue import ClueConfig, ClueGame, random_agent
 from games.core import (
     AgentRegistry,
     AgentSpecError,
@@ -40,7 +40,7 @@ def clue_log(tmp_path: Path, seed: int = 1) -> list[str]:
     """A played 3-player Clue game's log lines."""
     path = tmp_path / "g.jsonl"
     with EventLog(path) as log:
-        play_clue(ClueGame(SMALL, seed), [RandomAgent(seed + s) for s in range(3)], log)
+        play_clue(ClueGame(SMALL, seed), [random_agent(seed + s) for s in range(3)], log)
     return path.read_text().splitlines()
 
 
@@ -119,7 +119,7 @@ def test_a_log_of_a_game_without_version_0_logs_needs_its_header(tmp_path: Path)
         (b"", ":1: the log is empty"),
         (b"  \n\n \n", ":1: the log is empty"),
         (b"\xef\xbb\xbf{}\n", ":1: starts with a UTF-8 byte-order mark"),
-        (b'{"type": "x"}\n\xff\xfe\n', r":2: not UTF-8: byte 0xff"),
+        (b' \n\xff\xfe\n{"type": "x"}\n', r":2: not UTF-8: byte 0xff"),
         (b"[1, 2]\n", ":1: expected a JSON object"),
         (b"[" * 100000 + b"\n", ":1: "),
     ],

@@ -66,7 +66,7 @@ def test_play_prints_each_turn_with_the_acting_seats_knowledge(tmp_path: Path) -
     [
         (["--players", "6"], "players"),
         (["--agents", "cheater"], "unknown agent 'cheater'"),
-        (["--agents", "symbolic,random"], "agents: 2 seats named for 3 players"),
+        (["--players", "3", "--agents", "symbolic,random"], "agents: 2 seats named for 3 players"),
         (["--view", "all"], "--view"),
         (["--scoring", "best"], "scoring"),
     ],

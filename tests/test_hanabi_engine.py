@@ -5,9 +5,10 @@ from __future__ import annotations
 import pytest
 
 from formalize.hanabi.deck import card_name, parse_card
+from games.core.protocol import IllegalAction
 from games.hanabi.config import HANABI_INFO
-from games.hanabi.engine import MAX_TOKENS, HanabiGame, IllegalAction
-from games.hanabi.events import HANABI_EVENT, HanabiConfig, deal_event, turn_event
+from games.hanabi.engine import MAX_TOKENS, HanabiGame, deal_event, turn_event
+from games.hanabi.events import HANABI_EVENT, HanabiConfig
 from games.hanabi.rng import MT19937
 
 

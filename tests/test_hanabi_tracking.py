@@ -217,3 +217,19 @@ def test_bench_row_reports_own_teammate_recall_and_hint_agreement(tmp_path: Path
     cells = table_rows(summary)[0]
     assert {"own_recall", "teammate_recall", "hle_agreement"} <= set(COLUMNS)
     assert cells["own_recall"] == cells["teammate_recall"] == "1.000"
+
+
+def test_bench_row_from_the_audit_records_matches_the_games_own_counts(tmp_path: Path) -> None:
+    """The bench reads each log's audit record; own and teammate recall differ here, so a row
+    that mixed them up would show it."""
+    config = HanabiRunConfig(players=(2,), seeds=(8,), agents="tracker")
+    rundir = RunDir(tmp_path / "run", config)
+    path = _played(rundir.log_path(hanabi_id(2, 8)), 2, 8, _teammates_view)
+    counts = tally(audit_log(ENTRY.read_log(path)))
+    row = summarise_count(rundir, 2)
+    assert row is not None and row.claims == counts.claims
+    assert row.own_recall == counts.own.recall == 1.0
+    assert row.teammate_recall == counts.teammate.recall
+    assert row.teammate_recall is not None and row.teammate_recall < 1.0
+    assert row.hle_agreement == counts.hle_agreement
+    assert row.tracking_accuracy == counts.true / counts.claims

@@ -6,9 +6,11 @@ README's inspect evaluation against it, and finds it still up."""
 from __future__ import annotations
 
 import os
+import random
 import subprocess
 import sys
 import urllib.request
+from collections import Counter
 from importlib.metadata import entry_points
 from pathlib import Path
 from typing import get_args
@@ -20,21 +22,32 @@ from benchmarks.freetext_bench import LABELLED, load_labelled
 from benchmarks.llm_parse_rate import GameName, run_game
 from formalize.reading.llm_reader import DEFAULT_MAX_ATTEMPTS, LLMReader
 from formalize.reading.reading import OUTCOMES
+from formalize.world.facts import Seen, fact_formula
+from formalize.world.generate import generate_world
 from games.core.play import play_game
 from games.core.registry import game_names, get_game
+from games.core.settings import AgentSettings as MysterySettings
 from games.detective import CaseKnobs
-from games.detective.agents import AgentSettings as DetectiveSettings
+from games.detective.agents import DetectiveAgentSettings as DetectiveSettings
 from games.detective.agents import LLMAgent as DetectiveLLMAgent
 from games.detective.entry import ENTRY as DETECTIVE
 from games.detective.events import DetectiveConfig
+from games.detective.generator import WORLD
+from games.detective.llm_writer import LLMWriter
+from games.detective.readback import read_card
 from games.detective.reading import question_task
+from games.detective.voices import Voice
+from games.detective.writer import Card, TemplateWriter
 from games.hanabi.agents import HanabiAgentSettings
 from games.hanabi.entry import ENTRY as HANABI
 from games.hanabi.events import HanabiConfig
 from games.hanabi.llm_agents import HanabiLLMAgent
-from games.mystery.agents import AgentSettings as MysterySettings
 from games.mystery.agents import LLMAgent as MysteryLLMAgent
 from games.mystery.entry import ENTRY as MYSTERY
+from games.undercover.agent import Description
+from games.undercover.lexicon import Lexicon
+from games.undercover.reading import DescriptionReader
+from provers import SatProver
 from reasoning.llm import (
     ChatOptions,
     LLMSettings,
@@ -139,6 +152,33 @@ def test_the_llm_reader_reads_answers_in_words_under_the_vote() -> None:
     assert client.meter.snapshot().errors == 0
 
 
+def test_the_llm_writer_writes_a_card_and_keeps_it_only_when_the_prover_agrees() -> None:
+    """One card of two facts, at most two replies: the model's text is kept only when it reads
+    back to exactly the facts, else the card keeps the template's text; the record says which."""
+    world = generate_world(0, WORLD)
+    setting = world.setting
+    witness = setting.suspects[0]
+    facts = (
+        Seen(witness.id, world.positions[witness.id][1], 1),
+        Seen(witness.id, world.positions[witness.id][2], 2),
+    )
+    card = Card(Voice("witness", witness.id, f"{witness.name}, {witness.role}"), facts)
+    client = live_client()
+    writer = LLMWriter(setting, random.Random(0), 40, client, SatProver(), attempts=2)
+    lines = writer.card(card)
+    (record,) = writer.cards
+    assert 1 <= record.attempts <= 2 and record.unusable <= record.attempts
+    text = " ".join(line.text for line in lines)
+    if record.written_by == "model":
+        wanted = [fact_formula(f, setting) for f in facts]
+        assert read_card(text, wanted, setting, SatProver(), speaker=witness.id).ok
+    else:
+        assert record.problems
+        assert lines == TemplateWriter(setting, random.Random(0), 40).card(card)
+    assert Counter(f for line in lines for f in line.facts) == Counter(facts)
+    assert client.meter.snapshot().errors == 0
+
+
 def test_a_hanabi_game_of_two_watson_seats_is_played_on_structured_answers() -> None:
     settings = HanabiAgentSettings(llm=LLMSettings())
     played = play_game(HANABI, ("watson",) * 2, 1, settings, HanabiConfig(players=2))
@@ -168,6 +208,18 @@ def test_an_interrogation_game_with_a_questum_seat_asks_and_votes_on_structured_
     assert sum(fallbacks.get("ask", {}).values()) < rounds, fallbacks
 
 
+def test_the_llm_reader_reads_an_undercover_description_under_the_vote() -> None:
+    client = live_client()
+    reader = DescriptionReader(Lexicon.load(), "llm", LLMReader(client))
+    record = reader.read("Earl Grey Tea", Description("It has no added flavouring.")).record
+    assert record.reader == "llm" and record.outcome in ("claims", "nothing", "unsure")
+    assert record.vote is not None
+    assert 2 <= len(record.vote.ballots) == record.calls <= DEFAULT_MAX_ATTEMPTS
+    # The endpoint took the attribute reading schema (its grammar) and answered every call.
+    assert client.structured_mode in ("json_schema", "json_object")
+    assert client.meter.snapshot().errors == 0
+
+
 def test_the_server_builds_a_grammar_from_every_games_largest_answer_schema() -> None:
     """Each schema, sent as the structured-output mode the endpoint settled on, is answered: no
     request is degraded to plain text, none errors, and the server lives through them all."""
@@ -175,7 +227,7 @@ def test_the_server_builds_a_grammar_from_every_games_largest_answer_schema() ->
     prompt = [system("Answer with JSON."), user("Begin.")]
     asked = 0
     for game in game_names():
-        for model in get_game(game).largest_answer_models():
+        for model in get_game(game).answer_models():
             reply = client.complete(prompt, seed=3, options=ChatOptions(answer=model, max_tokens=8))
             assert reply.response_format is not None, (game, model.__name__)
             asked += 1

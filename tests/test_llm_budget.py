@@ -10,10 +10,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 from pydantic import BaseModel
 
+from games.clue.agents import random_agent
 from games.clue.engine import ClueGame
 from games.clue.events import ClueConfig
 from games.clue.llm_agent import LLMClueAgent
-from games.clue.random_agent import RandomAgent
 from reasoning.llm import (
     ChatMessage,
     ContextLengthError,
@@ -212,7 +212,7 @@ def test_a_30_round_clue_game_outgrowing_the_context_still_finishes() -> None:
     with server as srv:
         agent = LLMClueAgent(client_for(srv, max_tokens=64), seed=3)
         game = ClueGame(config, 3)
-        result = play_clue(game, [agent, RandomAgent(1), RandomAgent(2)])
+        result = play_clue(game, [agent, random_agent(1), random_agent(2)])
     # the game ran to its end: asks that could not fit fell back instead of raising
     assert result.winner is not None or result.rounds == config.max_rounds
     overflowed = [r for r in srv.requests if r.prompt_words >= 600]

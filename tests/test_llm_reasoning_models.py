@@ -11,7 +11,7 @@ import random
 
 import pytest
 
-from games.clue.agents import AgentSettings as ClueSettings
+from games.clue.agents import ClueAgentSettings as ClueSettings
 from games.clue.entry import ENTRY as CLUE
 from games.clue.events import ClueConfig
 from games.core.play import play_game

@@ -17,8 +17,10 @@ from formalize.world.theory import background_theory
 from games.core import SeatInfo, get_game
 from games.core.loop import play
 from games.core.play import play_game
-from games.mystery.agents import ProverAgent, RandomAgent
-from games.mystery.engine import Ask, IllegalAction, MysteryState, Reply, Vote
+from games.core.protocol import IllegalAction
+from games.core.random_agent import RandomAgent
+from games.mystery.agents import ProverAgent
+from games.mystery.engine import Ask, MysteryState, Reply, Vote
 from games.mystery.entry import ENTRY
 from games.mystery.events import Answered, GameEnd, Voted
 from provers.sat_prover import SatProver

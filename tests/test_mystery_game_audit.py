@@ -9,7 +9,7 @@ from games.mystery.audit import audit_game
 from games.mystery.engine import MysteryState
 from games.mystery.entry import ENTRY
 from games.mystery.events import Asked
-from reasoning.verifier import ClaimStatus, Correctness
+from reasoning.claims import ClaimStatus, Correctness
 
 
 def played(seed: int) -> MysteryState:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +15,8 @@ from formalize.davidsonian.autoformalize import Autoformalizer
 from formalize.interrogation.questions import Where
 from formalize.interrogation.script_generate import ScriptConfig
 from games.core.llm_player import LLMPlayer
-from games.mystery.agents import RandomAgent
+from games.core.loop import decide
+from games.core.random_agent import RandomAgent
 from games.mystery.engine import MysteryState
 from games.mystery.entry import ENTRY, scripts_for
 from games.mystery.events import Asked, MysteryConfig
@@ -216,7 +218,8 @@ def test_every_decision_sends_its_answer_model_and_a_filled_one_is_played() -> N
         agents: list[Any] = [*players, RandomAgent(3), RandomAgent(4)]
         while not state.is_terminal():
             views = {k: state.observation(k) for k in state.current_players()}
-            state.apply({k: agents[k].act(v) for k, v in views.items()})
+            legal = {k: partial(state.legal_actions, k) for k in views}
+            state.apply({k: decide(agents[k], v, legal[k]) for k, v in views.items()})
     titles = {schema["title"] for schema in asked}
     assert titles == {"AskAnswer", "SpokenAnswer", "VoteAnswer"}
     assert all(p.fallbacks.total == 0 for p in players), [p.fallbacks for p in players]

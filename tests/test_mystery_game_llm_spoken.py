@@ -5,12 +5,14 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from functools import partial
 
 from formalize.davidsonian.autoformalize import Autoformalizer
 from formalize.interrogation.script_generate import ScriptConfig
 from formalize.world import atoms
 from games.core.llm_player import LLMPlayer
-from games.mystery.agents import RandomAgent
+from games.core.loop import decide
+from games.core.random_agent import RandomAgent
 from games.mystery.engine import Action, MysteryState, MysteryView, Reply
 from games.mystery.entry import scripts_for
 from games.mystery.events import MysteryConfig
@@ -44,7 +46,8 @@ def answering(murderer: bool) -> MysteryView:
                 and truth.facts
             ):
                 return view
-            state.apply({k: agents[k].act(v) for k, v in views.items()})
+            legal = {k: partial(state.legal_actions, k) for k in views}
+            state.apply({k: decide(agents[k], v, legal[k]) for k, v in views.items()})
     raise AssertionError("no game reached such an answer")
 
 

@@ -12,10 +12,11 @@ from typer.testing import CliRunner
 from benchmarks.console.cli import app
 from formalize.world import atoms
 from games.core.play import play_game
-from games.mystery.audit import audit_game, exchanges
+from games.mystery.audit import audit_game
 from games.mystery.engine import MysteryState
 from games.mystery.entry import ENTRY
 from games.mystery.events import Answered, Asked, Ballot, QuestionRecord, Voted
+from games.mystery.exchanges import exchanges
 from games.mystery.knowledge import Knowledge
 from games.mystery.objectives import points_met, score_objectives
 from provers.sat_session import SatSession

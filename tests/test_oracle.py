@@ -5,13 +5,14 @@ from __future__ import annotations
 
 from formalize.clue.oracle import GridOracle
 from formalize.clue.setup import ClueSetup, Fact
-from games.clue import ClueConfig, ClueGame, RandomAgent
+from games.clue import ClueConfig, ClueGame, random_agent
 from games.clue.knowledge import PlayerView, clue_setup
 from provers.sat_session import SatSession
 from provers.z3_prover import Z3Prover
+from reasoning.claims import ClaimStatus, Correctness, judge
 from reasoning.formula import And, Atom, Not
 from reasoning.oracle import claim_status
-from reasoning.verifier import ClaimStatus, Correctness, Verifier, judge
+from reasoning.verifier import Verifier
 from tests.support.played import play_clue
 
 SMALL = ClueConfig(
@@ -24,7 +25,7 @@ SMALL = ClueConfig(
 
 def test_the_grid_oracle_classifies_every_cell_as_the_verifier_does() -> None:
     game = ClueGame(SMALL, 5)
-    play_clue(game, [RandomAgent(s) for s in range(3)])
+    play_clue(game, [random_agent(s) for s in range(3)])
     setup = clue_setup(SMALL)
     view = PlayerView(setup, SatSession, 0, game.hands[0])
     for event in game.events[:12]:

@@ -43,12 +43,13 @@ from provers.model_eval import evaluate
 from provers.sat_prover import SatProver
 from provers.sat_session import SatSession
 from provers.z3_prover import Z3Prover
+from reasoning.claims import ClaimStatus, Correctness
 from reasoning.formula import Atom, Card, Formula, Not, literal
 from reasoning.oracle import claim_status
 from reasoning.strategies import GameClaim
 from reasoning.syntax import format_formula
 from reasoning.verdict import Countermodel
-from reasoning.verifier import ClaimStatus, Correctness, Verifier
+from reasoning.verifier import Verifier
 
 DECISIVE = {ClaimStatus.ENTAILED, ClaimStatus.CONTRADICTED, ClaimStatus.UNDETERMINED}
 

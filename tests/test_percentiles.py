@@ -34,3 +34,13 @@ def test_the_usage_p95_is_the_same_percentile() -> None:
         )
     assert meter.snapshot().latency_p95_s == percentile(latencies, 95)
     assert percentile([], 95) != percentile([], 95)  # NaN for no values
+
+
+@given(
+    st.lists(st.floats(-1e6, 1e6, allow_nan=False), min_size=1, max_size=40),
+    st.sampled_from([0.0, 100.0, 50.0, 95.0]),
+)
+def test_percentile_matches_numpy_at_the_ends_and_on_signed_values(
+    values: list[float], q: float
+) -> None:
+    assert math.isclose(percentile(values, q), float(np.percentile(values, q)), abs_tol=1e-6)

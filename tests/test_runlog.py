@@ -16,7 +16,7 @@ from games.clue import (
     ClueObservation,
     ClueResult,
     GameEnd,
-    RandomAgent,
+    random_agent,
 )
 from games.clue.entry import ENTRY as CLUE
 from games.core.recordings import CALLS_DIR, migrate_game_ids
@@ -163,7 +163,7 @@ class CountingAgent:
     """A random agent that counts its decisions and can be told to stop after some of them."""
 
     def __init__(self, seed: int, calls: dict[str, int], game_id: str, stop_after: int | None):
-        self.inner = RandomAgent(seed)
+        self.inner = random_agent(seed)
         self.name = "counting"
         self.calls = calls
         self.game_id = game_id
@@ -173,7 +173,7 @@ class CountingAgent:
         self.calls[self.game_id] = self.calls.get(self.game_id, 0) + 1
         if self.stop_after is not None and self.calls[self.game_id] > self.stop_after:
             raise Interrupted
-        return self.inner.act(obs)
+        return self.inner.choose(obs, obs.legal_actions())
 
 
 def run_clue(

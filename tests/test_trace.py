@@ -8,8 +8,9 @@ from pathlib import Path
 import pytest
 
 from provers.sat_prover import SatProver
+from reasoning.claims import ClaimStatus
 from reasoning.trace import TraceError, audit_trace, load_trace, parse_trace
-from reasoning.verifier import ClaimStatus, Verifier
+from reasoning.verifier import Verifier
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "trace.jsonl"
 

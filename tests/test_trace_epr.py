@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from provers.trace_cli import epr_trace, grounded_session
 from provers.z3_prover import Z3Prover
+from reasoning.claims import ClaimStatus
 from reasoning.epr import OutsideFragment, in_fragment, skolem_form
 from reasoning.formula import (
     ENTITY,
@@ -36,7 +37,7 @@ from reasoning.formula import (
 )
 from reasoning.syntax import format_formula, parse_formula
 from reasoning.trace import TraceAudit, audit_trace, audit_trace_incremental, parse_sorted_trace
-from reasoning.verifier import ClaimStatus, Verifier
+from reasoning.verifier import Verifier
 
 CONSTANTS = {ENTITY: ("a", "b", "c", "d"), EVENT: ("e1", "e2", "e3")}
 PREDICATES: dict[str, tuple[str, ...]] = {

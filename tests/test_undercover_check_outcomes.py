@@ -1,10 +1,12 @@
-"""The card-check outcome ``syntax_error`` end to end: checker, engine, log, printed record, replay,
-and logs written before the outcome existed."""
+"""The card-check outcomes of read descriptions end to end (a speaker's formula that does not
+parse or fit, a reading that confirms it, a question): checker, engine, log, printed record,
+replay, and logs written before these outcomes existed."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from games.core.printer import Tee
 from games.core.runlog import EventLog
 from games.undercover import (
     CheckOutcome,
@@ -18,9 +20,9 @@ from games.undercover import (
     replay,
 )
 from games.undercover.checker import ConsistencyTest, ProverChecker
-from games.undercover.cli import UndercoverTranscript
 from games.undercover.entry import ENTRY as UNDERCOVER
 from games.undercover.events import DescriptionEvent, GameStart, ViolationEvent
+from games.undercover.playing import UndercoverPrinter
 from tests.support.played import play_undercover
 
 LEGACY_LOG = Path(__file__).parent / "fixtures" / "undercover" / "legacy_syntax_errors.jsonl"
@@ -34,8 +36,9 @@ SORT_CLASH = "Tea(item, item)"
 
 
 class FormulaAgent:
-    """Seat 0 says a malformed formula, seat 1 a sort-clashing one, seat 2 a true one, seat 3
-    none; everybody votes for ``target`` (the spy votes for the lowest other seat)."""
+    """Seat 0 gives a malformed formula, seat 1 a sort-clashing one (both with a sentence no
+    reader reads), seat 2 a true one its sentence confirms, seat 3 asks a question; everybody
+    votes for ``target`` (the spy votes for the lowest other seat)."""
 
     name = "scripted"
 
@@ -44,7 +47,8 @@ class FormulaAgent:
 
     def describe(self, obs: Observation) -> Description:
         said = {0: MALFORMED, 1: SORT_CLASH, 2: "Tea(item)"}.get(obs.seat)
-        return Description(f"Seat {obs.seat} describes its word.", formula_text=said)
+        text = {2: "It is a kind of tea.", 3: "Is it a kind of tea?"}
+        return Description(text.get(obs.seat, f"Seat {obs.seat} describes it."), formula_text=said)
 
     def vote(self, obs: Observation) -> int:
         return self.target if obs.seat != self.target else obs.vote_targets()[0]
@@ -59,9 +63,9 @@ def test_a_malformed_or_sort_clashing_formula_is_recorded_as_a_syntax_error(
     printed: list[str] = []
     path = tmp_path / "game.jsonl"
     with EventLog(path) as log:
-        play_undercover(
-            game, agents, checker, UndercoverTranscript(agents, checker, log, printed.append)
-        )
+        printer = UndercoverPrinter(printed.append)
+        printer.agents, printer.checker = agents, checker
+        play_undercover(game, agents, checker, Tee(printer, log))
     log = UNDERCOVER.read_log(path)
     events = log.events
     outcomes = {e.seat: e.outcome for e in events if isinstance(e, DescriptionEvent)}
@@ -69,14 +73,19 @@ def test_a_malformed_or_sort_clashing_formula_is_recorded_as_a_syntax_error(
         0: CheckOutcome.SYNTAX_ERROR,
         1: CheckOutcome.SYNTAX_ERROR,
         2: CheckOutcome.CONSISTENT,
-        3: CheckOutcome.NOT_FORMALISED,
+        3: CheckOutcome.NO_CLAIM,
     }
+    readings = {e.seat: e.reading for e in events if isinstance(e, DescriptionEvent)}
+    seat_two = readings[2]
+    assert seat_two is not None and seat_two.formula == "Tea(item)"
+    assert seat_two.seat_formula is not None and seat_two.seat_formula.accepted
+    assert all(r is not None and r.reader == "offline" for r in readings.values())
     assert not any(isinstance(e, ViolationEvent) for e in events)
     checks = [line.strip() for line in printed if line.strip().startswith("check:")]
-    assert checks[0].startswith("check: syntax_error (formula syntax error, line 1")
+    assert checks[0].startswith("check: syntax_error (its formula: line 1")
     assert checks[1].startswith("check: syntax_error (") and "'Tea'" in checks[1]
     assert checks[2].startswith("check: consistent (")
-    assert checks[3] == "check: not_formalised (the description has no formula)"
+    assert checks[3].startswith("check: no_claim (it asserts nothing about the card (a question")
     assert replay(log.header, events).result == game.result
 
 
@@ -91,7 +100,7 @@ def test_logs_from_before_the_syntax_error_outcome_still_read_and_replay() -> No
     assert game.result.winner.value == "citizens"
 
 
-def test_the_same_game_played_now_records_syntax_errors_where_the_old_log_did_not() -> None:
+def test_the_same_game_played_now_reads_what_the_old_log_left_unformalised() -> None:
     legacy = read_undercover_log(LEGACY_LOG)
     game = UndercoverGame(UndercoverConfig(players=4, tie_limit=3), TEA, SEED)
     start = legacy[0]
@@ -99,7 +108,9 @@ def test_the_same_game_played_now_records_syntax_errors_where_the_old_log_did_no
     old = [e for e in legacy if isinstance(e, DescriptionEvent)]
     checker = ProverChecker(ConsistencyTest(Lexicon.load()))
     now = [
-        checker.check(game.words[e.seat], Description(e.text, formula_text=e.formula)) for e in old
+        checker.check(game.words[e.seat], Description(e.text, formula_text=e.formula)).outcome
+        for e in old
     ]
     assert now[:2] == [CheckOutcome.SYNTAX_ERROR, CheckOutcome.SYNTAX_ERROR]
-    assert now[2:] == [e.outcome for e in old[2:]]
+    assert [e.outcome for e in old[2:]] == [CheckOutcome.NOT_FORMALISED] * (len(old) - 2)
+    assert now[2:] == [CheckOutcome.UNREAD] * (len(old) - 2)

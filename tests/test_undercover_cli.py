@@ -17,9 +17,9 @@ from benchmarks.console.cli import app
 from benchmarks.console.demo import undercover_section
 from benchmarks.undercover_bench import UndercoverBenchConfig
 from games.undercover import builtin_pairs, replay
-from games.undercover.cli import find_pair
 from games.undercover.entry import ENTRY as UNDERCOVER
 from games.undercover.events import DescriptionEvent, GameEnd
+from games.undercover.playing import find_pair
 from reasoning.llm.pytest_plugin import StartServer
 from reasoning.llm.scripted_server import ChatRequest, ScriptedChatServer
 
@@ -46,7 +46,7 @@ def test_play_prints_rounds_checks_and_votes_and_writes_a_replayable_log(tmp_pat
     assert isinstance(events[-1], GameEnd)
     assert replay(read.header, events).result == events[-1].result()
     again = runner.invoke(app, args)
-    assert again.output.splitlines() == out.splitlines()[:-2]
+    assert again.output.splitlines() == out.splitlines()[:-1]
 
 
 def test_play_with_a_spy_agent_and_scores() -> None:

@@ -34,7 +34,7 @@ from games.undercover import (
     read_undercover_log,
     replay,
 )
-from games.undercover.engine import normalise_description
+from games.undercover.engine import CardCheck, normalise_description
 from games.undercover.entry import ENTRY as UNDERCOVER
 from games.undercover.events import (
     UNDERCOVER_EVENT,
@@ -85,9 +85,9 @@ class FixedChecker:
         self.outcome = outcome
         self.asked: list[tuple[str, str]] = []
 
-    def check(self, word: str, description: Description) -> CheckOutcome:
+    def check(self, word: str, description: Description) -> CardCheck:
         self.asked.append((word, description.text))
-        return self.outcome
+        return CardCheck(self.outcome)
 
 
 class ListLog:
@@ -212,8 +212,8 @@ def test_contradiction_of_the_card_is_recorded_with_outcome_and_formula() -> Non
         return Description(f"Seat {obs.seat} round {obs.round}: bergamot.", formula=formula)
 
     class SpyContradicts:
-        def check(self, word: str, description: Description) -> CheckOutcome:
-            return (
+        def check(self, word: str, description: Description) -> CardCheck:
+            return CardCheck(
                 CheckOutcome.CONTRADICTS_CARD if word == game.spy_word else CheckOutcome.CONSISTENT
             )
 

@@ -14,7 +14,7 @@ from games.core.agents import combined_fallbacks
 from games.core.play import play_game
 from games.undercover import prompts
 from games.undercover.agent import Description
-from games.undercover.agents import AgentSettings
+from games.undercover.agents import UndercoverAgentSettings
 from games.undercover.checker import ConsistencyTest, ProverChecker
 from games.undercover.engine import UndercoverGame, UndercoverState
 from games.undercover.entry import ENTRY as UNDERCOVER
@@ -369,7 +369,14 @@ def test_a_short_game_with_the_three_agent_types() -> None:
     described = [e for e in events if isinstance(e, DescriptionEvent)]
     ns_events = [e for e in described if e.seat == 2]
     assert len(ns_events) == 2
-    assert all(e.formula is not None and e.outcome is CheckOutcome.CONSISTENT for e in ns_events)
+    # Each description ends ", says player k in round r": no reader reads that, so the seat's
+    # own formula (here outside the pair's vocabulary too) is not taken as its meaning.
+    for event in described:
+        assert event.outcome is CheckOutcome.UNREAD and event.reading is not None
+        seat_formula = event.reading.seat_formula
+        assert (seat_formula is not None) == (event.seat == 2)
+        assert seat_formula is None or seat_formula.failed in ("vocabulary", "sentence")
+    assert all(e.formula is not None for e in ns_events)
     assert all(e.formula is None for e in described if e.seat != 2)
     for event in ns_events:
         assert event.formula is not None
@@ -409,7 +416,7 @@ def test_the_played_game_reports_each_llm_seats_own_fallbacks(
     first_target = next(s for s in range(4) if s not in (game.spy_seat, mute))
     server = scripted_chat(MuteSeatResponder(game.spy_seat, first_target, mute))
     llm = LLMSettings(base_url=server.base_url, model="scripted", max_retries=0)
-    settings = AgentSettings.create(
+    settings = UndercoverAgentSettings.create(
         client=OpenAIChatClient(llm), pipeline=PipelineSettings(backend="z3")
     )
     specs = ["nli", "att-nli", "ns-att-nli", "nli"]

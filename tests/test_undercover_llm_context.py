@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass
 
 from games.undercover.agent import Agent, Description, Observation
-from games.undercover.agents import AgentSettings, make_agent
+from games.undercover.agents import UndercoverAgentSettings, make_agent
 from games.undercover.checker import ProverChecker
 from games.undercover.engine import UndercoverGame
 from games.undercover.events import EndReason, UndercoverConfig
@@ -67,7 +67,7 @@ def test_a_long_game_fits_a_small_context_by_dropping_early_rounds() -> None:
             base_url=srv.base_url, model="scripted", max_retries=0, max_tokens=64
         )
         client = OpenAIChatClient(settings, sleep=lambda _: None)
-        agent_settings = AgentSettings.create(client=client)
+        agent_settings = UndercoverAgentSettings.create(client=client)
         llm = make_agent("nli", 0, game.seed, agent_settings)
         agents: list[Agent] = [llm, *stalling(game)[1:]]
         result = play_undercover(game, agents, ProverChecker(agent_settings.test))
@@ -79,7 +79,7 @@ def test_a_long_game_fits_a_small_context_by_dropping_early_rounds() -> None:
 
 
 def final_observation(game: UndercoverGame) -> Observation:
-    settings = AgentSettings.create()
+    settings = UndercoverAgentSettings.create()
     play_undercover(game, stalling(game), ProverChecker(settings.test))
     return game.observation(0)
 

@@ -51,7 +51,7 @@ def test_play_seats_two_models_at_two_endpoints(
     asked = len(alpha.requests) + len(beta.requests)
     again = runner.invoke(app, [*args, "--replay", str(out)])
     assert again.exit_code == 0, again.output
-    assert again.output.splitlines() == result.output.splitlines()[:-2], "replayed seat by seat"
+    assert again.output.splitlines() == result.output.splitlines()[:-1], "replayed seat by seat"
     assert len(alpha.requests) + len(beta.requests) == asked
     assert alpha.requests and beta.requests
     assert {r.model for r in alpha.requests} == {"alpha"}
@@ -103,7 +103,7 @@ def test_bench_runs_the_contest_over_models_each_server_seeing_its_own(
     """Seed 002's Figure 3 at small scale: nli at each model as the spy against nli citizens at
     the fixed model alpha; beta's server hears only the spy, alpha's every other seat (scores by
     word overlap, not MiniLM, which only slows the test)."""
-    monkeypatch.setattr("benchmarks.console.bench_cli.MiniLMSimilarity", WordOverlap)
+    monkeypatch.setattr("benchmarks.undercover_bench.MiniLMSimilarity", WordOverlap)
     alpha, beta = scripted_chat(_scripted), scripted_chat(_scripted)
     contestants = tmp_path / "contestants.json"
     entries = [

@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from formalize.davidsonian.literals import literals_of
 from games.core.agents import AgentSpecError
 from games.undercover import (
     CheckOutcome,
@@ -28,7 +29,7 @@ from games.undercover.agent import SpokenDescription
 from games.undercover.agents import (
     AGENTS,
     OFFLINE_AGENTS,
-    AgentSettings,
+    UndercoverAgentSettings,
     make_agent,
     seat_agents,
 )
@@ -102,6 +103,11 @@ def observe(
     )
 
 
+def statement_of(word: str, text: str) -> Statement:
+    """The statement of ``word``'s book whose sentence is ``text``."""
+    return next(s for s in library().book(word).statements(word) if s.text == text)
+
+
 def judged(assessment: Assessment, seat: int) -> Judgement:
     found = assessment.judgement(seat)
     assert found is not None, f"no judgement of seat {seat}"
@@ -144,19 +150,19 @@ class MissingProver:
 def test_checker_flags_a_contradicting_description_and_passes_a_true_one() -> None:
     checker = ProverChecker(shared_test())
     bergamot = lexicon().distinctive_facts(EARL)[0]
-    assert checker.check(EARL, Description(bergamot.text, formula=bergamot.formula)) is (
-        CheckOutcome.CONSISTENT
-    )
-    assert checker.check(CEYLON, Description(bergamot.text, formula=bergamot.formula)) is (
-        CheckOutcome.CONTRADICTS_CARD
-    )
+    said = Description(bergamot.text, formula=bergamot.formula)
+    assert checker.check(EARL, said).outcome is CheckOutcome.CONSISTENT
+    assert checker.check(CEYLON, said).outcome is CheckOutcome.CONTRADICTS_CARD
     contradiction = checker.records[-1].result
     assert contradiction.status is CheckOutcome.CONTRADICTS_CARD
     assert contradiction.proof is not None and contradiction.proof.verdict is Verdict.VALID
     assert "ceylon_no_bergamot" in contradiction.detail
-    typed = Description("It has no flavouring.", formula_text="~Flavoured(item)")
-    assert checker.check(EARL, typed) is CheckOutcome.CONTRADICTS_CARD
-    assert checker.check(CEYLON, typed) is CheckOutcome.CONSISTENT
+    typed = Description("It has no added flavouring.", formula_text="~Flavoured(item)")
+    assert checker.check(EARL, typed).outcome is CheckOutcome.CONTRADICTS_CARD
+    check = checker.check(CEYLON, typed)
+    assert check.outcome is CheckOutcome.CONSISTENT
+    assert check.reading is not None and check.reading.formula == "~Flavoured(item)"
+    assert check.reading.seat_formula is not None and check.reading.seat_formula.accepted
     assert len(checker.records) == 4
 
 
@@ -168,25 +174,25 @@ def test_checker_with_other_backends(backend: str) -> None:
     checker = ProverChecker(ConsistencyTest(lexicon(), prover))
     bergamot = lexicon().distinctive_facts(EARL)[0]
     said = Description(bergamot.text, formula=bergamot.formula)
-    assert checker.check(CEYLON, said) is CheckOutcome.CONTRADICTS_CARD
-    assert checker.check(EARL, said) is CheckOutcome.CONSISTENT
+    assert checker.check(CEYLON, said).outcome is CheckOutcome.CONTRADICTS_CARD
+    assert checker.check(EARL, said).outcome is CheckOutcome.CONSISTENT
     assert all(r.result.proof is not None for r in checker.records)
     assert {r.result.proof.prover for r in checker.records if r.result.proof} == {prover.name}
 
 
-def test_checker_without_a_usable_formula() -> None:
+def test_checker_without_a_reading_or_with_an_unusable_formula() -> None:
     checker = ProverChecker(shared_test())
-    bare, bad = CheckOutcome.NOT_FORMALISED, CheckOutcome.SYNTAX_ERROR
-    no_formula, syntax = CheckOutcome.NOT_FORMALISED, CheckOutcome.SYNTAX_ERROR
+    unread, syntax = CheckOutcome.UNREAD, CheckOutcome.SYNTAX_ERROR
     cases = [
-        (Description("It is nice."), bare, no_formula, "no formula"),
-        (Description("Nice.", formula_text="Nice(item"), bad, syntax, "line 1"),
-        (Description("Odd.", formula_text="Tea(item, item)"), bad, syntax, "'Tea'"),
+        (Description("It is nice."), unread, "words the reader cannot place"),
+        (Description("Is it nice?"), CheckOutcome.NO_CLAIM, "a question"),
+        (Description("Nice.", formula_text="Nice(item"), syntax, "line 1"),
+        (Description("Odd.", formula_text="Tea(item, item)"), syntax, "'Tea'"),
     ]
-    for description, status, outcome, detail in cases:
-        assert checker.check(EARL, description) is outcome
+    for description, outcome, detail in cases:
+        assert checker.check(EARL, description).outcome is outcome
         result = checker.records[-1].result
-        assert result.status is status and detail in result.detail
+        assert result.status is outcome and detail in result.detail, result.detail
 
 
 def test_undecided_prover_answers_and_missing_theories_are_recorded_as_undecided() -> None:
@@ -228,17 +234,24 @@ def test_join_sentences() -> None:
         join_sentences([])
 
 
-def test_statement_book_reads_back_what_agents_say() -> None:
-    book = StatementBook(lexicon(), TEA)
-    for word in TEA.words:
-        statements = book.statements(word)
-        facts = lexicon().facts(word)
-        assert len(statements) == sum(len(list(combinations(facts, k))) for k in (1, 2, 3))
-        for statement in statements:
-            assert book.read(statement.text.upper()) == statement
-    assert book.read("It is a kind of coffee.") is None
+def test_the_reader_reads_back_every_statement_agents_say() -> None:
+    reader = library().reader
+    for pair in lexicon().pairs:
+        book = StatementBook(lexicon(), pair)
+        for word in pair.words:
+            statements = book.statements(word)
+            facts = lexicon().facts(word)
+            assert len(statements) == sum(len(list(combinations(facts, k))) for k in (1, 2, 3))
+            for statement in statements:
+                read = reader.read(word, Description(statement.text.upper()))
+                assert read.formula is not None, (statement.text, read.record.note)
+                assert literals_of(read.formula) == literals_of(statement.formula)
+                own = reader.read(word, statement.description()).record.seat_formula
+                assert own is not None and own.accepted, own
+    coffee = reader.read(EARL, Description("It is a kind of coffee."))
+    assert coffee.formula is None and coffee.record.outcome == "unsure"
     with pytest.raises(KeyError, match="not a word of pair"):
-        book.statements("Ethics")
+        StatementBook(lexicon(), TEA).statements("Ethics")
 
 
 @settings(max_examples=30, deadline=None)
@@ -368,8 +381,8 @@ def test_blending_spy_moves_on_to_conjunctions_of_shared_facts() -> None:
     said.append((4, fact_text(CEYLON, "distinctive", 1)))
     obs = observe(5, EARL, said)
     description = agent(seat=5).describe(obs)
-    statement = library().book(EARL).read(description.text)
-    assert statement is not None and statement.distinctive == 0 and len(statement.facts) == 2
+    statement = statement_of(EARL, description.text)
+    assert statement.distinctive == 0 and len(statement.facts) == 2
 
 
 def test_plain_agent_states_single_facts_of_its_word_whatever_it_believes() -> None:
@@ -377,8 +390,7 @@ def test_plain_agent_states_single_facts_of_its_word_whatever_it_believes() -> N
     texts = set()
     for seed in range(12):
         description = agent(seat=2, seed=seed, plain=True).describe(observe(2, EARL, said))
-        statement = library().book(EARL).read(description.text)
-        assert statement is not None and len(statement.facts) == 1
+        assert len(statement_of(EARL, description.text).facts) == 1
         texts.add(description.text)
     assert any(t in {f.text for f in lexicon().distinctive_facts(EARL)} for t in texts)
 
@@ -460,7 +472,7 @@ def test_believed_spy_votes_for_a_citizen_as_the_citizens_would() -> None:
 
 
 def test_registry_names_and_errors() -> None:
-    assert OFFLINE_AGENTS == ("prover", "prover-guess", "plain")
+    assert OFFLINE_AGENTS == ("prover", "prover-guess", "plain", "random")
     assert {"nli", "att-nli", "ns-att-nli"} <= set(AGENTS.names)
     assert AGENTS.parse("prover*3, plain,prover") == (
         "prover",
@@ -475,7 +487,7 @@ def test_registry_names_and_errors() -> None:
         AGENTS.parse("prover,,plain")
     with pytest.raises(AgentSpecError, match="name\\*count"):
         AGENTS.parse("prover*x")
-    settings = AgentSettings(lexicon(), shared_test(), library())
+    settings = UndercoverAgentSettings(lexicon=lexicon(), test=shared_test(), library=library())
     made = make_agent("plain", 2, 9, settings)
     assert isinstance(made, ProverAgent) and made.plain and made.name == "plain"
     guessing = make_agent("prover-guess", 1, 9, settings)
@@ -486,7 +498,7 @@ def test_registry_names_and_errors() -> None:
 
 
 def test_seat_agents_puts_the_spy_agent_in_the_spy_seat() -> None:
-    settings = AgentSettings(lexicon(), shared_test(), library())
+    settings = UndercoverAgentSettings(lexicon=lexicon(), test=shared_test(), library=library())
     game = UndercoverGame(UndercoverConfig(players=6, tie_limit=3), TEA, 4)
     seated = seat_agents(["prover"] * 6, game, settings, spy_agent="plain")
     assert [a.name for a in seated].count("plain") == 1
@@ -499,7 +511,7 @@ def test_seat_agents_puts_the_spy_agent_in_the_spy_seat() -> None:
 
 
 def play(pair: WordPair, seed: int, spy: str, citizens: str) -> tuple[UndercoverGame, list[str]]:
-    settings = AgentSettings(lexicon(), shared_test(), library())
+    settings = UndercoverAgentSettings(lexicon=lexicon(), test=shared_test(), library=library())
     game = UndercoverGame(UndercoverConfig(players=6, tie_limit=3), pair, seed)
     seated = seat_agents([citizens] * 6, game, settings, spy_agent=spy)
     play_undercover(game, seated, ProverChecker(settings.test))

@@ -11,8 +11,9 @@ from games.undercover.events import DescriptionEvent
 from games.undercover.lexicon import Lexicon
 from games.undercover.strategies import CLAIM_KINDS, claims, states
 from provers.z3_prover import Z3Prover
+from reasoning.claims import ClaimStatus
 from reasoning.strategies import GameClaim
-from reasoning.verifier import ClaimStatus, Verifier
+from reasoning.verifier import Verifier
 
 TRUTH = {ClaimStatus.ENTAILED: True, ClaimStatus.CONTRADICTED: False}
 

@@ -31,9 +31,9 @@ from reasoning.textfile import (
     MAX_INT_DIGITS,
     MAX_JSON_DEPTH,
     UserFileError,
+    iter_user_gzip_lines,
     read_user_bytes,
     read_user_csv,
-    read_user_gzip_text,
     read_user_json,
     read_user_jsonl,
 )
@@ -202,10 +202,10 @@ def test_size_limit_and_gzip_bombs(tmp_path: Path) -> None:
     packed = tmp_path / "bomb.jsonl.gz"
     packed.write_bytes(gzip.compress(b"\n" * 100_000))
     with pytest.raises(UserFileError, match="larger than"):
-        read_user_gzip_text(packed, limit=50_000)
+        list(iter_user_gzip_lines(packed, limit=50_000))
     packed.write_bytes(b"not gzip")
     with pytest.raises(UserFileError, match="not gzip data"):
-        read_user_gzip_text(packed)
+        list(iter_user_gzip_lines(packed))
 
 
 def test_csv_rows_keep_their_lines_and_a_huge_field_is_named(tmp_path: Path) -> None:

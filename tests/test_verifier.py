@@ -11,11 +11,12 @@ from hypothesis import strategies as st
 from provers.model_eval import evaluate
 from provers.sat_prover import SatProver
 from provers.z3_prover import Z3Prover
+from reasoning.claims import ClaimStatus, Correctness
 from reasoning.formula import Formula, Not, atoms
 from reasoning.prover import Prover
 from reasoning.strategies import propositional_formulas
 from reasoning.verdict import Countermodel
-from reasoning.verifier import ClaimStatus, Correctness, Verifier
+from reasoning.verifier import Verifier
 
 LETTERS = ("p", "q", "r")
 

@@ -28,7 +28,7 @@ from games.core import game_names, get_game
 from games.core.play import play_game
 from games.core.runlog import EventLog
 from games.detective import Case, CaseKnobs
-from games.detective.agents import AgentSettings
+from games.detective.agents import DetectiveAgentSettings
 from games.detective.entry import game_case
 from games.detective.events import AnswersEvent, DetectiveConfig
 from reasoning.llm import LLMSettings
@@ -300,8 +300,9 @@ EMOJI = "\U0001f50d"
 def answers_in_words(case: Case) -> Callable[[ChatRequest], Step]:
     """Answers in words by stage: no idea; a hedge between two options; one option with a hedge
     (the offline reader is unsure, and the LLM reader's five ballots never repeat); a wrong
-    option only denied; then, after an emoji, a wrong option denied and the right one asserted.
-    Visits the first location listed."""
+    option only denied; then, after a reason holding an emoji (which the offline reader leaves
+    aside), a wrong option denied and the right one asserted. Visits the first location
+    listed."""
     attempts: dict[str, int] = {}
 
     def answer(request: ChatRequest) -> Step:
@@ -329,7 +330,7 @@ def answers_in_words(case: Case) -> Callable[[ChatRequest], Step]:
                             f"either {wrong} or {right}",
                             f"maybe {right}",
                             f"not {wrong}",
-                            f"{EMOJI} not {wrong} but {right}",
+                            f"as {EMOJI} shows, not {wrong} but {right}",
                         ][stage]
                     )
                 given[str(number)] = ", ".join(parts)
@@ -347,7 +348,7 @@ def words_log(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("words") / "detective-words.jsonl"
     with ScriptedChatServer(answers_in_words(game_case(WORDS, WORDS_SEED))) as server:
         llm = LLMSettings(base_url=server.base_url, model="scripted")
-        settings = AgentSettings(llm=llm, reader="combined")
+        settings = DetectiveAgentSettings(llm=llm, reader="combined")
         with EventLog(path) as log:
             play_game(get_game("detective"), ["llm-words"], WORDS_SEED, settings, WORDS, log=log)
     code, _, err = view(path)

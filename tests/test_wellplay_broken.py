@@ -50,20 +50,20 @@ HEADER = "value,type,question,a,b,c,d,e,truth"
 BROKEN: dict[str, tuple[Callable[[Path], None], str]] = {
     "single-choice-two-keys": (
         lambda f: _csv(f, f'{HEADER}\na,a,Who?,Ann,Bo,,,,"a,b"\n'),
-        r"Ann\.csv:2: column 'truth': a single-choice question",
+        r"Ann\.csv:2:9: column 'truth': a single-choice question",
     ),
     "key-outside-options": (
         lambda f: _csv(f, f"{HEADER}\na,a,Who?,Ann,Bo,Cy,,,d\n"),
-        r"Ann\.csv:2: column 'truth': 'd' names an empty option",
+        r"Ann\.csv:2:9: column 'truth': 'd' names an empty option",
     ),
     "one-option": (
         lambda f: _csv(f, f"{HEADER}\na,a,Who?,Ann,,,,,a\n"),
-        r"Ann\.csv:2: columns 'a'-'e': a question needs two options",
+        r"Ann\.csv:2:4: columns 'a'-'e': a question needs two options",
     ),
     "no-questions": (lambda f: _csv(f, HEADER + "\n"), r"Ann\.csv: no questions"),
     "duplicate-column": (
         lambda f: _csv(f, "value,type,question,a,a,truth\na,a,Q?,x,y,a\n"),
-        r"Ann\.csv:1: column 'a' appears twice",
+        r"Ann\.csv:1:5: column 'a' appears twice",
     ),
     "missing-column": (
         lambda f: _csv(f, "value,question,a,b,truth\na,Q?,x,y,a\n"),
@@ -86,7 +86,7 @@ BROKEN: dict[str, tuple[Callable[[Path], None], str]] = {
         r"script_info\.json: field 'character_name': '\.\./Bo' cannot name a file",
     ),
     "missing-character-file": (
-        lambda f: _info(f, character_name=["Ann", "Bo", "Cy"]),
+        lambda f: _info(f, character_name=["Ann", "Bo", "Cy"], agent_num=3),
         r"Cy\.json: no such file",
     ),
     "agent-num-fraction": (
@@ -133,6 +133,26 @@ BROKEN: dict[str, tuple[Callable[[Path], None], str]] = {
         lambda f: (f / "json" / "Ann.json").write_text('{"script": "x",\n'),
         r"Ann\.json:2:1: not valid JSON",
     ),
+    "agent-num-disagrees": (
+        lambda f: _info(f, agent_num=3),
+        r"script_info\.json: field 'agent_num': 3 players, but 'character_name' lists 2",
+    ),
+    "duplicate-options": (
+        lambda f: _csv(f, f"{HEADER}\na,a,Who?,Ann,Bo,ann ,,,a\n"),
+        r"Ann\.csv:2:6: column 'c': the same option as column 'a'",
+    ),
+    "nul-byte": (
+        lambda f: _csv(f, f"{HEADER}\na,a,Who?,An\0n,Bo,,,,a\n"),
+        r"Ann\.csv:2:12: holds a NUL byte",
+    ),
+    "cells-past-the-last-column": (
+        lambda f: _csv(f, f"{HEADER}\na,a,Who?,Ann,Bo,,,,,x,b\n"),
+        r"Ann\.csv:2:10: 2 cells past the last column",
+    ),
+    "nul-in-a-name": (
+        lambda f: _info(f, character_name=["Ann", "B\0o"]),
+        r"script_info\.json: field 'character_name': 'B\\x00o' cannot name a file",
+    ),
     "not-utf8": (
         lambda f: (f / "final_result" / "Ann.csv").write_bytes(b"value,type\n\xff\n"),
         r"Ann\.csv:2:1: not UTF-8",
@@ -156,7 +176,7 @@ def test_a_broken_copy_is_one_line_naming_its_place(tmp_path: Path, name: str) -
 def test_a_quoted_cell_may_hold_a_newline(tmp_path: Path) -> None:
     folder = write_script(tmp_path, rows=GOOD)
     _csv(folder, f'{HEADER}\na,a,"Who broke\nthe vase?",Ann,Bo,,,,a\nb,a,Q?,x,"y\nz",,,,q\n')
-    with pytest.raises(WellPlayError, match=r"Ann\.csv:4: column 'truth'"):
+    with pytest.raises(WellPlayError, match=r"Ann\.csv:4:9: column 'truth'"):
         load_script(folder)
     _csv(folder, f'{HEADER}\na,a,"Who broke\nthe vase?",Ann,Bo,,,,a\n')
     (question,) = load_script(folder).characters[0].questions
@@ -172,6 +192,16 @@ def test_a_quoted_newline_reads_the_same_in_a_crlf_file(tmp_path: Path) -> None:
     path.write_bytes(text.replace("\n", "\r\n").encode())
     assert load_script(folder).characters[0].questions == unix
     assert unix[0].question == "Who broke\nthe vase?" and "B\no" in unix[0].options.values()
+
+
+def test_a_script_folder_without_its_info_file_is_named(tmp_path: Path) -> None:
+    write_script(tmp_path, rows=GOOD)
+    stray = write_script(tmp_path, name="Stray", rows=GOOD)
+    (stray / "json" / "script_info.json").unlink()
+    with pytest.raises(WellPlayError, match=r"Stray/json/script_info\.json: no such file"):
+        load_wellplay(tmp_path)
+    result = CliRunner().invoke(app, ["bench", "wellplay", "--data", str(tmp_path)])
+    assert result.exit_code == 2 and result.output.count("\n") == 1, result.output
 
 
 def test_the_root_must_hold_scripts(tmp_path: Path) -> None:

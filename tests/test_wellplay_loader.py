@@ -71,18 +71,18 @@ def test_options_are_shuffled_by_the_seed_and_the_key_follows(tmp_path: Path) ->
 
 def test_a_row_without_a_key_names_its_file_and_line(tmp_path: Path) -> None:
     write_script(tmp_path)
-    with pytest.raises(WellPlayError, match=r"Ann\.csv:3: column 'truth'"):
+    with pytest.raises(WellPlayError, match=r"Ann\.csv:3:9: column 'truth'"):
         load_wellplay(tmp_path)
 
 
 @pytest.mark.parametrize(
     ("row", "message"),
     [
-        ("x,a,Q?,A,B,,,,a", r":2: column 'value': must be a, b or c"),
-        ("a,z,Q?,A,B,,,,a", r":2: column 'type': must be a or b"),
-        ("a,a,Q?,A,B,,,,d", r":2: column 'truth': 'd' names an empty option"),
-        ("a,a,,A,B,,,,a", r":2: column 'question': the question is empty"),
-        ("a,a,Q?,A,B,,,,a,x,y", r":2: 2 cells past the last column"),
+        ("x,a,Q?,A,B,,,,a", r":2:1: column 'value': must be a, b or c"),
+        ("a,z,Q?,A,B,,,,a", r":2:2: column 'type': must be a or b"),
+        ("a,a,Q?,A,B,,,,d", r":2:9: column 'truth': 'd' names an empty option"),
+        ("a,a,,A,B,,,,a", r":2:3: column 'question': the question is empty"),
+        ("a,a,Q?,A,B,,,,a,x,y", r":2:10: 2 cells past the last column"),
     ],
 )
 def test_bad_rows_are_named(tmp_path: Path, row: str, message: str) -> None:

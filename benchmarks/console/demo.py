@@ -17,7 +17,7 @@ import typer
 from games.clue.audit import audit_game, render_audit
 from games.clue.entry import ENTRY as CLUE
 from games.clue.transcript import transcript
-from games.core.play import play_agents, play_game
+from games.core.play import play_game
 from games.core.registry import game_names, get_game
 from games.detective.audit import audit_stages
 from games.detective.case import CaseKnobs
@@ -25,17 +25,14 @@ from games.detective.engine import DetectiveState
 from games.detective.entry import ENTRY as DETECTIVE
 from games.detective.events import AnswersEvent, DetectiveConfig
 from games.detective.planner import best_achievable
-from games.hanabi.agents import HanabiAgentSettings
-from games.hanabi.cli import play_narrated
+from games.hanabi.entry import ENTRY as HANABI
 from games.hanabi.events import HanabiConfig
-from games.mystery.cli import mystery_demo
-from games.undercover.agents import AgentSettings as UndercoverAgentSettings
-from games.undercover.agents import seat_agents
-from games.undercover.checker import ProverChecker
-from games.undercover.cli import UndercoverTranscript
-from games.undercover.engine import UndercoverGame
+from games.hanabi.playing import HanabiPrinter
+from games.mystery.playing import mystery_demo
+from games.undercover.agents import UndercoverAgentSettings
 from games.undercover.entry import ENTRY as UNDERCOVER
 from games.undercover.events import UndercoverConfig, UndercoverSetup
+from games.undercover.playing import UndercoverPrinter
 from games.undercover.words import builtin_pairs
 from provers.eprover import eprover_available
 from provers.registry import get_prover
@@ -154,14 +151,18 @@ def undercover_section() -> None:
     _section(f"Undercover-V: offline prover-backed agents, seed {UNDERCOVER_DEMO_SEED}")
     pair = next(p for p in builtin_pairs() if p.id == UNDERCOVER_DEMO_PAIR)
     config = UndercoverConfig.model_validate({"players": len(UNDERCOVER_DEMO_AGENTS)})
-    game = UndercoverGame(config, pair, UNDERCOVER_DEMO_SEED)
-    settings = UndercoverAgentSettings.create(prover=get_prover("z3"))
-    agents = seat_agents(UNDERCOVER_DEMO_AGENTS, game, settings)
-    checker = ProverChecker(settings.test)
     setup = UndercoverSetup(config=config, pair=pair)
-    sink = UndercoverTranscript(agents, checker)
-    referee = UNDERCOVER.judged_by(game, checker)
-    play_agents(UNDERCOVER, agents, UNDERCOVER_DEMO_SEED, setup, sink, state=referee)
+    settings = UndercoverAgentSettings.create(prover=get_prover("z3"))
+    printer = UndercoverPrinter(typer.echo)
+    play_game(
+        UNDERCOVER,
+        UNDERCOVER_DEMO_AGENTS,
+        UNDERCOVER_DEMO_SEED,
+        settings,
+        setup,
+        printer,
+        start=printer.start,
+    )
 
 
 DETECTIVE_DEMO_SEED = 7
@@ -214,8 +215,9 @@ def hanabi_section() -> None:
     _section(f"Hanabi: three symbolic agents on exact card knowledge, seed {HANABI_DEMO_SEED}")
     config = HanabiConfig(players=HANABI_DEMO_PLAYERS)
     specs = ("symbolic",) * HANABI_DEMO_PLAYERS
-    score = play_narrated(specs, HANABI_DEMO_SEED, config, HanabiAgentSettings(), "exact")
-    typer.echo(f"score (fireworks): {score:g}")
+    printer = HanabiPrinter(typer.echo, "exact")
+    played = play_game(HANABI, specs, HANABI_DEMO_SEED, None, config, printer, printer.watch)
+    printer.finish(played)
 
 
 GAME_SECTIONS: dict[str, Callable[[], None]] = {
@@ -235,8 +237,10 @@ def default_section(name: str) -> None:
     offline = next(n for n, t in entry.agents.types.items() if not t.needs_llm)
     specs = (offline,) * entry.info.min_players
     _section(f"{name}: {', '.join(specs)}, seed 0")
-    result = play_game(entry, specs, 0).result
-    typer.echo(f"result: {result.reason}; returns {list(result.returns)}")
+    settings = entry.default_settings()
+    printer = entry.printer(entry.play_options(), settings, typer.echo)
+    played = play_game(entry, specs, 0, settings, log=printer, watch=printer.watch)
+    printer.finish(played)
 
 
 def run_demo() -> None:

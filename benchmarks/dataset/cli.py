@@ -14,8 +14,8 @@ from benchmarks.dataset.files import PARQUET, Format, split_bytes, table_file, w
 from benchmarks.dataset.hub import hub_token, push_folder
 from benchmarks.dataset.rows import TABLES, Tables, export_run
 from games.core.cli import fail, prepare_out
-from games.core.runlog import write_atomic
 from reasoning.extras import optional_import
+from reasoning.outfile import write_atomic
 
 
 def export_dataset(

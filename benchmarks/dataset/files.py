@@ -17,8 +17,8 @@ from typing import Any, Literal, Union, get_args, get_origin
 
 from pydantic import BaseModel
 
-from games.core.runlog import write_atomic
 from reasoning.extras import optional_import
+from reasoning.outfile import atomic_file, write_atomic
 
 Format = Literal["parquet", "jsonl"]
 """The file formats a dataset is written in."""
@@ -164,10 +164,7 @@ def write_table(
         return path
     pq = optional_import("pyarrow.parquet", "export", PARQUET)
     data = arrow_table(model, rows)
-    try:
-        with pq.ParquetWriter(path, data.schema) as writer:
-            if data.num_rows:  # no row group for no rows: `datasets` fails on an empty one
-                writer.write_table(data)
-    except OSError as err:
-        raise OSError(err.errno, err.strerror or str(err), str(path)) from None
+    with atomic_file(path, binary=True) as out, pq.ParquetWriter(out, data.schema) as writer:
+        if data.num_rows:  # no row group for no rows: `datasets` fails on an empty one
+            writer.write_table(data)
     return path

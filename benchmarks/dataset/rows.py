@@ -13,11 +13,12 @@ was sent), ``completion`` (the reply) and ``messages`` (both).
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from benchmarks.viewer.game import detect_game
 from games.core.audit import AuditRecord, ReadAnswer
@@ -25,8 +26,9 @@ from games.core.decisions import LoggedDecision
 from games.core.log import GameLog
 from games.core.recordings import seat_calls
 from games.core.reward import CallPosition, call_positions
-from games.core.runlog import RunDir, RunDirError, read_jsonl
+from games.core.runlog import RunDir, RunDirError, field_errors, iter_lines
 from reasoning.llm import RecordedCall, json_objects, load_recording, recording_file
+from reasoning.textfile import UserFileError, parse_jsonl_line
 
 DECISIONS_FILE = "decisions.jsonl"
 """What ``gumshoe hanabi annotate`` writes into a run: decisions with rollout values."""
@@ -307,7 +309,7 @@ def game_row(
 def seat_recording(run_dir: Path, game_id: str, seat: int) -> list[RecordedCall]:
     """The calls recorded for ``seat`` in game ``game_id`` (none when not recorded)."""
     found = recording_file(seat_calls(run_dir, game_id, seat))
-    return [] if found is None else load_recording(found)
+    return [] if found is None else load_recording(found, inside=run_dir)
 
 
 def _first(call: RecordedCall, role: str) -> str | None:
@@ -447,16 +449,31 @@ class DecisionJoin:
 def annotated_values(run_dir: Path) -> dict[tuple[str, int, int], list[float]]:
     """The rollout values ``hanabi annotate`` wrote into the run, by (game id, seat, turn)."""
     path = run_dir / DECISIONS_FILE
-    if not path.is_file():
+    if not os.path.lexists(path):
         return {}
     found: dict[tuple[str, int, int], list[float]] = {}
-    for lineno, record in enumerate(read_jsonl(path), start=1):
+    for lineno, line in iter_lines(path, inside=run_dir):
         try:
-            key = (str(record["game"]), int(record["seat"]), int(record["turn"]))
-            found[key] = [float(v) for v in record.get("values", [])]
-        except (KeyError, TypeError, ValueError) as err:
-            raise RunDirError(f"{path}:{lineno}: not a decision record ({err})") from None
+            record = AnnotatedDecision.model_validate(parse_jsonl_line(line, path, lineno))
+        except UserFileError as err:
+            raise RunDirError(str(err)) from None
+        except ValidationError as err:
+            reason = field_errors(err)
+            raise RunDirError(f"{path}:{lineno}: not a decision record ({reason})") from None
+        found[record.game, record.seat, record.turn] = record.values
     return found
+
+
+class AnnotatedDecision(BaseModel):
+    """What ``annotated_values`` takes from a line of ``hanabi annotate``'s decisions file,
+    with strict types (a seat of ``true`` is no seat)."""
+
+    model_config = ConfigDict(extra="ignore", strict=True)
+
+    game: str
+    seat: int = Field(ge=0)
+    turn: int = Field(ge=0)
+    values: list[float] = []
 
 
 def export_run(run_dir: Path, tables: Tables) -> None:
@@ -468,8 +485,8 @@ def export_run(run_dir: Path, tables: Tables) -> None:
     logs = run_logs(run_dir)
     values = annotated_values(run_dir)
     for path in logs:
-        entry = detect_game(path)
-        log: GameLog[Any] = entry.read_log(path)
+        entry = detect_game(path, run_dir)
+        log: GameLog[Any] = entry.read_log(path, inside=run_dir)
         record = entry.audit(log)
         decisions = entry.logged_decisions(log)
         seats = log.header.seats if log.header is not None else ()

@@ -44,6 +44,8 @@ from games.core.recordings import CALLS_DIR, RecordingMissing, recorded_seat_cal
 from games.core.registry import get_game
 from games.core.runlog import RunDir
 from reasoning.llm import RecordedCall
+from reasoning.outfile import writing_to
+from reasoning.textfile import read_user_text
 
 NO_MODEL = "none/none"
 """The model of a run that asked none, as inspect names it."""
@@ -147,8 +149,8 @@ def game_sample(run: Path, log_path: Path) -> tuple[EvalSample, str]:
     tokens, and when the game was played (from the calls' times; the log's own time as its end
     where no call was timed). ValueError (or LogError) when the log cannot be read or
     audited."""
-    entry = detect_game(log_path)
-    log = entry.read_log(log_path)
+    entry = detect_game(log_path, run)
+    log = entry.read_log(log_path, inside=run)
     record = entry.audit(log)
     seats = [s.agent for s in log.header.seats]
     seed = log.header.seed
@@ -167,7 +169,7 @@ def game_sample(run: Path, log_path: Path) -> tuple[EvalSample, str]:
         output=ModelOutput.from_content(model="", content=score.answer or ""),
         scores={SCORER: score},
         metadata={"game": game, "seed": seed, "agents": seats},
-        store={LOG_KEY: log_path.read_text(encoding="utf-8")},
+        store={LOG_KEY: read_user_text(log_path, allow_bom=False, inside=run)},
         events=[call_event(call) for _, call in calls],
         model_usage=call_usage(calls),
         started_at=_stamp(started),
@@ -270,5 +272,8 @@ def export_run(run: Path, out: Path | None = None) -> Path:
     """Write ``run`` as an inspect eval log to ``out`` (default: ``RUN.eval`` beside the run;
     ``.json`` for inspect's JSON format) and return where."""
     target = out if out is not None else run.with_name(run.name + ".eval")
-    write_eval_log(run_eval_log(run), str(target))
+    log = run_eval_log(run)
+    inputs = sorted((run / RunDir.GAMES_DIR).glob("*.jsonl"))
+    with writing_to(target, inputs=inputs) as made:
+        write_eval_log(log, str(made))
     return target

@@ -24,13 +24,13 @@ NONE = float("nan")
 """The value of a figure a game or log does not have: inspect leaves NaN out of its metrics."""
 
 
-def score_keys(entry: GameEntry[Any]) -> tuple[str, ...]:
+def score_keys(entry: GameEntry[Any, Any, Any, Any]) -> tuple[str, ...]:
     """The keys of a score of ``entry``'s game, in order: its outcome (win, rank and return, or
     a cooperative game's own: Hanabi's score, perfect games and strikes), then the audit's."""
     return (*entry.outcome_keys, *AUDIT_KEYS)
 
 
-def headline(entry: GameEntry[Any]) -> HeadlineMetric:
+def headline(entry: GameEntry[Any, Any, Any, Any]) -> HeadlineMetric:
     """The figure that sums up an evaluation of ``entry``'s game: the mean of its first outcome
     key (how often the model's seat won; Hanabi's score)."""
     return HeadlineMetric(scorer=SCORER, score=entry.outcome_keys[0], metric="mean")
@@ -41,7 +41,7 @@ def score_metrics(keys: Sequence[str]) -> dict[str, list[Metric]]:
     return {key: [mean()] for key in keys}
 
 
-def model_seats(entry: GameEntry[Any], log: GameLog[Any]) -> list[int]:
+def model_seats(entry: GameEntry[Any, Any, Any, Any], log: GameLog[Any]) -> list[int]:
     """The seats an LLM agent played (by the agent names in the log's header); every seat when
     none did, so a run of symbolic agents is scored too."""
     seats = log.header.seats if log.header is not None else []
@@ -49,7 +49,7 @@ def model_seats(entry: GameEntry[Any], log: GameLog[Any]) -> list[int]:
     return chosen or list(range(len(seats)))
 
 
-def _needs_llm(entry: GameEntry[Any], agent: str) -> bool:
+def _needs_llm(entry: GameEntry[Any, Any, Any, Any], agent: str) -> bool:
     try:
         return entry.agents.get(agent).needs_llm
     except ValueError:
@@ -62,7 +62,7 @@ def _total(summaries: Sequence[SeatSummary], key: str) -> float:
 
 
 def audit_value(
-    entry: GameEntry[Any],
+    entry: GameEntry[Any, Any, Any, Any],
     log: GameLog[Any],
     record: AuditRecord,
     fallbacks: int | None,
@@ -90,7 +90,7 @@ def audit_value(
 
 
 def audit_score(
-    entry: GameEntry[Any],
+    entry: GameEntry[Any, Any, Any, Any],
     log: GameLog[Any],
     record: AuditRecord,
     fallbacks: int | None = None,

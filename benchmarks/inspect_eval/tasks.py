@@ -10,12 +10,11 @@ seats through inspect's model API, the gumshoe audit scores the game.
 
 from __future__ import annotations
 
-import dataclasses
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import partial
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 import anyio.to_thread
 from inspect_ai import Task, task
@@ -23,7 +22,6 @@ from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.model import Model, ModelOutput, get_model
 from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import Generate, Solver, TaskState, solver
-from pydantic import BaseModel
 
 from benchmarks.inspect_eval.client import InspectChatClient
 from benchmarks.inspect_eval.scores import (
@@ -34,26 +32,18 @@ from benchmarks.inspect_eval.scores import (
     score_keys,
     score_metrics,
 )
-from games.core.play import PlayedGame, check_seats, play_game
-from games.core.registry import GameEntry, get_game
+from games.core.play import check_seats, play_game
+from games.core.played import PlayedGame
+from games.core.registry import GameEntry, game_names, get_game
 from games.core.runlog import EventLog
+from games.core.settings import AgentSettings
 from reasoning.llm import (
     ChatClient,
     ClientProvider,
     LLMSettings,
     UsageMeter,
     chat_clients_from,
-    make_client,
 )
-
-DEFAULT_AGENTS: dict[str, str] = {
-    "clue": "llm,prover,prover",
-    "hanabi": "mycroft,symbolic",
-    "detective": "llm",
-    "undercover": "att-nli,prover*3",
-    "mystery": "llm-cot,prover*3",
-}
-"""Each game's seats when a task names none: the model's seat first, symbolic agents after."""
 
 LOG_KEY = "gumshoe_log"
 """The sample store key holding the played game's event log (JSONL text)."""
@@ -61,16 +51,15 @@ FALLBACKS_KEY = "gumshoe_fallbacks"
 """The sample store key holding how many of the model's answers fell back to a random move."""
 
 
-def _model_settings(entry: GameEntry[Any]) -> Any:
+def _model_settings(entry: GameEntry[Any, Any, Any, Any]) -> Any:
     """The game's agent settings with every LLM seat asking the model (``chat_clients_from``
-    builds the clients): a fresh ``llm`` field, or a chat ``client`` where the game shares one."""
+    builds the clients from the settings' ``llm``, which every game's settings have from
+    ``games.core.settings.AgentSettings``)."""
     settings = entry.default_settings()
+    if not isinstance(settings, AgentSettings):
+        raise TypeError(f"{entry.info.name}: its agent settings are no AgentSettings")
     llm = LLMSettings(model="", record_path=None, replay_path=None)
-    if isinstance(settings, BaseModel) and "llm" in type(settings).model_fields:
-        return settings.model_copy(update={"llm": llm})
-    if dataclasses.is_dataclass(settings) and hasattr(settings, "client"):
-        return dataclasses.replace(cast(Any, settings), client=make_client(llm))
-    raise TypeError(f"{entry.info.name}: its agent settings name no LLM endpoint")
+    return settings.model_copy(update={"llm": llm})
 
 
 def _provider(default: Model) -> ClientProvider:
@@ -163,12 +152,12 @@ def _count(name: str, value: Count, least: int) -> int:
 
 def game_task(game: str, agents: Seats = None, seeds: Count = 1, first_seed: Count = 0) -> Task:
     """The inspect task ``gumshoe/<game>``: seeds ``first_seed`` .. ``first_seed + seeds - 1``,
-    one sample each, seated by ``agents`` (a seat list, as a string or a list; default
-    ``DEFAULT_AGENTS``), at least one of them an LLM agent; scored by the audit, the game's
-    outcome keys first."""
+    one sample each, seated by ``agents`` (a seat list, as a string or a list; default: the
+    entry's ``model_seats``), at least one of them an LLM agent; scored by the audit, the
+    game's outcome keys first."""
     entry = get_game(game)
     seats = seat_list(agents)
-    specs = entry.agents.parse(seats or DEFAULT_AGENTS[game])
+    specs = entry.agents.parse(seats or entry.model_seats())
     if not entry.agents.needs_llm(specs):
         raise ValueError(f"agents {seats!r}: no LLM agent for the model to play")
     check_seats(entry, len(specs))
@@ -197,39 +186,24 @@ def task_name(game: str) -> str:
     return f"gumshoe/{game}"
 
 
-@task(name="gumshoe/clue")
-def clue(agents: Seats = DEFAULT_AGENTS["clue"], seeds: Count = 1, first_seed: Count = 0) -> Task:
-    """Clue: the model plays seed 000's LLM agent against SAT-backed provers."""
-    return game_task("clue", agents, seeds, first_seed)
+def registered_task(name: str) -> Callable[..., Task]:
+    """The inspect task ``gumshoe/<name>`` of registered game ``name`` (``game_task``)."""
+
+    def play(agents: Seats = None, seeds: Count = 1, first_seed: Count = 0) -> Task:
+        return game_task(name, agents, seeds, first_seed)
+
+    seats = get_game(name).model_seats()
+    play.__doc__ = f"{name}: the model plays the LLM seats of `{seats}` (the default seats)."
+    play.__name__ = name.replace("-", "_")
+    made: Callable[..., Task] = task(name=task_name(name))(play)
+    return made
 
 
-@task(name="gumshoe/hanabi")
-def hanabi(
-    agents: Seats = DEFAULT_AGENTS["hanabi"], seeds: Count = 1, first_seed: Count = 0
-) -> Task:
-    """Hanabi: the model plays Mycroft, stating per-slot deductions, beside the symbolic agent."""
-    return game_task("hanabi", agents, seeds, first_seed)
+@task(name="gumshoe/game")
+def any_game(game: str, agents: Seats = None, seeds: Count = 1, first_seed: Count = 0) -> Task:
+    """Any registered game (``-T game=NAME``), one registered after this module was loaded too."""
+    return game_task(game, agents, seeds, first_seed)
 
 
-@task(name="gumshoe/detective")
-def detective(
-    agents: Seats = DEFAULT_AGENTS["detective"], seeds: Count = 1, first_seed: Count = 0
-) -> Task:
-    """Detective cases: the model chooses locations and answers the case's questions."""
-    return game_task("detective", agents, seeds, first_seed)
-
-
-@task(name="gumshoe/undercover")
-def undercover(
-    agents: Seats = DEFAULT_AGENTS["undercover"], seeds: Count = 1, first_seed: Count = 0
-) -> Task:
-    """Undercover-V: the model plays an Att-NLI seat against prover agents."""
-    return game_task("undercover", agents, seeds, first_seed)
-
-
-@task(name="gumshoe/mystery")
-def mystery(
-    agents: Seats = DEFAULT_AGENTS["mystery"], seeds: Count = 1, first_seed: Count = 0
-) -> Task:
-    """Murder mystery: the model interrogates with chain of thought beside prover agents."""
-    return game_task("mystery", agents, seeds, first_seed)
+TASKS: dict[str, Callable[..., Task]] = {name: registered_task(name) for name in game_names()}
+"""One inspect task per game registered when the module is loaded: ``gumshoe/<game>``."""

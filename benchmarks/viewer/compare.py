@@ -9,6 +9,7 @@ of the stated claims as differences of shares (``benchmarks.viewer.estimates``).
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -72,8 +73,8 @@ def run_title(folder: Path) -> str:
     """A run's name, with the model its ``config.json`` names when it names one."""
     config = folder / "config.json"
     model = None
-    if config.is_file():
-        loaded = read_user_json(config)
+    if os.path.lexists(config):
+        loaded = read_user_json(config, inside=folder)
         if isinstance(loaded, dict):
             named = loaded.get("llm_model", loaded.get("model"))
             model = named if isinstance(named, str) and named else None

@@ -20,7 +20,7 @@ from typing import Any
 from benchmarks.viewer.compare import view_compare
 from benchmarks.viewer.game import pack, view_log
 from benchmarks.viewer.run import view_run
-from games.core.runlog import write_atomic
+from reasoning.outfile import write_atomic
 
 SCRIPTS = ("base.js", "charts.js", "game.js", "run.js")
 """The viewer's script files, in the order the page inlines them (one strict-mode function)."""
@@ -87,13 +87,14 @@ def write_view(
         run = view_run(path, reuse=reuse, quiet=quiet)
         data: dict[str, Any] = {"kind": "run", "run": run.model_dump(mode="json")}
         title = f"run {run.title}"
-        target = out or path / "view.html"
+        target, inside = (out, None) if out is not None else (path / "view.html", path)
+        inputs = sorted((path / "games").glob("*.jsonl"))
     else:
         game = view_log(path)
         data = {"kind": "game", "packed": pack(game)}
-        title = game.title
-        target = out or path.with_suffix(".html")
-    return _write(target, render_page(title, data), [path])
+        title = game.view.title
+        target, inside, inputs = out or path.with_suffix(".html"), None, [path]
+    return write_atomic(target, render_page(title, data), inside=inside, inputs=inputs)
 
 
 def write_compare(
@@ -110,13 +111,5 @@ def write_compare(
     names = "-".join(p.resolve().name for p in paths)
     target = out or paths[0].resolve().parent / f"compare-{names}.html"
     data = {"kind": "compare", "compare": view.model_dump(mode="json")}
-    return _write(target, render_page(f"compare {view.title}", data), paths)
-
-
-def _write(target: Path, page: str, inputs: Sequence[Path]) -> Path:
-    """Write ``page`` to ``target`` unless it is one of the ``inputs`` (a log the page was made
-    from is never overwritten)."""
-    if any(target.resolve() == path.resolve() for path in inputs):
-        raise ValueError(f"{target}: the page would overwrite its own input")
-    write_atomic(target, page)
-    return target
+    inputs = [log for path in paths for log in sorted((path / "games").glob("*.jsonl"))]
+    return write_atomic(target, render_page(f"compare {view.title}", data), inputs=inputs)

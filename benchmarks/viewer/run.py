@@ -11,16 +11,17 @@ by the page.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from benchmarks.runner import Progress
 from benchmarks.viewer.estimates import Estimate, mean, share
 from benchmarks.viewer.store import StoredView, compute_view, load_view, save_view
 from games.core.view import Outcome
+from reasoning.progress import Progress
 from reasoning.textfile import read_user_json
 
 JUDGEMENTS = ("sound", "lucky", "wrong", "unjudged")
@@ -136,9 +137,9 @@ def read_summary(folder: Path) -> tuple[list[dict[str, Any]], dict[str, dict[str
     """The run's ``summary.json``: its rows (plain values only, see ``_plain``) and its LLM
     usage per agent (both empty when the file is absent)."""
     path = folder / "summary.json"
-    if not path.is_file():
+    if not os.path.lexists(path):
         return [], {}
-    loaded = read_user_json(path)
+    loaded = read_user_json(path, inside=folder)
     if not isinstance(loaded, dict):
         return [], {}
     rows = loaded.get("rows", loaded.get("per_agent"))

@@ -9,26 +9,31 @@ log's bytes and the bytes of every recording the view read, so a changed log, a 
 recording, or a newer view format makes it stale and it is computed again. A stored file that is
 unreadable or fails validation, or whose packed view does not match its own checksum, is
 recomputed too: nothing stored is taken on trust beyond what the key and the checksum prove.
+What stands at a stored view's place and is not a regular file (a link, a FIFO, a device) is
+refused, naming it: the run's folder was tampered with, and nothing is read through it or
+written over it.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import os
 import time
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from benchmarks.viewer.game import pack, recording_paths, view_log
+from benchmarks.viewer.game import pack, recording_home, recording_paths, view_log
 from games.core.audit import SeatSummary
-from games.core.runlog import write_atomic
 from games.core.view import Outcome
+from reasoning.outfile import write_atomic
+from reasoning.textfile import UserFileError, open_user_file, read_user_bytes
 
 VIEWS_DIR = "views"
 """The folder of a run directory holding each game's stored view."""
-VIEW_FORMAT: Literal[3] = 3
+VIEW_FORMAT = 3
 """The version of what a stored view holds; raised whenever a ``GameView`` or a game's viewer
 draws something differently, so every view stored before is recomputed."""
 PER_ROUND = ("known_per_round", "ideal_known_per_round")
@@ -41,7 +46,7 @@ class StoredView(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
 
-    format: Literal[3]
+    format: int = Field(strict=True, ge=VIEW_FORMAT, le=VIEW_FORMAT)
     key: str = Field(pattern=r"^[0-9a-f]{64}$")
     game: str
     title: str
@@ -59,27 +64,39 @@ class StoredView(BaseModel):
     wall_s: float = Field(ge=0)
 
 
+def run_of(log: Path) -> Path:
+    """The run directory of the game logged at ``RUN/games/<id>.jsonl``."""
+    return log.parent.parent
+
+
 def stored_path(log: Path) -> Path:
     """Where the view of the run game logged at ``RUN/games/<id>.jsonl`` is stored."""
-    return log.parent.parent / VIEWS_DIR / f"{log.stem}.json"
+    return run_of(log) / VIEWS_DIR / f"{log.stem}.json"
+
+
+def _hash_file(digest: Any, path: Path, inside: Path) -> None:
+    with open_user_file(path, inside=inside) as file:
+        for block in iter(lambda: file.read(1 << 20), b""):
+            digest.update(block)
 
 
 def view_key(log: Path, seats: int) -> str:
     """The SHA-256 a stored view of ``log`` must carry: over the view format, the log's bytes and
-    each of its ``seats``' recordings (name and bytes)."""
+    each of its ``seats``' recordings (name and bytes), read a block at a time."""
     digest = hashlib.sha256(f"gumshoe view format {VIEW_FORMAT}\n".encode())
-    digest.update(log.read_bytes())
+    _hash_file(digest, log, run_of(log))
     for seat, path in recording_paths(log, seats):
         digest.update(f"\nseat {seat} {path.name}\n".encode())
-        digest.update(path.read_bytes())
+        _hash_file(digest, path, recording_home(path))
     return digest.hexdigest()
 
 
 def compute_view(log: Path) -> StoredView:
     """Read, audit and draw ``log`` now (LogError or ValueError naming the file for a bad log)."""
     started, cpu = time.perf_counter(), time.process_time()
-    view = view_log(log)
-    packed = pack(view)
+    logged = view_log(log, run_of(log))
+    packed = pack(logged)
+    view = logged.view
     record = view.record
     figures: dict[str, Any] = record.figures if record is not None else {}
     per_round = {
@@ -122,9 +139,17 @@ def load_view(log: Path) -> StoredView | None:
     """The stored view of ``log`` when there is one and it is valid for the log as it is now
     (see the module docstring); None otherwise."""
     path = stored_path(log)
+    if not os.path.lexists(path):
+        return None
     try:
-        stored = StoredView.model_validate_json(path.read_bytes())
-    except (OSError, ValidationError):
+        data = read_user_bytes(path, inside=run_of(log))
+    except UserFileError as err:
+        if err.reason.startswith(("larger than", "cannot read")):
+            return None
+        raise
+    try:
+        stored = StoredView.model_validate_json(data)
+    except ValidationError:
         return None
     if hashlib.sha256(stored.packed.encode("ascii")).hexdigest() != stored.packed_sha256:
         return None
@@ -133,11 +158,17 @@ def load_view(log: Path) -> StoredView | None:
 
 def save_view(log: Path, stored: StoredView) -> Path | None:
     """Store ``stored`` for ``log`` (replacing an older one); None when the run's folder cannot
-    be written to (the view is then computed again next time)."""
+    be written to (the view is then computed again next time). UserFileError when a link or
+    another kind of file stands where it goes."""
     path = stored_path(log)
     try:
-        path.parent.mkdir(exist_ok=True)
-        write_atomic(path, json.dumps(stored.model_dump(mode="json"), separators=(",", ":")))
+        if not os.path.lexists(path.parent):
+            path.parent.mkdir()
+        write_atomic(
+            path,
+            json.dumps(stored.model_dump(mode="json"), separators=(",", ":")),
+            inside=run_of(log),
+        )
     except OSError:
         return None
     return path

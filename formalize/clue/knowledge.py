@@ -20,10 +20,10 @@ from formalize.clue import rules
 from formalize.clue.rules import Clause
 from formalize.clue.setup import ClueSetup, Fact
 from formalize.clue.witnesses import WitnessPool, cells
+from reasoning.claims import ClaimStatus
 from reasoning.closing import Closing
 from reasoning.constraints import ConstraintSession, ConstraintSessionFactory, Inconsistent
 from reasoning.formula import Formula, Implies, atoms, conj
-from reasoning.verifier import ClaimStatus
 
 
 class InconsistentKnowledge(ValueError):
@@ -120,7 +120,7 @@ class ClueKnowledge(Closing):
         self._pool: WitnessPool | None = WitnessPool(setup)
         self._new_true = self._new_false = 0
         self._structure = rules.structure(setup)
-        self._observed: list[Clause | Formula] = []
+        self._observed: dict[Clause | Formula, None] = {}
         self._built: list[Formula] = []
         self._fixed: dict[str, bool] = {}
         self._asserted: dict[str, bool] = {}
@@ -138,9 +138,10 @@ class ClueKnowledge(Closing):
 
     @property
     def formulas(self) -> tuple[Formula, ...]:
-        """The whole constraint set so far as IR formulas (redundant observations included)."""
+        """The whole constraint set so far as IR formulas: every observation once (those the
+        rest implies included), so it grows with what was seen, not with how often."""
         built = self._built
-        for item in self._observed[len(built) :]:
+        for item in list(self._observed)[len(built) :]:
             built.append(rules.clause_formula(item) if isinstance(item, tuple) else item)
         return (*self._structure, *built)
 
@@ -180,7 +181,7 @@ class ClueKnowledge(Closing):
             return self._add_all(rules.envelope_is(self.setup, cards))
         if right is not None:
             formula = rules.envelope_matches(self.setup, cards, right)
-            self._observed.append(formula)
+            self._observed[formula] = None
             self._put(formula)
             if self._pool is not None:
                 self._pool.count(self._mask(a.pred for a in atoms(formula)), right)
@@ -193,7 +194,7 @@ class ClueKnowledge(Closing):
         for atom in atoms(formula):
             if atom.args or atom.pred not in known:
                 raise ValueError(f"atom {atom.pred!r} is not a (card, place) atom of this game")
-        self._observed.append(formula)
+        self._observed[formula] = None
         clause = rules.formula_clause(formula)
         if clause is None:
             self._put(formula)
@@ -334,7 +335,7 @@ class ClueKnowledge(Closing):
         return self._fixed.get(name) if value is None else value
 
     def _add_all(self, clauses: Sequence[Clause]) -> bool:
-        self._observed.extend(clauses)
+        self._observed.update(dict.fromkeys(clauses))
         changed = False
         for clause in clauses:
             changed = self._add_clause(clause) or changed

@@ -8,7 +8,9 @@ records), ``task``, ``reader`` (the protocol and the combined reader), ``llm_rea
 ``llm_schemas`` (the LLM reader, its prompt and answer schema), ``text`` (folding with offsets
 kept) and ``fuzzy``. The offline reader of typed answers about a mystery world (detective slots,
 WellPlay letters): ``offline``, with ``lexicon`` (the words for each option, from the world and
-the generator's vocabulary) and ``words`` (its function words)."""
+the generator's vocabulary) and ``words`` (its function words). ``statements`` reads a story's
+sentences about such a world back into the facts they state (a model's rewrite of a case's
+cards), with the same lexicon and folding."""
 
 from typing import TYPE_CHECKING
 
@@ -28,6 +30,8 @@ if TYPE_CHECKING:
     from formalize.reading.reading import SlotReading as SlotReading
     from formalize.reading.reading import Stance as Stance
     from formalize.reading.reading import VoteRecord as VoteRecord
+    from formalize.reading.statements import StatementReader as StatementReader
+    from formalize.reading.statements import StatementReading as StatementReading
     from formalize.reading.task import Option as Option
     from formalize.reading.task import ReadingTask as ReadingTask
     from formalize.reading.task import SlotSpec as SlotSpec
@@ -46,6 +50,8 @@ _HOMES = {
     "SlotReading": "formalize.reading.reading",
     "SlotSpec": "formalize.reading.task",
     "Stance": "formalize.reading.reading",
+    "StatementReader": "formalize.reading.statements",
+    "StatementReading": "formalize.reading.statements",
     "VoteRecord": "formalize.reading.reading",
     "reading_answer_model": "formalize.reading.llm_schemas",
     "reading_prompt": "formalize.reading.llm_reader",

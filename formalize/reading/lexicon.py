@@ -14,7 +14,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from formalize.reading.task import ReadingTask, SlotSpec
+from formalize.reading.task import Option, ReadingTask, SlotSpec
 from formalize.reading.text import fold, tokens
 from formalize.reading.words import COMMON
 from formalize.world import vocabulary as vocab
@@ -188,6 +188,34 @@ def slot_lexicon(slot: SlotSpec, setting: Setting | None) -> SlotLexicon:
             elif person.id not in options:
                 lex.outsiders |= person_forms(person, None) - set(lex.phrases)
     return lex
+
+
+def _world_slot(kind: str, named: Iterable[tuple[str, str]]) -> SlotSpec | None:
+    """A slot of ``kind`` whose options are the world's ``named`` things (id, name), the first of
+    each name kept; None when there are none."""
+    options: dict[str, Option] = {}
+    for value, text in named:
+        options.setdefault(text.strip().casefold(), Option(value=value, text=text))
+    return SlotSpec(name=kind, kind=kind, options=list(options.values())) if options else None
+
+
+def world_lexicons(setting: Setting | None) -> list[SlotLexicon]:
+    """The phrases that name the case's people, weapons, methods, motives, hours and places,
+    whatever the question asks: an answer speaks of them ("Hugo shot her with the revolver" to a
+    question about the killer) and the reader's grammar needs to know what they are."""
+    if setting is None:
+        return []
+    slots = [
+        _world_slot(
+            "person", [(p.id, p.name) for p in setting.people if p.id not in setting.victims]
+        ),
+        _world_slot("weapon", [(i.id, i.name) for i in setting.items if i.kind == "weapon"]),
+        _world_slot("method", [(m.id, m.name) for m in setting.methods]),
+        _world_slot("motive", [(m.id, m.name) for m in setting.motives]),
+        _world_slot("time", [(f"hour{n}", t) for n, t in enumerate(setting.slots)]),
+        _world_slot("place", [(p.id, p.name) for p in setting.places]),
+    ]
+    return [slot_lexicon(s, setting) for s in slots if s is not None]
 
 
 def world_words(setting: Setting | None, task: ReadingTask) -> frozenset[str]:

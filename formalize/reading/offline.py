@@ -2,13 +2,17 @@
 says ``unsure`` rather than guess.
 
 It finds the phrases that name options (``lexicon``; a misspelt name within a small edit
-distance counts), then reads how the text takes each: denied ("not Hugo", "Hugo did not",
-"rather than Hugo", "Hugo is innocent"), offered among others ("Hugo or Felix", "maybe Hugo",
-"either"), listed ("Hugo and Felix"), the agent or the victim of a killing ("Maud was shot by
-Ada": Ada did it), someone else's relation ("Hugo's brother"), or placed where it cannot tell (a
-question, an "if", a name two options share, a second name in a clause that explains the first).
-A slot the text says nothing about is ``none``, unless the text holds words the reader does not
-know: then it may be about that slot, and the slot is ``unsure``.
+distance counts) and the other things of the case the answer speaks of (people, weapons, hours,
+places), cuts the answer into clauses and reads each with a small grammar over its word
+categories (``frames``). An option is asserted only where its clause parses and puts it where an
+answer stands; known words that deny or doubt reject it ("Hugo is innocent", "Hugo can be ruled
+out"); hedges and alternatives offer it among others ("maybe Hugo", "Hugo or Felix"); a clause
+the grammar cannot read leaves every slot ``unsure`` ("the police think Hugo Marsh, but I
+disagree"), except an explanation ("Hugo Marsh, because he needed money"), which does so only
+for the options it names, or for its sentence when it holds a word that denies or doubts. A
+question, a name two options share, someone else's relation ("Hugo's brother") or the victim of
+a killing are ``unclear``. A slot the text says nothing about is ``none``, unless the text holds
+words the reader does not know: then it may be about that slot, and the slot is ``unsure``.
 """
 
 from __future__ import annotations
@@ -18,55 +22,45 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from formalize.reading import words as w
-from formalize.reading.fuzzy import nearest
-from formalize.reading.lexicon import PERSON_KINDS, SlotLexicon, slot_lexicon, world_words
+from formalize.reading.frames import Clause, Symbol, View, read_clause, split
+from formalize.reading.fuzzy import allowed_edits, edit_distance, nearest
+from formalize.reading.lexicon import (
+    LETTER_KIND,
+    PERSON_KINDS,
+    SlotLexicon,
+    slot_lexicon,
+    world_lexicons,
+    world_words,
+)
 from formalize.reading.reading import Evidence, Outcome, Reading, SlotReading, Stance
 from formalize.reading.task import ReadingTask
 from formalize.reading.text import MAX_CHARS, Token, fold, tokens
 from formalize.world.setting import Setting
 
 Role = Literal["option", "outsider", "victim"]
-View = Stance | Literal["patient", "agent", "ignored"]
 
-_MARKERS = (
-    w.NEGATORS
-    | w.AUXILIARIES
-    | w.CLEARED
-    | w.WEAK_HEDGES
-    | w.KILL_VERBS
-    | w.BE
-    | w.SUBORDINATORS
-    | w.EVERYONE
-    | w.TIME_LEADS
-    | w.TIME_LIMITS
-    | w.KIN
-    | w.ALTERNATIVES
-    | w.WITNESS_VERBS
-    | frozenset(word for seq in w.UNKNOWN for word in seq)
-    | frozenset(word for pair in w.NEGATING_PAIRS for word in pair)
-)
-_ARTICLES = frozenset({"the", "a", "an", "his", "her", "their", "its", "this", "that"})
-_SUBJECT_FILLER = (
-    w.AUXILIARIES
-    | _ARTICLES
-    | frozenset(
-        {"not", "also", "clearly", "definitely", "certainly", "entirely", "completely", "been"}
-    )
-)
+_GRAMMAR_WORDS = frozenset(w.CATEGORIES) | frozenset(word for seq in w.UNKNOWN for word in seq)
 _TITLES = frozenset({"mr", "mrs", "ms", "dr", "st"})
+_POSITIVE = frozenset({"asserted", "hedged"})
+_HEDGING = frozenset({"HEDGE", "LIKELY", "OR", "EITHER"})
+"""Categories of the words by which a clause naming no option hedges its sentence ("Hugo
+Marsh, maybe", "Hugo Marsh, or someone else")."""
 
 
 @dataclass
 class Mention:
-    """Words naming options of one slot: token indices ``first`` to ``last`` (exclusive)."""
+    """Words naming things of one slot (``slot``; None for a thing of the case no slot asks
+    about): token indices ``first`` to ``last`` (exclusive), the options they name, the kind of
+    thing, and how the text takes them (``view``: unclear until a clause is read)."""
 
-    slot: str
+    slot: str | None
+    kind: str
     options: frozenset[str]
     first: int
     last: int
     role: Role
     bare: bool = False
-    view: View = "asserted"
+    view: View = "unclear"
 
 
 @dataclass
@@ -74,6 +68,7 @@ class _Prepared:
     """A task's lexicons and known words, built once per task."""
 
     lexicons: list[SlotLexicon]
+    world: list[SlotLexicon]
     known: frozenset[str]
     targets: tuple[str, ...]
 
@@ -85,6 +80,7 @@ class _Text:
     raw: str
     toks: list[Token]
     words: list[str]
+    strange: list[bool]
     sentence: list[int] = field(default_factory=list)
     covered: set[int] = field(default_factory=set)
     unknown: list[tuple[int, int]] = field(default_factory=list)
@@ -107,7 +103,8 @@ class OfflineReader:
             lexicons = [slot_lexicon(s, self.world) for s in task.slots]
             known = world_words(self.world, task)
             targets = tuple(sorted(k for k in known if k.isalpha() and len(k) >= 5))
-            self._prepared[key] = _Prepared(lexicons, known, targets)
+            world = world_lexicons(self.world)
+            self._prepared[key] = _Prepared(lexicons, world, known, targets)
         return self._prepared[key]
 
     def read(self, task: ReadingTask, text: str) -> Reading:
@@ -124,19 +121,25 @@ class OfflineReader:
         for found in mentions.values():
             for m in found:
                 parsed.covered |= set(range(m.first, m.last))
+        things = _things(prepared.world, parsed)
         _sentences(parsed)
         _unknown_marks(parsed)
-        negated = _negated(parsed)
-        unexplained = _unexplained(parsed, prepared.known)
-        slots = []
         for lex in prepared.lexicons:
-            found = mentions[lex.slot]
             if lex.kind == "time":
-                _settle_bare(found, parsed)
-            for m in found:
-                m.view = _view(m, lex, parsed, negated, found)
-            slots.append(_decide(lex, found, parsed, unexplained))
+                _settle_bare(mentions[lex.slot], parsed)
+        _settle_bare([m for m in things if m.kind == "time"], parsed)
+        every = [m for found in mentions.values() for m in found]
+        unread = _read_clauses(parsed, every, things, prepared.known)
+        unexplained = _unexplained(parsed, prepared.known)
+        slots = [
+            _decide(lex, mentions[lex.slot], parsed, unexplained, unread)
+            for lex in prepared.lexicons
+        ]
         return Reading(reader=self.name, slots=slots)
+
+
+def _known(word: str, prepared: _Prepared) -> bool:
+    return word in prepared.known or word in w.COMMON or word in _GRAMMAR_WORDS
 
 
 def _parse(text: str, prepared: _Prepared) -> _Text:
@@ -149,22 +152,24 @@ def _parse(text: str, prepared: _Prepared) -> _Text:
     words = []
     for t in toks:
         word = t.word
-        if word not in prepared.known and word not in w.COMMON and word not in _MARKERS:
+        if not _known(word, prepared):
             capital = text[t.start : t.start + 1].isupper()
             if capital or len(word) >= 7:
                 word = nearest(word, prepared.targets) or word
         words.append(word)
-    return _Text(raw=text, toks=toks, words=words)
+    strange = [word.isalpha() and not _known(word, prepared) for word in words]
+    return _Text(raw=text, toks=toks, words=words, strange=strange)
 
 
 def _mentions(lex: SlotLexicon, parsed: _Text) -> list[Mention]:
-    """The slot's phrases in the text, longest first, left to right, not overlapping."""
+    """The slot's phrases in the text, longest first, left to right, not overlapping; a phrase
+    of two words or more with one of them misspelt counts."""
     words, out, i = parsed.words, [], 0
     longest = lex.longest
     while i < len(words):
         for n in range(min(longest, len(words) - i), 0, -1):
             key = tuple(words[i : i + n])
-            found = _lookup(lex, key, i, n)
+            found = _lookup(lex, key, i, n) or _misspelt(lex, key, parsed.strange[i : i + n], i)
             if found is not None:
                 out.append(found)
                 i += n
@@ -175,15 +180,55 @@ def _mentions(lex: SlotLexicon, parsed: _Text) -> list[Mention]:
 
 
 def _lookup(lex: SlotLexicon, key: tuple[str, ...], i: int, n: int) -> Mention | None:
+    slot, kind = lex.slot, lex.kind
     if key in lex.phrases:
-        return Mention(lex.slot, frozenset(lex.phrases[key]), i, i + n, "option")
+        return Mention(slot, kind, frozenset(lex.phrases[key]), i, i + n, "option")
     if key in lex.bare:
-        return Mention(lex.slot, frozenset(lex.bare[key]), i, i + n, "option", bare=True)
+        return Mention(slot, kind, frozenset(lex.bare[key]), i, i + n, "option", bare=True)
     if key in lex.victims:
-        return Mention(lex.slot, frozenset(), i, i + n, "victim")
+        return Mention(slot, kind, frozenset(), i, i + n, "victim")
     if key in lex.outsiders:
-        return Mention(lex.slot, frozenset(), i, i + n, "outsider")
+        return Mention(slot, kind, frozenset(), i, i + n, "outsider")
     return None
+
+
+def _misspelt(
+    lex: SlotLexicon, key: tuple[str, ...], strange: Sequence[bool], i: int
+) -> Mention | None:
+    """A phrase of the slot that ``key`` spells but for one word the reader does not know, which
+    is within a small edit distance of the phrase's word there ("the servce revolver", "Cecil
+    Mash"); the options of every such phrase."""
+    if len(key) < 2 or sum(strange) != 1:
+        return None
+    k = list(strange).index(True)
+    options: set[str] = set()
+    for words, named in lex.phrases.items():
+        if len(words) != len(key) or words[:k] != key[:k] or words[k + 1 :] != key[k + 1 :]:
+            continue
+        target = words[k]
+        limit = allowed_edits(target)
+        if len(target) >= 4 and edit_distance(key[k], target, limit) <= limit:
+            options |= named
+    if not options:
+        return None
+    return Mention(lex.slot, lex.kind, frozenset(options), i, i + len(key), "option")
+
+
+def _things(world: list[SlotLexicon], parsed: _Text) -> list[Mention]:
+    """The case's people, weapons, methods, motives, hours and places the text names where no
+    slot's phrase does."""
+    out = []
+    for lex in world:
+        for m in _mentions(lex, parsed):
+            if not parsed.covered.intersection(range(m.first, m.last)):
+                m.slot = None
+                out.append(m)
+    out.sort(key=lambda m: (m.first, m.first - m.last))
+    kept: list[Mention] = []
+    for m in out:
+        if not kept or m.first >= kept[-1].last:
+            kept.append(m)
+    return kept
 
 
 def _sentences(parsed: _Text) -> None:
@@ -201,7 +246,8 @@ def _unknown_marks(parsed: _Text) -> None:
     for i in range(len(words)):
         for seq in w.UNKNOWN:
             if tuple(words[i : i + len(seq)]) == seq and i not in parsed.covered:
-                if seq in (("none",), ("no", "one"), ("nobody",)) and _starts_list(parsed, i):
+                lone = ("none",), ("no", "one"), ("nobody",)
+                if seq in lone and _starts_list(parsed, i + len(seq)):
                     continue
                 if _no_doubt(words, i):
                     continue
@@ -209,193 +255,15 @@ def _unknown_marks(parsed: _Text) -> None:
                 break
 
 
-def _starts_list(parsed: _Text, i: int) -> bool:
-    """Whether "none"/"no one" at ``i`` begins "none of ..." or "no one but" (not a non-answer
-    alone)."""
-    after = parsed.words[i + 1 : i + 3]
-    return bool(after) and after[0] in ("of", "but", "except", "other")
+def _starts_list(parsed: _Text, after: int) -> bool:
+    """Whether "none"/"no one" ending before ``after`` begins "none of ...", "no one but ..." or
+    "none other than ..." (not a non-answer alone)."""
+    return after < len(parsed.words) and parsed.words[after] in ("of", "but", "except", "other")
 
 
 def _no_doubt(words: list[str], i: int) -> bool:
     """A doubt denied ("no doubt", "without doubt", "beyond doubt"): certainty, not a hedge."""
     return words[i] == "doubt" and i > 0 and words[i - 1] in ("no", "without", "beyond")
-
-
-def _hard_break(parsed: _Text, i: int) -> bool:
-    return i not in parsed.covered and parsed.words[i] in w.CLAUSE_BREAKS
-
-
-def _next_content(parsed: _Text, i: int) -> int:
-    """The first index from ``i`` that is not an article."""
-    while i < len(parsed.words) and parsed.words[i] in _ARTICLES:
-        i += 1
-    return i
-
-
-def _negated(parsed: _Text) -> set[int]:
-    """Token indices in the scope of a denial: after a negator to the end of its clause (a
-    coordination naming more carries it on: "neither Hugo nor Felix"), and the subject a
-    denial or a word of clearing follows ("Hugo and Felix did not", "Hugo is innocent")."""
-    words, out = parsed.words, set()
-    for k, word in enumerate(words):
-        if k in parsed.covered:
-            continue
-        lead = word in w.NEGATORS or (
-            k + 1 < len(words) and (word, words[k + 1]) in w.NEGATING_PAIRS
-        )
-        if word == "but" and k and words[k - 1] in w.EVERYONE:
-            lead = True
-        if not lead or _not_a_denial(parsed, k):
-            continue
-        j = k + 2 if word not in w.NEGATORS and word != "but" else k + 1
-        while j < len(words):
-            if j in parsed.covered:
-                out.add(j)
-            elif words[j] in ("and", "or", "nor"):
-                if _next_content(parsed, j + 1) not in parsed.covered:
-                    break
-            elif words[j] in w.CLAUSE_BREAKS:
-                break
-            else:
-                out.add(j)
-            j += 1
-        if _post_denial(parsed, k):
-            out |= _subject_before(parsed, k)
-    for k, word in enumerate(words):
-        if word in w.CLEARED and k not in parsed.covered:
-            out |= _subject_before(parsed, k)
-    return out
-
-
-def _not_a_denial(parsed: _Text, k: int) -> bool:
-    """``not`` in "not sure", "not only"; ``no`` in "no doubt"; a denial that hedges or widens."""
-    words = parsed.words
-    after = words[k + 1] if k + 1 < len(words) else ""
-    if words[k] == "not" and after in w.NOT_A_DENIAL:
-        return True
-    if words[k] == "no" and after in ("doubt", "question", "idea", "clue", "answer", "one"):
-        return True
-    return any(start <= k < end for start, end in parsed.unknown)
-
-
-def _post_denial(parsed: _Text, k: int) -> bool:
-    """Whether the denial at ``k`` follows its subject ("did not", "never", "is innocent")."""
-    words = parsed.words
-    if words[k] == "not":
-        return k > 0 and words[k - 1] in w.AUXILIARIES
-    return words[k] in ("never", "cannot")
-
-
-def _subject_before(parsed: _Text, k: int) -> set[int]:
-    """The tokens of the names just before a denial, back over auxiliaries and coordination."""
-    words, out = parsed.words, set()
-    j = k - 1
-    while j >= 0 and words[j] in _SUBJECT_FILLER and j not in parsed.covered:
-        j -= 1
-    while j >= 0 and (j in parsed.covered or words[j] in ("and", "or", "nor", ",")):
-        if j in parsed.covered:
-            out.add(j)
-        j -= 1
-    return out
-
-
-def _sentence_words(parsed: _Text, i: int) -> list[tuple[int, str]]:
-    s = parsed.sentence[i]
-    return [(j, word) for j, word in enumerate(parsed.words) if parsed.sentence[j] == s]
-
-
-def _clause_start(parsed: _Text, i: int) -> int:
-    j = i - 1
-    while j >= 0 and not _hard_break(parsed, j):
-        j -= 1
-    return j + 1
-
-
-def _hedged(parsed: _Text, m: Mention) -> bool:
-    """A weak hedge in the mention's sentence ("maybe", "possibly", "could" but not "only ...
-    could")."""
-    sentence = _sentence_words(parsed, m.first)
-    only = any(word == "only" for _, word in sentence)
-    words = parsed.words
-    return any(
-        word in w.WEAK_HEDGES
-        and not (word == "could" and only)
-        and not (j + 1 < len(words) and words[j + 1] in ("not", "never"))
-        and not _no_doubt(words, j)
-        and j not in parsed.covered
-        for j, word in sentence
-    )
-
-
-def _alternative(parsed: _Text, m: Mention) -> bool:
-    """An "or" / "either" / "whether" in the mention's clause (between punctuation): "Hugo or
-    someone else" offers Hugo as one of several."""
-    words, breaks = parsed.words, w.CLAUSE_BREAKS - {"and", "or"}
-    j = m.first - 1
-    while j >= 0 and not (j not in parsed.covered and words[j] in breaks):
-        if j not in parsed.covered and words[j] in w.ALTERNATIVES:
-            return True
-        j -= 1
-    j = m.last
-    while j < len(words) and not (j not in parsed.covered and words[j] in breaks):
-        if j not in parsed.covered and words[j] in w.ALTERNATIVES:
-            return True
-        j += 1
-    return False
-
-
-def _kill_before(parsed: _Text, i: int, reach: int = 6) -> bool:
-    return any(parsed.words[j] in w.KILL_VERBS for j in range(max(0, i - reach), i))
-
-
-def _person_view(m: Mention, parsed: _Text, found: list[Mention]) -> View | None:
-    """For a person slot: agent or victim of a killing, someone's relation, or a name inside a
-    clause that explains another one; None when nothing of the kind."""
-    words = parsed.words
-    before = m.first - 1
-    while before >= 0 and words[before] in _ARTICLES:
-        before -= 1
-    if before >= 0 and words[before] == "by":
-        return "agent" if _kill_before(parsed, before) else "unclear"
-    if before >= 0 and words[before] in w.KILL_VERBS and not (before and words[before - 1] in w.BE):
-        return "patient"
-    after = m.last
-    verb = after
-    while verb < len(words) and words[verb] in w.BE | {"had", "has", "then", "later", "first"}:
-        verb += 1
-    if verb < len(words) and words[verb] in w.WITNESS_VERBS:
-        return "unclear"
-    if after < len(words) and words[after] in w.BE:
-        nxt = after + 1
-        while nxt < len(words) and words[nxt] in ("also", "then", "brutally", "cruelly"):
-            nxt += 1
-        if nxt < len(words) and words[nxt] in w.KILL_VERBS:
-            return "patient"
-    if after + 1 < len(words) and words[after] == "'s":
-        target = after + 1
-        while target < len(words) and words[target] in ("own", "younger", "older", "elder"):
-            target += 1
-        if target < len(words) and (words[target] in w.KIN or target in parsed.covered):
-            return "unclear"
-    if m.first >= 2 and words[m.first - 1] == "'s":
-        owner = next((o for o in found if o.last == m.first - 1), None)
-        if words[m.first - 2] != "victim" and (owner is None or owner.role != "victim"):
-            return "unclear"
-    earlier = [
-        o
-        for o in found
-        if o.last <= m.first
-        and o.role == "option"
-        and o.view in ("asserted", "agent", "hedged")
-        and o.options != m.options
-        and parsed.sentence[o.first] == parsed.sentence[m.first]
-    ]
-    if earlier and any(
-        words[j] in w.SUBORDINATORS and j not in parsed.covered
-        for j in range(earlier[-1].last, m.first)
-    ):
-        return "unclear"
-    return None
 
 
 def _settle_bare(found: list[Mention], parsed: _Text) -> None:
@@ -430,30 +298,134 @@ def _joined(words: list[str], end: int, start: int) -> bool:
     return 0 < len(between) <= 2 and all(t in ("or", "and", ",", "nor") for t in between)
 
 
-def _view(
-    m: Mention, lex: SlotLexicon, parsed: _Text, negated: set[int], found: list[Mention]
-) -> View:
-    """How the text takes mention ``m`` (see the module docstring)."""
-    words = parsed.words
-    sentence = _sentence_words(parsed, m.first)
-    prev = m.first - 1
-    if m.view == "ignored":
-        return "ignored"
-    if m.first in negated:
-        return "rejected"
-    if sentence and sentence[-1][1] == "?":
-        return "unclear"
-    start = _clause_start(parsed, m.first)
-    if any(words[j] in ("if", "unless", "whether") for j in range(start, m.first)):
-        return "unclear"
-    if lex.kind == "time" and prev >= 0 and words[prev] in w.TIME_LIMITS:
-        return "unclear"
-    role = _person_view(m, parsed, found) if lex.kind in PERSON_KINDS else None
-    if role in ("unclear", "patient"):
-        return role
-    if _hedged(parsed, m) or _alternative(parsed, m):
-        return "hedged"
-    return "agent" if role == "agent" else "asserted"
+def _terminal(m: Mention) -> str:
+    """The grammar's terminal for a mention."""
+    if m.view == "ignored" and m.bare:
+        return "NUM"
+    if m.role == "victim":
+        return "VICTIM"
+    if m.kind in PERSON_KINDS or m.role == "outsider":
+        return "PERSON"
+    if m.kind == LETTER_KIND:
+        return "LETTER"
+    if m.kind in ("weapon", "method", "motive", "time", "place"):
+        return m.kind.upper()
+    return "OPTION"
+
+
+def _symbols(
+    parsed: _Text,
+    clause: Clause,
+    starts: dict[int, int],
+    every: list[Mention],
+    known: frozenset[str],
+) -> list[Symbol]:
+    """The clause as the grammar's symbols: each phrase of the case one terminal, each other
+    word its category (``NOUN`` for another word of the case, ``UNK`` for an unknown one)."""
+    out: list[Symbol] = []
+    i = clause.first
+    while i < clause.last:
+        if i in starts:
+            m = every[starts[i]]
+            out.append((_terminal(m), starts[i]))
+            i = m.last
+            continue
+        word = parsed.words[i]
+        category = w.CATEGORIES.get(word) or ("NOUN" if word in known else "UNK")
+        out.append((category, None))
+        i += 1
+    return out
+
+
+def _read_clauses(
+    parsed: _Text, mentions: list[Mention], things: list[Mention], known: frozenset[str]
+) -> list[str]:
+    """Read every clause and set each mention's view: where phrases naming different options
+    overlap ("strangled with a cord", a method, holding "cord", a weapon) both are unclear, and
+    so is a mention in a question; a clause naming no option that hedges ("maybe", "or
+    someone else") hedges every option the answer offers, and a relative clause or a reason that
+    denies or doubts makes them unclear (what it speaks of is elsewhere), as a lone "no" makes
+    every option named before it ("Hugo Marsh, no."). Return the clauses the
+    grammar could not read, other than reasons: they may take back anything, so every slot is
+    unsure."""
+    every = mentions + things
+    starts: dict[int, int] = {}
+    owner: dict[int, Mention] = {}
+    clashed: list[Mention] = []
+    for index, m in enumerate(every):
+        span = range(m.first, m.last)
+        held = [owner[i] for i in span if i in owner]
+        if held:
+            _set([m], "unclear")
+            clashed += [o for o in held if (o.slot, o.options) != (m.slot, m.options)]
+            continue
+        starts[m.first] = index
+        owner.update(dict.fromkeys(span, m))
+    taken = set(owner)
+    unread: list[str] = []
+    hedged = doubted = False
+    refused = -1
+    later: list[tuple[Clause, list[Mention]]] = []
+    for clause in split(parsed.words, taken):
+        inside = [every[k] for i, k in starts.items() if clause.first <= i < clause.last]
+        span = range(clause.first, clause.last)
+        if any(s < clause.last and clause.first < e for s, e in parsed.unknown):
+            _set(inside, "unclear")
+            continue
+        views = read_clause(_symbols(parsed, clause, starts, every, known))
+        relative = w.CATEGORIES.get(parsed.words[clause.first]) == "REL"
+        if views is not None and relative and any(parsed.words[i] in w.DOUBTS for i in span):
+            doubted = True
+        if views is not None and not inside and [parsed.words[i] for i in span] == ["no"]:
+            refused = clause.first
+        if views is not None:
+            for k, view in views.items():
+                if every[k].view != "ignored":
+                    every[k].view = view
+            if not inside and any(w.CATEGORIES.get(parsed.words[i]) in _HEDGING for i in span):
+                hedged = True
+        elif clause.reason:
+            later.append((clause, inside))
+        else:
+            _set(inside, "unclear")
+            unread.append(_words(parsed, clause.first, clause.last))
+    for clause, inside in later:
+        doubted = _unread_reason(parsed, clause, inside, mentions) or doubted
+    _set(clashed, "unclear")
+    ends = {s: i for i, s in enumerate(parsed.sentence)}
+    for m in every:
+        asked = parsed.words[ends[parsed.sentence[m.first]]] == "?"
+        if m.view in _POSITIVE and (doubted or asked or m.first < refused):
+            m.view = "unclear"
+        elif m.view == "asserted" and hedged:
+            m.view = "hedged"
+    return unread
+
+
+def _unread_reason(
+    parsed: _Text, clause: Clause, inside: list[Mention], mentions: list[Mention]
+) -> bool:
+    """A reason the grammar cannot read: an option it names that the rest of the answer asserts
+    too is beside the point, any other is unclear; whether it holds a word that denies or
+    doubts (then every option the answer offers is unclear)."""
+    for m in inside:
+        same = any(
+            o.slot == m.slot and o.options == m.options and o.view == "asserted"
+            for o in mentions
+            if o not in inside
+        )
+        m.view = "ignored" if same and len(m.options) == 1 else "unclear"
+    return any(parsed.words[i] in w.DOUBTS for i in range(clause.first, clause.last))
+
+
+def _set(found: Sequence[Mention], view: View) -> None:
+    for m in found:
+        if m.view != "ignored":
+            m.view = view
+
+
+def _words(parsed: _Text, first: int, last: int) -> str:
+    return parsed.raw[parsed.toks[first].start : parsed.toks[last - 1].end]
 
 
 def _unexplained(parsed: _Text, known: frozenset[str]) -> list[str]:
@@ -465,7 +437,7 @@ def _unexplained(parsed: _Text, known: frozenset[str]) -> list[str]:
         and (word[:1].isalnum() or not tok.ascii_word)
         and (
             not tok.ascii_word
-            or (word not in known and word not in w.COMMON and word not in _MARKERS)
+            or (word not in known and word not in w.COMMON and word not in _GRAMMAR_WORDS)
         )
     ]
 
@@ -490,14 +462,15 @@ def _unknown_evidence(parsed: _Text) -> list[Evidence]:
 
 
 def _decide(
-    lex: SlotLexicon, found: list[Mention], parsed: _Text, unexplained: list[str]
+    lex: SlotLexicon,
+    found: list[Mention],
+    parsed: _Text,
+    unexplained: list[str],
+    unread: list[str],
 ) -> SlotReading:
     """The slot's outcome from how the text takes each of its mentions."""
     live = [m for m in found if m.view != "ignored" and m.role != "victim"]
-    if any(m.view == "agent" for m in live):
-        live = [m for m in live if m.view != "patient"]
-    positive = {"asserted", "agent", "hedged"}
-    firm = [m for m in live if len(m.options) == 1 and m.role == "option" and m.view in positive]
+    firm = [m for m in live if len(m.options) == 1 and m.role == "option" and m.view in _POSITIVE]
     for m in live:
         if len(m.options) > 1 and any(
             m.options >= f.options and parsed.sentence[f.first] == parsed.sentence[m.first]
@@ -508,10 +481,10 @@ def _decide(
     unclear = [
         m
         for m in live
-        if m.view in ("unclear", "patient") or (m.role == "outsider" and m.view in positive)
+        if m.view in ("unclear", "patient") or (m.role == "outsider" and m.view in _POSITIVE)
     ]
     chosen = sorted(
-        {o for m in live if m.view in positive and m.role == "option" for o in m.options}
+        {o for m in live if m.view in _POSITIVE and m.role == "option" for o in m.options}
     )
     denied = sorted(
         {o for m in live if m.view == "rejected" and m.role == "option" for o in m.options}
@@ -519,10 +492,9 @@ def _decide(
     hedged = any(m.view == "hedged" or len(m.options) > 1 for m in live) or any(
         parsed.words[j] in w.ALTERNATIVES
         for m in live
-        for j, _ in _sentence_words(parsed, m.first)
-        if j not in parsed.covered
+        for j, s in enumerate(parsed.sentence)
+        if s == parsed.sentence[m.first] and j not in parsed.covered
     )
-    stance_of: dict[str, Stance] = {"asserted": "asserted", "agent": "asserted"}
     no_answer = _unknown_evidence(parsed)
 
     def reading(
@@ -542,7 +514,7 @@ def _decide(
             elif outcome == "several":
                 stance = "hedged" if hedged else "listed"
             else:
-                stance = stance_of.get(m.view, "hedged")
+                stance = "asserted" if m.view == "asserted" else "hedged"
             evidence.append(_evidence(parsed, m, stance))
         if outcome in ("none", "unsure", "rejected"):
             evidence += no_answer
@@ -557,6 +529,9 @@ def _decide(
             note=note,
         )
 
+    if unread:
+        shown = "; ".join(f"'{u}'" for u in unread[:3])
+        return reading("unsure", f"the reader cannot read {shown}")
     if unclear:
         return reading("unsure", "the reader cannot place some of the words naming options")
     if chosen and set(chosen) & set(denied):
@@ -572,6 +547,13 @@ def _decide(
         return reading("several", options=chosen, rejected=denied)
     if denied:
         return reading("rejected", rejected=denied)
+    killing = [
+        word
+        for i, word in enumerate(parsed.words)
+        if i not in parsed.covered and w.CATEGORIES.get(word) == "KILL"
+    ]
+    if lex.kind == "method" and killing:
+        return reading("unsure", f"words of killing that name no method: {', '.join(killing)}")
     if unexplained and not no_answer:
         shown = ", ".join(dict.fromkeys(unexplained[:5]))
         return reading("unsure", f"words the reader does not know: {shown}")

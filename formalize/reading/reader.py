@@ -9,10 +9,16 @@ sends only the slots left ``unsure`` to the LLM.
 
 from __future__ import annotations
 
-from typing import Protocol, runtime_checkable
+from typing import Literal, Protocol, get_args, runtime_checkable
 
 from formalize.reading.reading import Reading
 from formalize.reading.task import ReadingTask
+
+ReaderKind = Literal["offline", "llm", "combined"]
+"""Which reader reads answers in words: offline (the default, no endpoint), the LLM under the
+early-stop vote, or offline with the LLM where the offline reader is unsure."""
+
+READER_KINDS: tuple[ReaderKind, ...] = get_args(ReaderKind)
 
 
 @runtime_checkable
@@ -52,3 +58,13 @@ class CombinedReader:
             calls=reading.calls + again.calls,
             vote=again.vote,
         )
+
+
+def reader_of_kind(offline: Reader, kind: ReaderKind, llm: Reader | None) -> Reader:
+    """The reader ``kind`` names, from an offline reader and an LLM reader (which the LLM
+    kinds need: ValueError without one)."""
+    if kind == "offline":
+        return offline
+    if llm is None:
+        raise ValueError(f"--reader {kind}: the LLM reader needs an endpoint (--base-url)")
+    return llm if kind == "llm" else CombinedReader(offline, llm)

@@ -113,3 +113,23 @@ class Reading(BaseModel):
     def values(self) -> dict[str, str | None]:
         """Per slot the asserted option, or None: what grading credits."""
         return {s.slot: s.option for s in self.slots}
+
+
+CheckStep = Literal["syntax", "vocabulary", "literals", "subject", "rendering", "sentence"]
+"""The step of ``attribute_check`` a refused formula failed: it does not parse or fit the
+vocabulary's sorts, names a predicate the vocabulary lacks, is no conjunction of literals, is
+not about the described thing alone, does not read back from its rendering, or is not what the
+sentence reads as."""
+
+
+class FormulaCheck(BaseModel):
+    """A formula checked as the meaning of a statement (``attribute_check``): whether it is
+    accepted, the words it was rendered to (None when it failed before), the step it failed and
+    why."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    accepted: bool
+    rendering: str | None = None
+    failed: CheckStep | None = None
+    reason: str = ""

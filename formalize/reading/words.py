@@ -1,256 +1,173 @@
-"""The offline reader's function words: negation, hedges, "I don't know", verbs of killing,
-and the common words an answer may use without naming anything.
+"""The offline reader's own words: the categories its clause grammar is written over
+(``CATEGORIES``, ``frames.lark``), where clauses break and what opens an explanation, the word
+sequences that say there is no answer, and the common words an answer may use without naming
+anything.
 
-These are the reader's own grammar; the words for the case's people, weapons, methods, motives
-and hours come from the world (``formalize.world.vocabulary``) through ``lexicon``.
+The words for the case's people, weapons, methods, motives and hours come from the world
+(``formalize.world.vocabulary``) through ``lexicon``.
 """
 
 from __future__ import annotations
 
-NEGATORS = frozenset(
-    {"not", "never", "cannot", "neither", "nor", "no", "without", "except", "excluding"}
-)
-"""Words that deny what follows them in their clause."""
+_CATEGORY_WORDS: dict[str, str] = {
+    "DET": "the a an this these those some",
+    "POSS": "his its their my our your",
+    "HER": "her",
+    "SUBJ": "he she they",
+    "OBJ": "him them us me",
+    "I": "i we",
+    "IT": "it",
+    "THAT": "that",
+    "REL": "who whom whose which when where while whilst",
+    "BE": "is was were are be been being am 're 'm got",
+    "APOS_S": "'s",
+    "HAVE": "had has have 've having",
+    "MODAL": "must can",
+    "COND": "would should 'd will shall 'll",
+    "WEAK": "could might may",
+    "CANNOT": "cannot",
+    "DO": "do does did done doing",
+    "NEG": "not never",
+    "NO": "no",
+    "NEITHER": "neither",
+    "NOR": "nor",
+    "EITHER": "either",
+    "OR": "or",
+    "AND": "and",
+    "BOTH": "both",
+    "BUT": "but",
+    "EXCEPT": "except excluding",
+    "RATHER": "rather",
+    "THAN": "than",
+    "INSTEAD": "instead",
+    "OTHER": "other",
+    "ONLY": "only",
+    "ELSE": "else",
+    "NOBODY": "nobody none",
+    "ANYONE": "anyone anybody everyone everybody",
+    "SOMEONE": "someone somebody",
+    "ALL": "all",
+    "KILL": (
+        "killed kill kills murdered murders shot shoot shoots stabbed stab stabs poisoned poison"
+        " poisons strangled strangle strangles bludgeoned slew slain smothered drowned attacked"
+        " struck strike strikes hit clubbed throttled choked beat beaten battered bashed knifed"
+        " dispatched"
+    ),
+    "DOWN": "down",
+    "KILLER": "killer murderer culprit perpetrator assassin",
+    "ONE": "one",
+    "GUILTY": "guilty responsible",
+    "THINK": "think believe reckon guess say bet expect suppose conclude",
+    "SUSPECT": "suspect",
+    "CHOOSE": "choose pick select",
+    "GO": "go",
+    "GOING": "going",
+    "SURE": "sure certain confident convinced positive",
+    "ADV": (
+        "probably certainly definitely surely clearly obviously undoubtedly evidently indeed"
+        " actually truly really then therefore thus hence so also finally yes yeah yet"
+    ),
+    "MOST": "most",
+    "LEAST": "least",
+    "LIKELY": "likely probable",
+    "HEDGE": "maybe perhaps possibly conceivably presumably",
+    "DOUBT": "doubt",
+    "WITHOUT": "without",
+    "BEYOND": "beyond",
+    "DENY": (
+        "innocent guiltless blameless cleared excluded eliminated exonerated unlikely framed"
+        " planted staged elsewhere wrong incorrect false"
+    ),
+    "CORRECT": "correct right true",
+    "RULED": "ruled",
+    "OUT": "out",
+    "RED": "red",
+    "HERRING": "herring",
+    "DECOY": "decoy",
+    "ALIBI": "alibi",
+    "SOLID": "solid good perfect strong watertight airtight",
+    "NOTHING": "nothing",
+    "CLEAR": "clear",
+    "QUESTION": "question",
+    "SEEM": "seems seemed appears appeared",
+    "PERCEIVE": "saw watched witnessed heard",
+    "USE": "used use uses fired",
+    "GIVE": "given",
+    "FEAR": "fear feared fearing fears afraid",
+    "INTEND": "meant threatened planned intended wanted stood tried",
+    "WITH": "with using",
+    "BY": "by",
+    "AT": "at",
+    "ABOUT": "about",
+    "TLEAD": "around approximately roughly circa near nearly shortly just ~ approx",
+    "TLIMIT": "before after until till since past",
+    "FROM": "from",
+    "TO": "to",
+    "OF": "of",
+    "FOR": "for",
+    "OVER": "over",
+    "IN": "in inside",
+    "ON": "on upon",
+    "BETWEEN": "between",
+    "BECAUSE": "because",
+    "DUE": "due",
+    "TOGETHER": "together alone",
+    "TOO": "too",
+    "AS": "as",
+    "WELL": "well",
+    "AGAIN": "again",
+    "DIED": "died dies die",
+    "HAPPEN": "happened happens occurred occurs",
+    "CRIME": "murder killing crime death deed",
+    "TIMEN": "time hour moment",
+    "SLOTN": "weapon motive method means reason",
+    "VICTIMN": "victim deceased",
+    "ANSWERN": "answer guess choice verdict conclusion",
+    "BODYPART": "head neck throat chest heart back skull face",
+    "NOUN": "evidence facts",
+}
 
-NEGATING_PAIRS = frozenset(
-    {("rather", "than"), ("instead", "of"), ("other", "than"), ("apart", "from")}
-)
-"""Two-word leads that deny what follows."""
+CATEGORIES: dict[str, str] = {
+    word: category for category, words in _CATEGORY_WORDS.items() for word in words.split()
+}
+"""Each word of the reader's grammar and its category (a terminal of ``frames.lark``); a word
+of the case that names nothing there is a ``NOUN``, any other word is unknown to the grammar."""
 
-AUXILIARIES = frozenset(
-    {
-        "did",
-        "does",
-        "do",
-        "was",
-        "is",
-        "were",
-        "are",
-        "could",
-        "can",
-        "would",
-        "will",
-        "had",
-        "has",
-        "have",
-        "should",
-        "might",
-        "must",
-        "may",
-    }
+NEGATIVE_CATEGORIES = frozenset(
+    {"NEG", "NO", "CANNOT", "NEITHER", "NOR", "DENY", "RULED", "HERRING", "DECOY", "ALIBI"}
+    | {"NOTHING", "WITHOUT", "HEDGE", "WEAK", "LIKELY", "DOUBT", "BUT", "EXCEPT"}
 )
-"""Verbs after which ``not`` denies the clause's subject ("Hugo did not do it")."""
+"""Categories of the words that deny, doubt or take back."""
 
-CLEARED = frozenset({"innocent", "cleared", "alibi", "excluded", "eliminated", "guiltless"})
-"""Words that deny the subject they follow ("Hugo is innocent")."""
-
-NOT_A_DENIAL = frozenset(
-    {"sure", "certain", "clear", "known", "entirely", "quite", "only", "completely", "totally"}
+DOUBTS = frozenset(
+    {w for w, c in CATEGORIES.items() if c in NEGATIVE_CATEGORIES}
+    | {"however", "though", "although", "unless", "if", "whether", "wrong", "mistaken"}
+    | {"lying", "lied", "lie", "lies", "joking", "kidding", "unsure", "uncertain"}
 )
-"""Words after which ``not`` hedges or widens instead of denying ("not sure", "not only")."""
+"""Words by which an explanation the grammar cannot read may deny, doubt or take back what its
+sentence says ("Hugo Marsh, because he has an alibi")."""
 
-WEAK_HEDGES = frozenset(
-    {
-        "maybe",
-        "perhaps",
-        "possibly",
-        "possible",
-        "conceivably",
-        "might",
-        "may",
-        "could",
-        "unsure",
-        "uncertain",
-        "guessing",
-    }
+CLAUSE_BREAKS = frozenset(
+    {",", ";", ":", ".", "!", "?", "-", "(", ")", "[", "]", '"', "however", "although"}
+    | {"though", "whereas", "*", "#", "`", "\u2022", "\u00b7"}
 )
-"""Words that leave a named option open ("maybe Felix"); "could not" denies instead."""
+"""Tokens that end a clause: punctuation, markdown's marks and bullets, and words of contrast
+(``but`` too, unless it means "except": "anyone but X"). Any other symbol is a word the grammar
+does not know ("Hugo Marsh \u274c" is not read)."""
+
+REASONS = frozenset({"because", "as"})
+"""Words that open a reason for what their sentence says ("Hugo Marsh, because he needed
+money"; ``because of`` is a preposition, and ``as`` opens a reason only at the start of a
+clause)."""
+
+EVERYONE = frozenset({"everyone", "anyone", "anybody", "everybody", "all", "nobody", "none", "one"})
+"""Words after which ``but`` means "except" ("anyone but Felix", "no one but Hugo")."""
 
 ALTERNATIVES = frozenset({"or", "either", "whether"})
 """Words that make options named together alternatives rather than a list."""
 
-WITNESS_VERBS = frozenset(
-    {
-        "found",
-        "finds",
-        "discovered",
-        "discovers",
-        "saw",
-        "sees",
-        "seen",
-        "heard",
-        "witnessed",
-        "reported",
-        "noticed",
-        "called",
-        "alerted",
-        "raised",
-        "screamed",
-        "fainted",
-        "arrived",
-        "entered",
-        "returned",
-        "tried",
-        "informed",
-        "told",
-        "warned",
-        "suspected",
-        "suspects",
-        "accused",
-        "accuses",
-        "blamed",
-        "blames",
-        "says",
-        "said",
-        "claims",
-        "claimed",
-        "thinks",
-        "thought",
-        "believes",
-        "believed",
-        "knew",
-        "knows",
-        "helped",
-        "loved",
-        "hated",
-    }
-)
-"""Verbs whose subject is a bystander, not the killer ("Hugo found the body")."""
-
-UNKNOWN = (
-    ("do", "not", "know"),
-    ("does", "not", "know"),
-    ("did", "not", "know"),
-    ("no", "idea"),
-    ("no", "clue"),
-    ("not", "a", "clue"),
-    ("not", "think", "so"),
-    ("doubt", "it"),
-    ("not", "sure"),
-    ("not", "certain"),
-    ("can", "not", "tell"),
-    ("cannot", "tell"),
-    ("can", "not", "say"),
-    ("cannot", "say"),
-    ("cannot", "be", "determined"),
-    ("can", "not", "be", "determined"),
-    ("hard", "to", "say"),
-    ("impossible", "to", "say"),
-    ("not", "enough"),
-    ("insufficient",),
-    ("unknown",),
-    ("unclear",),
-    ("undetermined",),
-    ("unsure",),
-    ("uncertain",),
-    ("n", "/", "a"),
-    ("no", "answer"),
-    ("none",),
-    ("nobody",),
-    ("no", "one"),
-    ("pass",),
-    ("?",),
-)
-"""Word sequences that say the answer gives no answer."""
-
-KILL_VERBS = frozenset(
-    {
-        "killed",
-        "kill",
-        "kills",
-        "killing",
-        "murdered",
-        "murder",
-        "murders",
-        "shot",
-        "shoot",
-        "shoots",
-        "stabbed",
-        "stab",
-        "stabs",
-        "poisoned",
-        "poison",
-        "poisons",
-        "strangled",
-        "strangle",
-        "strangles",
-        "bludgeoned",
-        "slew",
-        "slain",
-        "smothered",
-        "drowned",
-        "attacked",
-        "struck",
-        "hit",
-        "clubbed",
-        "throttled",
-        "choked",
-        "beat",
-        "beaten",
-        "battered",
-        "knifed",
-        "finished",
-        "dispatched",
-    }
-)
-"""Verbs whose subject is the killer and whose object the victim."""
-
-BE = frozenset({"was", "were", "is", "been", "got", "being", "be"})
-"""Forms of "to be" (and "got") that make a kill verb passive."""
-
-SUBORDINATORS = frozenset(
-    {
-        "because",
-        "since",
-        "as",
-        "who",
-        "whom",
-        "whose",
-        "which",
-        "when",
-        "while",
-        "whilst",
-        "after",
-        "before",
-        "for",
-        "over",
-        "though",
-    }
-)
-"""Words that open a clause saying something other than who did it ("Felix, because Hugo...")."""
-
-CLAUSE_BREAKS = frozenset(
-    {
-        ",",
-        ";",
-        ":",
-        ".",
-        "!",
-        "?",
-        "-",
-        "(",
-        ")",
-        "[",
-        "]",
-        '"',
-        "but",
-        "however",
-        "although",
-        "whereas",
-        "yet",
-        "rather",
-        "instead",
-        "and",
-        "or",
-    }
-)
-"""Tokens that close the scope of a denial, unless a coordination carries it on."""
-
 SENTENCE_ENDS = frozenset({".", "!", "?", ";"})
 """Tokens that end a sentence."""
-
-EVERYONE = frozenset({"everyone", "anyone", "anybody", "everybody", "all", "nobody"})
-"""Words after which ``but`` means "except" ("anyone but Felix")."""
 
 TIME_LEADS = frozenset(
     {
@@ -274,45 +191,43 @@ TIME_LEADS = frozenset(
 TIME_LIMITS = frozenset({"before", "after", "until", "till", "by", "past", "since", "to", "from"})
 """Words that bound an hour instead of naming it ("after eight")."""
 
-KIN = frozenset(
-    {
-        "wife",
-        "husband",
-        "son",
-        "daughter",
-        "brother",
-        "sister",
-        "father",
-        "mother",
-        "cousin",
-        "friend",
-        "secretary",
-        "servant",
-        "lover",
-        "partner",
-        "nephew",
-        "niece",
-        "maid",
-        "accomplice",
-        "employer",
-        "fiance",
-        "fiancee",
-        "uncle",
-        "aunt",
-        "widow",
-        "heir",
-        "family",
-        "child",
-        "children",
-        "man",
-        "woman",
-        "valet",
-        "twin",
-        "boss",
-        "colleague",
-    }
+UNKNOWN = (
+    ("do", "not", "know"),
+    ("does", "not", "know"),
+    ("did", "not", "know"),
+    ("no", "idea"),
+    ("no", "clue"),
+    ("not", "a", "clue"),
+    ("not", "think", "so"),
+    ("doubt", "it"),
+    ("not", "sure"),
+    ("not", "certain"),
+    ("can", "not", "tell"),
+    ("cannot", "tell"),
+    ("can", "not", "say"),
+    ("cannot", "say"),
+    ("cannot", "be", "determined"),
+    ("can", "not", "be", "determined"),
+    ("hard", "to", "say"),
+    ("impossible", "to", "say"),
+    ("not", "enough"),
+    ("insufficient",),
+    ("unknown",),
+    ("not", "known"),
+    ("not", "able", "to"),
+    ("unclear",),
+    ("undetermined",),
+    ("unsure",),
+    ("uncertain",),
+    ("n", "/", "a"),
+    ("no", "answer"),
+    ("none",),
+    ("nobody",),
+    ("no", "one"),
+    ("pass",),
+    ("?",),
 )
-"""Nouns for people: "Hugo's brother" names someone else than Hugo."""
+"""Word sequences that say the answer gives no answer."""
 
 COMMON = frozenset(
     [

@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from games.clue.agent import ShownCard as ShownCard
     from games.clue.agent import Suggest as Suggest
     from games.clue.agent import legal_actions as legal_actions
+    from games.clue.agents import random_agent as random_agent
     from games.clue.cards import CATEGORIES as CATEGORIES
     from games.clue.cards import ROOMS as ROOMS
     from games.clue.cards import SUSPECTS as SUSPECTS
@@ -29,7 +30,6 @@ if TYPE_CHECKING:
     from games.clue.engine import ClueGame as ClueGame
     from games.clue.engine import ClueMove as ClueMove
     from games.clue.engine import ClueState as ClueState
-    from games.clue.engine import IllegalAction as IllegalAction
     from games.clue.entry import ENTRY as ENTRY
     from games.clue.entry import read_clue_log as read_clue_log
     from games.clue.entry import replay as replay
@@ -55,11 +55,12 @@ if TYPE_CHECKING:
     from games.clue.events import RefuteEvent as RefuteEvent
     from games.clue.events import SuggestionEvent as SuggestionEvent
     from games.clue.events import TurnStart as TurnStart
-    from games.clue.random_agent import RandomAgent as RandomAgent
+    from games.core.protocol import IllegalAction as IllegalAction
     from games.core.replay import ReplayError as ReplayError
     from games.core.runlog import LogError as LogError
 
 _HOMES = {
+    "random_agent": "games.clue.agents",
     "AccusationEvent": "games.clue.events",
     "Accuse": "games.clue.agent",
     "Agent": "games.clue.agent",
@@ -89,13 +90,12 @@ _HOMES = {
     "GameEnd": "games.clue.events",
     "GameStart": "games.clue.events",
     "HandEvent": "games.clue.events",
-    "IllegalAction": "games.clue.engine",
+    "IllegalAction": "games.core.protocol",
     "LogError": "games.core.runlog",
     "NoRefutationEvent": "games.clue.events",
     "PassEvent": "games.clue.events",
     "Phase": "games.clue.agent",
     "ROOMS": "games.clue.cards",
-    "RandomAgent": "games.clue.random_agent",
     "RefuteEvent": "games.clue.events",
     "ReplayError": "games.core.replay",
     "ReviewingAgent": "games.clue.agent",

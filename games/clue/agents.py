@@ -1,68 +1,92 @@
 """Clue agents by name: ``random``, ``prover``, ``llm``, ``llm-verified`` (``AGENTS``).
 
-A factory takes the seat, a seed of its own and the shared ``AgentSettings``, and returns a fresh
-agent for one game. ``AGENTS.parse`` reads a seat list such as ``prover,prover,random`` or
-``prover*6``.
+A factory takes the seat, a seed of its own and the shared ``ClueAgentSettings``, and returns a
+fresh agent for one game (importing the agent's module then, so that listing the agents, as a
+command's help does, loads no prover or LLM machinery). ``AGENTS.parse`` reads a seat list such
+as ``prover,prover,random`` or ``prover*6``.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import partial
+from random import Random
 
-from pydantic import BaseModel, ConfigDict, Field
-
-from games.clue.agent import Agent
-from games.clue.llm_agent import make_llm_agent
-from games.clue.prover_agent import ProverAgent
-from games.clue.random_agent import RandomAgent
-from games.clue.verified_agent import make_verified_agent
+from games.clue.agent import (
+    Accuse,
+    Agent,
+    ClueAction,
+    ClueObservation,
+    Phase,
+    Show,
+    Suggest,
+)
 from games.core.agents import AgentRegistry, AgentType
-from games.core.recordings import game_llm_settings
-from provers.sat_session import SatSession
+from games.core.random_agent import RandomAgent
+from games.core.settings import AgentSettings
 from provers.sat_solver import DEFAULT_SOLVER
-from reasoning.llm import LLMSettings
 
 
-class AgentSettings(BaseModel):
-    """Settings the factories read: the LLM endpoint for LLM agents, the SAT solver for
-    prover-backed ones."""
+class ClueAgentSettings(AgentSettings):
+    """Settings the factories read: the LLM endpoint for LLM agents (the base's), the SAT solver
+    for prover-backed ones."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    llm: LLMSettings | None = Field(default=None, description="None: read from the environment.")
     sat_solver: str = DEFAULT_SOLVER
 
-    def llm_settings(self) -> LLMSettings:
-        """The LLM settings given, or those the environment describes."""
-        return self.llm if self.llm is not None else LLMSettings()
 
-    def for_game(self, game_id: str, seats: int) -> AgentSettings:
-        """The settings to play game ``game_id`` with: record/replay run directories become that
-        game's per-seat recordings (``games.core.recordings.game_llm_settings``)."""
-        llm = self.llm_settings()
-        if llm.record_path is None and llm.replay_path is None:
-            return self
-        return self.model_copy(update={"llm": game_llm_settings(llm, game_id, seats)})
+def draw_clue_action(obs: ClueObservation, legal: Sequence[ClueAction], rng: Random) -> ClueAction:
+    """Clue's random baseline, as its logs were recorded: suggest three random cards, show a
+    random matching card, and accuse only when it must, picking per category a random card
+    outside its own hand."""
+    if obs.phase is Phase.REFUTE:
+        return Show(card=rng.choice(obs.matching))
+    if obs.phase is Phase.FINAL_ACCUSATION:
+        own = {card.name for card in obs.hand}
+
+        def pick(names: tuple[str, ...]) -> str:
+            return rng.choice([n for n in names if n not in own])
+
+        return Accuse(suspect=pick(obs.suspects), weapon=pick(obs.weapons), room=pick(obs.rooms))
+    if obs.phase is Phase.TURN:
+        return Suggest(
+            suspect=rng.choice(obs.suspects),
+            weapon=rng.choice(obs.weapons),
+            room=rng.choice(obs.rooms),
+        )
+    raise ValueError(f"no decision to make in phase {obs.phase.value}")
 
 
-def _random(seat: int, seed: int, settings: AgentSettings) -> Agent:
-    return RandomAgent(seed, name="random")
+def random_agent(seed: int, name: str = "random") -> RandomAgent:
+    """Clue's random player: the core's random agent drawing as ``draw_clue_action``."""
+    return RandomAgent(seed, draw_clue_action, name)
 
 
-def _prover(seat: int, seed: int, settings: AgentSettings) -> Agent:
+def _random(seat: int, seed: int, settings: ClueAgentSettings) -> RandomAgent:
+    return random_agent(seed)
+
+
+def _prover(seat: int, seed: int, settings: ClueAgentSettings) -> Agent:
+    from games.clue.prover_agent import ProverAgent
+    from provers.sat_session import SatSession
+
     return ProverAgent(seed, partial(SatSession, settings.sat_solver), name="prover")
 
 
-def _llm(seat: int, seed: int, settings: AgentSettings) -> Agent:
-    return make_llm_agent(settings.llm_settings(), seat, seed, name="llm")
+def _llm(seat: int, seed: int, settings: ClueAgentSettings) -> Agent:
+    from games.clue.llm_agent import make_llm_agent
+
+    return make_llm_agent(settings.seat_llm(seat), seat, seed, name="llm")
 
 
-def _llm_verified(seat: int, seed: int, settings: AgentSettings) -> Agent:
+def _llm_verified(seat: int, seed: int, settings: ClueAgentSettings) -> Agent:
+    from games.clue.verified_agent import make_verified_agent
+    from provers.sat_session import SatSession
+
     factory = partial(SatSession, settings.sat_solver)
-    return make_verified_agent(settings.llm_settings(), seat, seed, factory=factory)
+    return make_verified_agent(settings.seat_llm(seat), seat, seed, factory=factory)
 
 
-AGENTS: AgentRegistry[AgentSettings, Agent] = AgentRegistry(
+AGENTS: AgentRegistry[ClueAgentSettings, Agent | RandomAgent] = AgentRegistry(
     [
         AgentType("random", "a uniformly random legal action", False, _random),
         AgentType(
@@ -82,7 +106,7 @@ AGENTS: AgentRegistry[AgentSettings, Agent] = AgentRegistry(
         ),
     ],
     game="clue",
-    settings=AgentSettings,
+    settings=ClueAgentSettings,
 )
 """Every Clue agent, by name."""
 

@@ -54,9 +54,9 @@ from games.core.llm_call import LLMCallRef
 from games.core.log import GameLog
 from games.core.runlog import LogError
 from provers.sat_session import SatSession
+from reasoning.claims import ClaimStatus, Correctness, Judgement, judge
 from reasoning.constraints import ConstraintSessionFactory
 from reasoning.oracle import claim_status
-from reasoning.verifier import ClaimStatus, Correctness, Judgement, judge
 
 
 class DeductionCheck(LLMCallRef):
@@ -443,7 +443,7 @@ def as_record(audit: GameAudit) -> AuditRecord:
     """``audit`` as the record every game's audit yields: a row per statement (its deduction's
     kind, card and the player it is about as extra columns), a summary per player with its
     recall of other players' cards, the cards known per round (seed 000, Fig. 5) and the result
-    as the game's figures."""
+    (the winner, each seat's finishing place and accusation accuracy) as the game's figures."""
     rows = [
         audit_row(
             p.player,
@@ -476,6 +476,8 @@ def as_record(audit: GameAudit) -> AuditRecord:
     figures: dict[str, object] = {
         "rounds": audit.rounds,
         "winner": None if audit.result is None else audit.result.winner,
+        "ranks": audit.ranks,
+        "accuracy": None if audit.result is None else list(audit.result.accuracy),
     }
     if audit.has_truth:
         figures["known_per_round"] = {p.name: p.known_per_round for p in audit.players}

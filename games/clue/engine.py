@@ -46,11 +46,7 @@ from games.clue.events import (
     SuggestionEvent,
     TurnStart,
 )
-from games.core.protocol import GameInfo, SeatResult
-
-
-class IllegalAction(ValueError):
-    """An action the game does not allow now; the message says which rule it breaks."""
+from games.core.protocol import GameInfo, IllegalAction, SeatResult
 
 
 @dataclass(frozen=True, slots=True)

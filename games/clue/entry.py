@@ -6,16 +6,16 @@ review a verifier-assisted agent made before acting (``ClueMove``), which the en
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from pydantic import BaseModel, ValidationError
+from pydantic import ValidationError
 
 from games.clue.agent import Accuse, ClueAction, Show
 from games.clue.agent import Suggest as SuggestAction
-from games.clue.agents import AGENTS
-from games.clue.engine import INFO, ClueGame, ClueMove, ClueSeat, ClueState, IllegalAction
+from games.clue.agents import AGENTS, ClueAgentSettings
+from games.clue.engine import INFO, ClueGame, ClueMove, ClueSeat, ClueState
 from games.clue.events import (
     CLUE_EVENT,
     AccusationEvent,
@@ -32,11 +32,19 @@ from games.clue.events import (
     header_of_start,
     migrate_record,
 )
+from games.clue.playing import DEFAULT_CLUE_AGENTS, ClueOptions, CluePrinter
 from games.core.log import GameLog, LogHeader, SeatInfo
 from games.core.loop import Agent
-from games.core.registry import GameEntry, LoggedActionError
+from games.core.printer import Echo
+from games.core.registry import GameEntry, LoggedActionError, PlaySetup
 from games.core.replay import replay as replay_log
 from games.core.runlog import field_errors
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel
+
+    from games.core.audit import AuditRecord
+    from games.core.view import ViewParts
 
 
 def check_clue_events(header: LogHeader, events: Sequence[ClueEvent]) -> tuple[int, str] | None:
@@ -50,9 +58,9 @@ def check_clue_events(header: LogHeader, events: Sequence[ClueEvent]) -> tuple[i
     if len(header.seats) != config.players:
         return 0, f"header seats: {len(header.seats)} listed for {config.players} players"
     first_correct: int | None = None
+    before: ClueEvent | None = None
     for index, event in enumerate(events):
-        if index:
-            before = events[index - 1]
+        if before is not None:
             if event.seq <= before.seq:
                 return index, f"seq {event.seq} does not follow seq {before.seq}"
             if event.round < before.round:
@@ -68,6 +76,7 @@ def check_clue_events(header: LogHeader, events: Sequence[ClueEvent]) -> tuple[i
         if isinstance(event, GameEnd) and event.winner != first_correct:
             said = "nobody" if first_correct is None else f"player {first_correct}"
             return index, f"winner: {event.winner} contradicts the accusations ({said} accused)"
+        before = event
     return None
 
 
@@ -132,30 +141,27 @@ def _action(
     raise LoggedActionError(index, f"a {event.type} event where the engine waits for an action")
 
 
-class ClueEntry(GameEntry[ClueEvent]):
+class ClueEntry(GameEntry[ClueEvent, ClueConfig, ClueAgentSettings, ClueOptions]):
     """Clue in the registry of games."""
 
     info = INFO
-    play_command = "games.clue.cli:play_clue"
-    auditor = "games.clue.audit:audit_record"
-    viewer = "games.clue.view:clue_view"
-    answer_models = "games.clue.llm_schemas:largest_answer_models"
-    reward = "games.clue.reward:reward"
+    play_options = ClueOptions
+    model_agents = "llm,prover,prover"
+    default_agents = DEFAULT_CLUE_AGENTS
     config_type = ClueConfig
     event_adapter = CLUE_EVENT
     agents = AGENTS
-    illegal_error = IllegalAction
 
     def default_config(self, players: int) -> ClueConfig:
         """The standard deck and round limit for ``players`` seats."""
         self.info.check_players(players)
         return ClueConfig(players=players)
 
-    def config_players(self, config: BaseModel) -> int:
+    def config_players(self, config: ClueConfig) -> int:
         """The players the deal is for."""
-        return ClueConfig.model_validate(config).players
+        return config.players
 
-    def seat(self, agent: Any) -> Agent:
+    def adapt(self, agent: Any) -> Agent:
         """The agent with the deduction reviews it keeps (``ClueSeat``)."""
         return ClueSeat(agent)
 
@@ -164,11 +170,49 @@ class ClueEntry(GameEntry[ClueEvent]):
         inner = action.action if isinstance(action, ClueMove) else action
         return inner.model_copy(update={"deductions": (), "call": None})
 
-    def new_state(self, config: BaseModel, seed: int, seats: Sequence[SeatInfo]) -> ClueState:
+    def new_state(self, config: ClueConfig, seed: int, seats: Sequence[SeatInfo]) -> ClueState:
         """A fresh Clue game (the seats are named in the log's header)."""
-        if not isinstance(config, ClueConfig):
-            raise TypeError(f"a Clue game needs a ClueConfig, not {type(config).__name__}")
         return ClueState(ClueGame(config, seed))
+
+    def play_setup(
+        self,
+        options: ClueOptions,
+        specs: tuple[str, ...],
+        seed: int,
+        settings: ClueAgentSettings,
+        recorded: ClueConfig | None,
+    ) -> PlaySetup[ClueConfig, ClueAgentSettings]:
+        """``options.rounds`` rounds at ``len(specs)`` seats (or the recorded game's)."""
+        config = recorded or ClueConfig(players=len(specs), max_rounds=options.rounds)
+        return PlaySetup(config, settings, specs)
+
+    def printer(self, options: ClueOptions, settings: ClueAgentSettings, echo: Echo) -> CluePrinter:
+        """Every turn, the fallbacks and the audit (``games.clue.playing``)."""
+        return CluePrinter(echo)
+
+    def reward_function(self) -> Callable[..., list[float | None]]:
+        """Clue's reward function in TRL's shape (``games.clue.reward``)."""
+        from games.clue.reward import reward
+
+        return reward
+
+    def answer_models(self) -> list[type[BaseModel]]:
+        """Clue's answer models at their largest (``games.clue.llm_schemas``)."""
+        from games.clue.llm_schemas import largest_answer_models
+
+        return largest_answer_models()
+
+    def audit(self, log: GameLog[ClueEvent]) -> AuditRecord:
+        """Clue's audit (``games.clue.audit``)."""
+        from games.clue.audit import audit_record
+
+        return audit_record(log)
+
+    def view(self, log: GameLog[ClueEvent]) -> ViewParts:
+        """Clue's step texts and knowledge panels (``games.clue.view``)."""
+        from games.clue.view import clue_view
+
+        return clue_view(log)
 
     def logged_actions(
         self, events: Sequence[ClueEvent]
@@ -211,7 +255,7 @@ ENTRY = ClueEntry()
 def read_clue_log(path: str | Path) -> list[ClueEvent]:
     """Read and validate a Clue log (with or without the common header and end): its game
     events; LogError names the file and line of any problem."""
-    return ENTRY.read_log(path).events
+    return list(ENTRY.read_log(path).events)
 
 
 def replay(header: LogHeader, events: Sequence[ClueEvent]) -> ClueGame:

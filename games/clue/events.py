@@ -14,7 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator,
 
 from games.clue.cards import MAX_ROUNDS, ROOMS, SUSPECTS, WEAPONS, Card, Deck, Triple
 from games.core.llm_call import LLMCallRef
-from reasoning.verifier import ClaimStatus
+from reasoning.claims import ClaimStatus
 
 DeductionKind = Literal["holds", "not_holds", "in_envelope", "not_in_envelope"]
 EndReason = Literal["correct_accusation", "all_eliminated", "round_limit"]

@@ -62,7 +62,7 @@ from reasoning.llm import (
     system,
     user,
 )
-from reasoning.llm.settings import DEFAULT_MAX_REPROMPTS
+from reasoning.llm.fallback import DEFAULT_MAX_REPROMPTS
 
 M = TypeVar("M", bound=BaseModel)
 

@@ -18,7 +18,7 @@ from formalize.clue.setup import Fact, FactKind
 from games.clue.engine import ClueState
 from games.clue.knowledge import PlayerView, clue_setup
 from games.core.strategies import played_state
-from provers.sat_prover import SatProver
+from provers.registry import get_prover
 from provers.sat_session import SatSession
 from reasoning.formula import And, Formula, Not, Or
 from reasoning.oracle import EntailmentOracle, FallbackOracle, claim_status
@@ -77,7 +77,7 @@ def claims(state: ClueState, seat: int) -> st.SearchStrategy[GameClaim]:
                 base = Or(parts)
                 truth = any(values) == positive
             claim = statement = base if positive else Not(base)
-            oracle = FallbackOracle(GridOracle(grid), formulas, Verifier(SatProver()))
+            oracle = FallbackOracle(GridOracle(grid), formulas, Verifier(get_prover("sat")))
         else:
             name = kind if positive else f"not_{kind}"
             player = draw(st.integers(0, players - 1)) if kind == "holds" else None

@@ -18,7 +18,7 @@ from games.clue.events import (
     TurnStart,
 )
 from games.core.log import SeatInfo
-from reasoning.verifier import ClaimStatus
+from reasoning.claims import ClaimStatus
 
 
 def describe_deduction(deduction: Deduction, names: Sequence[str]) -> str:

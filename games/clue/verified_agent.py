@@ -31,6 +31,7 @@ from games.clue.llm_prompts import revision_prompt
 from games.clue.llm_schemas import deduction_answer_model
 from games.core.llm_player import seat_client
 from provers.sat_session import SatSession
+from reasoning.claims import ClaimStatus
 from reasoning.closing import Closing
 from reasoning.constraints import ConstraintSessionFactory
 from reasoning.llm import (
@@ -41,8 +42,7 @@ from reasoning.llm import (
     assistant,
     user,
 )
-from reasoning.llm.settings import DEFAULT_MAX_REPROMPTS
-from reasoning.verifier import ClaimStatus
+from reasoning.llm.fallback import DEFAULT_MAX_REPROMPTS
 
 REVISION_PHASE = "revision"
 

@@ -32,6 +32,8 @@ if TYPE_CHECKING:
     from games.core.registry import GameEntry as GameEntry
     from games.core.registry import game_names as game_names
     from games.core.registry import get_game as get_game
+    from games.core.replay import ReplayError as ReplayError
+    from games.core.replay import replay as replay
     from games.core.reward import Reward as Reward
     from games.core.reward import RewardWeights as RewardWeights
     from games.core.runlog import LogError as LogError
@@ -53,6 +55,7 @@ _HOMES = {
     "LogError": "games.core.runlog",
     "LogHeader": "games.core.log",
     "LoggedDecision": "games.core.decisions",
+    "ReplayError": "games.core.replay",
     "Reward": "games.core.reward",
     "RewardWeights": "games.core.reward",
     "SCHEMA_VERSION": "games.core.log",
@@ -64,13 +67,9 @@ _HOMES = {
     "get_game": "games.core.registry",
     "play": "games.core.loop",
     "read_game_log": "games.core.log",
+    "replay": "games.core.replay",
     "seat_seed": "games.core.agents",
 }
 
-# ``replay`` is also the name of a submodule, which importing it binds on the package: the
-# function is bound here, after that import, so the name always means the function.
-from games.core.replay import ReplayError as ReplayError  # noqa: E402
-from games.core.replay import replay as replay  # noqa: E402
-
-__all__ = sorted([*_HOMES, "ReplayError", "replay"])
+__all__ = sorted(_HOMES)
 __getattr__ = lazy_exports(__name__, _HOMES)

@@ -12,10 +12,11 @@ import random
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Generic, TypeVar
+from typing import TYPE_CHECKING, Generic, TypeVar
 
-from reasoning.llm.fallback import FallbackSnapshot
-from reasoning.llm.usage import UsageMeter
+if TYPE_CHECKING:
+    from reasoning.llm.fallback import FallbackSnapshot
+    from reasoning.llm.usage import UsageMeter
 
 S = TypeVar("S")
 A = TypeVar("A")
@@ -128,10 +129,6 @@ def seat_seed(game: str, seed: int, seat: int) -> int:
     return random.Random(f"{game}-agent/{seed}/{seat}").getrandbits(63)
 
 
-NO_FALLBACKS = FallbackSnapshot(counts={}, total=0)
-"""The fallbacks of an agent that never falls back."""
-
-
 def agent_meters(agent: object) -> tuple[UsageMeter, ...]:
     """The chat meters of an agent (its optional ``meters``); none for one that asks no model."""
     return tuple(getattr(agent, "meters", ()))
@@ -139,8 +136,10 @@ def agent_meters(agent: object) -> tuple[UsageMeter, ...]:
 
 def agent_fallbacks(agent: object) -> FallbackSnapshot:
     """The fallbacks an agent made (its optional ``fallbacks`` snapshot); none when it has none."""
+    from reasoning.llm.fallback import FallbackSnapshot
+
     found = getattr(agent, "fallbacks", None)
-    return found if isinstance(found, FallbackSnapshot) else NO_FALLBACKS
+    return found if isinstance(found, FallbackSnapshot) else FallbackSnapshot(counts={}, total=0)
 
 
 def close_agent(agent: object) -> None:
@@ -152,6 +151,8 @@ def close_agent(agent: object) -> None:
 
 def combined_fallbacks(snapshots: Iterable[FallbackSnapshot]) -> FallbackSnapshot:
     """One snapshot adding up several (an agent made of several players, or a whole table)."""
+    from reasoning.llm.fallback import FallbackSnapshot
+
     counts: dict[str, dict[str, int]] = {}
     for snapshot in snapshots:
         for phase, by_reason in snapshot.counts.items():

@@ -9,7 +9,6 @@ keys in every game; ``figures`` holds a game's log-level figures that have no pe
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Mapping, Sequence
 from enum import StrEnum
 from typing import Any
@@ -19,7 +18,8 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from formalize.reading.reading import Reading
 from games.core.llm_call import LLMCallRef
 from games.core.log import GameLog, SeatInfo
-from reasoning.verifier import ClaimStatus, Correctness, Judgement, judge
+from reasoning.claims import ClaimStatus, Correctness, Judgement, judge
+from reasoning.outfile import json_text
 
 
 class Show(StrEnum):
@@ -316,7 +316,9 @@ def render_record(record: AuditRecord, show: Show = Show.WRONG) -> list[str]:
         for s in record.seats
     ]
     lines = [head, *_table(["seat", "agent", *COLUMNS, "recall"], table)]
-    lines += [f"{key}: {json.dumps(value)}" for key, value in record.figures.items()]
+    lines += [
+        f"{key}: {json_text(value, indent=None).rstrip()}" for key, value in record.figures.items()
+    ]
     names = {s.seat: s.name for s in record.seats}
     lines += [
         describe_row(r, names.get(r.seat, f"seat {r.seat}")) for r in record.rows if shown(r, show)

@@ -6,14 +6,17 @@ import functools
 import inspect
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Annotated, Any, ClassVar, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, NoReturn
 
 import typer
 from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 from typer.models import OptionInfo
 
 from games.core.runlog import field_errors
-from reasoning.llm import LLMSettings, UsageMeter, UsageReport
+
+if TYPE_CHECKING:
+    from reasoning.llm.settings import LLMSettings
+    from reasoning.llm.usage import UsageMeter
 
 Model = Annotated[
     str | None,
@@ -59,25 +62,49 @@ RecordedRun = Annotated[
 ]
 
 
-class CommandOptions(BaseModel):
-    """The options every command playing games with LLM seats shares: the output folder, the
-    endpoint, and recording or replaying the calls, under the one rule that ``--record`` needs
-    ``--out`` and never goes with ``--replay``. ``DECLARATIONS`` is each field's typer option;
-    ``with_options`` adds them to a command."""
+class EndpointOptions(BaseModel):
+    """The options of every command that calls an LLM: the model, the endpoint and the reasoning
+    effort. ``DECLARATIONS`` is each field's typer option; ``with_options`` adds them to a
+    command, and ``llm()`` is the settings they give."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     DECLARATIONS: ClassVar[dict[str, Any]] = {
-        "out": LogFolder,
         "model": Model,
         "base_url": BaseUrl,
+        "reasoning_effort": ReasoningEffort,
+    }
+
+    model: str | None = None
+    base_url: str | None = None
+    reasoning_effort: str | None = None
+
+    @property
+    def recordings(self) -> tuple[Path | None, Path | None]:
+        """The folders the LLM calls are recorded into and replayed from (none here)."""
+        return None, None
+
+    def llm(self, model: str | None = None) -> LLMSettings:
+        """The LLM settings of these options (``model``, such as a recorded run's, when the
+        command line names none); ValueError in one line naming a bad option."""
+        chosen = self.model if self.model is not None else model
+        record, replay = self.recordings
+        return llm_settings(chosen, self.base_url, record, replay, self.reasoning_effort)
+
+
+class CommandOptions(EndpointOptions):
+    """The options every command playing games with LLM seats shares: the output folder, the
+    endpoint and the reasoning effort, and recording or replaying the calls, under the one rule
+    that ``--record`` needs ``--out`` and never goes with ``--replay``."""
+
+    DECLARATIONS: ClassVar[dict[str, Any]] = {
+        "out": LogFolder,
+        **EndpointOptions.DECLARATIONS,
         "record": Record,
         "replay": RecordedRun,
     }
 
     out: Path | None = None
-    model: str | None = None
-    base_url: str | None = None
     record: bool = False
     replay: Path | None = None
 
@@ -94,14 +121,14 @@ class CommandOptions(BaseModel):
         """The folder the LLM calls are recorded into (``out`` with ``--record``), else None."""
         return self.out if self.record else None
 
-    def llm(self, model: str | None = None) -> LLMSettings:
-        """The LLM settings of these options (``model``, such as a recorded run's, when the
-        command line names none)."""
-        chosen = self.model if self.model is not None else model
-        return llm_settings(chosen, self.base_url, self.record_in, self.replay)
+    @property
+    def recordings(self) -> tuple[Path | None, Path | None]:
+        """The folders the LLM calls are recorded into (``--out`` with ``--record``) and
+        replayed from (``--replay``)."""
+        return self.record_in, self.replay
 
 
-def option_flag(options_type: type[CommandOptions], name: str) -> str:
+def option_flag(options_type: type[EndpointOptions], name: str) -> str:
     """The command-line flag of field ``name`` (``--base-url``, or the name its declaration
     gives, such as ``--json``)."""
     for meta in getattr(options_type.DECLARATIONS.get(name), "__metadata__", ()):
@@ -112,7 +139,7 @@ def option_flag(options_type: type[CommandOptions], name: str) -> str:
     return "--" + name.replace("_", "-")
 
 
-def option_errors(options_type: type[CommandOptions], err: ValidationError) -> str:
+def option_errors(options_type: type[EndpointOptions], err: ValidationError) -> str:
     """One line naming every invalid option of ``err``: ``option '--workers': message``."""
     problems = []
     for item in err.errors(include_url=False):
@@ -124,7 +151,7 @@ def option_errors(options_type: type[CommandOptions], err: ValidationError) -> s
 
 
 def with_options(
-    options_type: type[CommandOptions], **defaults: Any
+    options_type: type[EndpointOptions], **defaults: Any
 ) -> Callable[[Callable[..., None]], Callable[..., None]]:
     """Decorate a typer command taking ``shared: options_type`` so that the command line offers
     each field of ``options_type`` as its declared option (``defaults`` override the fields'
@@ -185,6 +212,8 @@ def llm_settings(
     record into or replay from, the reasoning effort) over the environment's
     ``GUMSHOE_LLM_*``; a model left unset is the endpoint's first listed one. ValueError in one
     line naming the option, or the environment variable, whose value is wrong."""
+    from reasoning.llm.settings import LLMSettings
+
     given = {
         "model": model,
         "base_url": base_url,
@@ -216,6 +245,8 @@ def usage_footer(seats: Mapping[str, Sequence[UsageMeter]]) -> list[str]:
     asked = {label: meters for label, meters in seats.items() if meters}
     if not asked:
         return []
+    from reasoning.llm.usage import UsageReport
+
     return ["", USAGE_HEADING, UsageReport.from_seats(asked).table()]
 
 

@@ -23,11 +23,13 @@ from pathlib import Path
 from typing import Any
 
 from games.core.log import SeatInfo
-from games.core.loop import play
+from games.core.loop import decide, play
 from games.core.play import play_game
+from games.core.protocol import IllegalAction
 from games.core.registry import GameEntry
 from games.core.replay import replay
 from reasoning.llm.schema_limits import answer_problems
+from reasoning.outfile import write_atomic
 
 RULES: dict[str, str] = {
     "deterministic": "the same seed and seats give a byte-identical log",
@@ -38,7 +40,7 @@ RULES: dict[str, str] = {
     "bounded": "a game ends within the game's bound on decisions",
     "vocabulary-seat": "events name a seat `seat` (never `player`, `refuter`, `suggester`)",
     "vocabulary-players": "the config counts its seats in `players`",
-    "vocabulary-illegal": "the illegal-action error is called IllegalAction",
+    "vocabulary-illegal": "an illegal action raises the core's IllegalAction",
     "vocabulary-end": "the game's last event is a model called GameEnd",
     "vocabulary-config": "the config type lives in the game's events module",
     "answer-schemas": "every answer model the game's LLM agents send keeps to the schema subset "
@@ -62,7 +64,7 @@ class ConformanceError(AssertionError):
         self.rule = rule
 
 
-def offline_mixes(entry: GameEntry[Any]) -> list[tuple[str, ...]]:
+def offline_mixes(entry: GameEntry[Any, Any, Any, Any]) -> list[tuple[str, ...]]:
     """Two seat lists of offline agents at the smallest table: all the first, and a mix."""
     offline = [n for n, t in entry.agents.types.items() if not t.needs_llm]
     n = entry.info.min_players
@@ -80,10 +82,20 @@ class _Lines:
 
 
 def check_game(
-    entry: GameEntry[Any], seeds: Sequence[int] = (0, 1), rules: Sequence[str] | None = None
+    entry: GameEntry[Any, Any, Any, Any],
+    seeds: Sequence[int] = (0, 1),
+    rules: Sequence[str] | None = None,
 ) -> None:
     """Check ``entry`` against ``rules`` (default: all of ``RULES``) on games dealt from
-    ``seeds`` with its offline agents; ConformanceError names the first rule broken."""
+    ``seeds`` with its offline agents; ConformanceError names the first rule broken.
+
+    >>> from games.core.registry import get_game
+    >>> check_game(get_game("hanabi"), seeds=(0,), rules=["deterministic", "log-replays"])
+    >>> check_game(get_game("hanabi"), rules=["fast"])
+    Traceback (most recent call last):
+      ...
+    ValueError: rules: unknown ['fast']; choose from deterministic, log-reads, log-replays, ...
+    """
     chosen = tuple(RULES) if rules is None else tuple(rules)
     unknown = [r for r in chosen if r not in RULES]
     if unknown:
@@ -103,7 +115,9 @@ def check_game(
             _check_legality(entry, seed, specs, require)
 
 
-def _check_play(entry: GameEntry[Any], seed: int, specs: tuple[str, ...], require: Require) -> None:
+def _check_play(
+    entry: GameEntry[Any, Any, Any, Any], seed: int, specs: tuple[str, ...], require: Require
+) -> None:
     """Determinism, and the log reading back and replaying."""
     first, again = _Lines(), _Lines()
     played = play_game(entry, specs, seed, log=first)
@@ -111,7 +125,7 @@ def _check_play(entry: GameEntry[Any], seed: int, specs: tuple[str, ...], requir
     require("deterministic", first.lines == again.lines, f"seed {seed}, seats {specs}")
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "game.jsonl"
-        path.write_text("".join(line + "\n" for line in first.lines))
+        write_atomic(path, "".join(line + "\n" for line in first.lines))
         log = entry.read_log(path)
     header, end = log.header, log.end
     require(
@@ -144,15 +158,22 @@ def _check_play(entry: GameEntry[Any], seed: int, specs: tuple[str, ...], requir
 class _Checked:
     """A seat that checks each action its agent takes against the legal ones and counts them."""
 
-    def __init__(self, entry: GameEntry[Any], state: Any, agent: Any, seat: int, require: Require):
+    def __init__(
+        self,
+        entry: GameEntry[Any, Any, Any, Any],
+        state: Any,
+        agent: Any,
+        seat: int,
+        require: Require,
+    ):
         self.entry, self.state, self.agent, self.seat = entry, state, agent, seat
         self.require = require
         self.name = agent.name
         self.decisions = 0
 
     def act(self, obs: Any) -> Any:
-        action = self.agent.act(obs)
         legal = self.state.legal_actions(self.seat)
+        action = decide(self.agent, obs, lambda: legal)
         if legal:
             bare = self.entry.bare_action(action)
             self.require("legal-actions", bare in legal, f"seat {self.seat} played {bare!r}")
@@ -161,7 +182,7 @@ class _Checked:
 
 
 def _check_legality(
-    entry: GameEntry[Any], seed: int, specs: tuple[str, ...], require: Require
+    entry: GameEntry[Any, Any, Any, Any], seed: int, specs: tuple[str, ...], require: Require
 ) -> None:
     """Illegal actions refused, agents legal, the game within its bound."""
     settings = entry.default_settings()
@@ -173,13 +194,10 @@ def _check_legality(
     # a single-seat game has no idle seat: then a seat number the game does not have
     idle = next((s for s in range(len(specs)) if s not in waiting), len(specs))
     before = json.dumps([e.model_dump(mode="json") for e in state.events()])
-    try:
-        state.apply({idle: next(iter(state.legal_actions(waiting[0])), None)})
-        refused = False
-    except entry.illegal_error:
-        refused = True
+    refused = _refusal(state, {idle: next(iter(state.legal_actions(waiting[0])), None)})
     after = json.dumps([e.model_dump(mode="json") for e in state.events()])
-    require("illegal-refused", refused and before == after, f"seat {idle} acted out of turn")
+    require("illegal-refused", refused is not None and before == after, f"seat {idle} acted")
+    require("vocabulary-illegal", isinstance(refused, IllegalAction), f"{refused!r} was raised")
     checked = [_Checked(entry, state, entry.seat(a), i, require) for i, a in enumerate(agents)]
     header = entry.header(config, seed, seats)
     play(state, checked, header, max_decisions=entry.info.max_decisions)
@@ -189,15 +207,21 @@ def _check_legality(
         state.is_terminal() and not state.current_players() and decisions > 0,
         f"seed {seed}: {decisions} decisions",
     )
+    after_end = _refusal(state, {0: None})
+    require("illegal-refused", after_end is not None, "an action after the end was accepted")
+    require("vocabulary-illegal", isinstance(after_end, IllegalAction), f"{after_end!r} was raised")
+
+
+def _refusal(state: Any, actions: dict[int, Any]) -> ValueError | None:
+    """The error ``apply`` refuses ``actions`` with, or None when it takes them."""
     try:
-        state.apply({0: None})
-        refused = False
-    except entry.illegal_error:
-        refused = True
-    require("illegal-refused", refused, "an action after the end was accepted")
+        state.apply(actions)
+    except ValueError as err:
+        return err
+    return None
 
 
-def _check_vocabulary(entry: GameEntry[Any], require: Require) -> None:
+def _check_vocabulary(entry: GameEntry[Any, Any, Any, Any], require: Require) -> None:
     """The names every game shares."""
     config = entry.config_type
     require(
@@ -205,18 +229,13 @@ def _check_vocabulary(entry: GameEntry[Any], require: Require) -> None:
         "players" in config.model_fields or _nested_players(config),
         f"{config.__name__} has no `players` field",
     )
-    require(
-        "vocabulary-illegal",
-        entry.illegal_error.__name__ == "IllegalAction",
-        f"the error is called {entry.illegal_error.__name__}",
-    )
     home = config.__module__
     require("vocabulary-config", home.endswith(".events"), f"{config.__name__} lives in {home}")
 
 
-def _check_answer_schemas(entry: GameEntry[Any], require: Require) -> None:
+def _check_answer_schemas(entry: GameEntry[Any, Any, Any, Any], require: Require) -> None:
     """Each answer model at its largest: no schema a server could choke on."""
-    for model in entry.largest_answer_models():
+    for model in entry.answer_models():
         problems = answer_problems(model)
         require("answer-schemas", not problems, f"{model.__name__}: {'; '.join(problems)}")
 

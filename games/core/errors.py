@@ -8,7 +8,7 @@ run's summary) and plays the next. Any other exception is a bug and stops the ru
 from __future__ import annotations
 
 from games.core.recordings import RecordingMissing
-from reasoning.llm import LLMEndpointError, ReplayError
+from reasoning.llm.errors import LLMEndpointError, ReplayError
 
 GAME_ERRORS: tuple[type[Exception], ...] = (LLMEndpointError, ReplayError, RecordingMissing)
 """Exception types that error a single game."""

@@ -7,7 +7,8 @@ common end event (``games.core.log``).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, Protocol
+from functools import partial
+from typing import Any, Protocol, runtime_checkable
 
 from games.core.log import LogEnd, LogHeader
 from games.core.protocol import GameState, SeatResult
@@ -32,6 +33,31 @@ class Agent(Protocol):
         ...
 
 
+@runtime_checkable
+class LegalChooser(Protocol):
+    """A player that picks from the legal actions the loop lists beside its observation (the
+    random agent, as OpenSpiel's ``uniform_random`` reads the state's legal actions); it is
+    seated as it is, without the game's seat adapter."""
+
+    @property
+    def name(self) -> str:
+        """The agent's name, recorded in the log."""
+        ...
+
+    def choose(self, obs: Any, legal: Sequence[Any]) -> Any:
+        """The action for ``obs``, given the legal ones (empty where a decision is open, such
+        as a sentence to say)."""
+        ...
+
+
+def decide(agent: Agent | LegalChooser, obs: Any, legal: Callable[[], Sequence[Any]]) -> Any:
+    """``agent``'s action for ``obs``: a chooser is given the legal actions, any other agent
+    its observation alone."""
+    if isinstance(agent, LegalChooser):
+        return agent.choose(obs, legal())
+    return agent.act(obs)
+
+
 Watcher = Callable[[int, Any], None]
 """Called with a seat and its observation before the seat's agent decides."""
 
@@ -54,7 +80,7 @@ def errored_end(error: BaseException) -> LogEnd:
 
 def play(
     state: GameState,
-    agents: Sequence[Agent],
+    agents: Sequence[Agent | LegalChooser],
     header: LogHeader,
     log: EventSink | None = None,
     *,
@@ -91,7 +117,7 @@ def play(
             obs = state.observation(seat)
             if watch is not None:
                 watch(seat, obs)
-            joint[seat] = agents[seat].act(obs)
+            joint[seat] = decide(agents[seat], obs, partial(state.legal_actions, seat))
         try:
             state.apply(joint)
         except ValueError as err:

@@ -7,49 +7,27 @@ game's own code only says how to start a game and build its agents (its ``GameEn
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from pydantic import BaseModel
 
 from games.core.agents import agent_fallbacks, agent_meters, close_agent
-from games.core.log import GameLog, LogHeader, SeatInfo
-from games.core.loop import Watcher, finished_end, play
-from games.core.protocol import GameState, SeatResult
+from games.core.log import SeatInfo
+from games.core.loop import Watcher, play
+from games.core.played import PlayedGame
+from games.core.protocol import GameState
 from games.core.registry import GameEntry
 from games.core.runlog import EventSink
-from reasoning.llm.fallback import FallbackSnapshot
-from reasoning.llm.usage import UsageMeter
 
-
-@dataclass(frozen=True)
-class PlayedGame:
-    """A game played to its end: its log's header, its final state and result, who sat where,
-    each seat's agent, the chat meters of the seats that asked a model, and every seat's
-    fallbacks."""
-
-    header: LogHeader
-    state: GameState
-    result: SeatResult
-    seats: tuple[SeatInfo, ...]
-    agents: tuple[Any, ...]
-    meters: dict[int, tuple[UsageMeter, ...]]
-    fallbacks: tuple[FallbackSnapshot, ...]
-
-    def log(self, source: str = "<events>") -> GameLog[Any]:
-        """The game's log held in memory (named ``source`` in errors): its header, events and
-        end."""
-        return GameLog.of_events(
-            self.header, self.state.events(), source, end=finished_end(self.result)
-        )
-
-    def seat_meters(self) -> dict[str, tuple[UsageMeter, ...]]:
-        """The meters by seat label (``P0 llm``), as the usage table names seats."""
-        return {f"{self.seats[s].name} {self.seats[s].agent}": m for s, m in self.meters.items()}
+Starter = Callable[[Sequence[Any], GameState], None]
+"""Called with the seated agents and the game before the first decision (a printer's start)."""
 
 
 def check_seats(
-    entry: GameEntry[Any], count: int, config: BaseModel | None = None, option: str = "agents"
+    entry: GameEntry[Any, Any, Any, Any],
+    count: int,
+    config: BaseModel | None = None,
+    option: str = "agents",
 ) -> None:
     """ValueError naming ``option`` when ``count`` seats do not fit the game (its registry
     entry's player range) or ``config``: the one seat-count check of the play path, which
@@ -63,20 +41,30 @@ def check_seats(
 
 
 def play_game(
-    entry: GameEntry[Any],
+    entry: GameEntry[Any, Any, Any, Any],
     specs: Sequence[str],
     seed: int,
     settings: Any = None,
     config: BaseModel | None = None,
     log: EventSink | None = None,
     watch: Watcher | None = None,
+    start: Starter | None = None,
 ) -> PlayedGame:
     """Deal ``entry``'s game from ``seed`` under ``config`` (default: the standard game for
     ``len(specs)`` seats) and play it with the registry agent ``specs[i]`` at seat i, built
-    under ``settings`` (default: the game's), logging every event to ``log``.
+    under ``settings`` (default: the game's), logging every event to ``log``; the game is the
+    one ``entry.play_state`` deals under those settings.
 
     The agents are closed when the game ends or fails; errors from the agents (an LLM endpoint
-    that fails for good) propagate. ``watch`` sees each observation before its seat decides.
+    that fails for good) propagate. ``watch`` sees each observation before its seat decides,
+    ``start`` the agents and the game before the first decision.
+
+    >>> from games.core.registry import get_game
+    >>> played = play_game(get_game("clue"), ["prover", "prover", "random"], seed=3)
+    >>> played.result.reason, played.result.ranks
+    ('correct_accusation', (2, 1, 3))
+    >>> [seat.agent for seat in played.header.seats]
+    ['prover', 'prover', 'random']
     """
     config = config if config is not None else entry.default_config(len(specs))
     check_seats(entry, len(specs), config)
@@ -85,20 +73,26 @@ def play_game(
     try:
         for seat, spec in enumerate(specs):
             agents.append(entry.make_agent(spec, seat, seed, settings))
-        return play_agents(entry, agents, seed, config, log, watch=watch)
+        chosen = settings
+
+        def dealt(seats: Sequence[SeatInfo]) -> GameState:
+            return entry.play_state(config, seed, seats, chosen)
+
+        return play_agents(entry, agents, seed, config, log, dealt, watch, start)
     finally:
         for agent in agents:
             close_agent(agent)
 
 
 def play_agents(
-    entry: GameEntry[Any],
+    entry: GameEntry[Any, Any, Any, Any],
     agents: Sequence[Any],
     seed: int,
     config: BaseModel | None = None,
     log: EventSink | None = None,
     state: Callable[[Sequence[SeatInfo]], GameState] | None = None,
     watch: Watcher | None = None,
+    start: Starter | None = None,
 ) -> PlayedGame:
     """Play ``entry``'s game dealt from ``seed`` with agents already built (``agents[i]`` at
     seat i; the caller keeps and closes them); ``state`` builds, from the seats, the game to play
@@ -109,6 +103,8 @@ def play_agents(
     game = entry.new_state(config, seed, seats) if state is None else state(seats)
     header = entry.header(config, seed, seats)
     seated = [entry.seat(agent) for agent in agents]
+    if start is not None:
+        start(agents, game)
     result = play(game, seated, header, log, max_decisions=entry.info.max_decisions, watch=watch)
     return PlayedGame(
         header=header,

@@ -14,6 +14,11 @@ from typing import Any, Protocol, runtime_checkable
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 
+class IllegalAction(ValueError):
+    """An action the rules do not allow now, in every game; the message says which seat and
+    which rule. ``apply`` raises it and leaves the state as it was."""
+
+
 class GameInfo(BaseModel):
     """What a game is: its name, how many seats it takes, how its moves and information work."""
 

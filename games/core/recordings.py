@@ -10,9 +10,13 @@ from __future__ import annotations
 import glob
 from collections.abc import Iterable, Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from games.core.runlog import RunDir, RunDirError
-from reasoning.llm import LLMSettings, RecordedCall, load_recording, recording_file
+from reasoning.llm.recording import RecordedCall, load_recording, recording_file
+
+if TYPE_CHECKING:
+    from reasoning.llm.settings import LLMSettings
 
 CALLS_DIR = "llm"
 """The folder of a run directory that holds the recorded LLM calls."""
@@ -90,7 +94,7 @@ def recorded_seat_calls(run_dir: Path, game_id: str, seat: int) -> list[Recorded
     path = seat_calls(run_dir, game_id, seat)
     if recording_file(path) is None:
         raise RecordingMissing(path)
-    return load_recording(path)
+    return load_recording(path, inside=run_dir)
 
 
 def migrate_game_ids(run_dir: Path, renames: Mapping[str, str]) -> None:

@@ -10,20 +10,29 @@ from __future__ import annotations
 import importlib
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
-from pydantic import BaseModel, TypeAdapter
+from pydantic import BaseModel, ConfigDict, TypeAdapter
 
-from games.core.agents import AgentRegistry
-from games.core.audit import AuditRecord
-from games.core.decisions import LoggedDecision
 from games.core.log import GameLog, LogHeader, SeatInfo, make_header, read_game_log
-from games.core.loop import Agent
+from games.core.loop import Agent, LegalChooser
+from games.core.printer import Echo, GamePrinter
 from games.core.protocol import GameInfo, GameState
-from games.core.view import ViewParts
+from games.core.runlog import game_id
+
+if TYPE_CHECKING:
+    from games.core.agents import AgentRegistry
+    from games.core.audit import AuditRecord
+    from games.core.decisions import LoggedDecision
+    from games.core.view import ViewParts
+    from reasoning.llm.usage import UsageMeter
 
 E = TypeVar("E", bound=BaseModel)
+C = TypeVar("C", bound=BaseModel)
+S = TypeVar("S")
+P = TypeVar("P", bound=BaseModel)
 
 GAME_MODULES: dict[str, str] = {
     "clue": "games.clue.entry",
@@ -43,68 +52,88 @@ class LoggedActionError(ValueError):
         self.index = index
 
 
-class GameEntry(ABC, Generic[E]):
-    """Everything the shared machinery needs to know about one game."""
+class NoOptions(BaseModel):
+    """The play options of a game that has none of its own."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+@dataclass(frozen=True)
+class PlaySetup(Generic[C, S]):
+    """What ``gumshoe play`` plays: the config, the agents' settings and one agent per seat."""
+
+    config: C
+    settings: S
+    specs: tuple[str, ...]
+
+
+class GameEntry(ABC, Generic[E, C, S, P]):
+    """Everything the shared machinery needs to know about one game: its events ``E``, its
+    config ``C`` (the header's), the settings ``S`` its agents are built under and the options
+    ``P`` of its ``gumshoe play`` command.
+
+    Hooks are methods a game overrides when it has them: ``audit`` (a read log to its
+    ``AuditRecord``), ``view`` (the viewer's step texts and knowledge panels),
+    ``logged_decisions`` (the LLM decisions a log records), ``reward_function`` (its reward in
+    TRL's shape), ``answer_models`` (the answer models its LLM agents send), ``outcome`` (the
+    figures an evaluation scores), and for ``gumshoe play`` ``play_setup``, ``printer`` and the
+    rest below. A hook's module is best imported inside the
+    method, so listing the games imports no audit.
+    """
 
     info: GameInfo
-    config_type: type[BaseModel]
+    config_type: type[C]
     event_adapter: TypeAdapter[E]
-    agents: AgentRegistry[Any, Any]
-    illegal_error: type[Exception]
-    """What ``apply`` raises for an action the rules forbid."""
+    agents: AgentRegistry[S, Any]
+    play_options: type[P]
+    """The game's own options of ``gumshoe play``: each field an option (``--`` and its name,
+    or the ``option`` its ``json_schema_extra`` names), its description the help."""
+    default_agents: str | None = None
+    """The seat list ``gumshoe play`` plays without ``--agents`` (None: the first offline agent
+    at the smallest table)."""
+    max_seed: int = 2**63 - 1
+    """The largest seed the game deals from."""
+    model_agents: str | None = None
+    """The seat list an evaluation of a model plays (the model's seats its LLM agents), as
+    ``gumshoe/<game>`` of inspect_ai does by default; None: ``model_seats`` makes one."""
     terminal_type: str = "game_end"
     """The ``type`` of the game's own last event."""
-    play_command: str | None = None
-    """``module:function`` of the game's own ``gumshoe play`` command; None: the console's
-    generic one (agents, seed, --out, --record, --replay)."""
-    auditor: str | None = None
-    """``module:function`` auditing one of the game's logs (``GameLog -> AuditRecord``), imported
-    on first use; None when the game has no audit."""
-    viewer: str | None = None
-    """``module:function`` giving the viewer's step texts and knowledge panels of one of the
-    game's logs (``GameLog -> games.core.view.ViewParts``); None shows the logged events."""
-    decisions: str | None = None
-    """``module:function`` giving the LLM decisions one of the game's logs records (``GameLog ->
-    list[games.core.decisions.LoggedDecision]``); None when its logs record none."""
     outcome_keys: tuple[str, ...] = ("win", "rank", "return")
     """The figures ``outcome`` gives, headline first: the ones an evaluation leads with."""
-    answer_models: str | None = None
-    """``module:function`` giving every answer model the game's LLM agents send, each at its
-    largest (``() -> list[type[BaseModel]]``), so their schemas are checked against what every
-    server takes (conformance rule ``answer-schemas``); None when the game asks for none."""
-    reward: str | None = None
-    """``module:function`` of the game's exact reward function in TRL's shape (``prompts,
-    completions, position=..., **columns -> list[float | None]``, see ``games.core.reward``);
-    None when the game has none."""
 
     @abstractmethod
-    def default_config(self, players: int) -> BaseModel:
+    def default_config(self, players: int) -> C:
         """The standard settings for ``players`` seats (ValueError naming the allowed range)."""
 
-    def default_settings(self) -> Any:
+    def default_settings(self) -> S:
         """The agent settings a game is played under when a command gives none."""
         return self.agents.default_settings()
 
     @abstractmethod
-    def config_players(self, config: BaseModel) -> int:
+    def config_players(self, config: C) -> int:
         """How many seats ``config`` is for."""
 
-    def make_agent(self, spec: str, seat: int, seed: int, settings: Any) -> Any:
+    def make_agent(self, spec: str, seat: int, seed: int, settings: S) -> Any:
         """A fresh agent named ``spec`` for ``seat`` of the game dealt from ``seed``
         (AgentSpecError names the known agents when ``spec`` is not one)."""
         return self.agents.make(spec, seat, seed, settings)
 
-    def seat(self, agent: Agent) -> Agent:
-        """``agent`` as a seat of the shared play loop (the agent itself unless the game's agents
-        answer in a shape of their own)."""
-        return agent
+    def seat(self, agent: Any) -> Agent | LegalChooser:
+        """``agent`` as a seat of the shared play loop: a chooser among legal actions (the random
+        agent) as it is, any other through the game's ``adapt``."""
+        return agent if isinstance(agent, LegalChooser) else self.adapt(agent)
+
+    def adapt(self, agent: Any) -> Agent:
+        """An agent of the game as a seat of the loop (the agent itself unless the game's agents
+        answer in a shape of their own, as Undercover-V's describe or vote)."""
+        return agent  # type: ignore[no-any-return]
 
     def bare_action(self, action: Any) -> Any:
         """``action`` as ``legal_actions`` lists it (without stated deductions or reviews)."""
         return action
 
     @abstractmethod
-    def new_state(self, config: BaseModel, seed: int, seats: Sequence[SeatInfo]) -> GameState:
+    def new_state(self, config: C, seed: int, seats: Sequence[SeatInfo]) -> GameState:
         """A fresh game of ``config`` dealt from ``seed``, with ``seats`` named in its log."""
 
     @abstractmethod
@@ -112,9 +141,14 @@ class GameEntry(ABC, Generic[E]):
         """Every joint action a log records, with the index of the event that records it;
         LoggedActionError where the events break off or make no sense as an action."""
 
-    def logged_config(self, log: GameLog[E]) -> BaseModel:
+    def logged_config(self, log: GameLog[E]) -> C:
         """The config a log's header names, validated (ValueError naming the field)."""
         return self.config_type.model_validate(log.header.config)
+
+    def config_logged_into(self, config: C, folder: Path) -> C:
+        """``config`` as a game played into a log in ``folder`` logs it (a game naming a file,
+        such as the detective's case, names it relative to the log's folder); as it is here."""
+        return config
 
     def replay_state(self, log: GameLog[E]) -> GameState:
         """The game a log starts from: its header's config, seed and seats."""
@@ -135,39 +169,35 @@ class GameEntry(ABC, Generic[E]):
         version 0), from its first record; None for games that never wrote such logs."""
         return None
 
-    def read_log(self, path: str | Path) -> GameLog[E]:
+    def read_log(self, path: str | Path, *, inside: Path | None = None) -> GameLog[E]:
         """Read and validate one of this game's logs (LogError with file and line), migrated
-        to the current schema."""
+        to the current schema; ``inside``: the run folder it was found in (no link below it is
+        followed)."""
         return read_game_log(
             path,
             self.event_adapter,
+            inside=inside,
             game=self.info.name,
             terminal_type=self.terminal_type,
             check=self.check_events,
             migrate=self.migrate_record,
             header_of_start=self.header_of_start,
+            config_type=self.config_type,
         )
+
+    @property
+    def has_audit(self) -> bool:
+        """Whether the game audits its logs (overrides ``audit``)."""
+        return type(self).audit is not GameEntry.audit
 
     def audit(self, log: GameLog[E]) -> AuditRecord:
         """The audit record of one of this game's logs (ValueError, or LogError naming the
         line, when the log cannot be audited)."""
-        if self.auditor is None:
-            raise ValueError(f"{self.info.name}: the game has no audit")
-        module, name = self.auditor.split(":")
-        record = getattr(importlib.import_module(module), name)(log)
-        if not isinstance(record, AuditRecord):
-            raise TypeError(f"{self.auditor} returned {type(record).__name__}, not AuditRecord")
-        return record
+        raise ValueError(f"{self.info.name}: the game has no audit")
 
     def logged_decisions(self, log: GameLog[E]) -> list[LoggedDecision]:
         """The LLM decisions one of this game's logs records (none when the game logs none)."""
-        if self.decisions is None:
-            return []
-        module, name = self.decisions.split(":")
-        found = getattr(importlib.import_module(module), name)(log)
-        if not all(isinstance(d, LoggedDecision) for d in found):
-            raise TypeError(f"{self.decisions} returned other records than LoggedDecision")
-        return list(found)
+        return []
 
     def outcome(self, log: GameLog[E], seats: Sequence[int]) -> dict[str, float]:
         """How a finished game ended for ``seats`` (those an evaluation scores), keyed by
@@ -184,40 +214,78 @@ class GameEntry(ABC, Generic[E]):
             "return": sum(end.returns[i] for i in seats) / len(seats),
         }
 
-    def largest_answer_models(self) -> list[type[BaseModel]]:
-        """Every answer model the game's LLM agents send, at its largest (none without
-        ``answer_models``)."""
-        if self.answer_models is None:
-            return []
-        module, name = self.answer_models.split(":")
-        found = getattr(importlib.import_module(module), name)()
-        if not all(isinstance(m, type) and issubclass(m, BaseModel) for m in found):
-            raise TypeError(f"{self.answer_models} returned other things than pydantic models")
-        return list(found)
+    def answer_models(self) -> list[type[BaseModel]]:
+        """Every answer model the game's LLM agents send, each at its largest, so their schemas
+        are checked against what every server takes (conformance rule ``answer-schemas``); none
+        when the game asks for none."""
+        return []
 
     def reward_function(self) -> Callable[..., list[float | None]]:
-        """The game's reward function (ValueError when it has none)."""
-        if self.reward is None:
-            raise ValueError(f"{self.info.name}: the game has no reward function")
-        module, name = self.reward.split(":")
-        found = getattr(importlib.import_module(module), name)
-        if not callable(found):
-            raise TypeError(f"{self.reward} is not callable")
-        return found  # type: ignore[no-any-return]
+        """The game's exact reward function in TRL's shape (``prompts, completions,
+        position=..., **columns -> list[float | None]``, see ``games.core.reward``); ValueError
+        when the game has none."""
+        raise ValueError(f"{self.info.name}: the game has no reward function")
 
     def view(self, log: GameLog[E]) -> ViewParts | None:
         """What the game's own viewer adds to the page of one of its logs (None without one)."""
-        if self.viewer is None:
-            return None
-        module, name = self.viewer.split(":")
-        parts = getattr(importlib.import_module(module), name)(log)
-        if not isinstance(parts, ViewParts):
-            raise TypeError(f"{self.viewer} returned {type(parts).__name__}, not ViewParts")
-        return parts
+        return None
 
-    def header(self, config: BaseModel, seed: int, seats: Sequence[SeatInfo]) -> LogHeader:
+    def header(self, config: C, seed: int, seats: Sequence[SeatInfo]) -> LogHeader:
         """The common header of a game's log."""
         return make_header(self.info.name, config, seed, seats)
+
+    def seat_list(self) -> str:
+        """The seat list ``gumshoe play`` plays when none is given (``default_agents``)."""
+        if self.default_agents is not None:
+            return self.default_agents
+        offline = [n for n, t in self.agents.types.items() if not t.needs_llm]
+        return f"{offline[0]}*{self.info.min_players}"
+
+    def model_seats(self) -> str:
+        """The seats a model is evaluated at: ``model_agents``, else the first LLM agent at seat
+        0 and the first offline agent at the others of the smallest table; ValueError when the
+        game has no LLM agent."""
+        if self.model_agents is not None:
+            return self.model_agents
+        kinds = self.agents.types.values()
+        llm = next((t.name for t in kinds if t.needs_llm), None)
+        if llm is None:
+            raise ValueError(f"{self.info.name}: no LLM agent for a model to play")
+        offline = next(t.name for t in kinds if not t.needs_llm)
+        return ",".join([llm, *[offline] * (self.info.min_players - 1)])
+
+    def seat_count(self, options: P) -> int | None:
+        """How many seats one agent name fills under ``options`` (None: as many as the default
+        seat list has)."""
+        return None
+
+    def play_setup(
+        self, options: P, specs: tuple[str, ...], seed: int, settings: S, recorded: C | None
+    ) -> PlaySetup[C, S]:
+        """The game ``gumshoe play`` deals from ``seed`` with ``specs`` at its seats under
+        ``options`` (or ``recorded``, the config of a recorded game played again), its agents
+        built from ``settings`` (the command's LLM settings in them); ValueError naming the
+        option when they cannot be played."""
+        config = recorded if recorded is not None else self.default_config(len(specs))
+        return PlaySetup(config, settings, specs)
+
+    def game_id(self, config: C, seed: int) -> str:
+        """The id of the game of ``config`` dealt from ``seed`` (its log's and recordings' name)."""
+        return game_id(self.info.name, seed)
+
+    def play_state(self, config: C, seed: int, seats: Sequence[SeatInfo], settings: S) -> GameState:
+        """The game to play under ``settings`` (``new_state``, unless the settings choose a
+        referee, such as Undercover-V's prover)."""
+        return self.new_state(config, seed, seats)
+
+    def game_meters(self, state: GameState) -> dict[str, tuple[UsageMeter, ...]]:
+        """The usage meters of a played game's LLM calls made by no seat (a reader the referee
+        asks, say), by the label the usage table gives them; none here."""
+        return {}
+
+    def printer(self, options: P, settings: S, echo: Echo) -> GamePrinter:
+        """How ``gumshoe play`` shows a game of this entry under ``options``."""
+        return GamePrinter(echo)
 
 
 def game_names() -> tuple[str, ...]:
@@ -239,7 +307,7 @@ def unregister_game(name: str) -> None:
     GAME_MODULES.pop(name, None)
 
 
-def get_game(name: str) -> GameEntry[Any]:
+def get_game(name: str) -> GameEntry[Any, Any, Any, Any]:
     """The entry of game ``name``; ValueError names the registered games otherwise."""
     module = GAME_MODULES.get(name)
     if module is None:

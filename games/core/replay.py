@@ -15,7 +15,7 @@ class ReplayError(LogError):
     """The log and the engine disagree; names the file and the line where they part."""
 
 
-def replay(entry: GameEntry[Any], log: GameLog[Any]) -> Any:
+def replay(entry: GameEntry[Any, Any, Any, Any], log: GameLog[Any]) -> Any:
     """Replay ``log`` with ``entry``'s engine and return the state it reaches.
 
     A log cut short replays as far as it goes. Every event the engine produces must equal the

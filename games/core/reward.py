@@ -38,8 +38,8 @@ from typing import Any, Protocol
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from games.core.log import GameLog, LogHeader
+from reasoning.claims import Judgement
 from reasoning.llm import MalformedAnswer
-from reasoning.verifier import Judgement
 
 
 class RewardWeights(BaseModel):

@@ -17,19 +17,20 @@ from __future__ import annotations
 import json
 import os
 import re
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
-from typing import IO, Any, Generic, Protocol, TypeVar
+from typing import IO, Any, BinaryIO, Generic, Protocol, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
 from reasoning.closing import Closing
+from reasoning.outfile import json_text, named_os_error, open_fresh, write_atomic
 from reasoning.textfile import (
     UserFileError,
-    parse_user_jsonl,
+    iter_user_lines,
+    open_user_file,
+    parse_user_json,
     read_user_json_object,
-    read_user_text,
 )
 
 C = TypeVar("C", bound=BaseModel)
@@ -54,6 +55,16 @@ def field_errors(err: ValidationError) -> str:
         message = item["msg"].removeprefix("Value error, ")
         problems.append(f"field '{where}': {message}" if where else message)
     return "; ".join(problems)
+
+
+M = TypeVar("M", bound=BaseModel)
+
+
+def validate_strictly(model: type[M], data: Any) -> M:
+    """``data`` (read from a JSON file) validated as ``model`` with JSON's own types, strictly:
+    ``true`` is not an integer and ``"1"`` not a number (lax validation takes both); a
+    ValidationError names the field otherwise."""
+    return model.model_validate_json(json.dumps(data), strict=True)
 
 
 class RunDirError(ValueError):
@@ -81,13 +92,16 @@ class EventSink(Protocol):
 class EventLog(Closing):
     """A JSONL event log open for writing: one event a line, each line flushed as it is written.
 
-    Use it as a context manager. The file is opened (truncating whatever it held) at the first
-    event, so a command refused before its game starts leaves an existing log as it was. An
-    OSError while writing (a full disk) names the file.
+    Use it as a context manager. The file is created (replacing whatever file stood there, never
+    writing through a link; see ``reasoning.outfile``) at the first event, so a command refused
+    before its game starts leaves an existing log as it was. ``inside``: the folder the log
+    belongs to (a run directory), below which no link is followed. An OSError while writing (a
+    full disk) names the file.
     """
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, *, inside: Path | None = None) -> None:
         self.path = Path(path)
+        self.inside = inside
         self._file: IO[str] | None = None
         self._closed = False
         self.count = 0
@@ -96,13 +110,13 @@ class EventLog(Closing):
         """Append ``event`` as one JSON line and flush it to the operating system."""
         if self._closed:
             raise RunDirError(f"{self.path}: event log is closed")
+        if self._file is None:
+            self._file = open_fresh(self.path, inside=self.inside)
         try:
-            if self._file is None:
-                self._file = self.path.open("w", encoding="utf-8", newline="\n")
             self._file.write(event.model_dump_json() + "\n")
             self._file.flush()
         except OSError as err:
-            raise OSError(err.errno, err.strerror, str(self.path)) from None
+            raise named_os_error(err, self.path) from None
         self.count += 1
 
     def close(self) -> None:
@@ -113,66 +127,92 @@ class EventLog(Closing):
             self._file = None
 
 
-def read_jsonl(path: str | Path) -> list[dict[str, Any]]:
+def read_jsonl(path: str | Path, *, inside: Path | None = None) -> list[dict[str, Any]]:
     """Read a JSONL file into one dict per non-blank line; a bad line raises with its number."""
     path = Path(path)
-    try:
-        return [record for _, record in parse_user_jsonl(read_text(path), path)]
-    except UserFileError as err:
-        raise RunDirError(str(err)) from None
+    records: list[dict[str, Any]] = []
+    for lineno, line in iter_lines(path, inside=inside):
+        try:
+            record = parse_user_json(line, path, lineno)
+        except UserFileError as err:
+            raise RunDirError(str(err)) from None
+        if not isinstance(record, dict):
+            raise RunDirError(f"{path}:{lineno}: expected a JSON object")
+        records.append(record)
+    return records
 
 
-def read_text(path: str | Path) -> str:
-    """A file's text, which must be a regular UTF-8 file without a byte-order mark, within the
-    size limit of ``reasoning.textfile``; TextFileError names the file and the line."""
+def iter_lines(path: str | Path, *, inside: Path | None = None) -> Iterator[tuple[int, str]]:
+    """Yield (1-based line number, line) for every non-blank line of a UTF-8 text file without a
+    byte-order mark, read as it goes (``reasoning.textfile.iter_user_lines``); TextFileError
+    names the file and the line of what cannot be read."""
     path = Path(path)
     try:
-        return read_user_text(path, allow_bom=False)
+        for lineno, _, line in iter_user_lines(path, inside=inside, allow_bom=False):
+            if line.strip():
+                yield lineno, line
     except UserFileError as err:
         raise TextFileError(path, err.line, err.reason) from None
 
 
-def iter_lines(path: str | Path) -> Iterator[tuple[int, str]]:
-    """Yield (1-based line number, line) for every non-blank line of a UTF-8 text file."""
-    for lineno, line in enumerate(read_text(path).split("\n"), start=1):
-        if line.strip():
-            yield lineno, line
-
-
-def write_atomic(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` so readers see the old file or the whole new one, never part:
-    a uniquely named temporary file in the same folder, flushed to disk, then renamed. An
-    OSError (a full disk) names ``path``."""
+def _last_complete_record(path: Path, inside: Path | None) -> dict[str, Any] | None:
+    """The last line of a log as a dict, or None when the log is empty or ends mid-line (only
+    the log's tail is read)."""
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    except OSError as err:
-        raise OSError(err.errno, err.strerror, str(path)) from None
+        with open_user_file(path, inside=inside) as file:
+            tail = _tail(file)
+            if tail is None:
+                return None
+            line, start = tail
+            try:
+                text = line.decode("utf-8")
+            except UnicodeDecodeError as err:
+                number = _line_number(file, start)
+                byte, column = line[err.start], err.start + 1
+                reason = f"not UTF-8: byte 0x{byte:02x} at line {number}, column {column}"
+                raise TextFileError(path, number, reason) from None
+    except UserFileError as err:
+        raise TextFileError(path, err.line, err.reason) from None
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as file:
-            file.write(text)
-            file.flush()
-            os.fsync(file.fileno())
-        os.replace(tmp, path)
-    except BaseException as err:
-        Path(tmp).unlink(missing_ok=True)
-        if isinstance(err, OSError):
-            raise OSError(err.errno, err.strerror, str(path)) from None
-        raise
-
-
-def _last_complete_record(path: Path) -> dict[str, Any] | None:
-    """The last line of a log as a dict, or None when the log is empty or ends mid-line."""
-    text = read_text(path)
-    if not text.endswith("\n"):
-        return None
-    lines = [line for line in text.split("\n") if line.strip()]
-    if not lines:
-        return None
-    try:
-        record = json.loads(lines[-1])
-    except json.JSONDecodeError:
+        record = json.loads(text)
+    except (json.JSONDecodeError, RecursionError):
         return None
     return record if isinstance(record, dict) else None
+
+
+_TAIL_BLOCK = 1 << 16
+
+
+def _line_number(file: BinaryIO, offset: int) -> int:
+    """The 1-based number of the line starting at byte ``offset`` of ``file``."""
+    file.seek(0)
+    newlines = 0
+    while file.tell() < offset:
+        newlines += file.read(min(_TAIL_BLOCK, offset - file.tell())).count(b"\n")
+    return newlines + 1
+
+
+def _tail(file: BinaryIO) -> tuple[bytes, int] | None:
+    """The last non-blank line of ``file`` and where it starts (None when it holds none or does
+    not end in a newline), read backwards block by block from its end."""
+    end = file.seek(0, os.SEEK_END)
+    if end == 0:
+        return None
+    file.seek(end - 1)
+    if file.read(1) != b"\n":
+        return None
+    kept = b""
+    position = end
+    while position > 0:
+        start = max(0, position - _TAIL_BLOCK)
+        file.seek(start)
+        kept = file.read(position - start) + kept
+        position = start
+        body = kept.rstrip(b" \t\r\n")
+        cut = body.rfind(b"\n")
+        if cut >= 0 or (position == 0 and body):
+            return body[cut + 1 :], position + cut + 1
+    return None
 
 
 END_TYPE = "end"
@@ -221,15 +261,17 @@ class RunDir(Generic[C]):
         self.config = config
         if self.path.exists() and not self.path.is_dir():
             raise RunDirError(f"{self.path}: is a file, not a run directory")
+        if self.games_dir.is_symlink():
+            raise RunDirError(f"{self.games_dir}: is a symbolic link, not a folder")
         try:
             self.games_dir.mkdir(parents=True, exist_ok=True)
         except OSError as err:
             raise RunDirError(f"{self.path}: cannot create it ({err.strerror or err})") from None
         wanted = config.model_dump(mode="json")
-        if self.config_path.exists():
-            stored = self._read_json(self.config_path)
+        if os.path.lexists(self.config_path):
+            stored = self._read_json(self.config_path, self.path)
             try:
-                stored = type(config).model_validate(stored).model_dump(mode="json")
+                stored = validate_strictly(type(config), stored).model_dump(mode="json")
             except ValidationError as err:
                 raise RunDirError(f"{self.config_path}: {field_errors(err)}") from None
             if stored != wanted:
@@ -240,16 +282,16 @@ class RunDir(Generic[C]):
                     f"in {', '.join(differing)}"
                 )
         else:
-            write_atomic(self.config_path, json.dumps(wanted, indent=2, sort_keys=True) + "\n")
+            write_atomic(self.config_path, json_text(wanted, sort_keys=True), inside=self.path)
 
     @classmethod
     def resume(cls, path: str | Path, config_type: type[C]) -> RunDir[C]:
         """Reopen an existing run directory, reading its config back into ``config_type``."""
         config_path = Path(path) / cls.CONFIG_FILE
-        if not config_path.exists():
+        if not os.path.lexists(config_path):
             raise RunDirError(f"{config_path}: no such file; not a run directory")
         try:
-            config = config_type.model_validate(cls._read_json(config_path))
+            config = validate_strictly(config_type, cls._read_json(config_path, Path(path)))
         except ValidationError as err:
             raise RunDirError(f"{config_path}: {field_errors(err)}") from err
         return cls(path, config)
@@ -285,14 +327,14 @@ class RunDir(Generic[C]):
         """
         if self.is_finished(game_id):
             raise RunDirError(f"{self.log_path(game_id)}: game already finished")
-        return EventLog(self.log_path(game_id))
+        return EventLog(self.log_path(game_id), inside=self.path)
 
     def final_event(self, game_id: str) -> dict[str, Any] | None:
         """The end event of a finished game as a dict, or None when the game is not finished."""
         path = self.log_path(game_id)
-        if not path.exists():
+        if not os.path.lexists(path):
             return None
-        record = _last_complete_record(path)
+        record = _last_complete_record(path, self.path)
         if record is None or not finished_record(record):
             return None
         return record
@@ -313,24 +355,24 @@ class RunDir(Generic[C]):
     def read_events(self, game_id: str) -> list[dict[str, Any]]:
         """Every event of a game's log as dicts; a line that is not JSON raises with its number."""
         path = self.log_path(game_id)
-        if not path.exists():
+        if not os.path.lexists(path):
             raise RunDirError(f"{path}: no such game log")
-        return read_jsonl(path)
+        return read_jsonl(path, inside=self.path)
 
     def write_summary(self, summary: BaseModel) -> Path:
         """Store the run's summary (replacing an earlier one) and return its path."""
-        write_atomic(self.summary_path, summary.model_dump_json(indent=2) + "\n")
+        write_atomic(self.summary_path, summary.model_dump_json(indent=2) + "\n", inside=self.path)
         return self.summary_path
 
     def read_summary(self) -> dict[str, Any] | None:
         """The stored summary as a dict, or None when the run has not written one yet."""
-        if not self.summary_path.exists():
+        if not os.path.lexists(self.summary_path):
             return None
-        return self._read_json(self.summary_path)
+        return self._read_json(self.summary_path, self.path)
 
     @staticmethod
-    def _read_json(path: Path) -> dict[str, Any]:
+    def _read_json(path: Path, inside: Path) -> dict[str, Any]:
         try:
-            return read_user_json_object(path, allow_bom=False)
+            return read_user_json_object(path, allow_bom=False, inside=inside)
         except UserFileError as err:
             raise RunDirError(str(err)) from None

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import (
     BaseModel,
@@ -26,8 +26,10 @@ from pydantic import (
 from games.core.agents import AgentRegistry
 from games.core.runlog import field_errors
 from reasoning.jsonpos import line_in, parse_model
-from reasoning.llm import LLMSettings
 from reasoning.textfile import UserFileError, parse_user_jsonl, read_user_text
+
+if TYPE_CHECKING:
+    from reasoning.llm.settings import LLMSettings
 
 MAX_SEATS_BYTES = 1024 * 1024
 """The largest seats file read."""
@@ -57,6 +59,8 @@ class SeatEndpoint(BaseModel):
 
     def applied(self, llm: LLMSettings) -> LLMSettings:
         """``llm`` with this seat's endpoint and key in place of the command's."""
+        from reasoning.llm.settings import LLMSettings
+
         update: dict[str, object] = {}
         if self.base_url is not None:
             update["base_url"] = self.base_url
@@ -101,6 +105,8 @@ class SeatEntry(BaseModel):
         if value is not None and agent is not None and not _registry(info).get(agent).needs_llm:
             raise ValueError(f"agent {agent!r} asks no LLM")
         if value is not None and info.field_name == "base_url":
+            from reasoning.llm.settings import LLMSettings
+
             try:
                 LLMSettings.model_validate({"base_url": value})
             except ValidationError as err:

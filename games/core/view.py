@@ -10,6 +10,7 @@ small. A panel is given only at the steps where it changes; the page shows the l
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -253,21 +254,18 @@ def game_view(
     parts: ViewParts | None = None,
     calls: list[Call] | None = None,
     note: str = "",
+    *,
+    with_steps: bool = True,
 ) -> GameView:
     """The view of one game: the steps of its log (texts and formulas from ``parts`` where the
-    game gives them), its outcome, panels, documents, audit record with each claim in words,
-    and its recorded calls."""
+    game gives them; left out without ``with_steps``, for a caller that reads them one at a
+    time with ``view_steps``), its outcome, panels, documents, audit record with each claim in
+    words, and its recorded calls."""
     parts = parts or ViewParts()
-    steps = event_steps(log)
+    events = len(log.events)
     for name, given in (("texts", parts.texts), ("formulas", parts.formulas)):
-        if given is not None and len(given) != len(steps):
-            raise ValueError(f"{game} viewer: {len(given)} {name} for {len(steps)} events")
-    if parts.texts is not None:
-        steps = [s.model_copy(update={"text": t}) for s, t in zip(steps, parts.texts, strict=True)]
-    if parts.formulas is not None:
-        steps = [
-            s.model_copy(update={"formula": f}) for s, f in zip(steps, parts.formulas, strict=True)
-        ]
+        if given is not None and len(given) != events:
+            raise ValueError(f"{game} viewer: {len(given)} {name} for {events} events")
     rows = record.rows if record is not None else []
     claims = parts.claims if parts.claims is not None else [Line(text=r.claim) for r in rows]
     if len(claims) != len(rows):
@@ -281,7 +279,7 @@ def game_view(
         seats=seats,
         agents=[s.agent for s in log.header.seats],
         outcome=outcome(log),
-        steps=steps,
+        steps=list(view_steps(log, parts)) if with_steps else [],
         panels=parts.panels,
         record=record,
         claims=claims,
@@ -313,28 +311,27 @@ def outcome(log: GameLog[Any]) -> Outcome:
     )
 
 
-def event_steps(log: GameLog[Any]) -> list[Step]:
-    """One step per logged event, in words: what kind of event it is, who acted, and its plain
-    fields (a game's own viewer describes its events better), with the seat it names as the
-    actor."""
+def view_steps(log: GameLog[Any], parts: ViewParts | None = None) -> Iterator[Step]:
+    """One step per logged event, in words, made as it is asked for (a long log's events are
+    read from its file one at a time): the text and formula ``parts`` gives for it, else what
+    kind of event it is, who acted, and its plain fields (a game's own viewer describes its
+    events better), with the seat it names as the actor."""
+    parts = parts or ViewParts()
     names = [s.name for s in log.header.seats]
-    steps: list[Step] = []
     for index, event in enumerate(log.events):
         fields = event.model_dump(mode="json", exclude={"type", "seq"})
         actor = fields.pop("seat", fields.pop("player", None))
         actor = actor if isinstance(actor, int) and 0 <= actor < len(names) else None
-        kind = str(getattr(event, "type", type(event).__name__)).replace("_", " ")
-        said = [
-            f"{key.replace('_', ' ')} {value}"
-            for key, value in fields.items()
-            if isinstance(value, str | int) and not isinstance(value, bool) and value != ""
-        ]
-        who = f"{names[actor]}: " if actor is not None else ""
-        steps.append(
-            Step(
-                line=log.line_of(index),
-                actor=actor,
-                text=who + kind + (f" ({', '.join(said)})" if said else ""),
-            )
-        )
-    return steps
+        if parts.texts is not None:
+            text = parts.texts[index]
+        else:
+            kind = str(getattr(event, "type", type(event).__name__)).replace("_", " ")
+            said = [
+                f"{key.replace('_', ' ')} {value}"
+                for key, value in fields.items()
+                if isinstance(value, str | int) and not isinstance(value, bool) and value != ""
+            ]
+            who = f"{names[actor]}: " if actor is not None else ""
+            text = who + kind + (f" ({', '.join(said)})" if said else "")
+        formula = parts.formulas[index] if parts.formulas is not None else None
+        yield Step(line=log.line_of(index), actor=actor, text=text, formula=formula)

@@ -10,13 +10,14 @@ from collections.abc import Sequence
 from functools import partial
 from itertools import product
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
 
-from formalize.reading.reader import Reader
+from formalize.reading.reader import Reader, ReaderKind
 from formalize.reading.reading import Reading
 from games.core.agents import AgentRegistry, AgentType, combined_fallbacks
 from games.core.llm_player import LLMPlayer, SeatClient, recorded_index, seat_client
-from games.core.recordings import game_llm_settings
+from games.core.random_agent import RandomAgent
+from games.core.settings import AgentSettings
 from games.detective.case import Case, Question
 from games.detective.engine import Answer, DetectiveAction, DetectiveView, Visit
 from games.detective.freetext import ask_free_answers
@@ -30,36 +31,21 @@ from games.detective.prompts import (
     location_prompt,
     match_choice,
 )
-from games.detective.reading import ReaderKind, make_reader, read_answer
+from games.detective.reading import make_reader, read_answer
 from provers.sat_session import SatSession
 from provers.sat_solver import DEFAULT_SOLVER
-from reasoning.llm import ChatClient, FallbackCounter, FallbackSnapshot, LLMSettings, UsageMeter
+from reasoning.llm import ChatClient, FallbackCounter, FallbackSnapshot, UsageMeter
 
 
-class AgentSettings(BaseModel):
-    """What the factories read: the LLM endpoint for LLM agents, the SAT solver for the prover
-    agent, and who reads the ``llm-words`` agent's answers."""
+class DetectiveAgentSettings(AgentSettings):
+    """What the factories read: the LLM endpoint for LLM agents (the base's), the SAT solver for
+    the prover agent, and who reads the ``llm-words`` agent's answers."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    llm: LLMSettings | None = Field(default=None, description="None: read from the environment.")
     sat_solver: str = DEFAULT_SOLVER
     reader: ReaderKind = Field(
         default="offline",
         description="Who reads answers in words: offline, llm (early-stop vote) or combined.",
     )
-
-    def llm_settings(self) -> LLMSettings:
-        """The LLM settings given, or those the environment describes."""
-        return self.llm if self.llm is not None else LLMSettings()
-
-    def for_game(self, game_id: str) -> AgentSettings:
-        """The settings for game ``game_id``: record/replay run directories become its
-        recording (``games.core.recordings``)."""
-        llm = self.llm_settings()
-        if llm.record_path is None and llm.replay_path is None:
-            return self
-        return self.model_copy(update={"llm": game_llm_settings(llm, game_id, 1)})
 
 
 class ProverAgent:
@@ -289,32 +275,39 @@ class WordsAgent:
         return self._choose.act(view)
 
 
-def _prover(seat: int, seed: int, settings: AgentSettings) -> ProverAgent:
+def _prover(seat: int, seed: int, settings: DetectiveAgentSettings) -> ProverAgent:
     return ProverAgent(settings.sat_solver)
 
 
-def _llm(seat: int, seed: int, settings: AgentSettings) -> LLMAgent:
-    return LLMAgent(seat_client(settings.llm_settings(), seat), seed)
+def _llm(seat: int, seed: int, settings: DetectiveAgentSettings) -> LLMAgent:
+    return LLMAgent(seat_client(settings.seat_llm(seat), seat), seed)
 
 
-def _words(seat: int, seed: int, settings: AgentSettings) -> WordsAgent:
-    return WordsAgent(seat_client(settings.llm_settings(), seat), seed, settings.reader)
+def _words(seat: int, seed: int, settings: DetectiveAgentSettings) -> WordsAgent:
+    return WordsAgent(seat_client(settings.seat_llm(seat), seat), seed, settings.reader)
 
 
-def _random_order(seat: int, seed: int, settings: AgentSettings) -> LLMAgent:
-    client = seat_client(settings.llm_settings(), seat)
+def _random_order(seat: int, seed: int, settings: DetectiveAgentSettings) -> LLMAgent:
+    client = seat_client(settings.seat_llm(seat), seat)
     return LLMAgent(client, seed, random_order=True, name="random-order")
 
 
-Agent = ProverAgent | LLMAgent | WordsAgent
+def _random(seat: int, seed: int, settings: DetectiveAgentSettings) -> RandomAgent:
+    return RandomAgent(seed)
 
-AGENTS: AgentRegistry[AgentSettings, Agent] = AgentRegistry(
+
+Agent = ProverAgent | LLMAgent | WordsAgent | RandomAgent
+
+AGENTS: AgentRegistry[DetectiveAgentSettings, Agent] = AgentRegistry(
     [
         AgentType(
             "prover",
             "visits where most answers unlock next, answers only what its reading entails",
             False,
             _prover,
+        ),
+        AgentType(
+            "random", "a seeded random answer at every stage, a random location", False, _random
         ),
         AgentType("llm", "seed 001's LLM player: chooses locations and answers", True, _llm),
         AgentType(
@@ -328,7 +321,7 @@ AGENTS: AgentRegistry[AgentSettings, Agent] = AgentRegistry(
         ),
     ],
     game="detective",
-    settings=AgentSettings,
+    settings=DetectiveAgentSettings,
 )
 """Every detective agent, by name."""
 

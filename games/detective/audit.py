@@ -11,22 +11,24 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, ValidationError
 
 from formalize.reading.reading import Reading, SlotReading
 from games.core.audit import AuditRecord, Cell, ReadAnswer, Where, audit_row, judged_record
 from games.core.log import GameLog
 from games.core.replay import replay
-from games.core.runlog import LogError
+from games.core.runlog import LogError, field_errors
 from games.detective.case import Case
 from games.detective.engine import case_digest
 from games.detective.entry import ENTRY, game_case
-from games.detective.events import AnswersEvent, CaseStart, DetectiveConfig, DetectiveEvent
+from games.detective.events import AnswersEvent, CaseStart, DetectiveEvent
+from games.detective.generator import GenerationError
 from games.detective.verify import card_formulas, slot_formula, theory_formulas
 from provers import get_prover
+from reasoning.claims import ClaimStatus, Judgement
 from reasoning.formula import Card, Formula
 from reasoning.prover import Axiom
-from reasoning.verifier import ClaimCheck, ClaimStatus, Judgement, Verifier
+from reasoning.verifier import ClaimCheck, Verifier
 
 AUDIT_PROVER = "sat"
 """The backend that audits a log's answers (the case theory is propositional)."""
@@ -122,9 +124,12 @@ def audit_stages(
 
 def logged_case(log: GameLog[DetectiveEvent]) -> Case:
     """The case a detective log played, rebuilt from its header and checked against its digest,
-    the log replayed; LogError or ValueError saying what is wrong."""
-    config = DetectiveConfig.model_validate(log.header.config)
-    case = game_case(config, log.seed)
+    the log replayed; LogError (naming the log) saying what is wrong."""
+    try:
+        case = game_case(ENTRY.logged_config(log), log.seed)
+    except (ValueError, GenerationError) as err:
+        why = field_errors(err) if isinstance(err, ValidationError) else str(err)
+        raise LogError(log.path, 1, f"the case its header names: {why}") from None
     start = log.events[0] if log.events else None
     if not isinstance(start, CaseStart) or start.digest != case_digest(case):
         raise LogError(log.path, log.line_of(0), "the log's case is not the one its header names")

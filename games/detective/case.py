@@ -10,6 +10,7 @@ leave the logic out; it can then only be graded by a model, not exactly.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Literal
 
 from pydantic import (
     BaseModel,
@@ -192,9 +193,69 @@ class CaseKnobs(BaseModel):
         return self
 
 
+class CardWriting(BaseModel):
+    """How one location's text was written: by the ``model`` (its text, kept once the prover
+    showed that it states exactly the location's facts) or from the ``template`` (after the
+    model's attempts failed); the replies asked for, those that could not be used at all, why
+    the last refused text was refused, the witness whose words the card gives (read as "I"), and
+    the indices of its calls in the recording, when one was kept."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    location: str = Field(min_length=1)
+    written_by: Literal["model", "template"]
+    attempts: int = Field(ge=0)
+    unusable: int = Field(default=0, ge=0)
+    problems: list[str] = []
+    speaker: str | None = None
+    recorded: list[int] = []
+
+
+class Provenance(BaseModel):
+    """Who wrote a case's location texts: the ``writer`` (``llm``: a model, checked by the
+    prover), the model, the prover that checked its texts, and one record per location."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    writer: Literal["llm"]
+    model: str
+    prover: str
+    cards: list[CardWriting]
+
+    @property
+    def kept(self) -> int:
+        """Locations whose text the model wrote."""
+        return sum(c.written_by == "model" for c in self.cards)
+
+    @property
+    def fallen_back(self) -> int:
+        """Locations left with the template's text."""
+        return sum(c.written_by == "template" for c in self.cards)
+
+    @property
+    def reasked(self) -> int:
+        """Locations the model was asked about more than once."""
+        return sum(c.attempts > 1 for c in self.cards)
+
+    @property
+    def calls(self) -> int:
+        """Replies asked of the model in all."""
+        return sum(c.attempts for c in self.cards)
+
+    @property
+    def unusable(self) -> int:
+        """Replies that were not the answer asked for."""
+        return sum(c.unusable for c in self.cards)
+
+    def card(self, location: str) -> CardWriting | None:
+        """The record of ``location``, if any."""
+        return next((c for c in self.cards if c.location == location), None)
+
+
 class Case(BaseModel):
     """A whole detective case as stored in a case file; ``house_plan`` is a card read with the
-    introduction (the doors, the locked rooms and the rules of the evening), empty if none."""
+    introduction (the doors, the locked rooms and the rules of the evening), empty if none;
+    ``provenance`` says which location texts a model wrote, when one did."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -210,6 +271,7 @@ class Case(BaseModel):
     locations: list[Location] = Field(min_length=1)
     solution: str = Field(min_length=1)
     setting: Setting | None = None
+    provenance: Provenance | None = None
 
     @model_validator(mode="after")
     def _references(self) -> Case:
@@ -223,6 +285,10 @@ class Case(BaseModel):
         if len(set(qids)) != len(qids):
             raise ValueError("questions: ids must be unique")
         known = set(ids)
+        if self.provenance is not None:
+            strange = [c.location for c in self.provenance.cards if c.location not in known]
+            if strange:
+                raise ValueError(f"provenance: {strange[0]!r} is not a location of the case")
         for q in self.questions:
             sets = q.unlock_sets + [s for slot in q.slots for s in slot.unlock_sets]
             for unlock in sets:

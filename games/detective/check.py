@@ -7,8 +7,9 @@ stored unlock set must be one of the minimal sets of locations that settle its a
 such set must be stored; no answer may be settled by one location; exactly the locations no
 answer needs are red herrings; the knobs a case declares must describe it; and each location's
 text must state its facts in words (a sentence the generator's reader reads back to it, or one
-of its clauses), never their opposite. The work is bounded by the case's size and a time limit;
-beyond either, ``CheckLimitError`` says which.
+of its clauses), never their opposite; a text a model wrote must state exactly its facts, read
+back sentence by sentence and judged by the prover. The work is bounded by the case's size and
+a time limit; beyond either, ``CheckLimitError`` says which.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from formalize.world.setting import Setting
 from games.detective.case import Case
 from games.detective.knowledge import CaseKnowledge
 from games.detective.narrative import parse_sentence, sentences, stated_facts
+from games.detective.readback import read_card
 from games.detective.unlock import (
     TooManyUnlockSets,
     UnlockKey,
@@ -32,6 +34,7 @@ from games.detective.unlock import (
     with_unlock_sets,
 )
 from games.detective.verify import answer_formula, answer_problems, case_knowledge
+from reasoning import deadline
 from reasoning.constraints import ConstraintSessionFactory
 from reasoning.formula import Formula, atoms, conj
 from reasoning.prover import Prover
@@ -49,20 +52,29 @@ class CheckLimitError(ValueError):
     """The case is too large, or its check too long, to finish; the message says which."""
 
 
-def _deadline(seconds: float) -> Callable[[str], Callable[[], None]]:
-    """A factory of ticks: ``tick = make(doing)``; ``tick()`` raises past ``seconds``."""
-    start = time.monotonic()
+class _Clock:
+    """The check's time limit and what the check is doing: ``during(doing)`` names the next
+    step and returns its tick (``tick()`` raises past the limit); ``late()`` is the error the
+    whole-call alarm raises, naming the step it interrupted."""
 
-    def make(doing: str) -> Callable[[], None]:
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self.start = time.monotonic()
+        self.doing = "reading the case"
+
+    def late(self) -> CheckLimitError:
+        return CheckLimitError(
+            f"gave up after {self.seconds:g} s while {self.doing} (--time-limit allows more)"
+        )
+
+    def during(self, doing: str) -> Callable[[], None]:
+        self.doing = doing
+
         def tick() -> None:
-            if time.monotonic() - start > seconds:
-                raise CheckLimitError(
-                    f"gave up after {seconds:g} s while {doing} (--time-limit allows more)"
-                )
+            if time.monotonic() - self.start > self.seconds:
+                raise self.late()
 
         return tick
-
-    return make
 
 
 def _places(case: Case, indices: Sequence[int] | frozenset[int]) -> str:
@@ -307,8 +319,10 @@ def _text_problem(
     return f"{where}: the text does not state its fact {formula_text} (such as {example!r})"
 
 
-def text_problems(case: Case) -> list[str]:
-    """Each location's (and the introduction's) facts stated in its text, never contradicted."""
+def text_problems(case: Case, prover: Prover) -> list[str]:
+    """Each location's (and the introduction's) facts stated in its text, never contradicted;
+    a location whose text a model wrote (the case's provenance says which) must state exactly
+    its facts, every sentence read back and judged by ``prover`` (``readback.read_card``)."""
     if case.setting is None:
         return []
     setting = case.setting
@@ -317,7 +331,16 @@ def text_problems(case: Case) -> list[str]:
         _text_problem("introduction", case.introduction, intro, f, setting)
         for f in case.intro_facts
     ]
+    known = [parse_formula(f) for f in case.intro_facts]
     for loc in case.locations:
+        written = None if case.provenance is None else case.provenance.card(loc.id)
+        if written is not None and written.written_by == "model":
+            facts = [parse_formula(f) for f in loc.facts]
+            reading = read_card(
+                loc.text, facts, setting, prover, speaker=written.speaker, known=known
+            )
+            found += [f"location '{loc.id}': {p}" for p in reading.problems]
+            continue
         stated = stated_facts(loc.text, setting)
         found += [
             _text_problem(f"location '{loc.id}'", loc.text, stated, f, setting) for f in loc.facts
@@ -334,16 +357,31 @@ def check_case(
 ) -> tuple[Case, list[str]]:
     """Every way ``case`` (which must have logic) breaks the contract, one line each, and the
     case with its unlock sets filled in when it had none; ``on_compute`` is called before
-    missing unlock sets are computed. CheckLimitError past ``time_limit`` seconds."""
+    missing unlock sets are computed. CheckLimitError past ``time_limit`` seconds, from the
+    step's own ticks or, in the main thread, from an alarm that stops any step
+    (``reasoning.deadline``)."""
     problems = logic_problems(case)
     if problems:
         return case, problems
-    make_tick = _deadline(time_limit)
+    clock = _Clock(time_limit)
+    with deadline.time_limit(time_limit, clock.late):
+        return _checked(case, prover, factory, clock, on_compute)
+
+
+def _checked(
+    case: Case,
+    prover: Prover,
+    factory: ConstraintSessionFactory,
+    clock: _Clock,
+    on_compute: Callable[[], None] | None,
+) -> tuple[Case, list[str]]:
+    clock.during("building the case's theory")
     with case_knowledge(case, factory) as kb:
+        clock.during("looking for contradictions")
         problems = clash_problems(case, kb)
         if problems:
             return case, problems
-        make_tick("checking the answers")()
+        clock.during("checking the answers")()
         problems = answer_problems(case, prover)
         if problems:
             return case, problems
@@ -351,13 +389,15 @@ def check_case(
         if bare and on_compute is not None:
             on_compute()
         try:
-            computed = computed_unlock_sets(case, factory, make_tick("computing the unlock sets"))
+            computed = computed_unlock_sets(
+                case, factory, clock.during("computing the unlock sets")
+            )
         except TooManyUnlockSets as err:
             return case, [f"questions: {err}; a case must have fewer ways to an answer"]
         problems = rule_problems(case, computed, flagged=not bare)
         if bare:
             case = with_unlock_sets(case, factory, computed)
         problems += unlock_problems(case, kb, computed)
-    make_tick("checking the texts")()
-    problems += text_problems(case)
+    clock.during("checking the texts")()
+    problems += text_problems(case, prover)
     return case, problems

@@ -1,27 +1,20 @@
-"""``gumshoe detective ...`` (generate a case file, check one against its contract), and
-``gumshoe play detective``."""
+"""``gumshoe detective ...``: generate a case file, check one against its contract (a case file
+``gumshoe play detective --case`` plays must pass the check)."""
 
 from __future__ import annotations
 
+from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Literal, cast, get_args
 
 import typer
 from pydantic import ValidationError
 
 from games.core.cli import (
-    CommandOptions,
-    fail,
-    prepare_out,
-    usage_footer,
-    with_options,
+    describe_error,
+    llm_settings,
 )
-from games.core.errors import PLAY_ERRORS
-from games.core.llm_player import seat_client
-from games.core.play import play_game
-from games.core.runlog import EventLog, field_errors, game_id, write_atomic
-from games.detective.agents import AGENTS, AgentSettings, LLMAgent
-from games.detective.autograder import MODES, AutoGrader, answer_text
+from games.core.runlog import field_errors
 from games.detective.case import Case, CaseError, CaseKnobs, dump_case, load_case
 from games.detective.check import (
     DEFAULT_TIME_LIMIT,
@@ -29,13 +22,15 @@ from games.detective.check import (
     check_case,
     logic_problems,
 )
-from games.detective.engine import DetectiveState
-from games.detective.entry import ENTRY
-from games.detective.events import AnswersEvent, DetectiveConfig, VisitEvent
 from games.detective.generator import GenerationError, generate_case
+from games.detective.llm_writer import DEFAULT_ATTEMPTS, LLMWriters
 from games.detective.planner import best_achievable
+from games.detective.writer import TemplateWriter
 from provers.registry import PROVER_NAMES, get_prover
 from provers.sat_session import SatSession
+from reasoning import deadline
+from reasoning.llm import ChatClient, LLMEndpointError, ReplayError, make_client, recording_file
+from reasoning.outfile import write_atomic
 from reasoning.prover import Prover, ProverUnavailable
 
 detective_app = typer.Typer(
@@ -59,12 +54,65 @@ def _prover(name: str) -> Prover:
         raise _fail(f"--prover: {err}") from None
 
 
+WriterKind = Literal["template", "llm"]
+"""Who writes a generated case's location texts: the templates, or a model checked by the
+prover (``games.detective.llm_writer``)."""
+
+
+class TimeLimitReached(RuntimeError):
+    """A command ran out of the time its ``--time-limit`` allows."""
+
+
+def _writer_client(
+    writer: WriterKind,
+    out: Path,
+    model: str | None,
+    base_url: str | None,
+    record: bool,
+    replay: Path | None,
+) -> tuple[ChatClient | None, Path | None]:
+    """The chat client of ``--writer llm`` (None for the templates) and the file its calls are
+    recorded in (``<out>.llm.jsonl`` with ``--record``); ValueError in one line naming the
+    option that is wrong."""
+    given = [
+        name
+        for name, value in (
+            ("--model", model),
+            ("--base-url", base_url),
+            ("--record", record or None),
+            ("--replay", replay),
+        )
+        if value is not None
+    ]
+    if writer == "template":
+        if given:
+            raise ValueError(f"{given[0]}: only --writer llm asks a model")
+        return None, None
+    if record and replay is not None:
+        raise ValueError("--record and --replay cannot be used together")
+    recording = out.with_suffix(".llm.jsonl") if record else None
+    settings = llm_settings(model, base_url, recording, replay)
+    if replay is None and not settings.configured:
+        raise ValueError(
+            "--writer llm: no endpoint (give --base-url or set GUMSHOE_LLM_BASE_URL, or "
+            "--replay a recording)"
+        )
+    if replay is not None and recording_file(replay) is None:
+        raise ValueError(f"--replay {replay}: no such recording")
+    if recording is not None:
+        recording.unlink(missing_ok=True)
+    return make_client(settings), recording
+
+
 @detective_app.command("generate")
 def generate(
     seed: Annotated[int, typer.Option(help="Seed of the case; the same seed gives the same case.")],
     out: Annotated[Path, typer.Option(help="Where to write the case file (JSON).")],
     prover: Annotated[
-        str, typer.Option(help=f"Backend that checks the case: {', '.join(PROVER_NAMES)}.")
+        str,
+        typer.Option(
+            help=f"Backend that checks the case (and a model's texts): {', '.join(PROVER_NAMES)}."
+        ),
     ] = DEFAULT_CHECK_PROVER,
     locations: Annotated[int, typer.Option(help="Number of locations.")] = 15,
     questions: Annotated[int, typer.Option(help="Number of questions (2-5).")] = 3,
@@ -82,6 +130,39 @@ def generate(
             help="Answers from chains of indirect clues (harder) or from direct clues (easier).",
         ),
     ] = True,
+    writer: Annotated[
+        str,
+        typer.Option(
+            metavar="KIND",
+            help="Who writes the location texts: template, or llm (a model writes each from "
+            "its facts; a text is kept only when the prover shows it states exactly them).",
+        ),
+    ] = "template",
+    model: Annotated[str | None, typer.Option(help="With --writer llm: the model.")] = None,
+    base_url: Annotated[
+        str | None, typer.Option(help="With --writer llm: the OpenAI-compatible endpoint.")
+    ] = None,
+    record: Annotated[
+        bool,
+        typer.Option("--record", help="With --writer llm: record the calls in <out>.llm.jsonl."),
+    ] = False,
+    replay: Annotated[
+        Path | None,
+        typer.Option(
+            metavar="FILE",
+            help="With --writer llm: answer the calls from this recording, not an endpoint.",
+        ),
+    ] = None,
+    attempts: Annotated[
+        int,
+        typer.Option(
+            min=1, help="With --writer llm: replies asked per location before the template's."
+        ),
+    ] = DEFAULT_ATTEMPTS,
+    time_limit: Annotated[
+        float | None,
+        typer.Option(min=0.1, help="Seconds the whole command may take before it gives up."),
+    ] = None,
 ) -> None:
     """Generate a case whose answers a prover checks, and write it as a case file."""
     try:
@@ -97,11 +178,31 @@ def generate(
         )
     except ValidationError as err:
         raise _fail(field_errors(err).replace("field '", "option '--").replace("_", "-")) from None
+    if writer not in get_args(WriterKind):
+        raise _fail(f"--writer: template or llm, got {writer!r}")
     checker = _prover(prover)
     try:
-        case = generate_case(seed, checker, SatSession, knobs)
-    except GenerationError as err:
+        client, recording = _writer_client(
+            cast(WriterKind, writer), out, model, base_url, record, replay
+        )
+    except ValueError as err:
         raise _fail(str(err)) from None
+    writers = None if client is None else LLMWriters(client, checker, attempts)
+    limit: AbstractContextManager[None] = (
+        nullcontext()
+        if time_limit is None
+        else deadline.time_limit(
+            time_limit,
+            lambda: TimeLimitReached(f"gave up after {time_limit:g} s (--time-limit allows more)"),
+        )
+    )
+    try:
+        with limit:
+            case = generate_case(seed, checker, SatSession, knobs, writer=writers or TemplateWriter)
+    except (GenerationError, TimeLimitReached, ReplayError, ValueError) as err:
+        raise _fail(str(err)) from None
+    except LLMEndpointError as err:
+        raise _fail(describe_error(err)) from None
     try:
         write_atomic(out, dump_case(case))
     except OSError as err:
@@ -112,28 +213,48 @@ def generate(
         f"({sum(loc.red_herring for loc in case.locations)} red herrings); best overall score "
         f"{best.score.overall:.2f}"
     )
+    written = case.provenance
+    if written is not None:
+        typer.echo(
+            f"  {written.model} wrote {written.kept} of {len(written.cards)} location texts "
+            f"({written.reasked} re-asked, {written.fallen_back} kept the template's text; "
+            f"{written.calls} calls, {written.unusable} unusable replies)"
+        )
+        for card in written.cards:
+            why = f": {card.problems[0]}" if card.problems else ""
+            replies = "reply" if card.attempts == 1 else "replies"
+            typer.echo(f"    {card.location}: {card.written_by}, {card.attempts} {replies}{why}")
+    if recording is not None:
+        typer.echo(f"  calls recorded in {recording}")
 
 
 def checked_case(
     case_file: Path, prover: str, time_limit: float = DEFAULT_TIME_LIMIT, verbose: bool = False
 ) -> Case:
     """The case in ``case_file`` with its unlock sets, once it passes every check; otherwise
-    exit 2 with one line naming the file and the first failing place."""
-    try:
-        case = load_case(case_file)
-    except CaseError as err:
-        raise _fail(str(err)) from None
-    problems = logic_problems(case)
-    if not case.checkable and not problems:
-        return case
-    checker = _prover(prover)
+    exit 2 with one line naming the file and the first failing place. ``time_limit`` bounds
+    the whole call, reading the file and building the case's theory included."""
 
     def computing() -> None:
         if verbose:
             typer.echo(f"{case_file}: computing the missing unlock sets")
 
+    def late() -> CheckLimitError:
+        return CheckLimitError(
+            f"gave up after {time_limit:g} s while reading the case (--time-limit allows more)"
+        )
+
     try:
-        case, problems = check_case(case, checker, SatSession, time_limit, computing)
+        with deadline.time_limit(time_limit, late):
+            case = load_case(case_file)
+            problems = logic_problems(case)
+            if not case.checkable and not problems:
+                return case
+            if not problems:
+                checker = _prover(prover)
+                case, problems = check_case(case, checker, SatSession, time_limit, computing)
+    except CaseError as err:
+        raise _fail(str(err)) from None
     except (CheckLimitError, ValueError) as err:
         raise _fail(f"{case_file}: {err}") from None
     if problems:
@@ -168,92 +289,3 @@ def check(
         f"  case: P {best.score.progressive:.2f}  F {best.score.final:.2f}  "
         f"O {best.score.overall:.2f}"
     )
-
-
-@with_options(CommandOptions)
-def play_detective(
-    shared: CommandOptions,
-    seed: Annotated[int, typer.Option(help="Seed of the generated case and of the agent.")] = 0,
-    agent: Annotated[str, typer.Option(help=f"The player: {', '.join(AGENTS.names)}.")] = "prover",
-    case_file: Annotated[
-        Path | None, typer.Option("--case", help="Play this case file instead of a generated one.")
-    ] = None,
-    questions: Annotated[int, typer.Option(help="Questions of a generated case (2-5).")] = 3,
-    locations: Annotated[int, typer.Option(help="Locations of a generated case.")] = 15,
-    autograde: Annotated[
-        int | None,
-        typer.Option(
-            help="Also grade the final answers with the LLM autograder in this mode (1-5)."
-        ),
-    ] = None,
-) -> None:
-    """Play one detective case: answers after the introduction and after every location, each
-    stage's exact grades, the scores P, F, O and the best achievable. A case file must pass
-    ``gumshoe detective check`` first."""
-    out = shared.out
-    try:
-        knobs = CaseKnobs(questions=questions, locations=locations)
-        config = DetectiveConfig(
-            knobs=knobs, case_file=None if case_file is None else str(case_file)
-        )
-        AGENTS.get(agent)
-        if autograde is not None and autograde not in MODES:
-            raise ValueError(f"--autograde: a mode 1-5, got {autograde}")
-        gid = game_id("detective", seed)
-        llm = shared.llm()
-        settings = AgentSettings(llm=llm).for_game(gid)
-    except (ValidationError, ValueError) as err:
-        fail(err)
-    if case_file is not None:
-        checked_case(case_file, DEFAULT_CHECK_PROVER)
-    try:
-        if out is not None:
-            prepare_out(out)
-        sink = None if out is None else EventLog(out / f"{gid}.jsonl")
-    except (ValidationError, ValueError, OSError) as err:
-        fail(err)
-    try:
-        played = play_game(ENTRY, [agent], seed, settings, config, sink)
-    except (CaseError, GenerationError) as err:
-        fail(err)
-    except PLAY_ERRORS as err:
-        fail(err, 1)
-    finally:
-        if sink is not None:
-            sink.close()
-    state = played.state
-    assert isinstance(state, DetectiveState)
-    case = state.case
-    typer.echo(f"{case.title}: {len(case.questions)} questions, {len(case.locations)} locations")
-    for event in state.events():
-        if isinstance(event, VisitEvent):
-            typer.echo(f"  visit {event.stage}: {case.location(event.location).title}")
-        elif isinstance(event, AnswersEvent):
-            grades = (
-                "ungraded"
-                if event.grades is None
-                else " ".join("unjudged" if g is None else str(g) for g in event.grades)
-            )
-            given = sum(v is not None for slots in event.answers.values() for v in slots.values())
-            typer.echo(f"  stage {event.stage}: {given} elements given, grades {grades}")
-    if isinstance(played.agents[0], LLMAgent):
-        typer.echo(f"fallbacks: {played.fallbacks[0].total}")
-    for line in usage_footer(played.seat_meters()):
-        typer.echo(line)
-    final = state.stages[-1]
-    if state.score is not None:
-        best = best_achievable(case).score
-        typer.echo(
-            f"score: P {state.score.progressive:.2f}  F {state.score.final:.2f}  "
-            f"O {state.score.overall:.2f}  (best achievable O {best.overall:.2f})"
-        )
-    if autograde is not None:
-        try:
-            grader = AutoGrader(seat_client(settings.llm_settings(), 0), autograde, seed=seed)
-            for q in case.questions:
-                grade = grader.grade(case, q, answer_text(q, final[q.id]))
-                typer.echo(f"  autograder mode {autograde}: {q.id} final answer {grade}")
-        except PLAY_ERRORS as err:
-            fail(err, 1)
-    if out is not None:
-        typer.echo(f"log: {out / f'{gid}.jsonl'}")

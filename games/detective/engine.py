@@ -14,7 +14,7 @@ from typing import Any, Literal, overload
 from pydantic import BaseModel
 
 from formalize.reading.reading import Reading
-from games.core.protocol import GameInfo, SeatResult
+from games.core.protocol import GameInfo, IllegalAction, SeatResult
 from games.detective.case import Case, dump_case
 from games.detective.events import AnswersEvent, CaseStart, GameEnd, StageAnswers, VisitEvent
 from games.detective.grading import CaseScore, grade_answer, judged_case_score
@@ -34,10 +34,6 @@ INFO = GameInfo(
 """The detective game: one seat, answers at every stage and a choice of location between."""
 
 Phase = Literal["answer", "choose"]
-
-
-class IllegalAction(ValueError):
-    """An action the detective game does not allow now."""
 
 
 @dataclass(frozen=True)

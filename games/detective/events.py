@@ -3,6 +3,8 @@ end with the case's scores."""
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from pydantic import (
@@ -25,14 +27,45 @@ StageAnswers = dict[str, dict[str, str | None]]
 
 class DetectiveConfig(BaseModel):
     """A game's case: generated from the game's seed with ``knobs`` (the number of questions is
-    ``knobs.questions``), or read from ``case_file``."""
+    ``knobs.questions``), or read from ``case_file``: a log names it relative to the log's own
+    folder, so the log audits from any working folder and moves with its case."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    players: Literal[1] = 1
+    players: int = Field(default=1, strict=True, ge=1, le=1)
     """The detective plays alone."""
     knobs: CaseKnobs = CaseKnobs()
     case_file: str | None = None
+    case_folder: str | None = Field(default=None, exclude=True)
+    """The folder a relative ``case_file`` is relative to (the log's, when the game is played
+    into a log or read from one; never logged itself); None: the working folder."""
+
+    def case_path(self) -> Path | None:
+        """Where the case file is (None for a generated case)."""
+        if self.case_file is None:
+            return None
+        folder = Path(self.case_folder) if self.case_folder is not None else Path()
+        return folder / self.case_file
+
+    def logged_from(self, log_folder: Path) -> DetectiveConfig:
+        """This config, as read from a log in ``log_folder``: a relative case path is taken from
+        there (or, for a log written before case paths were logged relative to the log, from
+        the working folder, where only that finds the file)."""
+        if self.case_file is None or Path(self.case_file).is_absolute():
+            return self
+        beside = log_folder / self.case_file
+        if not os.path.lexists(beside) and os.path.lexists(self.case_file):
+            return self
+        return self.model_copy(update={"case_folder": str(log_folder)})
+
+    def logged_into(self, log_folder: Path) -> DetectiveConfig:
+        """This config for a game played into a log in ``log_folder``: the case file named
+        relative to that folder."""
+        path = self.case_path()
+        if path is None:
+            return self
+        relative = os.path.relpath(path.resolve(), log_folder.resolve())
+        return self.model_copy(update={"case_file": relative, "case_folder": str(log_folder)})
 
 
 class _Event(BaseModel):

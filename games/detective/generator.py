@@ -16,7 +16,9 @@ prover given (``verify_case``) before it is returned.
 
 The facts of a case are a function of its seed and knobs alone; the prose is written on top of
 them with a random stream of its own (``writer``), so a case's wording can change, or be
-rewritten card by card, while its facts stay as they are.
+rewritten card by card, while its facts stay as they are. Draws are judged on the template's
+prose; a writer of another kind (a model's) then writes the accepted draw once, with the same
+random stream, so it is asked nothing about draws that are thrown away.
 """
 
 from __future__ import annotations
@@ -50,7 +52,14 @@ from games.detective.narrative import solution_text
 from games.detective.questions import PLANS, answer_slot, question_text
 from games.detective.unlock import TooManyUnlockSets, shrink, with_unlock_sets
 from games.detective.verify import slot_formula, verify_case
-from games.detective.voices import PHYSICAL, Voice, fit, scene_voice, voice_options
+from games.detective.voices import (
+    PHYSICAL,
+    Voice,
+    fit,
+    location_id,
+    scene_voice,
+    voice_options,
+)
 from games.detective.writer import Card, Line, TemplateWriter, WriterFactory, house_plan
 from reasoning.constraints import ConstraintSessionFactory
 from reasoning.formula import Formula, conj
@@ -346,11 +355,6 @@ def _draw(
     )
 
 
-def _slug(text: str) -> str:
-    words = "".join(ch if ch.isalnum() else " " for ch in text.lower()).split()
-    return "_".join(w for w in words if w != "the")
-
-
 def _sentences(lines: Sequence[Line], setting: Setting) -> list[Sentence]:
     return [
         Sentence(
@@ -383,7 +387,7 @@ def _build(
         lines = writer.card(card)
         locations.append(
             Location(
-                id=_slug(card.voice.title),
+                id=location_id(card.voice.title),
                 title=card.voice.title,
                 text=" ".join(line.text for line in lines),
                 facts=[format_formula(fact_formula(f, setting)) for f in card.facts],
@@ -418,6 +422,7 @@ def _build(
             prose,
         ),
         setting=setting,
+        provenance=writer.provenance(),
     )
     try:
         case = with_unlock_sets(case, factory)
@@ -450,10 +455,15 @@ def generate_case_and_world(
         draw = _draw(world, knobs, rng, factory)
         if draw is None:
             continue
-        prose = random.Random(f"prose:{seed}:{attempt}")
-        case = _build(seed, draw, knobs, prose, factory, writer)
-        if case is not None and not verify_case(case, prover, world):
-            return case, world
+        prose = f"prose:{seed}:{attempt}"
+        case = _build(seed, draw, knobs, random.Random(prose), factory, TemplateWriter)
+        if case is None or verify_case(case, prover, world):
+            continue
+        if writer is not TemplateWriter:
+            written = _build(seed, draw, knobs, random.Random(prose), factory, writer)
+            assert written is not None, "the prose changed the facts of the case"
+            case = written
+        return case, world
     raise GenerationError(f"seed {seed}: no acceptable case in {attempts} attempts")
 
 

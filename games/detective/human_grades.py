@@ -22,6 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from games.core.runlog import field_errors
 from games.detective.autograder import agreement
 from games.detective.case import Case
+from reasoning.textfile import UserFileError, read_user_text
 
 
 class StudyError(ValueError):
@@ -71,9 +72,9 @@ class AgreementRow(BaseModel):
 
 def _read(path: Path) -> str:
     try:
-        return path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as err:
-        raise StudyError(f"{path}:1: cannot read: {err}") from None
+        return read_user_text(path)
+    except UserFileError as err:
+        raise StudyError(str(err)) from None
 
 
 def load_answers(path: Path, case: Case) -> list[GradedAnswer]:

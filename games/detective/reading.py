@@ -8,11 +8,9 @@ only when every slot is decided (asserted, several, rejected or none): otherwise
 
 from __future__ import annotations
 
-from typing import Literal, get_args
-
 from formalize.reading.llm_reader import LLMReader
 from formalize.reading.offline import OfflineReader
-from formalize.reading.reader import CombinedReader, Reader
+from formalize.reading.reader import Reader, ReaderKind, reader_of_kind
 from formalize.reading.reading import Reading
 from formalize.reading.task import Option, ReadingTask, SlotSpec
 from formalize.world.setting import Setting
@@ -20,12 +18,6 @@ from games.core.llm_player import recorded_index
 from games.detective.case import Case, Question
 from games.detective.grading import grade_answer
 from reasoning.llm import ChatClient
-
-ReaderKind = Literal["offline", "llm", "combined"]
-"""Which reader reads answers in words: offline (the default, no endpoint), the LLM under the
-early-stop vote, or offline with the LLM where the offline reader is unsure."""
-
-READER_KINDS: tuple[ReaderKind, ...] = get_args(ReaderKind)
 
 
 def case_context(setting: Setting | None) -> str:
@@ -77,14 +69,11 @@ def make_reader(
 ) -> Reader:
     """The reader ``kind`` for the answers to a case with ``setting`` (None: a case without
     logic, read from its options' words alone); the LLM kinds need ``client``."""
-    offline = OfflineReader(setting)
-    if kind == "offline":
-        return offline
-    if client is None:
-        raise ValueError(f"--reader {kind}: the LLM reader needs an endpoint (--base-url)")
-    options = {} if max_attempts is None else {"max_attempts": max_attempts}
-    llm = LLMReader(client, seed=seed, recorded=recorded_index, **options)
-    return llm if kind == "llm" else CombinedReader(offline, llm)
+    llm = None
+    if client is not None and kind != "offline":
+        options = {} if max_attempts is None else {"max_attempts": max_attempts}
+        llm = LLMReader(client, seed=seed, recorded=recorded_index, **options)
+    return reader_of_kind(OfflineReader(setting), kind, llm)
 
 
 def read_answer(reader: Reader, case: Case, question: Question, text: str) -> Reading:

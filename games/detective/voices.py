@@ -93,6 +93,13 @@ class Voice:
     title: str
 
 
+def location_id(title: str) -> str:
+    """The id of the location titled ``title``: its words, lower case, joined by ``_``
+    (without "the")."""
+    words = "".join(ch if ch.isalnum() else " " for ch in title.lower()).split()
+    return "_".join(w for w in words if w != "the")
+
+
 def voice_options(setting: Setting, scene: str) -> list[Voice]:
     """Every voice a case's locations can have but the room of the body (``scene``): the
     suspects, the other rooms, the outsiders."""

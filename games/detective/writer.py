@@ -33,6 +33,7 @@ from formalize.world.setting import Person, Setting
 from formalize.world.stations import feminine
 from games.detective import prose_people as people
 from games.detective import prose_rooms as rooms
+from games.detective.case import Provenance
 from games.detective.voices import OUTSIDERS, PHYSICAL, Voice
 
 WEATHERS = tuple(rooms.WEATHER)
@@ -165,6 +166,10 @@ class Writer(Protocol):
         self, body: Seen, questions: Sequence[str], facts: Sequence[Fact]
     ) -> tuple[str, list[Line]]:
         """The introduction's text, opening at ``body``, and its fact sentences."""
+        ...
+
+    def provenance(self) -> Provenance | None:
+        """Who wrote the cards, for the case file (None: the templates, as every case)."""
         ...
 
 
@@ -382,6 +387,10 @@ class TemplateWriter:
         ]
         paras = [opening, arrival, story, household, evening, task]
         return "\n\n".join(" ".join(p) for p in paras), [found, *police]
+
+    def provenance(self) -> Provenance | None:
+        """None: every text comes from the templates."""
+        return None
 
     def _picks(self, templates: Sequence[str], n: int) -> list[str]:
         """``n`` sentences of the introduction's narration from ``templates``, each frame once."""

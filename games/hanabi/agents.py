@@ -8,15 +8,15 @@ fresh agent for one game; ``AGENTS.parse`` reads seat lists such as ``symbolic*3
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable
 from typing import Protocol
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from games.core.agents import AgentRegistry, AgentType
 from games.core.llm_player import seat_client
-from games.core.seats import SeatEndpoint
+from games.core.random_agent import RandomAgent
+from games.core.settings import AgentSettings
 from games.hanabi.config import Scoring
 from games.hanabi.engine import HanabiObservation
 from games.hanabi.events import HanabiMove
@@ -26,7 +26,7 @@ from games.hanabi.llm_agents import REPROMPT_BOUND, HanabiLLMAgent, InvalidPolic
 from games.hanabi.search import SearchAgent
 from games.hanabi.symbolic import SymbolicAgent
 from reasoning.llm import LLMSettings
-from reasoning.llm.settings import DEFAULT_MAX_REPROMPTS
+from reasoning.llm.fallback import DEFAULT_MAX_REPROMPTS
 
 
 class HanabiAgent(Protocol):
@@ -43,17 +43,14 @@ class HanabiAgent(Protocol):
         ...
 
 
-class HanabiAgentSettings(BaseModel):
+class HanabiAgentSettings(AgentSettings):
     """What the factories read: the scoring mode the symbolic agent plays for; for LLM agents
     the endpoint (None: from the environment), Sherlock's knowledge view, best-of-K, the
     mixture of agents, the re-prompts and what an answer that stays invalid leads to
     (``fallback``: a counted random legal move; ``reprompt``: re-prompt up to
     ``REPROMPT_BOUND`` times, then the game errors; never a random move)."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
     scoring: Scoring = "fireworks"
-    llm: LLMSettings | None = None
     view: KnowledgeView = "hints"
     best_of: int = Field(default=1, ge=1, le=16)
     mixture: bool = False
@@ -61,24 +58,9 @@ class HanabiAgentSettings(BaseModel):
     invalid: InvalidPolicy = "fallback"
     seat_model: str | None = None
     """The model a seat spec named (``sherlock@MODEL``): the seat's name in the log keeps it."""
-    endpoints: tuple[SeatEndpoint | None, ...] = ()
-    """Seat by seat, an endpoint of its own (a seats file's), None for the command's."""
 
 
-class RandomAgent:
-    """Picks a legal move uniformly at random from its own seeded generator."""
-
-    name = "random"
-
-    def __init__(self, seed: int) -> None:
-        self._rng = random.Random(seed)
-
-    def act(self, obs: HanabiObservation) -> int:
-        """A uniformly random legal move."""
-        return self._rng.choice(obs.legal_actions)
-
-
-def _random(seat: int, seed: int, settings: HanabiAgentSettings) -> HanabiAgent:
+def _random(seat: int, seed: int, settings: HanabiAgentSettings) -> RandomAgent:
     return RandomAgent(seed)
 
 
@@ -130,13 +112,9 @@ def _strong(seat: int, seed: int, settings: HanabiAgentSettings) -> HanabiAgent:
 
 def _llm(role: Role) -> Callable[[int, int, HanabiAgentSettings], HanabiAgent]:
     def factory(seat: int, seed: int, settings: HanabiAgentSettings) -> HanabiAgent:
-        llm = settings.llm if settings.llm is not None else LLMSettings()
-        endpoint = settings.endpoints[seat] if seat < len(settings.endpoints) else None
-        if endpoint is not None:
-            llm = endpoint.applied(llm)
         return HanabiLLMAgent(
             role,
-            seat_client(llm, seat),
+            seat_client(settings.seat_llm(seat), seat),
             seat=seat,
             seed=seed,
             view=settings.view,
@@ -158,7 +136,7 @@ def _with_model(settings: HanabiAgentSettings, model: str) -> HanabiAgentSetting
     return settings.model_copy(update=update)
 
 
-AGENTS: AgentRegistry[HanabiAgentSettings, HanabiAgent] = AgentRegistry(
+AGENTS: AgentRegistry[HanabiAgentSettings, HanabiAgent | RandomAgent] = AgentRegistry(
     [
         AgentType("random", "a uniformly random legal move", False, _random),
         AgentType(

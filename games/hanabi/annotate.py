@@ -17,12 +17,14 @@ import math
 import random
 import statistics
 from collections.abc import Callable, Iterator, Sequence
+from functools import partial
 
 from pydantic import BaseModel, ConfigDict
 
 from formalize.hanabi.deck import NUM_IDENTITIES
 from formalize.hanabi.knowledge import hand_knowledge, hint_masks, unseen_counts
 from games.core.log import GameLog
+from games.core.loop import decide
 from games.hanabi.agents import HanabiAgentSettings, make_agent
 from games.hanabi.engine import HanabiGame, HanabiObservation
 from games.hanabi.events import HanabiEvent, HanabiMove
@@ -91,7 +93,8 @@ def rollout(game: HanabiGame, action: int, policy: str = "symbolic") -> int:
     ]
     while not game.is_terminal():
         seat = game.current
-        move = agents[seat].act(game.observation(seat))
+        obs = game.observation(seat)
+        move = decide(agents[seat], obs, partial(tuple, obs.legal_actions))
         game.apply({seat: move.action if isinstance(move, HanabiMove) else move})
     return game.score()
 

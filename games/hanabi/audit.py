@@ -37,7 +37,7 @@ from games.hanabi.engine import HanabiGame
 from games.hanabi.entry import ENTRY, hanabi_actions
 from games.hanabi.events import HanabiEvent, HanabiMove, SlotClaim
 from games.hanabi.knowledge import seat_knowledge
-from reasoning.verifier import ClaimStatus, Correctness, Judgement, judge
+from reasoning.claims import ClaimStatus, Correctness, Judgement, judge
 
 
 class ClaimAudit(LLMCallRef):
@@ -253,8 +253,9 @@ def audit_record(log: GameLog[HanabiEvent]) -> AuditRecord:
     """The audit of a Hanabi log as the record every game yields: a row per stated claim (a
     claim about a seat or slot that does not exist is UNKNOWN, marked invalid), the seat whose
     card it is, the card, and whether the claim is as tight as the knowledge allows as extra
-    columns; the tracked slots left unstated, own-hand and teammate recall and the agreement
-    with the hint knowledge as the game's figures."""
+    columns; the tracked slots left unstated (in all, in the speaker's own hand and in
+    teammates'), own-hand and teammate recall and the agreement with the hint knowledge as the
+    game's figures."""
     audit = audit_log(log)
     counts = tally(audit)
     rows = [
@@ -279,6 +280,8 @@ def audit_record(log: GameLog[HanabiEvent]) -> AuditRecord:
     figures = {
         "invalid": counts.invalid,
         "unstated": counts.unstated,
+        "unstated_own": counts.own.unstated,
+        "unstated_teammate": counts.teammate.unstated,
         "own_recall": counts.own.recall,
         "teammate_recall": counts.teammate.recall,
         "hle_agreement": counts.hle_agreement,

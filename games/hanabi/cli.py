@@ -1,209 +1,22 @@
-"""``gumshoe play hanabi``: play a seeded game, printing each turn with the acting seat's
-knowledge; ``gumshoe hanabi annotate``: a run's decisions as a dataset with rollout values."""
+"""``gumshoe hanabi annotate``: a run's decisions as a dataset with rollout values; ``gumshoe
+export hanablive``: a log as a hanab.live replay."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Annotated
 
 import typer
-from pydantic import BaseModel, ValidationError
+from pydantic import ValidationError
 
-from games.core.cli import (
-    BaseUrl,
-    LogFolder,
-    Model,
-    ReasoningEffort,
-    SeatsFileOption,
-    fail,
-    llm_settings,
-    prepare_out,
-    usage_footer,
-)
-from games.core.errors import GAME_ERRORS
-from games.core.loop import Watcher
-from games.core.play import play_game
-from games.core.runlog import EventLog, EventSink, game_id, write_atomic
-from games.core.seats import Seating
-from games.core.seats import seating as core_seating
-from games.hanabi.agents import AGENTS, HanabiAgentSettings
+from games.core.cli import fail
+from games.hanabi.agents import AGENTS
 from games.hanabi.annotate import correlation, decision_records
-from games.hanabi.config import MAX_SEED, Scoring
-from games.hanabi.engine import HanabiObservation
 from games.hanabi.entry import ENTRY
-from games.hanabi.events import HANABI_EVENT_TYPES, DecisionEvent, HanabiConfig
+from games.hanabi.events import DecisionEvent
 from games.hanabi.hanablive import export_hanablive
-from games.hanabi.knowledge import KnowledgeView, seat_knowledge
-from games.hanabi.render import event_text, knowledge_text, table_text
+from reasoning.outfile import write_atomic
 from reasoning.progress import progress_bar
-
-
-def narrator(
-    specs: Sequence[str], view: KnowledgeView, echo: Callable[[str], None] = typer.echo
-) -> Watcher:
-    """A watcher that prints the table and the deciding seat's knowledge before it moves."""
-
-    def narrate(seat: int, obs: HanabiObservation) -> None:
-        turn = len(obs.history) + 1
-        echo(f"turn {turn:3d}  P{obs.seat} ({specs[seat]})  {table_text(obs)}")
-        knowledge = knowledge_text(seat_knowledge(obs), view)
-        echo(f"          P{obs.seat} knows ({view}): {knowledge}")
-
-    return narrate
-
-
-class Transcript:
-    """An event sink that prints each Hanabi event and passes every event on to ``log``."""
-
-    def __init__(self, log: EventSink | None = None, echo: Callable[[str], None] = typer.echo):
-        self.log = log
-        self.echo = echo
-
-    def write(self, event: BaseModel) -> None:
-        """Print a Hanabi event (the header and end pass silently) and log it."""
-        if isinstance(event, HANABI_EVENT_TYPES):
-            self.echo(f"          -> {event_text(event)}")
-        if self.log is not None:
-            self.log.write(event)
-
-
-SherlockView = Annotated[
-    str, typer.Option(help="Sherlock's card possibilities: hints (as the seed) or exact.")
-]
-"""The ``--sherlock-view`` / ``--view`` option of the Hanabi commands."""
-BestOf = Annotated[
-    int, typer.Option(min=1, max=16, help="LLM agents: K samples, then a final choice.")
-]
-"""The ``--best-of`` option of the Hanabi commands."""
-Mixture = Annotated[
-    bool, typer.Option("--mixture", help="LLM agents: specialist roles feed an aggregator.")
-]
-"""The ``--mixture`` option of the Hanabi commands."""
-InvalidAnswers = Annotated[
-    str,
-    typer.Option(
-        "--invalid",
-        help="LLM answers still invalid after the re-prompts: fallback (a counted random "
-        "legal move) or reprompt (up to 10 re-prompts, then the game errors).",
-    ),
-]
-"""The ``--invalid`` option of the Hanabi commands."""
-AGENTS_HELP = (
-    f"One agent for every seat, or one per seat ({', '.join(AGENTS.names)}); "
-    "`symbolic*2,random` repeats; `sherlock@MODEL` names a seat's model (default: symbolic)."
-)
-"""The help of the ``--agents`` option of the Hanabi commands."""
-
-
-def seating(agents: str | None, seats: Path | None) -> tuple[Seating, int | None]:
-    """The seating of ``--agents`` (default: symbolic) or of a ``--seats`` file of two to five
-    seats, and the player count the file fixes (see ``games.core.seats.seating``)."""
-    return core_seating(agents, seats, AGENTS, default="symbolic", min_seats=2, max_seats=5)
-
-
-def play_narrated(
-    specs: Sequence[str],
-    seed: int,
-    config: HanabiConfig,
-    settings: HanabiAgentSettings,
-    view: KnowledgeView,
-    log: EventSink | None = None,
-    echo: Callable[[str], None] = typer.echo,
-) -> float:
-    """Play one game dealt from ``seed``, printing every turn, then the LLM usage of the seats
-    that asked a chat model; the score."""
-    sink = Transcript(log, echo)
-    watch = narrator(specs, view, echo)
-    played = play_game(ENTRY, specs, seed, settings, config, sink, watch=watch)
-    for line in usage_footer(played.seat_meters()):
-        echo(line)
-    return played.result.returns[0]
-
-
-def seat_specs(agents: str, players: int) -> tuple[str, ...]:
-    """One agent per seat: a single name fills every seat, a seat list must match ``players``."""
-    specs = AGENTS.parse(agents)
-    if len(specs) == 1:
-        return specs * players
-    if len(specs) != players:
-        raise ValueError(f"agents: {len(specs)} seats named for {players} players")
-    return specs
-
-
-def play_hanabi(
-    players: Annotated[
-        int | None,
-        typer.Option(
-            help="Players, 2 to 5 (default: 3, or the --seats file's seats).", show_default=False
-        ),
-    ] = None,
-    seed: Annotated[
-        int, typer.Option(min=0, max=MAX_SEED, help="Seed of the deal (the reference engine's).")
-    ] = 0,
-    agents: Annotated[str | None, typer.Option(help=AGENTS_HELP, show_default=False)] = None,
-    seats: SeatsFileOption = None,
-    scoring: Annotated[
-        str, typer.Option(help="fireworks (the sum, kept at a bomb-out) or hle (a bomb-out is 0).")
-    ] = "fireworks",
-    view: Annotated[
-        str, typer.Option(help="Knowledge printed: exact (joint card counting) or hints.")
-    ] = "exact",
-    out: LogFolder = None,
-    sherlock_view: SherlockView = "hints",
-    best_of: BestOf = 1,
-    mixture: Mixture = False,
-    invalid: InvalidAnswers = "fallback",
-    model: Model = None,
-    base_url: BaseUrl = None,
-    reasoning_effort: ReasoningEffort = None,
-) -> None:
-    """Play one seeded Hanabi game and print each turn with the acting seat's knowledge."""
-    try:
-        seated, fixed = seating(agents, seats)
-        if fixed is not None and players not in (None, fixed):
-            raise ValueError(f"--players: {players}, but {seats} names {fixed} seats")
-        players = fixed or players or 3
-        config = HanabiConfig.model_validate({"players": players, "scoring": scoring})
-        if view not in ("exact", "hints"):
-            raise ValueError(f"--view: must be exact or hints, got {view!r}")
-        chosen: KnowledgeView = "exact" if view == "exact" else "hints"
-        mode: Scoring = config.scoring
-        specs = seat_specs(seated.agents, players)
-        llm = None
-        if AGENTS.needs_llm(specs):
-            llm = llm_settings(model, base_url, reasoning_effort=reasoning_effort)
-            missing = seated.endpoint_missing(AGENTS, llm)
-            if missing is not None:
-                raise missing
-        settings = HanabiAgentSettings.model_validate(
-            {
-                "scoring": mode,
-                "llm": llm,
-                "view": sherlock_view,
-                "best_of": best_of,
-                "mixture": mixture,
-                "invalid": invalid,
-                "endpoints": seated.endpoints,
-            }
-        )
-        if out is not None:
-            prepare_out(out)
-    except (ValueError, ValidationError) as err:
-        fail(err)
-    typer.echo(f"Hanabi, {players} players, seed {seed}, scoring {mode}: {', '.join(specs)}")
-    try:
-        if out is None:
-            score = play_narrated(specs, seed, config, settings, chosen)
-        else:
-            path = out / f"{game_id('hanabi', seed, f'p{players}')}.jsonl"
-            with EventLog(path) as log:
-                score = play_narrated(specs, seed, config, settings, chosen, log)
-            typer.echo(f"log: {path}")
-    except GAME_ERRORS as err:
-        fail(err)
-    typer.echo(f"score ({mode}): {score:g}")
-
 
 hanabi_app = typer.Typer(help="Hanabi logs as datasets.", no_args_is_help=True)
 
@@ -264,7 +77,8 @@ def annotate_run(
             raise ValueError(f"--max-samples: {max_samples} is below --samples {samples}")
         logs = run_logs(run)
         target = out or (run.parent if run.is_file() else run) / "decisions.jsonl"
-        read = [(path.stem, ENTRY.read_log(path)) for path in logs]
+        inside = None if run.is_file() else run
+        read = [(path.stem, ENTRY.read_log(path, inside=inside)) for path in logs]
         decisions = sum(isinstance(e, DecisionEvent) for _, log in read for e in log.events)
         found = (
             record
@@ -272,7 +86,7 @@ def annotate_run(
             for record in decision_records(log, name, samples, seed, max_samples, policy)
         )
         records = list(progress_bar(found, decisions, "valuing decisions"))
-        write_atomic(target, "".join(r.model_dump_json() + "\n" for r in records))
+        write_atomic(target, "".join(r.model_dump_json() + "\n" for r in records), inputs=logs)
     except (ValueError, ValidationError, OSError) as err:
         fail(err)
     agreement = correlation(records)
@@ -310,7 +124,7 @@ def export_hanablive_command(
     target = out if out is not None else log.with_suffix(".hanablive.json")
     try:
         game = export_hanablive(ENTRY.read_log(log))
-        write_atomic(target, game.to_json() + "\n")
+        write_atomic(target, game.to_json() + "\n", inputs=[log])
     except (ValueError, ValidationError, OSError) as err:
         fail(err)
     typer.echo(f"{target}: {len(game.actions)} actions, {len(game.players)} players")

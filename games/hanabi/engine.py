@@ -13,8 +13,17 @@ from dataclasses import dataclass
 from typing import Literal
 
 from formalize.hanabi.deck import COPIES, NUM_COLORS, NUM_IDENTITIES, NUM_RANKS, card_name
+from games.core.protocol import IllegalAction
 from games.hanabi.config import MAX_SEED, Scoring
-from games.hanabi.events import HanabiConfig
+from games.hanabi.events import (
+    DealEvent,
+    DiscardEvent,
+    GameEnd,
+    HanabiConfig,
+    HanabiEvent,
+    HintEvent,
+    PlayEvent,
+)
 from games.hanabi.moves import Move, move_table
 from games.hanabi.rng import MT19937, discrete_index
 
@@ -25,10 +34,6 @@ _FULL_COLORS = (1 << NUM_COLORS) - 1
 _FULL_RANKS = (1 << NUM_RANKS) - 1
 
 EndReason = Literal["fireworks_complete", "out_of_lives", "deck_exhausted"]
-
-
-class IllegalAction(ValueError):
-    """A move that is not legal for the seat in this state; the message names the move."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -323,3 +328,57 @@ class HanabiGame:
     def hand_names(self, seat: int) -> list[str]:
         """A seat's cards as names, oldest first."""
         return [card_name(card) for card in self.hands[seat]]
+
+
+def deal_event(game: HanabiGame) -> DealEvent:
+    """The opening hands of a game that has not moved yet."""
+    return DealEvent(turn=0, hands=tuple(tuple(game.hand_names(s)) for s in range(game.players)))
+
+
+def turn_event(game: HanabiGame, index: int, turn: Turn) -> HanabiEvent:
+    """The event for ``game.history[index]``; call it right after the move, before the next one."""
+    move = game.moves[turn.action]
+    number = index + 1
+    drawn = card_name(game.hands[turn.seat][-1]) if turn.drew else None
+    if move.kind == "play":
+        return PlayEvent(
+            turn=number,
+            seat=turn.seat,
+            action=turn.action,
+            slot=move.slot,
+            card=card_name(turn.card),
+            scored=turn.scored,
+            drawn=drawn,
+        )
+    if move.kind == "discard":
+        return DiscardEvent(
+            turn=number,
+            seat=turn.seat,
+            action=turn.action,
+            slot=move.slot,
+            card=card_name(turn.card),
+            drawn=drawn,
+        )
+    return HintEvent(
+        turn=number,
+        seat=turn.seat,
+        action=turn.action,
+        target=(turn.seat + move.offset) % game.players,
+        color="RYGWB"[move.color] if move.kind == "reveal_color" else None,
+        rank=move.rank + 1 if move.kind == "reveal_rank" else None,
+        slots=tuple(i for i in range(game.hand_size) if turn.touched >> i & 1),
+    )
+
+
+def end_event(game: HanabiGame) -> GameEnd:
+    """The last event of a finished game."""
+    reason = game.end_reason()
+    if reason is None:
+        raise ValueError("the game is still running")
+    return GameEnd(
+        turn=len(game.history) + 1,
+        reason=reason,
+        score=game.score(),
+        fireworks=tuple(game.fireworks),
+        lives=game.lives,
+    )

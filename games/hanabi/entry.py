@@ -2,22 +2,24 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
-from typing import Any
-
-from pydantic import BaseModel
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from games.core.log import GameLog, LogHeader, SeatInfo
-from games.core.protocol import SeatResult
-from games.core.registry import GameEntry, LoggedActionError
-from games.hanabi.agents import AGENTS
-from games.hanabi.config import HANABI_INFO
+from games.core.printer import Echo
+from games.core.protocol import IllegalAction, SeatResult
+from games.core.registry import GameEntry, LoggedActionError, PlaySetup
+from games.core.runlog import game_id
+from games.hanabi.agents import AGENTS, HanabiAgentSettings
+from games.hanabi.config import HANABI_INFO, MAX_SEED
 from games.hanabi.engine import (
     MAX_LIVES,
     MAX_SCORE,
     HanabiGame,
     HanabiObservation,
-    IllegalAction,
+    deal_event,
+    end_event,
+    turn_event,
 )
 from games.hanabi.events import (
     HANABI_EVENT,
@@ -30,10 +32,15 @@ from games.hanabi.events import (
     HanabiMove,
     HintEvent,
     PlayEvent,
-    deal_event,
-    end_event,
-    turn_event,
 )
+from games.hanabi.playing import HanabiOptions, HanabiPrinter
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel
+
+    from games.core.audit import AuditRecord
+    from games.core.decisions import LoggedDecision
+    from games.core.view import ViewParts
 
 
 class HanabiState:
@@ -141,20 +148,17 @@ def check_hanabi_events(events: Sequence[HanabiEvent]) -> tuple[int, str] | None
     return None
 
 
-class HanabiEntry(GameEntry[HanabiEvent]):
+class HanabiEntry(GameEntry[HanabiEvent, HanabiConfig, HanabiAgentSettings, HanabiOptions]):
     """Hanabi in the registry of games; the header's config is a ``HanabiConfig``."""
 
     info = HANABI_INFO
-    play_command = "games.hanabi.cli:play_hanabi"
-    auditor = "games.hanabi.audit:audit_record"
-    viewer = "games.hanabi.view:hanabi_view"
-    answer_models = "games.hanabi.llm_schemas:largest_answer_models"
-    reward = "games.hanabi.reward:reward"
-    decisions = "games.hanabi.position:logged_decisions"
+    play_options = HanabiOptions
+    model_agents = "mycroft,symbolic"
+    default_agents = "symbolic*3"
+    max_seed = MAX_SEED
     config_type = HanabiConfig
     event_adapter = HANABI_EVENT
     agents = AGENTS
-    illegal_error = IllegalAction
     outcome_keys = ("score", "perfect", "strikes")
 
     def outcome(self, log: GameLog[HanabiEvent], seats: Sequence[int]) -> dict[str, float]:
@@ -175,15 +179,77 @@ class HanabiEntry(GameEntry[HanabiEvent]):
         self.info.check_players(players)
         return HanabiConfig(players=players)
 
-    def config_players(self, config: BaseModel) -> int:
+    def config_players(self, config: HanabiConfig) -> int:
         """The seats of the configured game."""
-        return HanabiConfig.model_validate(config).players
+        return config.players
 
-    def new_state(self, config: BaseModel, seed: int, seats: Sequence[SeatInfo]) -> HanabiState:
+    def new_state(self, config: HanabiConfig, seed: int, seats: Sequence[SeatInfo]) -> HanabiState:
         """A fresh game dealt from ``seed`` as the reference engine deals it."""
-        if not isinstance(config, HanabiConfig):
-            raise TypeError(f"a Hanabi game needs a HanabiConfig, not {config!r}")
         return HanabiState(HanabiGame(config, seed))
+
+    def seat_count(self, options: HanabiOptions) -> int | None:
+        """``--players``, when given."""
+        return options.players
+
+    def play_setup(
+        self,
+        options: HanabiOptions,
+        specs: tuple[str, ...],
+        seed: int,
+        settings: HanabiAgentSettings,
+        recorded: HanabiConfig | None,
+    ) -> PlaySetup[HanabiConfig, HanabiAgentSettings]:
+        """``len(specs)`` players under ``options.scoring`` (or the recorded game), the LLM
+        agents' options in the settings."""
+        config = recorded or HanabiConfig(players=len(specs), scoring=options.scoring)
+        update = {
+            "scoring": config.scoring,
+            "view": options.sherlock_view,
+            "best_of": options.best_of,
+            "mixture": options.mixture,
+            "invalid": options.invalid,
+        }
+        return PlaySetup(config, settings.model_copy(update=update), specs)
+
+    def game_id(self, config: HanabiConfig, seed: int) -> str:
+        """``hanabi-p<players>-seed<seed>``."""
+        return game_id("hanabi", seed, f"p{config.players}")
+
+    def printer(
+        self, options: HanabiOptions, settings: HanabiAgentSettings, echo: Echo
+    ) -> HanabiPrinter:
+        """Each turn with the deciding seat's knowledge (``options.view``), each move, the score."""
+        return HanabiPrinter(echo, options.view)
+
+    def reward_function(self) -> Callable[..., list[float | None]]:
+        """Hanabi's reward function in TRL's shape (``games.hanabi.reward``)."""
+        from games.hanabi.reward import reward
+
+        return reward
+
+    def answer_models(self) -> list[type[BaseModel]]:
+        """Hanabi's answer models at their largest (``games.hanabi.llm_schemas``)."""
+        from games.hanabi.llm_schemas import largest_answer_models
+
+        return largest_answer_models()
+
+    def audit(self, log: GameLog[HanabiEvent]) -> AuditRecord:
+        """Hanabi's audit (``games.hanabi.audit``)."""
+        from games.hanabi.audit import audit_record
+
+        return audit_record(log)
+
+    def view(self, log: GameLog[HanabiEvent]) -> ViewParts:
+        """Hanabi's step texts and knowledge panels (``games.hanabi.view``)."""
+        from games.hanabi.view import hanabi_view
+
+        return hanabi_view(log)
+
+    def logged_decisions(self, log: GameLog[HanabiEvent]) -> list[LoggedDecision]:
+        """The LLM seats' decisions a log records (``games.hanabi.position``)."""
+        from games.hanabi.position import logged_decisions
+
+        return logged_decisions(log)
 
     def replay_state(self, log: GameLog[HanabiEvent]) -> HanabiState:
         """The game the log's header deals."""

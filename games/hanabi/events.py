@@ -7,16 +7,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Annotated, Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
-from formalize.hanabi.deck import card_name
 from games.core.llm_call import LLMCallRef
 from games.hanabi.config import Scoring
-
-if TYPE_CHECKING:
-    from games.hanabi.engine import HanabiGame, Turn
 
 CardName = Annotated[str, Field(pattern=r"^[RYGWB][1-5]$")]
 
@@ -144,57 +140,3 @@ HANABI_EVENT_TYPES = (DealEvent, DecisionEvent, PlayEvent, DiscardEvent, HintEve
 """The classes of Hanabi's own events."""
 HANABI_EVENT: TypeAdapter[HanabiEvent] = TypeAdapter(HanabiEvent)
 """Validates one Hanabi event from a dict or JSON."""
-
-
-def deal_event(game: HanabiGame) -> DealEvent:
-    """The opening hands of a game that has not moved yet."""
-    return DealEvent(turn=0, hands=tuple(tuple(game.hand_names(s)) for s in range(game.players)))
-
-
-def turn_event(game: HanabiGame, index: int, turn: Turn) -> HanabiEvent:
-    """The event for ``game.history[index]``; call it right after the move, before the next one."""
-    move = game.moves[turn.action]
-    number = index + 1
-    drawn = card_name(game.hands[turn.seat][-1]) if turn.drew else None
-    if move.kind == "play":
-        return PlayEvent(
-            turn=number,
-            seat=turn.seat,
-            action=turn.action,
-            slot=move.slot,
-            card=card_name(turn.card),
-            scored=turn.scored,
-            drawn=drawn,
-        )
-    if move.kind == "discard":
-        return DiscardEvent(
-            turn=number,
-            seat=turn.seat,
-            action=turn.action,
-            slot=move.slot,
-            card=card_name(turn.card),
-            drawn=drawn,
-        )
-    return HintEvent(
-        turn=number,
-        seat=turn.seat,
-        action=turn.action,
-        target=(turn.seat + move.offset) % game.players,
-        color="RYGWB"[move.color] if move.kind == "reveal_color" else None,
-        rank=move.rank + 1 if move.kind == "reveal_rank" else None,
-        slots=tuple(i for i in range(game.hand_size) if turn.touched >> i & 1),
-    )
-
-
-def end_event(game: HanabiGame) -> GameEnd:
-    """The last event of a finished game."""
-    reason = game.end_reason()
-    if reason is None:
-        raise ValueError("the game is still running")
-    return GameEnd(
-        turn=len(game.history) + 1,
-        reason=reason,
-        score=game.score(),
-        fireworks=tuple(game.fireworks),
-        lives=game.lives,
-    )

@@ -23,8 +23,8 @@ from games.hanabi.engine import MAX_SCORE, HanabiGame
 from games.hanabi.events import SlotClaim
 from games.hanabi.llm_prompts import MycroftAnswer, RatedAnswer, decision_schema
 from games.hanabi.position import Position
+from reasoning.claims import Correctness, Judgement
 from reasoning.llm import MalformedAnswer, parse_reply
-from reasoning.verifier import Correctness, Judgement
 
 DEFAULT_WEIGHTS = RewardWeights()
 """The weights ``decision_reward`` uses unless given others (``games.core.reward``)."""

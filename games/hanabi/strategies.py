@@ -16,9 +16,9 @@ from games.core.strategies import played_state
 from games.hanabi.audit import judge_claim
 from games.hanabi.entry import HanabiState
 from games.hanabi.events import SlotClaim
+from reasoning.claims import Correctness
 from reasoning.formula import Atom, disj
 from reasoning.strategies import GameClaim
-from reasoning.verifier import Correctness
 
 RANKS = "12345"
 CLAIM_KINDS = ("color", "rank", "card")

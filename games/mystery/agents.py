@@ -11,11 +11,8 @@ not itself. ``random`` plays a seeded random legal action.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-
-from pydantic import BaseModel, ConfigDict
 
 from formalize.davidsonian.autoformalize import Autoformalizer
 from formalize.interrogation.questions import Where, answer_from
@@ -23,14 +20,15 @@ from formalize.world import atoms
 from formalize.world.facts import TimeAmong
 from games.core.agents import AgentRegistry, AgentType
 from games.core.llm_player import LLMPlayer, SeatClient, seat_client
-from games.core.recordings import game_llm_settings
+from games.core.random_agent import RandomAgent
+from games.core.settings import AgentSettings
 from games.mystery.engine import Action, Ask, Introduce, MysteryView, Reply, Vote
 from games.mystery.knowledge import Knowledge
 from games.mystery.llm_agents import MysteryAnswer, MysteryPrompter, Variant
 from games.mystery.spoken import AnswerReader
-from provers.sat_prover import SatProver
+from provers.registry import get_prover
 from provers.sat_session import SatSession
-from reasoning.llm import FallbackSnapshot, LLMSettings, UsageMeter
+from reasoning.llm import FallbackSnapshot, UsageMeter
 
 
 @dataclass
@@ -119,41 +117,6 @@ def _unasked(obs: MysteryView) -> Ask:
     )
 
 
-@dataclass
-class RandomAgent:
-    """Plays a seeded random legal action."""
-
-    seed: int
-    name: str = "random"
-
-    def __post_init__(self) -> None:
-        self._rng = random.Random(self.seed)
-
-    def act(self, obs: MysteryView) -> Action:
-        """A random legal action."""
-        return self._rng.choice(obs.legal)
-
-
-class AgentSettings(BaseModel):
-    """What the factories read: the LLM endpoint of LLM agents (None: from the environment)."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    llm: LLMSettings | None = None
-
-    def llm_settings(self) -> LLMSettings:
-        """The LLM settings given, or those the environment describes."""
-        return self.llm if self.llm is not None else LLMSettings()
-
-    def for_game(self, game_id: str, seats: int) -> AgentSettings:
-        """The settings of game ``game_id``: record/replay directories become its per-seat
-        recordings."""
-        llm = self.llm_settings()
-        if llm.record_path is None and llm.replay_path is None:
-            return self
-        return self.model_copy(update={"llm": game_llm_settings(llm, game_id, seats)})
-
-
 @dataclass(frozen=True)
 class LLMAgent:
     """An LLM seat: the core's LLM player decides, and its spoken answers are formalised through
@@ -192,10 +155,10 @@ MysteryAgent = ProverAgent | RandomAgent | LLMAgent
 
 def _llm(variant: Variant) -> Callable[[int, int, AgentSettings], MysteryAgent]:
     def make(seat: int, seed: int, settings: AgentSettings) -> MysteryAgent:
-        client = seat_client(settings.llm_settings(), seat)
+        client = seat_client(settings.seat_llm(seat), seat)
         formaliser = SeatClient(client)
         reader = AnswerReader(
-            Autoformalizer(formaliser, prover=SatProver(), seed=seed), SatProver()
+            Autoformalizer(formaliser, prover=get_prover("sat"), seed=seed), get_prover("sat")
         )
         prompter = MysteryPrompter(variant, seed, reader)
         return LLMAgent(LLMPlayer(prompter, client, seed=seed, name=variant), formaliser)

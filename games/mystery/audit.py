@@ -30,48 +30,18 @@ from games.core.log import GameLog
 from games.core.replay import replay
 from games.mystery.entry import ENTRY
 from games.mystery.events import (
-    Answered,
     Asked,
-    Introduction,
     MysteryConfig,
     MysteryEvent,
     Voted,
-    record_fact,
 )
+from games.mystery.exchanges import Exchange, exchanges
 from games.mystery.knowledge import Knowledge
 from games.mystery.objectives import ObjectiveScore, points_met, score_objectives
 from provers.sat_session import SatSession
+from reasoning.claims import ClaimStatus, Correctness
 from reasoning.formula import Not
 from reasoning.oracle import claim_status
-from reasoning.verifier import ClaimStatus, Correctness
-
-
-@dataclass(frozen=True, slots=True)
-class Exchange:
-    """One answered question: who asked whom in which round, and the facts of the answer."""
-
-    round: int
-    asker: int
-    answerer: int
-    facts: tuple[Fact, ...]
-
-
-def exchanges(events: Sequence[MysteryEvent]) -> list[Exchange]:
-    """The answered questions of a log, in order, after the alibis of the introductions (as
-    round 0, each seat its own asker)."""
-    out: list[Exchange] = []
-    pending: Asked | None = None
-    for event in events:
-        if isinstance(event, Introduction) and event.facts:
-            facts = tuple(record_fact(f) for f in event.facts)
-            out.append(Exchange(0, event.seat, event.seat, facts))
-        elif isinstance(event, Asked):
-            pending = event
-        elif isinstance(event, Answered) and pending is not None:
-            facts = tuple(record_fact(f) for f in event.facts)
-            out.append(Exchange(event.round, pending.seat, event.seat, facts))
-            pending = None
-    return out
 
 
 @dataclass

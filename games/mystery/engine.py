@@ -28,7 +28,7 @@ from formalize.interrogation.questions import (
 from formalize.interrogation.script import Objective, Scripts
 from formalize.world.facts import Fact, holds_in
 from formalize.world.setting import Setting
-from games.core.protocol import GameInfo, SeatResult
+from games.core.protocol import GameInfo, IllegalAction, SeatResult
 from games.mystery.events import (
     Answered,
     Asked,
@@ -63,10 +63,6 @@ END_REASONS: dict[Winner, str] = {
     "draw": "some killers named, some escaped",
 }
 """The end reason for each winner."""
-
-
-class IllegalAction(ValueError):
-    """An action the rules do not allow now."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,19 +2,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from functools import lru_cache
-from typing import Any
-
-from pydantic import BaseModel
+from typing import TYPE_CHECKING, Any
 
 from formalize.interrogation.script import Scripts
 from formalize.interrogation.script_file import load_scripts
 from formalize.interrogation.script_generate import ScriptConfig, generate_scripts
-from games.core.log import LogHeader, SeatInfo
-from games.core.registry import GameEntry, LoggedActionError
+from games.core.log import GameLog, LogHeader, SeatInfo
+from games.core.printer import Echo
+from games.core.registry import GameEntry, LoggedActionError, PlaySetup
+from games.core.settings import AgentSettings
 from games.mystery.agents import AGENTS
-from games.mystery.engine import INFO, Ask, IllegalAction, Introduce, MysteryState, Reply, Vote
+from games.mystery.engine import INFO, Ask, Introduce, MysteryState, Reply, Vote
 from games.mystery.events import (
     MYSTERY_EVENT,
     Answered,
@@ -26,13 +26,20 @@ from games.mystery.events import (
     record_fact,
     record_question,
 )
-from provers.sat_prover import SatProver
+from games.mystery.playing import MysteryOptions, MysteryPrinter
+from provers.registry import get_prover
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel
+
+    from games.core.audit import AuditRecord
+    from games.core.view import ViewParts
 
 
 @lru_cache(maxsize=64)
 def scripts_for(seed: int, config: ScriptConfig) -> Scripts:
     """The accepted scripts of game ``seed`` (checked with the SAT prover; kept for reuse)."""
-    return generate_scripts(seed, SatProver(), config)
+    return generate_scripts(seed, get_prover("sat"), config)
 
 
 def game_scripts(config: MysteryConfig, seed: int) -> Scripts:
@@ -61,39 +68,85 @@ def mystery_actions(events: Sequence[MysteryEvent]) -> Iterator[tuple[int, Mappi
             raise LoggedActionError(index, str(err)) from None
 
 
-class MysteryEntry(GameEntry[MysteryEvent]):
+class MysteryEntry(GameEntry[MysteryEvent, MysteryConfig, AgentSettings, MysteryOptions]):
     """The interrogation game in the registry; the header's config is a ``MysteryConfig``."""
 
     info = INFO
-    play_command = "games.mystery.cli:play_mystery"
-    auditor = "games.mystery.audit:audit_record"
-    viewer = "games.mystery.view:mystery_view"
-    answer_models = "games.mystery.llm_schemas:largest_answer_models"
-    reward = "games.mystery.reward:reward"
+    play_options = MysteryOptions
+    model_agents = "llm-cot,prover*3"
+    default_agents = "prover*5"
     config_type = MysteryConfig
     event_adapter = MYSTERY_EVENT
     agents = AGENTS
-    illegal_error = IllegalAction
 
     def default_config(self, players: int) -> MysteryConfig:
         """Three rounds over generated scripts for ``players`` seats."""
         self.info.check_players(players)
         return MysteryConfig(scripts=ScriptConfig(players=players))
 
-    def config_players(self, config: BaseModel) -> int:
+    def config_players(self, config: MysteryConfig) -> int:
         """The characters the scripts are for."""
-        return MysteryConfig.model_validate(config).scripts.players
+        return config.scripts.players
 
-    def new_state(self, config: BaseModel, seed: int, seats: Sequence[SeatInfo]) -> MysteryState:
+    def new_state(
+        self, config: MysteryConfig, seed: int, seats: Sequence[SeatInfo]
+    ) -> MysteryState:
         """A fresh game over the scripts generated for ``seed``."""
-        if not isinstance(config, MysteryConfig):
-            raise TypeError(f"an interrogation game needs a MysteryConfig, not {config!r}")
         scripts = game_scripts(config, seed)
         if len(scripts.players) != len(seats):
             raise ValueError(
                 f"scripts.players: {len(scripts.players)} characters for {len(seats)} seats"
             )
         return MysteryState(scripts, config, seed)
+
+    def reward_function(self) -> Callable[..., list[float | None]]:
+        """The interrogation game's reward function in TRL's shape (``games.mystery.reward``)."""
+        from games.mystery.reward import reward
+
+        return reward
+
+    def answer_models(self) -> list[type[BaseModel]]:
+        """The interrogation game's answer models, largest (``games.mystery.llm_schemas``)."""
+        from games.mystery.llm_schemas import largest_answer_models
+
+        return largest_answer_models()
+
+    def audit(self, log: GameLog[MysteryEvent]) -> AuditRecord:
+        """The interrogation game's audit (``games.mystery.audit``)."""
+        from games.mystery.audit import audit_record
+
+        return audit_record(log)
+
+    def view(self, log: GameLog[MysteryEvent]) -> ViewParts:
+        """The interrogation game's step texts and knowledge panels (``games.mystery.view``)."""
+        from games.mystery.view import mystery_view
+
+        return mystery_view(log)
+
+    def play_setup(
+        self,
+        options: MysteryOptions,
+        specs: tuple[str, ...],
+        seed: int,
+        settings: AgentSettings,
+        recorded: MysteryConfig | None,
+    ) -> PlaySetup[MysteryConfig, AgentSettings]:
+        """Generated scripts for ``len(specs)`` characters, or ``options.script`` once it passes
+        the acceptance checks (the command ends there with status 2 and the failing part when
+        it does not); alibis in the introductions when asked."""
+        if recorded is not None:
+            return PlaySetup(recorded, settings, specs)
+        from games.mystery.cli import checked_scripts, game_config
+
+        if options.script is not None:
+            checked_scripts(options.script, len(specs))
+        return PlaySetup(game_config(len(specs), options.script, options.alibis), settings, specs)
+
+    def printer(
+        self, options: MysteryOptions, settings: AgentSettings, echo: Echo
+    ) -> MysteryPrinter:
+        """The game in English with its exact audit (``games.mystery.playing``)."""
+        return MysteryPrinter(echo)
 
     def logged_actions(
         self, events: Sequence[MysteryEvent]

@@ -15,16 +15,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from formalize.interrogation.script import Objective, Scripts
 from formalize.world import atoms
 from games.mystery.events import Answered, Asked, MysteryEvent, Voted
+from games.mystery.exchanges import Exchange
 from games.mystery.knowledge import Knowledge
 from provers.sat_session import SatSession
-
-if TYPE_CHECKING:
-    from games.mystery.audit import Exchange
 
 NONE_KNOWN = "none known"
 """The public answer of a relation question about two people with no relation."""

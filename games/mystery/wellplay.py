@@ -130,39 +130,57 @@ def _lines(cell: str) -> str:
 def _question(
     row: list[str], header: list[str], where: str, rng: random.Random
 ) -> WellPlayQuestion:
+    """One row's question; ``where`` is ``file:line``, to which each error adds the column."""
     width = len(header)
-    extra = [c for c in row[width:] if c.strip()]
+
+    def at(name: str) -> str:
+        return f"{where}:{header.index(name) + 1 if name in header else 1}"
+
+    past = [(width + i + 1, c) for i, c in enumerate(row[width:]) if c.strip()]
     row = [_lines(c) for c in row]
     cells = dict(zip(header, [*row[:width], *[""] * (width - len(row))], strict=True))
     truth = cells.get("truth", "").strip()
     filled = [k for k in LETTERS if cells.get(k, "").strip()]
-    if not truth and extra and _KEY.match(extra[-1]):
-        truth = extra[-1]
-    elif extra:
-        raise WellPlayError(f"{where}: {len(extra)} cells past the last column")
+    if not truth and len(past) == 1 and _KEY.match(past[0][1]):
+        truth = past[0][1]
+    elif past:
+        raise WellPlayError(
+            f"{where}:{past[0][0]}: {len(past)} cells past the last column "
+            f"({header[-1]!r}, column {width})"
+        )
     elif not truth and filled and _KEY.match(cells[filled[-1]]):
         truth, cells[filled[-1]] = cells[filled[-1]], ""
     value = VALUES.get(cells.get("value", "").strip().lower())
     if value is None:
         raise WellPlayError(
-            f"{where}: column 'value': must be a, b or c, got {cells.get('value')!r}"
+            f"{at('value')}: column 'value': must be a, b or c, got {cells.get('value')!r}"
         )
     kind = cells.get("type", "").strip().lower()
     if kind not in ("a", "b"):
-        raise WellPlayError(f"{where}: column 'type': must be a or b, got {kind!r}")
+        raise WellPlayError(f"{at('type')}: column 'type': must be a or b, got {kind!r}")
     if not cells.get("question", "").strip():
-        raise WellPlayError(f"{where}: column 'question': the question is empty")
+        raise WellPlayError(f"{at('question')}: column 'question': the question is empty")
     options = {k: cells.get(k, "").strip() for k in LETTERS if cells.get(k, "").strip()}
     if len(options) < 2:
-        raise WellPlayError(f"{where}: columns 'a'-'e': a question needs two options or more")
+        raise WellPlayError(f"{at('a')}: columns 'a'-'e': a question needs two options or more")
+    seen: dict[str, str] = {}
+    for letter, text in options.items():
+        same = seen.get(" ".join(text.split()).casefold())
+        if same is not None:
+            raise WellPlayError(
+                f"{at(letter)}: column {letter!r}: the same option as column {same!r} "
+                f"({text!r}); options must differ"
+            )
+        seen[" ".join(text.split()).casefold()] = letter
     key = _letters(truth)
     if not _KEY.match(truth) or not key:
-        raise WellPlayError(f"{where}: column 'truth': must name options a-e, got {truth!r}")
+        raise WellPlayError(f"{at('truth')}: column 'truth': must name options a-e, got {truth!r}")
     if not key <= set(options):
-        raise WellPlayError(f"{where}: column 'truth': {truth!r} names an empty option")
+        raise WellPlayError(f"{at('truth')}: column 'truth': {truth!r} names an empty option")
     if kind == "a" and len(key) > 1:
         raise WellPlayError(
-            f"{where}: column 'truth': a single-choice question (type a) has one key, got {truth!r}"
+            f"{at('truth')}: column 'truth': a single-choice question (type a) has one key, "
+            f"got {truth!r}"
         )
     order = list(options)
     rng.shuffle(order)
@@ -190,7 +208,8 @@ def read_questions(path: Path, seed: int) -> tuple[WellPlayQuestion, ...]:
             raise WellPlayError(f"{path}:1: column {needed!r} is missing")
     twice = sorted({h for h in header if h and header.count(h) > 1})
     if twice:
-        raise WellPlayError(f"{path}:1: column {twice[0]!r} appears twice")
+        second = header.index(twice[0], header.index(twice[0]) + 1) + 1
+        raise WellPlayError(f"{path}:1:{second}: column {twice[0]!r} appears twice")
     rng = random.Random(f"wellplay:{seed}:{path.name}")
     questions = tuple(
         _question(row, header, f"{path}:{line}", rng)
@@ -212,7 +231,7 @@ def _names(info: dict[str, Any], path: Path) -> list[str]:
     if not names:
         raise WellPlayError(f"{path}: field 'character_name' lists no characters")
     for name in names:
-        if "/" in name or "\\" in name or name in (".", ".."):
+        if "/" in name or "\\" in name or "\0" in name or name in (".", ".."):
             raise WellPlayError(f"{path}: field 'character_name': {name!r} cannot name a file")
         if names.count(name) > 1:
             raise WellPlayError(f"{path}: field 'character_name' lists {name!r} twice")
@@ -235,11 +254,17 @@ def _count(info: dict[str, Any], path: Path) -> int:
 
 
 def load_script(folder: Path, seed: int = 0) -> WellPlayScript:
-    """One script folder, its options shuffled with ``seed``."""
+    """One script folder, read and checked in full before anything is played, its options
+    shuffled with ``seed``."""
     info_path = folder / "json" / "script_info.json"
     info = _json(info_path)
     names = _names(info, info_path)
     agent_num = _count(info, info_path)
+    if agent_num != len(names):
+        raise WellPlayError(
+            f"{info_path}: field 'agent_num': {agent_num} players, but 'character_name' lists "
+            f"{len(names)} characters"
+        )
     characters = []
     for name in names:
         path = folder / "json" / f"{name}.json"
@@ -263,10 +288,16 @@ def load_script(folder: Path, seed: int = 0) -> WellPlayScript:
 
 
 def script_folders(root: Path) -> list[Path]:
-    """The script folders under ``root`` (those with ``json/script_info.json``), by name."""
+    """The script folders under ``root`` (those with ``json/script_info.json``), by name; a
+    folder holding ``json`` or ``final_result`` without the info file is refused, naming it."""
     folders = sorted(p.parent.parent for p in root.glob("*/json/script_info.json"))
     if not folders:
         raise WellPlayError(f"{root}: no */json/script_info.json found")
+    for part in ("json", "final_result"):
+        for found in sorted(root.glob(f"*/{part}")):
+            if found.parent not in folders:
+                info = found.parent / "json" / "script_info.json"
+                raise WellPlayError(f"{info}: no such file; a script folder needs its info file")
     return folders
 
 

@@ -12,13 +12,13 @@ from typing import TYPE_CHECKING
 from reasoning.lazy import lazy_exports
 
 if TYPE_CHECKING:
+    from games.core.protocol import IllegalAction as IllegalAction
     from games.core.replay import ReplayError as ReplayError
     from games.core.runlog import LogError as LogError
     from games.undercover.agent import Agent as Agent
     from games.undercover.agent import Description as Description
     from games.undercover.agent import Observation as Observation
     from games.undercover.engine import DescriptionChecker as DescriptionChecker
-    from games.undercover.engine import IllegalAction as IllegalAction
     from games.undercover.engine import UndercoverGame as UndercoverGame
     from games.undercover.engine import UndercoverState as UndercoverState
     from games.undercover.entry import ENTRY as ENTRY
@@ -44,7 +44,7 @@ _HOMES = {
     "Description": "games.undercover.agent",
     "DescriptionChecker": "games.undercover.engine",
     "ENTRY": "games.undercover.entry",
-    "IllegalAction": "games.undercover.engine",
+    "IllegalAction": "games.core.protocol",
     "Lexicon": "games.undercover.lexicon",
     "LexiconError": "games.undercover.lexicon",
     "LogError": "games.core.runlog",

@@ -11,14 +11,21 @@ named so in the log.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
-from games.core.agents import AgentRegistry, AgentSpecError, AgentType
+from pydantic import ConfigDict, Field
+
+from formalize.reading.reader import ReaderKind
+from games.core.agents import AgentRegistry, AgentSpecError, AgentType, seat_seed
+from games.core.llm_player import seat_client
+from games.core.random_agent import Draw, RandomAgent, uniform
 from games.core.seats import SeatEndpoint
-from games.undercover.agent import Agent
+from games.core.settings import AgentSettings
+from games.undercover.agent import Agent, Description
 from games.undercover.checker import DEFAULT_TIMEOUT_S, ConsistencyTest
-from games.undercover.engine import UndercoverGame
+from games.undercover.engine import Phase, UndercoverGame, UndercoverTurn, normalise_description
 from games.undercover.lexicon import Lexicon
 from games.undercover.llm_agents import LLM_AGENT_KINDS, AgentKind, make_llm_agent
 from games.undercover.llm_calls import SeatClients
@@ -29,13 +36,16 @@ from games.undercover.prover_agent import (
     PROVER_AGENT,
     ProverAgent,
     StatementLibrary,
+    nothing_new,
 )
-from reasoning.llm import ChatClient, LLMSettings, make_client
+from reasoning.llm import ChatClient, make_client
 from reasoning.prover import Prover
 
+if TYPE_CHECKING:
+    from reasoning.llm.settings import LLMSettings
 
-@dataclass(frozen=True)
-class AgentSettings:
+
+class UndercoverAgentSettings(AgentSettings):
     """What agent factories draw on; one instance is shared by every agent of a run.
 
     ``test`` is the consistency test T(s, Delta) (its prover and cache); ``library`` the lexicon
@@ -46,8 +56,11 @@ class AgentSettings:
     the command's) gets a client of its own, one per model and endpoint; ``seat_clients``, when
     given, makes each LLM seat's client from its live one (recording or replaying that seat's
     calls); ``pipeline`` configures the neuro-symbolic LLM agent (its backend included: by
-    default Isabelle where installed, else Z3).
+    default Isabelle where installed, else Z3); ``reader`` says who reads the descriptions for
+    the card checks (offline; llm or combined ask the command's endpoint).
     """
+
+    model_config = ConfigDict(frozen=True, extra="forbid", arbitrary_types_allowed=True)
 
     lexicon: Lexicon
     test: ConsistencyTest
@@ -55,14 +68,13 @@ class AgentSettings:
     client: ChatClient | None = None
     seat_clients: SeatClients | None = None
     pipeline: PipelineSettings | None = None
-    llm: LLMSettings | None = None
-    endpoints: tuple[SeatEndpoint | None, ...] = ()
     seat_model: str | None = None
-    built_clients: dict[tuple[str, SeatEndpoint | None], ChatClient] = field(
-        default_factory=dict, repr=False, compare=False
+    reader: ReaderKind = "offline"
+    built_clients: dict[tuple[str, SeatEndpoint | None], ChatClient] = Field(
+        default_factory=dict, repr=False, exclude=True
     )
     """The clients built for other models and endpoints, shared by the settings made from
-    these (``dataclasses.replace`` keeps the same dictionary)."""
+    these (``model_copy`` keeps the same dictionary)."""
 
     @classmethod
     def create(
@@ -75,7 +87,7 @@ class AgentSettings:
         pipeline: PipelineSettings | None = None,
         llm: LLMSettings | None = None,
         endpoints: tuple[SeatEndpoint | None, ...] = (),
-    ) -> AgentSettings:
+    ) -> UndercoverAgentSettings:
         """Settings over ``lexicon`` (default: the shipped one) testing with ``prover`` (Z3)."""
         lex = lexicon if lexicon is not None else Lexicon.load()
         return cls(
@@ -90,7 +102,9 @@ class AgentSettings:
 
     def live_client(self, seat: int) -> ChatClient | None:
         """The chat client of ``seat`` at its model (``seat_model``, else the command's) and
-        endpoint (its own, else the command's); None when there is none to make."""
+        endpoint (its own, else the command's), made from the LLM settings given (the commands
+        check an endpoint is configured first; a harness such as inspect_ai answers through
+        ``chat_clients_from``); None when there are none and no client is shared."""
         endpoint = self.endpoints[seat] if seat < len(self.endpoints) else None
         model = self.seat_model
         if self.llm is not None and model == self.llm.model:
@@ -106,16 +120,21 @@ class AgentSettings:
         if key not in self.built_clients:
             if endpoint is not None:
                 chosen = endpoint.applied(chosen)
-            if not chosen.configured:
-                return None
             self.built_clients[key] = make_client(chosen)
         return self.built_clients[key]
 
     def chat_client(self, seat: int) -> ChatClient | None:
         """The client an LLM agent at ``seat`` asks: its live client, recorded or replayed
-        through ``seat_clients`` when given."""
+        through ``seat_clients`` when given, or, when the LLM settings name a game's recordings
+        (``for_game``), the seat's own recording or replay (``games.core.llm_player``)."""
         if self.seat_clients is not None:
             return self.seat_clients(seat, self.seat_model, lambda: self._required(seat))
+        llm = self.llm
+        if llm is not None and (llm.record_path is not None or llm.replay_path is not None):
+            own = self.seat_llm(seat)
+            if self.seat_model is not None:
+                own = own.model_copy(update={"model": self.seat_model})
+            return seat_client(own, seat)
         return self.live_client(seat)
 
     def _required(self, seat: int) -> ChatClient:
@@ -125,17 +144,23 @@ class AgentSettings:
         return client
 
 
-def with_model(settings: AgentSettings, model: str) -> AgentSettings:
-    """``settings`` for a seat whose spec names ``model`` (``nli@MODEL``)."""
-    return replace(settings, seat_model=model)
+def with_model(settings: UndercoverAgentSettings, model: str) -> UndercoverAgentSettings:
+    """``settings`` for a seat whose spec names ``model`` (``nli@MODEL``); the clients built so
+    far stay shared (``model_copy`` keeps the same dictionary)."""
+    return settings.model_copy(update={"seat_model": model})
 
 
-AgentFactory = Callable[[int, int, AgentSettings], Agent]
+AGENTS_GAME = "undercover"
+"""The game the registry's agents play (their seeds are derived from it)."""
+RANDOM_AGENT = "random"
+"""The random baseline's name."""
+
+AgentFactory = Callable[[int, int, UndercoverAgentSettings], Agent | RandomAgent]
 """Builds an agent from (seat, game seed, settings)."""
 
 
 def _prover(*, plain: bool = False, guess: bool = False) -> AgentFactory:
-    def build(seat: int, seed: int, settings: AgentSettings) -> Agent:
+    def build(seat: int, seed: int, settings: UndercoverAgentSettings) -> Agent:
         return ProverAgent(
             settings.test, seed=seed, seat=seat, library=settings.library, plain=plain, guess=guess
         )
@@ -144,7 +169,7 @@ def _prover(*, plain: bool = False, guess: bool = False) -> AgentFactory:
 
 
 def _llm(kind: AgentKind) -> AgentFactory:
-    def build(seat: int, seed: int, settings: AgentSettings) -> Agent:
+    def build(seat: int, seed: int, settings: UndercoverAgentSettings) -> Agent:
         client = settings.chat_client(seat)
         if client is None:
             raise AgentSpecError(
@@ -164,13 +189,37 @@ def _llm(kind: AgentKind) -> AgentFactory:
     return build
 
 
+def random_description_or_vote(library: StatementLibrary) -> Draw:
+    """Undercover-V's random draw: a vote uniformly among the seats one may vote for, and, since
+    a description is an open sentence, a random statement of one's own word not yet said (from
+    the lexicon's ``library``), or that there is nothing new to say."""
+
+    def draw(turn: UndercoverTurn, legal: Sequence[int], rng: random.Random) -> Description | int:
+        if turn.phase is Phase.VOTE:
+            return int(uniform(turn, legal, rng))
+        obs = turn.observation
+        said = {normalise_description(d.text) for d in obs.descriptions}
+        book = library.book(obs.word)
+        fresh = [s for s in book.statements(obs.word) if normalise_description(s.text) not in said]
+        if fresh:
+            return rng.choice(fresh).description()
+        return nothing_new(obs)
+
+    return draw
+
+
+def _random(seat: int, seed: int, settings: UndercoverAgentSettings) -> RandomAgent:
+    draw = random_description_or_vote(settings.library)
+    return RandomAgent(seat_seed(AGENTS_GAME, seed, seat), draw)
+
+
 _LLM_SUMMARIES: dict[AgentKind, str] = {
     "nli": "LLM, standard NLI: describes and votes by deduction alone",
     "att-nli": "LLM, Att-NLI: abduces roles, then describes or votes",
     "ns-att-nli": "LLM, neuro-symbolic Att-NLI: Att-NLI guided by the prover's record",
 }
 
-AGENTS: AgentRegistry[AgentSettings, Agent] = AgentRegistry(
+AGENTS: AgentRegistry[UndercoverAgentSettings, Agent | RandomAgent] = AgentRegistry(
     [
         AgentType(
             PROVER_AGENT,
@@ -191,10 +240,13 @@ AGENTS: AgentRegistry[AgentSettings, Agent] = AgentRegistry(
             False,
             _prover(plain=True),
         ),
+        AgentType(
+            RANDOM_AGENT, "a random vote, a random unsaid statement of its word", False, _random
+        ),
         *(AgentType(kind, _LLM_SUMMARIES[kind], True, _llm(kind)) for kind in LLM_AGENT_KINDS),
     ],
-    game="undercover",
-    settings=AgentSettings.create,
+    game=AGENTS_GAME,
+    settings=UndercoverAgentSettings.create,
     with_model=with_model,
 )
 """Every Undercover-V agent, by name; LLM seats may name a model each (``nli@MODEL``)."""
@@ -202,13 +254,15 @@ AGENTS: AgentRegistry[AgentSettings, Agent] = AgentRegistry(
 OFFLINE_AGENTS: tuple[str, ...] = tuple(n for n, t in AGENTS.types.items() if not t.needs_llm)
 
 
-def make_agent(spec: str, seat: int, seed: int, settings: AgentSettings | None = None) -> Agent:
+def make_agent(
+    spec: str, seat: int, seed: int, settings: UndercoverAgentSettings | None = None
+) -> Agent | RandomAgent:
     """The agent named ``spec`` for ``seat`` of the game seeded with ``seed``.
 
     Unlike the other games' factories, Undercover-V's take the game's seed itself: the prover
     agents break vote ties in one order shared by the table, drawn from it (and the recorded LLM
     games were played with seeds derived from it)."""
-    chosen = settings if settings is not None else AgentSettings.create()
+    chosen = settings if settings is not None else UndercoverAgentSettings.create()
     model = AGENTS.model(spec)
     if model is not None:
         chosen = with_model(chosen, model)
@@ -218,9 +272,9 @@ def make_agent(spec: str, seat: int, seed: int, settings: AgentSettings | None =
 def seat_agents(
     specs: Sequence[str],
     game: UndercoverGame,
-    settings: AgentSettings,
+    settings: UndercoverAgentSettings,
     spy_agent: str | None = None,
-) -> list[Agent]:
+) -> list[Agent | RandomAgent]:
     """One agent per seat of ``game``: seat i gets ``specs[i]``, the spy's seat ``spy_agent``
     when one is given (so a contest can put a type in the spy's role whatever the seating)."""
     names = spec_at_seats(specs, game, spy_agent)

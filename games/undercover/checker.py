@@ -13,15 +13,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from games.undercover.agent import Description
+from games.undercover.engine import CardCheck
 from games.undercover.events import CheckOutcome
 from games.undercover.lexicon import Lexicon, UnknownWord
-from provers.z3_prover import Z3Prover
+from games.undercover.reading import DescriptionReader, ReadDescription
+from provers.registry import get_prover
+from reasoning.claims import ClaimStatus
 from reasoning.formula import Formula
 from reasoning.prover import Prover, ProverUnavailable, check_consistency
 from reasoning.sorts import SortError
-from reasoning.syntax import FormulaSyntaxError, parse_formula
 from reasoning.verdict import ProofResult, Verdict
-from reasoning.verifier import ClaimStatus
 
 DEFAULT_TIMEOUT_S = 10.0
 
@@ -52,7 +53,7 @@ class ConsistencyTest:
         countermodels: the test needs only the verdict), ``timeout`` s each."""
         self.lexicon = lexicon
         self.prover: Prover = (
-            prover if prover is not None else Z3Prover(timeout=timeout, countermodels=False)
+            prover if prover is not None else get_prover("z3", timeout=timeout, countermodels=False)
         )
         self.timeout = timeout
         self._cache: dict[tuple[str, frozenset[Formula]], ConsistencyResult] = {}
@@ -117,49 +118,66 @@ class CheckRecord:
 
 
 class ProverChecker:
-    """The engine's DescriptionChecker backed by a prover: T(speaker's word, description formula).
+    """The engine's DescriptionChecker backed by a reader and a prover: every description is read
+    (``games.undercover.reading``), and what its reading asserts is tested against the card,
+    T(speaker's word, meaning).
 
-    A description without a formula is not formalised; a formula text that does not parse, or
-    that clashes with the word's vocabulary, is a syntax error (so is a formula the prover
-    rejects); a prover that gives no evidence leaves it undecided. ``records`` keeps every check.
+    A reading that asserts nothing about the card is ``no_claim``; a description the readers
+    cannot read is ``unread`` (``syntax_error`` when its speaker's own formula did not parse or
+    fit the card's vocabulary); a prover that gives no evidence leaves it undecided.
+    ``records`` keeps every check.
     """
 
-    def __init__(self, test: ConsistencyTest) -> None:
-        """Check descriptions with ``test``."""
+    def __init__(self, test: ConsistencyTest, reader: DescriptionReader | None = None) -> None:
+        """Check descriptions with ``test``, reading them with ``reader`` (default: the offline
+        reader of the test's lexicon)."""
         self.test = test
+        self.reader = reader if reader is not None else DescriptionReader(test.lexicon)
         self.records: list[CheckRecord] = []
 
-    def assess(self, word: str, description: Description) -> ConsistencyResult:
-        """The full result of testing ``description`` against the card ``word``."""
-        formula = description.formula
-        if formula is None and description.formula_text is not None:
-            try:
-                formula = parse_formula(description.formula_text)
-            except FormulaSyntaxError as err:
-                first = str(err).splitlines()[0]
-                return ConsistencyResult(
-                    CheckOutcome.SYNTAX_ERROR, f"formula syntax error, {first}"
-                )
-        if formula is None:
-            return ConsistencyResult(CheckOutcome.NOT_FORMALISED, "the description has no formula")
-        return self.test.test(word, [formula])
+    def assess(
+        self, word: str, description: Description
+    ) -> tuple[ConsistencyResult, ReadDescription | None]:
+        """The full result of testing ``description`` against the card ``word``, and its
+        reading (None when the lexicon has no entry for the word)."""
+        try:
+            read = self.reader.read(word, description)
+        except UnknownWord as err:
+            return ConsistencyResult(CheckOutcome.UNREAD, f"no vocabulary to read it: {err}"), None
+        return self.judge(word, read), read
+
+    def judge(self, word: str, read: ReadDescription) -> ConsistencyResult:
+        """T(``word``, what the reading ``read`` asserts), or why there is nothing to test."""
+        record = read.record
+        if read.formula is not None:
+            return self.test.test(word, [read.formula])
+        if record.outcome == "nothing":
+            detail = "it asserts nothing about the card"
+            return ConsistencyResult(CheckOutcome.NO_CLAIM, _with(detail, record.note))
+        if read.syntax_error and record.seat_formula is not None:
+            return ConsistencyResult(
+                CheckOutcome.SYNTAX_ERROR, f"its formula: {record.seat_formula.reason}"
+            )
+        return ConsistencyResult(CheckOutcome.UNREAD, record.note or "no reader could read it")
 
     def claim_status(
-        self, word: str, description: Description
+        self, word: str, read: ReadDescription
     ) -> tuple[ClaimStatus, ConsistencyResult]:
-        """How ``description`` stands against the card theory phi(``word``), in the Verifier's
-        terms, with the consistency test behind it: CONTRADICTED when it contradicts the card,
-        ENTAILED or UNDETERMINED when it is consistent and phi(word) proves it or not, UNKNOWN
-        when it could not be tested (no formula, a syntax error, no answer)."""
-        result = self.assess(word, description)
+        """How the description read as ``read`` stands against the card theory phi(``word``),
+        with the consistency test behind it: its meaning's ``formula_status``, or UNKNOWN when
+        there is nothing to test (no reading, nothing asserted)."""
+        if read.formula is None:
+            return ClaimStatus.UNKNOWN, self.judge(word, read)
+        return self.formula_status(word, read.formula)
+
+    def formula_status(self, word: str, formula: Formula) -> tuple[ClaimStatus, ConsistencyResult]:
+        """How ``formula`` stands against phi(``word``) in the Verifier's terms: CONTRADICTED
+        when it contradicts the card, ENTAILED or UNDETERMINED when it is consistent and
+        phi(word) proves it or not, UNKNOWN when the prover could not tell."""
+        result = self.test.test(word, [formula])
         if result.status is CheckOutcome.CONTRADICTS_CARD:
             return ClaimStatus.CONTRADICTED, result
         if result.status is not CheckOutcome.CONSISTENT:
-            return ClaimStatus.UNKNOWN, result
-        formula = description.formula
-        if formula is None and description.formula_text is not None:
-            formula = parse_formula(description.formula_text)
-        if formula is None:
             return ClaimStatus.UNKNOWN, result
         proof = self.test.entailment(word, formula)
         if proof is not None and proof.verdict is Verdict.VALID:
@@ -168,8 +186,12 @@ class ProverChecker:
             return ClaimStatus.UNDETERMINED, result
         return ClaimStatus.UNKNOWN, result
 
-    def check(self, word: str, description: Description) -> CheckOutcome:
-        """The card-check outcome of ``description`` given by the holder of ``word``."""
-        result = self.assess(word, description)
+    def check(self, word: str, description: Description) -> CardCheck:
+        """The card check of ``description`` given by the holder of ``word``."""
+        result, read = self.assess(word, description)
         self.records.append(CheckRecord(word, description.text, result))
-        return result.status
+        return CardCheck(result.status, read.record if read is not None else None)
+
+
+def _with(detail: str, note: str) -> str:
+    return f"{detail} ({note})" if note else detail

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Protocol
 
-from games.core.protocol import GameInfo, SeatResult
+from games.core.protocol import GameInfo, IllegalAction, SeatResult
 from games.undercover.agent import Agent, Description, Observation, RoundVote, SpokenDescription
 from games.undercover.events import (
     MAX_PLAYERS,
@@ -27,6 +27,7 @@ from games.undercover.events import (
     Ballot,
     CheckOutcome,
     DescriptionEvent,
+    DescriptionReading,
     EliminationEvent,
     EndReason,
     GameEnd,
@@ -53,21 +54,25 @@ class Phase(StrEnum):
     OVER = "over"
 
 
-class IllegalAction(ValueError):
-    """A description or vote the rules do not allow; the message names the seat and the problem."""
+@dataclass(frozen=True, slots=True)
+class CardCheck:
+    """How a description stands against its speaker's card, and how it was read (None for a
+    checker that reads nothing)."""
+
+    outcome: CheckOutcome
+    reading: DescriptionReading | None = None
 
 
 class DescriptionChecker(Protocol):
     """Decides whether a description contradicts the card ``word`` its speaker holds.
 
-    A prover-backed checker tests the description's formula against the word's theory; it must
-    turn prover timeouts and failures into ``CheckOutcome.UNDECIDED``, and a formula it cannot
-    read or that clashes with the card's vocabulary into ``CheckOutcome.SYNTAX_ERROR``, rather
-    than raise.
+    The prover-backed checker reads the description and tests what it asserts against the
+    word's theory; it must turn prover timeouts and failures into ``CheckOutcome.UNDECIDED``,
+    and a description it cannot read into ``CheckOutcome.UNREAD``, rather than raise.
     """
 
-    def check(self, word: str, description: Description) -> CheckOutcome:
-        """The outcome for ``description`` given by the holder of ``word``."""
+    def check(self, word: str, description: Description) -> CardCheck:
+        """The card check of ``description`` given by the holder of ``word``."""
         ...
 
 
@@ -186,15 +191,22 @@ class UndercoverGame:
         formula: str | None,
         outcome: CheckOutcome,
         call: int | None = None,
+        reading: DescriptionReading | None = None,
     ) -> list[UndercoverEvent]:
-        """Record ``seat``'s description with its formula text, card check and the recorded LLM
-        call it came from; return the events."""
+        """Record ``seat``'s description with its formula text, card check, reading and the
+        recorded LLM call it came from; return the events."""
         clean = self.validate_description(seat, text)
         outcome = CheckOutcome(outcome)
         start = len(self._events)
         key = normalise_description(clean)
         self._emit(
-            DescriptionEvent, seat=seat, text=clean, formula=formula, outcome=outcome, call=call
+            DescriptionEvent,
+            seat=seat,
+            text=clean,
+            formula=formula,
+            outcome=outcome,
+            reading=reading,
+            call=call,
         )
         earlier = next((s for s in self._spoken if s.key == key), None)
         if earlier is not None:
@@ -366,9 +378,14 @@ class UndercoverState:
         if not isinstance(description, Description):
             raise IllegalAction(f"seat {seat}: {description!r} is not a Description")
         self.game.validate_description(seat, description.text)
-        outcome = self.checker.check(self.game.words[seat], description)
+        check = self.checker.check(self.game.words[seat], description)
         self.game.describe(
-            seat, description.text, description.logged_formula(), outcome, description.call
+            seat,
+            description.text,
+            description.logged_formula(),
+            check.outcome,
+            description.call,
+            check.reading,
         )
 
     def observation(self, seat: int) -> UndercoverTurn:

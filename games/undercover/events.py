@@ -12,6 +12,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, model_validator
 
+from formalize.reading.reading import FormulaCheck, VoteRecord
 from games.core.llm_call import LLMCallRef
 from games.undercover.words import WordPair
 
@@ -41,10 +42,14 @@ class UndercoverSetup(BaseModel):
 class CheckOutcome(StrEnum):
     """How a description stands against its speaker's own card.
 
-    ``syntax_error``: the description has a formula, but it does not parse or does not fit the
-    card's vocabulary (a sort clash), so it could not be checked; ``not_formalised``: it has no
-    formula at all. Logs written before ``syntax_error`` existed record such descriptions as
-    ``not_formalised``; they still read and replay.
+    Every description is read (``games.undercover.reading``): what its reading asserts about the
+    card is ``consistent`` with it, ``contradicts_card`` or ``undecided`` (the prover gave no
+    answer); a reading that asserts nothing about the card (a question, a sentence about the
+    other word) is ``no_claim``; a description the readers could not read is ``unread``, or
+    ``syntax_error`` when its speaker's own formula did not parse or clashed with the card's
+    vocabulary. Logs written before descriptions were read record a description without a
+    formula as ``not_formalised`` (and, before ``syntax_error`` existed, a malformed one too);
+    they still read and replay.
     """
 
     CONSISTENT = "consistent"
@@ -52,11 +57,51 @@ class CheckOutcome(StrEnum):
     SYNTAX_ERROR = "syntax_error"
     NOT_FORMALISED = "not_formalised"
     UNDECIDED = "undecided"
+    NO_CLAIM = "no_claim"
+    UNREAD = "unread"
 
     @property
     def decisive(self) -> bool:
         """True for the two answers backed by evidence: consistent and contradicts_card."""
         return self in (CheckOutcome.CONSISTENT, CheckOutcome.CONTRADICTS_CARD)
+
+
+ReadingOutcome = Literal["claims", "nothing", "unsure"]
+"""What a description's reading comes to: literals about the card, nothing about it, or none."""
+
+
+class ReadClaim(BaseModel):
+    """One literal a description's reading asserts: the attribute (its words, as the pair's
+    vocabulary says it), whether it holds, and the words of the description that say so (with
+    where they stand in it)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    attribute: str
+    holds: bool
+    words: str = ""
+    start: int | None = None
+    end: int | None = None
+
+
+class DescriptionReading(BaseModel):
+    """How a description was read: the reader (``offline``, ``offline+llm``), the outcome, the
+    accepted meaning (``formula``, for ``claims``) and its literals with their words, the LLM
+    calls and vote when the LLM reader was asked, why it reads as it does (``note``), the
+    reading's own check (rendered to words and read back) and the check of the speaker's own
+    formula, when it gave one (its rendering left out when accepted: it is the reading's)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    reader: str
+    outcome: ReadingOutcome
+    formula: str | None = None
+    claims: tuple[ReadClaim, ...] = ()
+    calls: int = Field(default=0, ge=0)
+    vote: VoteRecord | None = None
+    note: str = ""
+    check: FormulaCheck | None = None
+    seat_formula: FormulaCheck | None = None
 
 
 class Side(StrEnum):
@@ -120,14 +165,16 @@ class GameStart(_Event):
 
 
 class DescriptionEvent(_Event, LLMCallRef):
-    """A seat's description, its formula text (None when not formalised), the card check, and
-    the recorded LLM call it came from (for an LLM seat that records its calls)."""
+    """A seat's description, its own formula text (None when it gave none), the card check, how
+    the description was read (None in logs written before descriptions were read), and the
+    recorded LLM call it came from (for an LLM seat that records its calls)."""
 
     type: Literal["description"] = "description"
     seat: int = Field(ge=0)
     text: str
     formula: str | None = None
     outcome: CheckOutcome
+    reading: DescriptionReading | None = None
 
 
 class ViolationEvent(_Event):

@@ -53,13 +53,13 @@ from reasoning.llm import (
     UsageMeter,
     labelled_fields,
 )
+from reasoning.llm.fallback import DEFAULT_MAX_REPROMPTS
 from reasoning.prover import Prover
 from reasoning.sorts import Signature
 
 AgentKind = Literal["nli", "att-nli", "ns-att-nli"]
 LLM_AGENT_KINDS: tuple[AgentKind, ...] = ("nli", "att-nli", "ns-att-nli")
 Role = Literal["citizen", "spy"]
-DEFAULT_MAX_REPROMPTS = 3
 
 FALLBACK_DESCRIPTIONS = (
     "It is something many people would recognise.",

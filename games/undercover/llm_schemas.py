@@ -92,8 +92,16 @@ def guess_update_answer_model() -> type[BaseModel]:
 
 
 def largest_answer_models() -> list[type[BaseModel]]:
-    """Every answer model, a vote among the most seats there can be: the schemas a server is
-    sent at their largest."""
+    """Every answer model, a vote among the most seats there can be, and the LLM reader's
+    reading of a description with the most attributes of any word of the shipped lexicon: the
+    schemas a server is sent at their largest."""
+    from formalize.reading.llm_schemas import reading_answer_model
+    from games.undercover.lexicon import Lexicon
+    from games.undercover.reading import pair_vocabulary
+
+    lexicon = Lexicon.load()
+    vocabularies = [pair_vocabulary(lexicon, w) for pair in lexicon.pairs for w in pair.words]
+    widest = max(vocabularies, key=lambda v: len(v.attributes))
     targets = tuple(range(1, MAX_PLAYERS))
     return [
         describe_answer_model(False),
@@ -102,4 +110,5 @@ def largest_answer_models() -> list[type[BaseModel]]:
         _vote_model(targets, True),
         guess_answer_model(),
         guess_update_answer_model(),
+        reading_answer_model(widest.task()),
     ]

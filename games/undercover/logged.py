@@ -9,8 +9,8 @@ from typing import TypeVar
 
 from games.core.log import GameLog
 from games.undercover.agent import Description, Observation
+from games.undercover.engine import CardCheck
 from games.undercover.events import (
-    CheckOutcome,
     DescriptionEvent,
     UndercoverEvent,
     VoteEvent,
@@ -58,13 +58,16 @@ class LoggedAgent:
 
 
 class LoggedChecker:
-    """A description checker that returns the outcomes recorded in a log, in order."""
+    """A description checker that returns the checks (outcome and reading) recorded in a log,
+    in order."""
 
     def __init__(self, events: Sequence[UndercoverEvent]) -> None:
-        self._outcomes = [e.outcome for e in events if isinstance(e, DescriptionEvent)]
+        self._outcomes = [
+            CardCheck(e.outcome, e.reading) for e in events if isinstance(e, DescriptionEvent)
+        ]
 
-    def check(self, word: str, description: Description) -> CheckOutcome:
-        """The next logged outcome."""
+    def check(self, word: str, description: Description) -> CardCheck:
+        """The next logged check."""
         if not self._outcomes:
             raise LogExhausted(f"no logged check outcome left for {description.text!r}")
         return self._outcomes.pop(0)

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from formalize.davidsonian.autoformalize import Autoformalizer, Formalization
 from formalize.davidsonian.render import ITEM
@@ -38,7 +38,7 @@ from provers.isabelle.prover import IsabelleProver
 from provers.isabelle.server import isabelle_available
 from provers.isabelle.sketch import SketchSyntaxError, check_sketch
 from provers.isabelle.theory_text import ProofTextError, render_theory
-from provers.registry import get_prover
+from provers.registry import FIRST_ORDER_NAMES, get_prover
 from provers.signature import MalformedProblem
 from reasoning.formula import Atom, Const, Formula
 from reasoning.llm import (
@@ -62,7 +62,8 @@ from reasoning.vote import DEFAULT_MAX_ATTEMPTS, early_stop_vote, outcome_class
 MAX_SYNTAX_REFINEMENTS = 5
 """Algorithm 1's cap on syntax-refinement rounds."""
 
-Backend = Literal["auto", "isabelle", "z3", "eprover", "vote"]
+AUTO_BACKEND = "auto"
+"""The pipeline's default backend: Isabelle where installed, else Z3."""
 
 _FENCE = re.compile(r"```[A-Za-z]*[ \t]*\n?(.*?)```", re.DOTALL)
 _BULLET = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s*")
@@ -92,7 +93,8 @@ class PipelineSettings(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    backend: Backend = "auto"
+    backend: str = AUTO_BACKEND
+    """``auto`` or a first-order backend of ``provers.registry.BACKENDS``."""
     max_refinements: int = Field(default=MAX_SYNTAX_REFINEMENTS, ge=0, le=MAX_SYNTAX_REFINEMENTS)
     formalize_repairs: int = Field(default=2, ge=0)
     max_rules: int = Field(default=4, ge=0)
@@ -101,13 +103,21 @@ class PipelineSettings(BaseModel):
     max_reprompts: int = Field(default=3, ge=0)
     proof_sketches: bool = True
 
+    @field_validator("backend")
+    @classmethod
+    def _first_order(cls, value: str) -> str:
+        if value != AUTO_BACKEND and value not in FIRST_ORDER_NAMES:
+            choices = ", ".join((AUTO_BACKEND, *FIRST_ORDER_NAMES))
+            raise ValueError(f"must be one of {choices}, got {value!r}")
+        return value
 
-def select_backend(backend: Backend = "auto") -> Prover:
+
+def select_backend(backend: str = AUTO_BACKEND) -> Prover:
     """The prover a setting names: ``auto`` is Isabelle where installed, else Z3.
 
     ProverUnavailable (with an install hint) when the named backend cannot run here.
     """
-    if backend == "auto":
+    if backend == AUTO_BACKEND:
         return get_prover("isabelle" if isabelle_available() else "z3")
     return get_prover(backend)
 

@@ -12,9 +12,10 @@ facts' formulas, so every description it gives is true of its card.
 - The plain variant ignores roles and says the shortest unused statement of its word.
 Within the preferred group the choice is random, seeded by the game seed, the seat and the round.
 
-Reading. Another player's sentence is read back to its formula through the pair's statement book
-(the parse function of seed 002, Appendix C, for lexicon sentences); any other sentence is not
-formalised and gives no evidence. For each other player j the formulas of all j's readable
+Reading. Another player's sentence is read by the offline description reader
+(``games.undercover.reading``: attribute phrases with denial, coordination, hedges and the
+lexicon's synonyms); a sentence it is unsure of, or that asserts nothing about the card (a
+question), gives no evidence. For each other player j the formulas of all j's readable
 descriptions, Delta_j, are tested against the agent's card, T(w, Delta_j): inconsistent means j
 holds the other word. The guess variant (``prover-guess``) also tests them against the other word
 of the pair, T(w', Delta_j), the offline counterpart of seed 002's guess of the opponent's word
@@ -51,6 +52,7 @@ from games.undercover.checker import ConsistencyTest
 from games.undercover.engine import normalise_description
 from games.undercover.events import CheckOutcome, Side
 from games.undercover.lexicon import Fact, FactKind, Lexicon, LexiconEntry
+from games.undercover.reading import DescriptionReader
 from games.undercover.words import WordPair
 from reasoning.formula import Formula, conj
 
@@ -99,27 +101,20 @@ class Statement:
 
 
 class StatementBook:
-    """Every statement of up to three facts of one word of a pair, indexed by its sentence.
-
-    ``read`` is the parse function for lexicon sentences: a sentence (compared as the engine
-    compares descriptions) maps back to its statement, and so to its formula.
-    """
+    """Every statement of up to three facts of one word of a pair."""
 
     def __init__(self, lexicon: Lexicon, pair: WordPair) -> None:
         """Compose the statements of both words of ``pair`` from ``lexicon``."""
         self.pair = pair
         self.entries: dict[str, LexiconEntry] = {w: lexicon.entry(w) for w in pair.words}
-        self._by_word: dict[str, tuple[Statement, ...]] = {}
-        self._by_text: dict[str, Statement] = {}
-        for word, entry in self.entries.items():
-            statements = tuple(
+        self._by_word: dict[str, tuple[Statement, ...]] = {
+            word: tuple(
                 Statement.of(group)
                 for size in range(1, MAX_FACTS_PER_STATEMENT + 1)
                 for group in combinations(entry.facts, size)
             )
-            self._by_word[word] = statements
-            for statement in statements:
-                self._by_text.setdefault(normalise_description(statement.text), statement)
+            for word, entry in self.entries.items()
+        }
 
     def statements(self, word: str) -> tuple[Statement, ...]:
         """Every statement true of ``word`` (a word of the pair, as the lexicon spells it)."""
@@ -133,17 +128,20 @@ class StatementBook:
                 return entry
         raise KeyError(f"{word!r} is not a word of pair {self.pair.id!r}")
 
-    def read(self, text: str) -> Statement | None:
-        """The statement a sentence says, or None when it is not a lexicon statement."""
-        return self._by_text.get(normalise_description(text))
+
+def nothing_new(obs: Observation) -> Description:
+    """What a player says when every statement of its word has been said."""
+    return Description(f"Player {obs.seat} has nothing new to say about it in round {obs.round}.")
 
 
 class StatementLibrary:
-    """The statement books of a lexicon, built on first use and shared by every agent."""
+    """The statement books of a lexicon, built on first use, and its offline description
+    reader; shared by every agent."""
 
     def __init__(self, lexicon: Lexicon) -> None:
-        """Books for the pairs of ``lexicon``."""
+        """Books for the pairs of ``lexicon``, and the reader of their descriptions."""
         self.lexicon = lexicon
+        self.reader = DescriptionReader(lexicon)
         self._books: dict[str, StatementBook] = {}
 
     def book(self, word: str) -> StatementBook:
@@ -245,7 +243,7 @@ class ProverAgent:
         mine = book.entry(obs.word).word
         other = book.pair.other(mine)
         judgements = tuple(
-            self._judge(book, mine, other, seat, obs)
+            self._judge(mine, other, seat, obs)
             for seat in range(obs.players)
             if seat != obs.seat and obs.descriptions_by(seat)
         )
@@ -265,9 +263,7 @@ class ProverAgent:
             choice = rng.choice([s for s in fresh if key(s) == best])
             description = choice.description()
         else:
-            description = Description(
-                f"Player {obs.seat} has nothing new to say about it in round {obs.round}."
-            )
+            description = nothing_new(obs)
         self.decisions.append(
             Decision("describe", obs.round, assessment.role, assessment.reason, description.text)
         )
@@ -296,11 +292,12 @@ class ProverAgent:
         )
         return target
 
-    def _judge(
-        self, book: StatementBook, mine: str, other: str, seat: int, obs: Observation
-    ) -> Judgement:
+    def _judge(self, mine: str, other: str, seat: int, obs: Observation) -> Judgement:
+        reader = self.library.reader
         formulas = _unique(
-            s.formula for d in obs.descriptions_by(seat) if (s := book.read(d.text)) is not None
+            read.formula
+            for d in obs.descriptions_by(seat)
+            if (read := reader.read(mine, Description(d.text))).formula is not None
         )
         if not formulas:
             return Judgement(seat, 0, CheckOutcome.NOT_FORMALISED, CheckOutcome.NOT_FORMALISED)

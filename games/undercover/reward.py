@@ -7,12 +7,13 @@ Att-NLI agents) and takes the logged description's place; the game's audit judge
 speaker's card theory, which is also the truth: ENTAILED is sound, CONTRADICTED wrong (a broken
 card), and a description the lexicon leaves open, or one without a logical form, is unjudged.
 
-A description's logical form comes from a formalizer, an LLM (``formalize.davidsonian``): give
-``reward`` one (``formalizer=``, bound with ``functools.partial``) to judge the sentences
-exactly. Without one, nothing a reply says can be tested offline: every readable description is
-unjudged, which Undercover-V's default weights score 0, and an unreadable reply -1, so the
-reward then teaches the answer format alone. Undercover-V defines no recall, and its outcome
-(the vote) is another call, whose log event names no call: neither is scored.
+Every description is read as the game reads it (``games.undercover.reading``: the offline reader
+of the pair's lexicon): what a decided reading asserts is judged; a description it cannot read is
+unjudged, which Undercover-V's default weights score 0, and an unreadable reply -1. A formalizer,
+an LLM (``formalize.davidsonian``; ``formalizer=``, bound with ``functools.partial``), gives a
+description a logical form of its own, which the reading must confirm. Undercover-V defines no
+recall, and its outcome (the vote) is another call, whose log event names no call: neither is
+scored.
 """
 
 from __future__ import annotations
@@ -58,12 +59,13 @@ def restater(agent: str | None, formalizer: Autoformalizer | None) -> Any:
         answer = parse_answer(text, DescribeAnswer, parse, describe_answer_model(uses_roles))
         description = formalized(formalizer, answer.description, view)
         checker = ProverChecker(ConsistencyTest(Lexicon.load()))
-        outcome = checker.check(state.game.words[event.seat], description)
+        check = checker.check(state.game.words[event.seat], description)
         return event.model_copy(
             update={
                 "text": description.text,
                 "formula": description.logged_formula(),
-                "outcome": outcome,
+                "outcome": check.outcome,
+                "reading": check.reading,
             }
         )
 

@@ -5,7 +5,8 @@ says a statement the lexicon makes of its own word (with its formula), a voter p
 target. ``claims(state, seat)`` draws what the Undercover-V audit judges: a description whose
 formula is a statement of either word of the pair (the seat's own, or the one it may not hold),
 or a statement of its own word with something the lexicon does not know added, stated or
-negated, judged as the audit judges it against the card theory phi(word) of the seat's word.
+negated, its formula judged as the audit judges a reading's meaning (``formula_status``)
+against the card theory phi(word) of the seat's word.
 That theory is both the seat's knowledge and the truth about its card, so a claim's ``truth`` is
 TRUE when ENTAILED and FALSE when CONTRADICTED; an UNDETERMINED claim has none, and its ``truth``
 is None. Needs hypothesis (``pip install 'gumshoe[testing]'``).
@@ -28,9 +29,9 @@ from games.undercover.engine import Phase, UndercoverState
 from games.undercover.events import UndercoverConfig, UndercoverSetup
 from games.undercover.lexicon import Lexicon
 from games.undercover.prover_agent import StatementLibrary
+from reasoning.claims import Correctness, correctness_of
 from reasoning.formula import And, Atom, Const
 from reasoning.strategies import GameClaim, negations
-from reasoning.verifier import Correctness, correctness_of
 
 CLAIM_KINDS = ("own_word", "other_word", "embellished")
 """The kinds ``claims`` draws (a statement of the seat's word, of the pair's other word, or of
@@ -91,7 +92,7 @@ def claims(state: UndercoverState, seat: int) -> st.SearchStrategy[GameClaim]:
         claim, positive = negations(draw, said)
         text = text if positive else f"Not so: {text}"
         description = Description(text, formula=claim)
-        status, _ = _checker().claim_status(word, description)
+        status, _ = _checker().formula_status(word, claim)
         correctness = correctness_of(status)
         truth = None if correctness is None else correctness is Correctness.TRUE
         return GameClaim(kind, positive, claim, description, status, truth)

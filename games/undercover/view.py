@@ -1,5 +1,6 @@
 """Undercover-V in the viewer: each seat's descriptions in words with how they stand against its
-card (the formula on demand), and the votes it cast and received, as the game goes."""
+card (on demand, the formula its reading asserts, else the seat's own), and the votes it cast
+and received, as the game goes."""
 
 from __future__ import annotations
 
@@ -25,6 +26,8 @@ CHECK_WORDS: dict[CheckOutcome, tuple[str, Tone]] = {
     CheckOutcome.SYNTAX_ERROR: ("its formula could not be checked", "unknown"),
     CheckOutcome.NOT_FORMALISED: ("not formalised", "unknown"),
     CheckOutcome.UNDECIDED: ("undecided against its card", "undetermined"),
+    CheckOutcome.NO_CLAIM: ("asserts nothing about its card", "unknown"),
+    CheckOutcome.UNREAD: ("not read", "unknown"),
 }
 """Each card check in words, and its colour."""
 
@@ -59,12 +62,13 @@ def undercover_view(log: GameLog[Any]) -> ViewParts:
         elif isinstance(event, DescriptionEvent):
             check, tone = CHECK_WORDS[event.outcome]
             text = f"{names[event.seat]} says “{event.text}” ({check})."
-            formula = event.formula
+            read = event.reading.formula if event.reading is not None else None
+            formula = read or event.formula
             lines[event.seat].append(
                 Line(
                     text=f"round {event.round}: “{event.text}”, {check}",
                     tone=tone,
-                    formula=event.formula,
+                    formula=formula,
                 )
             )
             renew(event.seat, step)

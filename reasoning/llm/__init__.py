@@ -16,16 +16,19 @@ if TYPE_CHECKING:
     from reasoning.llm.budget import estimate_tokens as estimate_tokens
     from reasoning.llm.budget import fit_messages as fit_messages
     from reasoning.llm.budget import is_context_error as is_context_error
-    from reasoning.llm.client import ChatClient as ChatClient
-    from reasoning.llm.client import ChatOptions as ChatOptions
-    from reasoning.llm.client import ContextLengthError as ContextLengthError
-    from reasoning.llm.client import LLMEndpointError as LLMEndpointError
+    from reasoning.llm.chat import ChatClient as ChatClient
+    from reasoning.llm.chat import ChatOptions as ChatOptions
+    from reasoning.llm.chat import accepts_options as accepts_options
+    from reasoning.llm.chat import complete_with as complete_with
     from reasoning.llm.client import OpenAIChatClient as OpenAIChatClient
-    from reasoning.llm.client import accepts_options as accepts_options
     from reasoning.llm.client import backoff_delay as backoff_delay
-    from reasoning.llm.client import complete_with as complete_with
     from reasoning.llm.endpoint import EndpointProbe as EndpointProbe
     from reasoning.llm.endpoint import StructuredMode as StructuredMode
+    from reasoning.llm.errors import ContextLengthError as ContextLengthError
+    from reasoning.llm.errors import LLMEndpointError as LLMEndpointError
+    from reasoning.llm.errors import ReplayError as ReplayError
+    from reasoning.llm.errors import ReplayExhausted as ReplayExhausted
+    from reasoning.llm.errors import ReplayMismatch as ReplayMismatch
     from reasoning.llm.extract import MalformedAnswer as MalformedAnswer
     from reasoning.llm.extract import json_objects as json_objects
     from reasoning.llm.extract import labelled_fields as labelled_fields
@@ -50,9 +53,6 @@ if TYPE_CHECKING:
     from reasoning.llm.recording import RecordedFailure as RecordedFailure
     from reasoning.llm.recording import RecordingClient as RecordingClient
     from reasoning.llm.recording import ReplayClient as ReplayClient
-    from reasoning.llm.recording import ReplayError as ReplayError
-    from reasoning.llm.recording import ReplayExhausted as ReplayExhausted
-    from reasoning.llm.recording import ReplayMismatch as ReplayMismatch
     from reasoning.llm.recording import load_recording as load_recording
     from reasoning.llm.recording import recording_file as recording_file
     from reasoning.llm.settings import LLMSettings as LLMSettings
@@ -69,18 +69,18 @@ if TYPE_CHECKING:
     from reasoning.llm.usage import combined as combined
 
 _HOMES = {
-    "ChatClient": "reasoning.llm.client",
+    "ChatClient": "reasoning.llm.chat",
     "ChatMessage": "reasoning.llm.messages",
-    "ChatOptions": "reasoning.llm.client",
+    "ChatOptions": "reasoning.llm.chat",
     "ChatReply": "reasoning.llm.messages",
     "ClientProvider": "reasoning.llm.factory",
-    "ContextLengthError": "reasoning.llm.client",
+    "ContextLengthError": "reasoning.llm.errors",
     "ContextOverflow": "reasoning.llm.budget",
     "EndpointProbe": "reasoning.llm.endpoint",
     "FallbackCounter": "reasoning.llm.fallback",
     "FallbackReason": "reasoning.llm.fallback",
     "FallbackSnapshot": "reasoning.llm.fallback",
-    "LLMEndpointError": "reasoning.llm.client",
+    "LLMEndpointError": "reasoning.llm.errors",
     "LLMSettings": "reasoning.llm.settings",
     "MalformedAnswer": "reasoning.llm.extract",
     "ModelPrice": "reasoning.llm.prices",
@@ -90,16 +90,16 @@ _HOMES = {
     "RecordedFailure": "reasoning.llm.recording",
     "RecordingClient": "reasoning.llm.recording",
     "ReplayClient": "reasoning.llm.recording",
-    "ReplayError": "reasoning.llm.recording",
-    "ReplayExhausted": "reasoning.llm.recording",
-    "ReplayMismatch": "reasoning.llm.recording",
+    "ReplayError": "reasoning.llm.errors",
+    "ReplayExhausted": "reasoning.llm.errors",
+    "ReplayMismatch": "reasoning.llm.errors",
     "Role": "reasoning.llm.messages",
     "StructuredMode": "reasoning.llm.endpoint",
     "StructuredOutcome": "reasoning.llm.structured",
     "UsageMeter": "reasoning.llm.usage",
     "UsageReport": "reasoning.llm.usage",
     "UsageSnapshot": "reasoning.llm.usage",
-    "accepts_options": "reasoning.llm.client",
+    "accepts_options": "reasoning.llm.chat",
     "ask_structured": "reasoning.llm.structured",
     "assistant": "reasoning.llm.messages",
     "attempt_seed": "reasoning.llm.structured",
@@ -107,7 +107,7 @@ _HOMES = {
     "chat_clients_from": "reasoning.llm.factory",
     "choose_with_fallback": "reasoning.llm.fallback",
     "combined": "reasoning.llm.usage",
-    "complete_with": "reasoning.llm.client",
+    "complete_with": "reasoning.llm.chat",
     "context_from_error": "reasoning.llm.budget",
     "conversation_tokens": "reasoning.llm.budget",
     "describe_validation_error": "reasoning.llm.structured",

@@ -1,13 +1,12 @@
-"""The chat-client interface and its implementation over any OpenAI-compatible endpoint."""
+"""The chat client over any OpenAI-compatible endpoint (the interface it implements is
+``reasoning.llm.chat``'s)."""
 
 from __future__ import annotations
 
-import inspect
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Protocol, cast, runtime_checkable
 
 import openai
 from openai.types.chat import (
@@ -17,7 +16,6 @@ from openai.types.chat import (
     ChatCompletionSystemMessageParam,
     ChatCompletionUserMessageParam,
 )
-from pydantic import BaseModel
 
 from reasoning.closing import Closing
 from reasoning.llm.budget import (
@@ -27,13 +25,13 @@ from reasoning.llm.budget import (
     fit_messages,
     is_context_error,
 )
+from reasoning.llm.chat import ChatOptions, Sleep
 from reasoning.llm.endpoint import MODE_ORDER, EndpointProbe, StructuredMode, next_mode
+from reasoning.llm.errors import ContextLengthError, LLMEndpointError
 from reasoning.llm.messages import ChatMessage, ChatReply
 from reasoning.llm.request import RequestShape, refused_parameter, request_options
 from reasoning.llm.settings import LLMSettings
 from reasoning.llm.usage import UsageMeter
-
-Sleep = Callable[[float], None]
 
 # Sent as the bearer key to endpoints that need none (local servers); the openai client
 # refuses to start without some key.
@@ -48,89 +46,6 @@ _CONTEXT_MARGIN = 16
 _MIN_REPLY_TOKENS = 64
 _CONTEXT_SHRINK = 0.8
 _MAX_CONTEXT_RETRIES = 4
-
-
-@dataclass(frozen=True, slots=True)
-class ChatOptions:
-    """Per-call request options: the pydantic model an answer should fill (asked for as
-    structured output where the endpoint supports it) and a reply length cap overriding the
-    settings' ``max_tokens``."""
-
-    answer: type[BaseModel] | None = None
-    max_tokens: int | None = None
-
-
-@runtime_checkable
-class ChatClient(Protocol):
-    """Anything that answers a conversation with one reply, counting its usage."""
-
-    @property
-    def model(self) -> str:
-        """The model requests are made for."""
-        ...
-
-    @property
-    def meter(self) -> UsageMeter:
-        """Where calls, retries, errors and tokens are counted."""
-        ...
-
-    def complete(self, messages: Sequence[ChatMessage], *, seed: int | None = None) -> ChatReply:
-        """Answer ``messages``; raise ``LLMEndpointError`` when the endpoint cannot.
-
-        Clients may also take ``options: ChatOptions`` (see ``accepts_options``).
-        """
-        ...
-
-
-class _OptionsClient(Protocol):
-    def complete(
-        self,
-        messages: Sequence[ChatMessage],
-        *,
-        seed: int | None = None,
-        options: ChatOptions | None = None,
-    ) -> ChatReply: ...
-
-
-def complete_with(
-    client: ChatClient,
-    messages: Sequence[ChatMessage],
-    *,
-    seed: int | None = None,
-    options: ChatOptions | None = None,
-) -> ChatReply:
-    """``client.complete`` with ``options`` when the client takes them, else without."""
-    if options is not None and accepts_options(client):
-        return cast(_OptionsClient, client).complete(messages, seed=seed, options=options)
-    return client.complete(messages, seed=seed)
-
-
-def accepts_options(client: ChatClient) -> bool:
-    """Whether ``client.complete`` takes per-call ``options``; a client that does not (a wrapper
-    written before them) is asked in plain text."""
-    try:
-        parameters = inspect.signature(client.complete).parameters
-    except (TypeError, ValueError):
-        return False
-    return "options" in parameters
-
-
-class LLMEndpointError(RuntimeError):
-    """The endpoint failed for good: a non-retryable error, or retries ran out."""
-
-    def __init__(self, endpoint: str, attempts: int, detail: str, status: int | None = None):
-        self.endpoint = endpoint
-        self.attempts = attempts
-        self.detail = detail
-        self.status = status
-        plural = "" if attempts == 1 else "s"
-        super().__init__(
-            f"chat endpoint {endpoint} failed after {attempts} attempt{plural}: {detail}"
-        )
-
-
-class ContextLengthError(LLMEndpointError):
-    """The conversation cannot be made to fit the endpoint's context, even trimmed."""
 
 
 def backoff_delay(retry: int, base_s: float, cap_s: float, rng: random.Random) -> float:

@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 
-from reasoning.llm.client import ChatClient, OpenAIChatClient, Sleep
+from reasoning.llm.chat import ChatClient, Sleep
 from reasoning.llm.recording import RecordingClient, ReplayClient
 from reasoning.llm.settings import LLMSettings
 from reasoning.llm.usage import UsageMeter
@@ -45,6 +45,8 @@ def make_client(
     ``RecordingClient`` when ``record_path`` is set.
     """
     meter = meter if meter is not None else UsageMeter.for_settings(settings)
+    from reasoning.llm.client import OpenAIChatClient
+
     if settings.replay_path is not None:
         return ReplayClient(settings.replay_path, model=settings.model, meter=meter)
     provider = _PROVIDER.get()

@@ -14,6 +14,9 @@ from reasoning.llm.usage import UsageMeter
 
 A = TypeVar("A")
 
+DEFAULT_MAX_REPROMPTS = 3
+"""Re-prompts after a malformed answer before a caller falls back (seed 002: three)."""
+
 
 class FallbackReason(StrEnum):
     """Why the model's action was replaced: no usable answer, or an answer the rules forbid."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import threading
 from collections.abc import Sequence
 from datetime import UTC, datetime
@@ -10,17 +11,17 @@ from typing import Self
 
 from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 
-from reasoning.llm.client import ChatClient, ChatOptions, LLMEndpointError, complete_with
+from reasoning.llm.chat import ChatClient, ChatOptions, complete_with
+from reasoning.llm.errors import LLMEndpointError, ReplayExhausted, ReplayMismatch
 from reasoning.llm.messages import ChatMessage, ChatReply
 from reasoning.llm.usage import UsageMeter
+from reasoning.outfile import named_os_error, open_append
 from reasoning.textfile import (
     UserFileError,
-    parse_user_jsonl,
-    read_user_gzip_text,
-    read_user_text,
+    iter_user_gzip_lines,
+    iter_user_lines,
+    parse_jsonl_line,
 )
-
-_EXCERPT = 60
 
 
 class RecordedFailure(BaseModel):
@@ -57,34 +58,6 @@ class RecordedCall(BaseModel):
         if (self.reply is None) == (self.failure is None):
             raise ValueError("a recorded call holds exactly one of 'reply' and 'failure'")
         return self
-
-
-class ReplayError(RuntimeError):
-    """A replay cannot answer the request it was given."""
-
-
-class ReplayMismatch(ReplayError):
-    """The request differs from the recorded one at the same position."""
-
-    def __init__(self, index: int, field: str, recorded: object, requested: object) -> None:
-        self.index = index
-        self.field = field
-        self.recorded = recorded
-        self.requested = requested
-        old, new = _excerpts(recorded, requested)
-        super().__init__(
-            f"replay call {index}: {field} differs from the recording "
-            f"(recorded {old}, requested {new})"
-        )
-
-
-class ReplayExhausted(ReplayError):
-    """More calls were made than the recording holds."""
-
-    def __init__(self, path: Path, index: int) -> None:
-        self.path = path
-        self.index = index
-        super().__init__(f"replay file {path} holds {index} calls; call {index} is not recorded")
 
 
 class RecordingClient:
@@ -160,9 +133,12 @@ class RecordingClient:
                 failure=failure,
                 started_at=started,
             )
-            with self.path.open("a", encoding="utf-8") as handle:
-                handle.write(record.model_dump_json() + "\n")
-                handle.flush()
+            with open_append(self.path) as handle:
+                try:
+                    handle.write(record.model_dump_json() + "\n")
+                    handle.flush()
+                except OSError as err:
+                    raise named_os_error(err, self.path) from None
             self.last_index = self._next_index
             self._next_index += 1
 
@@ -230,20 +206,26 @@ class ReplayClient:
 
 def recording_file(path: Path) -> Path | None:
     """The file that holds the recording ``path`` names: ``path`` itself, else ``path`` with
-    ``.gz`` added (a gzip-compressed recording, as long games are kept); None when neither is."""
+    ``.gz`` added (a gzip-compressed recording, as long games are kept); None when neither is
+    (anything standing at either name counts: reading it refuses what is not a regular file)."""
     for candidate in (path, path.with_name(path.name + ".gz")):
-        if candidate.is_file():
+        if os.path.lexists(candidate):
             return candidate
     return None
 
 
-def load_recording(path: Path) -> list[RecordedCall]:
-    """Read a recording (``recording_file`` finds a compressed one); a bad line raises
-    ``ValueError`` naming the file and line number."""
+def load_recording(path: Path, *, inside: Path | None = None) -> list[RecordedCall]:
+    """Read a recording (``recording_file`` finds a compressed one; ``inside``: the folder it
+    was found in, see ``reasoning.textfile.open_user_file``); a bad line raises ``ValueError``
+    naming the file and line number."""
     found = recording_file(path) or path
     try:
-        text = read_user_gzip_text(found) if found.suffix == ".gz" else read_user_text(found)
-        lines = parse_user_jsonl(text, found)
+        read = iter_user_gzip_lines if found.suffix == ".gz" else iter_user_lines
+        lines = [
+            (number, parse_jsonl_line(line, found, number))
+            for number, _, line in read(found, inside=inside)
+            if line.strip()
+        ]
     except UserFileError as err:
         where = f"line {err.line}: " if err.line else ""
         raise ValueError(f"{err.path}: not a readable recording: {where}{err.reason}") from None
@@ -281,25 +263,6 @@ def _check_same(
 
 
 def _count_lines(path: Path) -> int:
-    if not path.exists():
+    if not os.path.lexists(path):
         return 0
-    with path.open(encoding="utf-8") as handle:
-        return sum(1 for line in handle if line.strip())
-
-
-def _excerpts(recorded: object, requested: object) -> tuple[str, str]:
-    """Short reprs of two values; for strings, windows around where they first differ."""
-    if not (isinstance(recorded, str) and isinstance(requested, str)):
-        return repr(recorded)[:_EXCERPT], repr(requested)[:_EXCERPT]
-    first = next(
-        (i for i, (a, b) in enumerate(zip(recorded, requested, strict=False)) if a != b),
-        min(len(recorded), len(requested)),
-    )
-    start = max(0, first - _EXCERPT // 3)
-
-    def window(text: str) -> str:
-        head = "..." if start > 0 else ""
-        tail = "..." if start + _EXCERPT < len(text) else ""
-        return head + repr(text[start : start + _EXCERPT]) + tail
-
-    return window(recorded), window(requested)
+    return sum(1 for _, _, line in iter_user_lines(path) if line.strip())

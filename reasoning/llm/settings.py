@@ -11,8 +11,6 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
 DEFAULT_MAX_TOKENS = 512
-DEFAULT_MAX_REPROMPTS = 3
-"""Re-prompts after a malformed answer before a caller falls back (seed 002: three)."""
 
 StructuredSetting = Literal["auto", "json_schema", "json_object", "off"]
 TokenSetting = Literal["auto", "max_tokens", "max_completion_tokens"]

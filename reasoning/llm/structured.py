@@ -8,10 +8,12 @@ from typing import Any, Generic, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from reasoning.llm.client import ChatClient, ChatOptions, ContextLengthError, complete_with
+from reasoning.llm.chat import ChatClient, ChatOptions, complete_with
+from reasoning.llm.errors import ContextLengthError
 from reasoning.llm.extract import MalformedAnswer, json_objects, labelled_text
+from reasoning.llm.fallback import DEFAULT_MAX_REPROMPTS
 from reasoning.llm.messages import ChatMessage, ChatReply, assistant, user
-from reasoning.llm.settings import DEFAULT_MAX_REPROMPTS, DEFAULT_MAX_TOKENS
+from reasoning.llm.settings import DEFAULT_MAX_TOKENS
 
 M = TypeVar("M", bound=BaseModel)
 

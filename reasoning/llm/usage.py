@@ -6,13 +6,16 @@ from __future__ import annotations
 import statistics
 import threading
 from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, ConfigDict
 
 from reasoning.llm.messages import ChatReply
 from reasoning.llm.prices import PriceTable
-from reasoning.llm.settings import LLMSettings
 from reasoning.percentiles import percentile
+
+if TYPE_CHECKING:
+    from reasoning.llm.settings import LLMSettings
 
 
 class UsageSnapshot(BaseModel):

@@ -1,12 +1,11 @@
-"""Nim-21's rules behind the shared game protocol, and its two agents."""
+"""Nim-21's rules behind the shared game protocol, and its greedy agent."""
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from games.core.protocol import GameInfo, SeatResult
+from games.core.protocol import GameInfo, IllegalAction, SeatResult
 from tests.tiny_game.events import GameEnd, NimConfig, NimEvent, Take
 
 INFO = GameInfo(
@@ -17,10 +16,6 @@ INFO = GameInfo(
     imperfect_information=False,
     max_decisions=100,
 )
-
-
-class IllegalAction(ValueError):
-    """A take out of turn, of too many counters, or after the end."""
 
 
 class NimState:
@@ -83,19 +78,6 @@ class NimState:
     def events(self) -> Sequence[NimEvent]:
         """Every take so far, and the end."""
         return self._events
-
-
-class RandomTaker:
-    """Takes a random legal number of counters."""
-
-    name = "random"
-
-    def __init__(self, seed: int) -> None:
-        self._rng = random.Random(seed)
-
-    def act(self, legal: list[int]) -> int:
-        """A random legal take."""
-        return self._rng.choice(legal)
 
 
 class GreedyTaker:
