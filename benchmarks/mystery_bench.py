@@ -43,14 +43,18 @@ from games.mystery.agents import AGENTS
 from games.mystery.audit import audit_game
 from games.mystery.cli import checked_scripts, game_config
 from games.mystery.entry import ENTRY, game_scripts
-from games.mystery.events import GameEnd, MysteryConfig
+from games.mystery.events import MAX_ROUNDS, ROUNDS, GameEnd, MysteryConfig
 from games.mystery.logs import read_checked_log
 from games.mystery.objectives import points_met
 from games.mystery.wellplay import load_wellplay, script_folders
 from games.mystery.wellplay_answer import Knowledge, answer_all
-from games.mystery.wellplay_play import VARIANTS, WellPlayVariant, case_of
+from games.mystery.wellplay_memory import FEATURE as MEMORY_FEATURE
+from games.mystery.wellplay_memory import MemoryKind
+from games.mystery.wellplay_play import VARIANTS, WellPlaySettings, WellPlayVariant, case_of
 from provers.registry import get_prover
 from reasoning.claims import ClaimStatus, Correctness
+from reasoning.embeddings import EmbeddingUnavailable, load_sentence_model
+from reasoning.extras import MissingExtra
 from reasoning.llm import LLMEndpointError, make_client
 from reasoning.outfile import json_text
 from reasoning.progress import progress_bar
@@ -67,6 +71,8 @@ class MysteryBenchConfig(BaseModel):
     script_file: str | None = None
     wellplay: str | None = None
     runs: int = 1
+    play: WellPlaySettings = WellPlaySettings()
+    """How scripts are played: the rounds (every game); memory, pruner, sensors (WellPlay)."""
 
 
 @dataclass(frozen=True)
@@ -76,12 +82,13 @@ class MysteryPlayer:
     specs: tuple[str, ...]
     settings: AgentSettings
     script_file: Path | None = None
+    rounds: int = ROUNDS
 
     def __call__(self, game_id: str, log: MemoryLog) -> dict[str, Any]:
         """Play the game ``game_id`` names into ``log``; its LLM seats' usage by agent name."""
         seed = game_seed(game_id)
         settings = self.settings.for_game(game_id, len(self.specs))
-        config = game_config(len(self.specs), self.script_file)
+        config = game_config(len(self.specs), self.script_file, rounds=self.rounds)
         played = play_game(ENTRY, self.specs, seed, settings, config, log=log)
         return {
             "usage": game_usage(
@@ -222,18 +229,47 @@ def bench_mystery(
     runs: Annotated[
         int, typer.Option(min=1, max=100, help="With --wellplay: plays of each script.")
     ] = 1,
+    rounds: Annotated[
+        int, typer.Option(min=1, max=10, help="Questioning rounds (generated games: up to 6).")
+    ] = ROUNDS,
+    memory: Annotated[
+        MemoryKind,
+        typer.Option(
+            help="With --wellplay: each character's whole script and the whole conversation in "
+            "context, or the passages a retrieval memory recalls (seed 004's)."
+        ),
+    ] = "whole",
+    pruner: Annotated[
+        bool,
+        typer.Option(help="With --wellplay: Questum narrows its candidates to its suspects."),
+    ] = True,
+    sensors: Annotated[
+        bool,
+        typer.Option(help="With --wellplay: Questum reads its sensors on each character."),
+    ] = True,
 ) -> None:
     """Interrogation games on generated scripts: win rate, exact IG per round, pruning audit,
-    WellPlay-style question bounds; or plays of a WellPlay copy (--wellplay)."""
+    WellPlay-style question bounds; or plays of a WellPlay copy (--wellplay), with the seed's
+    ablations (--rounds, --no-pruner, --no-sensors) and memories (--memory)."""
     out, replay = shared.out, shared.replay
+    play = WellPlaySettings(memory=memory, rounds=rounds, pruner=pruner, sensors=sensors)
     if wellplay is not None:
         if shared.record or replay is not None or script is not None:
             fail("--wellplay: plays a WellPlay copy, without --script, --record or --replay")
-        bench_wellplay_runs(wellplay, agents, runs, first_seed, shared)
+        bench_wellplay_runs(wellplay, agents, runs, first_seed, shared, play)
         return
     try:
         if runs != 1:
             raise ValueError("--runs: only with --wellplay (generated games differ by seed)")
+        for name, changed in (
+            ("--memory", memory != "whole"),
+            ("--no-pruner", not pruner),
+            ("--no-sensors", not sensors),
+        ):
+            if changed:
+                raise ValueError(f"{name}: only with --wellplay (a WellPlay copy's Questum)")
+        if rounds > MAX_ROUNDS:
+            raise ValueError(f"--rounds: generated games play 1 to {MAX_ROUNDS}, got {rounds}")
         specs = AGENTS.parse(agents)
         if len(specs) == 1:
             specs = specs * 5
@@ -247,6 +283,7 @@ def bench_mystery(
             first_seed=first_seed,
             llm_model=llm.model if needs_llm else None,
             script_file=None if script is None else str(script.resolve()),
+            play=WellPlaySettings(rounds=rounds),
         )
         ids = [game_id("mystery", first_seed + k) for k in range(games)]
         renames = {f"seed-{first_seed + k}": gid for k, gid in enumerate(ids)}
@@ -257,7 +294,7 @@ def bench_mystery(
             checked_scripts(script, len(specs))
         rundir = RunDir(out, config)
         migrate_game_ids(rundir.path, renames)
-        player = MysteryPlayer(specs, AgentSettings(llm=llm if needs_llm else None), script)
+        player = MysteryPlayer(specs, AgentSettings(llm=llm if needs_llm else None), script, rounds)
         report = run_games(rundir, ids, player, shared.runner)
         summary = summarise(rundir, ids)
         usage = played_usage(report.played)
@@ -308,15 +345,19 @@ def bench_wellplay_runs(
     runs: int,
     first_seed: int,
     shared: RunCommandOptions,
+    play: WellPlaySettings,
 ) -> None:
     """``bench mystery --wellplay``: every script of the copy played ``runs`` times with the
-    civilians on the framework ``agents`` names; votes, win rate and per-category accuracy,
-    mean and std over the runs (``benchmarks.wellplay_runs``)."""
+    civilians on the framework ``agents`` names, as ``play`` sets; votes, win rate and
+    per-category accuracy (three evaluations a play, averaged), mean and std over the runs
+    (``benchmarks.wellplay_runs``)."""
     try:
         if agents not in VARIANTS:
             raise ValueError(
                 f"--agents: with --wellplay one of {', '.join(VARIANTS)}, got {agents!r}"
             )
+        if agents != "questum" and not (play.pruner and play.sensors):
+            raise ValueError("--no-pruner, --no-sensors: ablations of --agents questum")
         llm = shared.llm()
         if not llm.configured:
             raise ValueError("--wellplay: playing needs an LLM endpoint: give --base-url")
@@ -329,18 +370,31 @@ def bench_wellplay_runs(
             llm_model=llm.model,
             wellplay=str(root.resolve()),
             runs=runs,
+            play=play,
         )
+        if play.memory == "retrieval":
+            load_sentence_model(MEMORY_FEATURE)
         ids = game_ids(folders, runs)
         rundir = RunDir(shared.out, config)
-        player = WellPlayPlayer(root.resolve(), cast(WellPlayVariant, agents), llm, first_seed)
+        player = WellPlayPlayer(
+            root.resolve(), cast(WellPlayVariant, agents), llm, first_seed, play
+        )
         report = run_games(rundir, ids, player, shared.runner)
         summary = wellplay_summary(rundir, ids)
-    except (ValueError, ValidationError, RunDirError, LogError) as err:
+    except (
+        ValueError,
+        ValidationError,
+        RunDirError,
+        LogError,
+        EmbeddingUnavailable,
+        MissingExtra,
+    ) as err:
         fail(err)
     usage = played_usage(report.played)
     summary.update(
         llm_usage=None if usage is None else usage.model_dump(mode="json"),
         agents=agents,
+        play=play.model_dump(),
         play_wall_s=round(report.wall_s, 3),
         play_cpu_s=round(report.cpu_s, 3),
     )

@@ -3,18 +3,20 @@ as seed 004's Appendix C.2 reports them.
 
 Each script folder is played ``runs`` times (game ``<folder>.run-<k>``, seed first-seed + k, which
 also shuffles the question options), the civilians on one framework
-(``games.mystery.wellplay_play``). Per run, the win rate is the share of all victims whose killer
-was voted out, and the question accuracy per category is pooled over the scripts: the
-question-count-weighted mean of the scripts' accuracies, with the Overall weighted by the total
-possible points (C.2). The summary gives every metric's mean and standard deviation over the
-runs, in all and per script.
+(``games.mystery.wellplay_play``) with the run's ``WellPlaySettings`` (memory, rounds, pruner,
+sensors). Per run, the win rate is the share of all victims whose killer was voted out, and the
+question accuracy per category is pooled over the scripts and over each play's evaluations (every
+evaluation answers the same questions, so pooling them is their average, as the seed reports):
+the question-count-weighted mean of the scripts' accuracies, with the Overall weighted by the
+total possible points (C.2). The summary gives every metric's mean and standard deviation over
+the runs, in all and per script.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from statistics import fmean, pstdev
 from typing import Any
@@ -27,7 +29,12 @@ from formalize.interrogation.quiz import accuracy
 from games.core.log import LogEnd
 from games.core.runlog import LogError, RunDir
 from games.mystery.wellplay import load_script
-from games.mystery.wellplay_play import WellPlayGame, WellPlayPlayed, WellPlayVariant
+from games.mystery.wellplay_play import (
+    WellPlayGame,
+    WellPlayPlayed,
+    WellPlaySettings,
+    WellPlayVariant,
+)
 from reasoning.llm import LLMSettings, make_client
 
 METRICS = ("win_rate", "objective", "reasoning", "relation", "overall")
@@ -47,13 +54,14 @@ class WellPlayPlayer:
     variant: WellPlayVariant
     llm: LLMSettings
     first_seed: int = 0
+    settings: WellPlaySettings = field(default_factory=WellPlaySettings)
 
     def __call__(self, game_id: str, log: MemoryLog) -> dict[str, Any]:
         """Play the script once and log the play and its end."""
         folder, _, run = game_id.rpartition(".run-")
         seed = self.first_seed + int(run)
         script = load_script(self.root / folder, seed)
-        game = WellPlayGame(make_client(self.llm), script, self.variant, seed)
+        game = WellPlayGame(make_client(self.llm), script, self.variant, seed, self.settings)
         played = game.play()
         log.write(played)
         share = played.win_rate
@@ -116,6 +124,7 @@ def wellplay_summary(rundir: RunDir[Any], ids: Sequence[str]) -> dict[str, Any]:
         "finished": len(ids) - errored,
         "errored": errored,
         "runs": len(per_run),
+        "evaluations_per_play": max((g.evaluation + 1 for p in plays for g in p.graded), default=0),
         "per_run": per_run,
         "overall": _spread(per_run) if per_run else None,
         "scripts": {

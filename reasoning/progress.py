@@ -4,16 +4,23 @@ nothing else while they run; silent when stderr is not a terminal or when asked.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any, TypeVar
 
 T = TypeVar("T")
 
 
 def progress_bar(
-    items: Iterable[T], total: int | None, label: str, *, quiet: bool = False
+    items: Iterable[T],
+    total: int | None,
+    label: str,
+    *,
+    quiet: bool = False,
+    detail: Callable[[], str] | None = None,
 ) -> Iterator[T]:
-    """Yield ``items`` while a bar labelled ``label`` counts them (of ``total``) on stderr."""
+    """Yield ``items`` while a bar labelled ``label`` counts them (of ``total``) on stderr;
+    ``detail()``, when given, is shown beside the count and read at every refresh, so work done
+    within one item (samples drawn, calls made) shows while the item is still going."""
     from rich.console import Console
 
     console = Console(stderr=True)
@@ -24,13 +31,23 @@ def progress_bar(
         BarColumn,
         MofNCompleteColumn,
         Progress,
+        ProgressColumn,
+        Task,
         TextColumn,
         TimeElapsedColumn,
         TimeRemainingColumn,
     )
+    from rich.text import Text
 
-    columns = (TextColumn(label), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
-    with Progress(*columns, TimeRemainingColumn(), console=console, transient=True) as bar:
+    class Detail(ProgressColumn):
+        def render(self, task: Task) -> Text:
+            return Text(detail() if detail is not None else "")
+
+    columns: list[ProgressColumn] = [TextColumn(label), BarColumn(), MofNCompleteColumn()]
+    if detail is not None:
+        columns.append(Detail())
+    columns += [TimeElapsedColumn(), TimeRemainingColumn()]
+    with Progress(*columns, console=console, transient=True) as bar:
         task = bar.add_task(label, total=total)
         for item in items:
             yield item

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -13,14 +14,15 @@ from typer.testing import CliRunner
 
 from benchmarks.console.cli import app
 from games.hanabi.annotate import (
-    Z95,
     DecisionRecord,
+    MoveValues,
     correlation,
     interval,
     move_values,
+    race,
     rank,
     sample_hand,
-    sample_until_separated,
+    t95,
 )
 from games.hanabi.engine import HanabiGame
 from games.hanabi.events import HanabiConfig
@@ -66,27 +68,73 @@ def test_move_values_are_repeatable_scores_one_per_legal_move_with_intervals() -
     valued = move_values(game, 2, 3, 0)
     assert valued == move_values(game, 2, 3, 0)
     assert valued != move_values(game, 2, 2, 1)
-    assert len(valued.values) == len(valued.intervals) == len(game.legal_actions(seat))
-    assert 2 <= valued.samples <= 3
+    legal = game.legal_actions(seat)
+    assert len(valued.values) == len(valued.intervals) == len(valued.counts) == len(legal)
+    assert 2 <= valued.samples <= 3 and max(valued.counts) == valued.samples
+    assert all(valued.counts[m] == valued.samples for m in valued.best)
     assert all(0.0 <= v <= 25.0 for v in valued.values) and len(set(valued.values)) > 1
     assert all(lo <= v <= hi for v, (lo, hi) in zip(valued.values, valued.intervals, strict=True))
     assert (list(game.hands[seat]), list(game.deck), len(game.history)) == before
 
 
-def test_sampling_stops_once_the_best_separates_and_at_the_cap_on_a_tie() -> None:
-    tie = sample_until_separated(lambda k: (10.0 + k % 3, 10.0 + k % 3, 4.0), 3, 9)
-    assert tie.samples == 9 and not tie.separated
-    assert tie.intervals[0] == tie.intervals[1] and tie.values[0] == tie.values[1]
-    rng = random.Random(0)
-    apart = sample_until_separated(lambda k: (20 + rng.random(), 10 + rng.random()), 3, 50)
-    assert apart.samples == 3 and apart.separated
-    assert apart.intervals[0][0] > apart.intervals[1][1]
-    close = random.Random(1)
-    slow = sample_until_separated(lambda k: (close.gauss(12, 3), close.gauss(11, 3)), 3, 400)
-    assert slow.samples > 3 and (slow.separated or slow.samples == 400)
-    assert interval([1.0, 3.0]) == pytest.approx((2 - Z95, 2 + Z95))
+def _raced(rows: list[tuple[float, ...]], least: int, cap: int, margin: float) -> MoveValues:
+    """``race`` over precomputed sample rows, checking it asks only for the moves in the race."""
+    dropped: set[int] = set()
+    asked: list[int] = []
+
+    def draw(k: int, live: Sequence[int]) -> list[float]:
+        assert not dropped & set(live), "a move out of the race is sampled again"
+        dropped.update(m for m in asked if m not in live)
+        asked[:] = live
+        return [rows[k][m] for m in live]
+
+    return race(draw, len(rows[0]), least, cap, margin)
+
+
+def test_the_race_stops_at_separation_within_the_margin_or_at_the_cap() -> None:
+    noise = random.Random(0)
+    shared = [noise.gauss(0, 3) for _ in range(40)]
+    tie = [(10 + e, 10 + e, 10 + e + noise.gauss(0, 0.1), 4 + e) for e in shared]
+    tied = _raced(tie, 3, 40, 1.0)
+    assert tied.stop == "indifferent" and tied.samples == 3 and 3 not in tied.best
+    assert tied.counts[3] == 3 and sorted(tied.best) == [0, 1, 2]
+    apart = _raced([(20 + e, 10 + e + noise.gauss(0, 1)) for e in shared], 3, 40, 1.0)
+    assert apart.stop == "separated" and apart.samples == 3 and apart.best == (0,)
+    close = [(12 + noise.gauss(0, 3), 11 + noise.gauss(0, 3)) for _ in range(40)]
+    capped = _raced(close, 3, 8, 0.5)
+    assert capped.stop == "cap" and capped.samples == 8 and len(capped.best) == 2
+    assert interval([1.0, 3.0]) == pytest.approx((2 - t95(1), 2 + t95(1)))
+    assert t95(1) == pytest.approx(12.706, abs=1e-3)
     with pytest.raises(ValueError, match="least"):
-        sample_until_separated(lambda k: (1.0,), 1, 5)
+        race(lambda k, live: [1.0], 1, 1, 5)
+    with pytest.raises(ValueError, match="margin"):
+        race(lambda k, live: [1.0], 1, 2, 5, -1.0)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.integers(2, 6),
+    st.integers(0, 10**6),
+    st.integers(2, 5),
+    st.integers(0, 8),
+    st.sampled_from([0.0, 0.5, 2.0]),
+)
+def test_race_bookkeeping(moves: int, seed: int, least: int, extra: int, margin: float) -> None:
+    rng = random.Random(seed)
+    means = [rng.choice([10.0, 12.0, 20.0]) for _ in range(moves)]
+    rows = [tuple(m + rng.choice([-2.0, 0.0, 2.0]) for m in means) for _ in range(least + extra)]
+    raced = _raced(rows, least, least + extra, margin)
+    assert least <= raced.samples <= least + extra
+    assert all(least <= n <= raced.samples for n in raced.counts)
+    assert all(raced.counts[m] == raced.samples for m in raced.best)
+    columns = [[row[m] for row in rows[: raced.counts[m]]] for m in range(moves)]
+    assert raced.values == pytest.approx(tuple(sum(c) / len(c) for c in columns))
+    leader = raced.best[0]
+    assert raced.values[leader] == max(raced.values[m] for m in raced.best)
+    if raced.stop == "separated":
+        assert len(raced.best) == 1
+    elif raced.stop == "cap":
+        assert raced.samples == least + extra and len(raced.best) > 1
 
 
 def test_rank_and_correlation() -> None:
@@ -139,8 +187,9 @@ def test_annotate_writes_one_line_per_decision_with_move_values(tmp_path: Path) 
     short = tmp_path / "short.jsonl"
     short.write_text("\n".join(lines[:6]) + "\n")
     args = ["hanabi", "annotate", str(short), "--samples", "2", "--max-samples", "2"]
-    done = runner.invoke(app, args)
+    done = runner.invoke(app, args, env={"TTY_COMPATIBLE": "1"})
     assert done.exit_code == 0, done.output
+    assert "valuing decisions" in done.stderr and " rollouts" in done.stderr, "the bar's counts"
     text = (tmp_path / "decisions.jsonl").read_text()
     records = [json.loads(x) for x in text.splitlines()]
     assert len(records) == 2
@@ -153,8 +202,10 @@ def test_annotate_writes_one_line_per_decision_with_move_values(tmp_path: Path) 
         assert record["prompt"].startswith("You are P") and record["response"]
         assert record["chosen"] in record["legal"] and "fireworks" in record["state"]
     assert "ratings vs rollout values over" in done.output and "spearman" in done.output
-    assert "95% interval separated" in done.output
-    bad = runner.invoke(app, ["hanabi", "annotate", str(short), "--max-samples", "3"])
+    assert "stopped with one move left in" in done.output and "s a decision" in done.output
+    assert all(r["stop"] in ("separated", "indifferent", "cap") for r in records)
+    assert all(r["best"] and set(r["best"]) <= set(r["legal"]) for r in records)
+    bad = runner.invoke(app, [*args[:3], "--samples", "4", "--max-samples", "3"])
     assert bad.exit_code == 2 and "--max-samples" in bad.output
 
 

@@ -11,7 +11,15 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from benchmarks import hanabi_agent_bench, hanabi_engine_bench, hanabi_knowledge_bench
+from benchmarks import (
+    hanabi_agent_bench,
+    hanabi_annotate_bench,
+    hanabi_engine_bench,
+    hanabi_knowledge_bench,
+)
+from games.hanabi.engine import HanabiGame
+from games.hanabi.events import HanabiConfig
+from games.hanabi.symbolic import SymbolicAgent
 
 
 def _app(command: Callable[..., None]) -> typer.Typer:
@@ -27,6 +35,8 @@ def _app(command: Callable[..., None]) -> typer.Typer:
         (hanabi_agent_bench, ["--scoring", "points"]),
         (hanabi_engine_bench, ["--players", "2,x"]),
         (hanabi_knowledge_bench, ["--players", "6"]),
+        (hanabi_annotate_bench, ["--max-samples", "2", "--samples", "3"]),
+        (hanabi_annotate_bench, ["--run", "nowhere"]),
     ],
 )
 def test_bad_options_exit_2_with_one_line(
@@ -102,3 +112,16 @@ def test_bench_hanabi_bad_options_exit_2(
     result = CliRunner().invoke(app, ["bench", "hanabi", *args, "--out", str(tmp_path)])
     assert result.exit_code == 2, result.output
     assert message in result.output and "Traceback" not in result.output
+
+
+def test_annotate_bench_counts_samples_rollouts_and_stops() -> None:
+    game = HanabiGame(HanabiConfig(players=2), 1)
+    agents = [SymbolicAgent(seat) for seat in range(2)]
+    while game.deck_size > 2:
+        game.apply({game.current: agents[game.current].act(game.observation(game.current))})
+    legal = len(game.legal_actions(game.current))
+    row = hanabi_annotate_bench.measure([game], "race", 2, 3, 1.0)
+    assert row["decisions"] == 1 and row["separated"] + row["indifferent"] + row["cap"] == 1
+    assert 2 <= row["samples_per_decision"] <= 3
+    assert 2 <= row["rollouts_per_decision"] / legal <= row["samples_per_decision"]
+    assert row["cpu_per_decision_s"] == pytest.approx(row["cpu_s"], abs=0.01)

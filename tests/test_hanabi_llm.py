@@ -240,7 +240,7 @@ def test_bench_records_and_replays_each_setting(role: str, tmp_path: Path) -> No
             assert json.loads(decision.response)["ratings"] == json.loads(reply.content)["ratings"]
 
 
-@pytest.mark.parametrize(("options", "calls"), [({"best_of": 3}, 4), ({"mixture": True}, 6)])
+@pytest.mark.parametrize(("options", "calls"), [({"best_of": 3}, 4), ({"mixture": True}, 5)])
 def test_best_of_k_and_a_mixture_feed_their_proposals_to_the_final_choice(
     options: dict[str, object], calls: int
 ) -> None:
@@ -257,7 +257,8 @@ def test_best_of_k_and_a_mixture_feed_their_proposals_to_the_final_choice(
     assert move.decision.prompt == prompts[-1]
     assert prompts[-1].count("] chooses ") == calls - 1
     if "mixture" in options:
-        assert "prefer the rank hint" in prompts[1] and "[history]" in prompts[-1]
+        assert "prefer the rank hint" in prompts[1] and "[discard]" in prompts[-1]
+        assert "[history]" not in prompts[-1], "no history analyst at two players"
 
 
 def test_play_prints_an_llm_seats_decisions_in_cross_play(tmp_path: Path) -> None:

@@ -201,7 +201,7 @@ def test_a_game_of_filled_answers_has_no_fallback_and_no_reprompt(
         assert all(d.claims for d in asked)
 
 
-@pytest.mark.parametrize(("options", "calls"), [({"best_of": 3}, 4), ({"mixture": True}, 6)])
+@pytest.mark.parametrize(("options", "calls"), [({"best_of": 3}, 4), ({"mixture": True}, 5)])
 def test_proposals_and_the_final_choice_fill_the_same_answer_model(
     options: dict[str, object], calls: int
 ) -> None:

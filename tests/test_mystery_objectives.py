@@ -66,7 +66,7 @@ def test_votes_decide_the_find_and_escape_objectives() -> None:
 
 def test_the_weapon_objective_is_what_the_seat_can_entail() -> None:
     seen: set[bool] = set()
-    for seed in (3,):
+    for seed in (4,):
         state = played(seed)
         scripts, events = state.scripts, list(state.events())
         said = exchanges(events)

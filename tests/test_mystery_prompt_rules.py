@@ -34,6 +34,7 @@ def test_every_seat_is_told_the_plan_the_locks_the_rules_and_its_objectives(seed
     assert kinds <= set(RULES), kinds - set(RULES)
     room = {p.id: p.name for p in setting.places}
     prompter = _prompter()
+    murderers = 0
     for seat, person in enumerate(scripts.players):
         text = prompter.system_prompt(state.observation(seat))
         for kind in kinds:
@@ -53,6 +54,18 @@ def test_every_seat_is_told_the_plan_the_locks_the_rules_and_its_objectives(seed
         assert objectives and all(
             f"{o.text.rstrip('.')} ({o.points} points)" in text for o in objectives
         )
+        public = _line(text, "What everyone knows: ")
+        assert "I remember" not in public and "As far as I know" not in public
+        for crime in scripts.world.crimes:
+            victim = setting.person(crime.victim).name
+            asked = f"Find out what weapon killed {victim}" in text
+            assert asked == (person not in crime.killers), "a killer knows its own weapon"
+        murderers += person in scripts.murderers
+    assert murderers, "the sample holds murderers"
+
+
+def _line(text: str, start: str) -> str:
+    return next(line for line in text.splitlines() if line.startswith(start))
 
 
 def test_a_new_kind_of_axiom_without_a_sentence_is_caught() -> None:

@@ -22,17 +22,18 @@ from games.undercover import (
 )
 from games.undercover.events import GameStart
 from games.undercover.metrics import (
+    FEATURE,
     MiniLMSimilarity,
     attributional_alignment,
     attributional_soundness,
     by_agent_type,
     game_metrics,
     group_by,
-    load_sentence_model,
     mean_of,
     round_weights,
     summarise,
 )
+from reasoning import embeddings
 from tests.support.played import undercover_header
 
 TEA = next(p for p in builtin_pairs() if p.id == "earl-grey-tea-ceylon-tea")
@@ -190,9 +191,9 @@ def test_minilm_loads_offline_and_matches_a_hand_computation(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.delenv("HF_HUB_OFFLINE", raising=False)
-    load_sentence_model.cache_clear()
-    model = load_sentence_model()
-    assert load_sentence_model() is model
+    embeddings._loaded_model.cache_clear()
+    model = embeddings.load_sentence_model(FEATURE)
+    assert embeddings.load_sentence_model(FEATURE) is model
     assert "HF_HUB_OFFLINE" not in os.environ, "the offline switch leaked out of the model load"
     sim = MiniLMSimilarity()
     bergamot = "It is flavoured with oil of bergamot."

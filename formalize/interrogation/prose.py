@@ -3,8 +3,10 @@ every sentence maps to the typed facts it states, and the way back from a senten
 
 A room at an hour the script knows completely (who was there, and that nobody else was) is one
 sentence; so are the weapons a person did not hold at an hour; every other fact is one clause of
-``formalize.world.clauses``. Sentences open with a varied first-person lead-in, chosen by a
-seeded RNG; no sentence depends on another, so ``parse_prose`` reads each back on its own.
+``formalize.world.clauses``. A character's sentences open with a varied first-person lead-in,
+chosen by a seeded RNG; public facts (the introduction everyone hears) are stated plainly, never
+hedged as someone's memory. No sentence depends on another, so ``parse_prose`` reads each back on
+its own.
 """
 
 from __future__ import annotations
@@ -27,7 +29,9 @@ from formalize.world.render import listing
 from formalize.world.setting import Setting
 
 LEADS = ("{clause}.", "I remember that {clause}.", "As far as I know, {clause}.")
-"""First-person lead-ins around a clause."""
+"""First-person lead-ins around a clause; the first, the bare clause, is also the public one."""
+PUBLIC_LEADS = LEADS[:1]
+"""Public facts are stated as facts, with no lead-in."""
 ROOM = "at {when} the {where} held {people}, and nobody else"
 """The clause of one room at one hour: who was there, and that no one else was."""
 EMPTY_HANDS = "at {when} {who} held none of these: {weapons}"
@@ -56,9 +60,13 @@ def _room(setting: Setting, facts: Sequence[Fact]) -> dict[tuple[str, int], list
     }
 
 
-def prose(setting: Setting, facts: Sequence[Fact], seed: str) -> list[Sentence]:
-    """``facts`` as sentences (see the module docstring), in the order of their first fact."""
+def prose(
+    setting: Setting, facts: Sequence[Fact], seed: str, *, public: bool = False
+) -> list[Sentence]:
+    """``facts`` as sentences (see the module docstring), in the order of their first fact;
+    ``public`` facts without a first-person lead-in."""
     rng = random.Random(f"prose:{seed}")
+    leads = PUBLIC_LEADS if public else LEADS
     rooms = _room(setting, facts)
     hands: dict[tuple[str, int], list[Held]] = {}
     for f in facts:
@@ -67,7 +75,7 @@ def prose(setting: Setting, facts: Sequence[Fact], seed: str) -> list[Sentence]:
     out: list[Sentence] = []
     done: set[tuple[str, str | int, int]] = set()
     for f in facts:
-        lead = rng.choice(LEADS)
+        lead = rng.choice(leads)
         if isinstance(f, Seen) and (f.place, f.slot) in rooms:
             key = ("room", f.place, f.slot)
             if key in done:

@@ -81,7 +81,8 @@ def secrets_of(facts: tuple[Fact, ...], person: str) -> frozenset[Fact]:
 
 
 def objectives(world: World, person: str) -> tuple[Objective, ...]:
-    """A character's goals: name each victim's killer (or escape it), the weapon, a relation."""
+    """A character's goals: name each victim's killer (or escape it), the weapon of each crime
+    it did not commit (a killer knows its own), a relation."""
     setting = world.setting
     murderer = any(person in c.killers for c in world.crimes)
     out: list[Objective] = []
@@ -92,7 +93,9 @@ def objectives(world: World, person: str) -> tuple[Objective, ...]:
         else:
             goal = f"Find who killed {victim}."
         out.append(Objective(goal, 10, "objective", crime=index))
-        out.append(Objective(f"Find out what weapon killed {victim}.", 5, "reasoning", crime=index))
+        if person not in crime.killers:
+            weapon = f"Find out what weapon killed {victim}."
+            out.append(Objective(weapon, 5, "reasoning", crime=index))
     for rel in setting.relations:
         if rel.a == person:
             other = setting.person(rel.b).name

@@ -171,7 +171,7 @@ AGENTS: AgentRegistry[HanabiAgentSettings, HanabiAgent | RandomAgent] = AgentReg
         ),
         AgentType(
             "sherlock",
-            "LLM: Watson plus each card's possibilities, think-aloud and probabilities",
+            "LLM: each card's possibilities from hints, the starting deck, think-aloud",
             True,
             _llm("sherlock"),
         ),

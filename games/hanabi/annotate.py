@@ -6,9 +6,11 @@ own ratings cannot give: the value of every legal move, the mean final score whe
 made and an in-house agent (``symbolic`` unless another is named) plays every seat afterwards,
 over hidden hands of the deciding seat sampled from its exact knowledge (slot by slot, each from
 its share of the consistent deals given the slots already drawn, so the hands are drawn jointly
-and exactly) with the rest of the deck in a random order. Sampling goes on, one sampled hand at
-a time and the same hands for every move, until the best move's 95% confidence interval lies
-above the runner-up's (or a cap), and every value is written with its interval.
+and exactly) with the rest of the deck in a random order. The moves race (``race``): one sampled
+hand at a time, the same hands for every move still in the race, a move leaves once the leader
+is shown better (successive elimination on paired differences), and sampling stops when one move
+is left, when the rest are shown within an indifference margin of the leader, or at a cap. Every
+value is written with its interval and the samples behind it.
 """
 
 from __future__ import annotations
@@ -17,7 +19,8 @@ import math
 import random
 import statistics
 from collections.abc import Callable, Iterator, Sequence
-from functools import partial
+from functools import cache, partial
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
@@ -30,6 +33,7 @@ from games.hanabi.engine import HanabiGame, HanabiObservation
 from games.hanabi.events import HanabiEvent, HanabiMove
 from games.hanabi.knowledge import visible_cards
 from games.hanabi.position import Position, logged_decisions
+from reasoning.student_t import t_quantile
 
 
 class DecisionRecord(BaseModel):
@@ -50,11 +54,15 @@ class DecisionRecord(BaseModel):
     fallback: bool
     values: tuple[float, ...] = ()
     intervals: tuple[tuple[float, float], ...] = ()
-    """Each value's 95% confidence interval (normal approximation over the samples)."""
+    """Each value's 95% confidence interval (Student's t over its samples)."""
+    counts: tuple[int, ...] = ()
+    """The samples behind each value (a move out of the race is sampled no more)."""
     samples: int = 0
     """The hidden hands sampled for this decision's values."""
-    separated: bool = False
-    """Whether the best move's interval lies above the runner-up's (else the cap was hit)."""
+    stop: Stop | None = None
+    """Why sampling stopped (``race``); None without rollouts."""
+    best: tuple[int, ...] = ()
+    """The legal moves still in the race when it stopped, the leader first."""
 
 
 def state_record(obs: HanabiObservation) -> dict[str, object]:
@@ -99,77 +107,156 @@ def rollout(game: HanabiGame, action: int, policy: str = "symbolic") -> int:
     return game.score()
 
 
-Z95 = 1.959963984540054
-"""The two-sided 95% quantile of the standard normal distribution."""
+Stop = Literal["separated", "indifferent", "cap"]
+"""Why sampling a decision stopped: one move left in the race, the moves left all within the
+indifference margin of the leader, or the cap."""
+
+MARGIN = 1.0
+"""The default indifference margin, in points of final score: moves whose values are shown to
+lie within it of the best one are not told apart (a point is one card on the fireworks)."""
+SAMPLES = 2
+"""The default least number of sampled hands per decision (``--samples``)."""
+MAX_SAMPLES = 4
+"""The default cap of sampled hands per decision (``--max-samples``)."""
 
 
 class MoveValues(BaseModel):
-    """Every move's mean rollout score with its 95% interval, the samples drawn, and whether the
-    best move's interval came to lie above the runner-up's."""
+    """Every move's mean rollout score with its 95% interval and the samples behind it, the
+    sample rows drawn, why sampling stopped and the moves still in the race then (indices into
+    the moves, the leader first)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     values: tuple[float, ...]
     intervals: tuple[tuple[float, float], ...]
+    counts: tuple[int, ...]
     samples: int
-    separated: bool
+    stop: Stop
+    best: tuple[int, ...]
+
+
+@cache
+def t95(df: int) -> float:
+    """The two-sided 95% quantile of Student's t with ``df`` degrees of freedom."""
+    return t_quantile(0.975, df)
 
 
 def interval(scores: Sequence[float]) -> tuple[float, float]:
-    """The 95% confidence interval of the mean of ``scores`` (at least two): mean +- z s/sqrt(n)."""
+    """The 95% confidence interval of the mean of ``scores`` (at least two): mean +- t s/sqrt(n),
+    Student's t with n - 1 degrees of freedom (honest for the few samples a race starts with)."""
     mean = statistics.fmean(scores)
-    half = Z95 * statistics.stdev(scores) / math.sqrt(len(scores))
+    half = t95(len(scores) - 1) * statistics.stdev(scores) / math.sqrt(len(scores))
     return (mean - half, mean + half)
 
 
-def separated(intervals: Sequence[tuple[float, float]], values: Sequence[float]) -> bool:
-    """Whether the best value's interval lies wholly above the runner-up's (one move: True)."""
-    if len(values) < 2:
-        return True
-    order = sorted(range(len(values)), key=lambda i: values[i], reverse=True)
-    return intervals[order[0]][0] > intervals[order[1]][1]
+def _standing(
+    scores: Sequence[Sequence[float]], live: Sequence[int], margin: float
+) -> tuple[list[int], bool]:
+    """The moves still in the race after one elimination round (the leader first), and whether
+    every other one is shown within ``margin`` of the leader.
+
+    Moves are compared with the leader by paired differences (they share their sampled hands),
+    each difference's 95% interval from the variance pooled over every live move's differences
+    (Student's t on the pooled degrees of freedom): at the few samples a race starts with, one
+    pair's own variance is too often zero by chance.
+    """
+    leader = max(live, key=lambda m: statistics.fmean(scores[m]))
+    diffs = {
+        move: [a - b for a, b in zip(scores[leader], scores[move], strict=True)]
+        for move in live
+        if move != leader
+    }
+    df = sum(len(d) - 1 for d in diffs.values())
+    squares = sum((x - statistics.fmean(d)) ** 2 for d in diffs.values() for x in d)
+    spread = t95(df) * math.sqrt(squares / df) if df else math.inf
+    kept, close = [leader], True
+    for move, d in diffs.items():
+        mean, half = statistics.fmean(d), spread / math.sqrt(len(d))
+        if mean - half > 0:
+            continue
+        kept.append(move)
+        close = close and mean + half <= margin
+    return kept, close
 
 
-def sample_until_separated(
-    draw: Callable[[int], Sequence[float]], least: int, cap: int
+def race(
+    draw: Callable[[int, Sequence[int]], Sequence[float]],
+    moves: int,
+    least: int,
+    cap: int,
+    margin: float = MARGIN,
 ) -> MoveValues:
-    """Draw sample rows (``draw(k)``: the k-th sample's score of every move) until at least
-    ``least`` are in and the best move's interval separates from the runner-up's, or ``cap``."""
+    """Successive elimination with an indifference margin over ``moves`` moves.
+
+    ``draw(k, live)`` gives the k-th sample's score of each move in ``live`` (the same sampled
+    hand for all, so moves are compared by paired differences). After ``least`` rows and every
+    row after, the leader is the live move with the best mean; a move whose difference from the
+    leader has a 95% interval above 0 (``_standing``) is out of the race and sampled no more. The
+    race stops when one move is left (``separated``), when every other live move's difference
+    from the leader is shown to be at most ``margin`` (``indifferent``: values that close are
+    not told apart, so equal moves, which never separate, stop early), or at ``cap`` rows.
+    Separation alone is not a stopping rule: two moves of equal value keep their intervals
+    overlapping for ever.
+    """
     if not 2 <= least <= cap:
         raise ValueError(f"samples: need 2 <= least <= cap, got {least} and {cap}")
-    rows: list[Sequence[float]] = []
+    if margin < 0:
+        raise ValueError(f"margin: must be at least 0, got {margin}")
+    scores: list[list[float]] = [[] for _ in range(moves)]
+    live = list(range(moves))
+    rows = 0
     while True:
-        rows.append(draw(len(rows)))
-        columns = list(zip(*rows, strict=True))
-        values = tuple(statistics.fmean(c) for c in columns)
-        intervals = tuple(interval(c) for c in columns) if len(rows) > 1 else ()
-        if len(rows) >= least and (separated(intervals, values) or len(rows) == cap):
+        for move, score in zip(live, draw(rows, live), strict=True):
+            scores[move].append(score)
+        rows += 1
+        if rows < least:
+            continue
+        live, close = _standing(scores, live, margin)
+        stop: Stop | None = None
+        if len(live) == 1:
+            stop = "separated"
+        elif close:
+            stop = "indifferent"
+        elif rows >= cap:
+            stop = "cap"
+        if stop is not None:
             return MoveValues(
-                values=values,
-                intervals=intervals,
-                samples=len(rows),
-                separated=separated(intervals, values),
+                values=tuple(statistics.fmean(s) for s in scores),
+                intervals=tuple(interval(s) for s in scores),
+                counts=tuple(len(s) for s in scores),
+                samples=rows,
+                stop=stop,
+                best=tuple(live),
             )
 
 
 def move_values(
-    game: HanabiGame, least: int, cap: int, seed: int, policy: str = "symbolic"
+    game: HanabiGame,
+    least: int,
+    cap: int,
+    seed: int,
+    policy: str = "symbolic",
+    margin: float = MARGIN,
+    on_sample: Callable[[int], None] | None = None,
 ) -> MoveValues:
     """The mean rollout score of every legal move of the seat to move, with its interval, over
-    hands sampled from its knowledge (the same hands and deck orders for every move), from
-    ``least`` samples until the best move separates or ``cap``."""
+    hands sampled from its knowledge (the same hands and deck orders for every move), raced from
+    ``least`` samples to ``cap`` (``race``); ``on_sample(rollouts)`` is told of each row."""
     seat = game.current
     obs = game.observation(seat)
     rng = random.Random(seed)
 
-    def draw(_: int) -> tuple[float, ...]:
+    def draw(_: int, live: Sequence[int]) -> tuple[float, ...]:
         hand, deck_seed = sample_hand(obs, rng), rng.getrandbits(32)
-        return tuple(
-            float(rollout(game.determinized(seat, hand, deck_seed), action, policy))
-            for action in obs.legal_actions
+        row = tuple(
+            float(rollout(game.determinized(seat, hand, deck_seed), obs.legal_actions[m], policy))
+            for m in live
         )
+        if on_sample is not None:
+            on_sample(len(live))
+        return row
 
-    return sample_until_separated(draw, least, cap)
+    return race(draw, len(obs.legal_actions), least, cap, margin)
 
 
 def decision_records(
@@ -179,25 +266,30 @@ def decision_records(
     seed: int = 0,
     max_samples: int | None = None,
     policy: str = "symbolic",
+    margin: float = MARGIN,
+    on_sample: Callable[[int], None] | None = None,
 ) -> Iterator[DecisionRecord]:
-    """Every decision of ``log`` as a record; with ``samples`` > 0, each legal move valued by at
-    least that many rollouts, more until the best move separates or ``max_samples`` (default
-    ``samples``). The log must replay (ReplayError names the line where it parts)."""
+    """Every decision of ``log`` as a record; with ``samples`` > 0, each legal move valued by
+    rollouts raced from that many samples to ``max_samples`` (default ``samples``) with the
+    indifference ``margin`` (``race``). The log must replay (ReplayError names the line where
+    it parts)."""
     for decision in logged_decisions(log):
         game = Position.model_validate(decision.position).game()
-        valued = (
-            move_values(game, samples, max_samples or samples, seed * 1000 + decision.turn, policy)
-            if samples
-            else None
-        )
-        yield DecisionRecord(
-            **decision.model_dump(exclude={"reasoning", "position"}),
-            game=game_id,
-            state=state_record(game.observation(decision.seat)),
-            values=() if valued is None else valued.values,
-            intervals=() if valued is None else valued.intervals,
-            samples=0 if valued is None else valued.samples,
-            separated=valued is not None and valued.separated,
+        values: dict[str, object] = {}
+        if samples:
+            cap = max_samples or samples
+            valued = move_values(
+                game, samples, cap, seed * 1000 + decision.turn, policy, margin, on_sample
+            )
+            values = valued.model_dump(exclude={"best"})
+            values["best"] = tuple(decision.legal[m] for m in valued.best)
+        yield DecisionRecord.model_validate(
+            {
+                **decision.model_dump(exclude={"reasoning", "position"}),
+                **values,
+                "game": game_id,
+                "state": state_record(game.observation(decision.seat)),
+            }
         )
 
 

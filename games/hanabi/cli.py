@@ -3,6 +3,8 @@ export hanablive``: a log as a hanab.live replay."""
 
 from __future__ import annotations
 
+import time
+from collections import Counter
 from pathlib import Path
 from typing import Annotated
 
@@ -11,7 +13,7 @@ from pydantic import ValidationError
 
 from games.core.cli import fail
 from games.hanabi.agents import AGENTS
-from games.hanabi.annotate import correlation, decision_records
+from games.hanabi.annotate import MARGIN, MAX_SAMPLES, SAMPLES, correlation, decision_records
 from games.hanabi.entry import ENTRY
 from games.hanabi.events import DecisionEvent
 from games.hanabi.hanablive import export_hanablive
@@ -46,15 +48,23 @@ def annotate_run(
             max=1000,
             help="Hidden hands sampled per decision, at least (0: no rollouts, values empty).",
         ),
-    ] = 8,
+    ] = SAMPLES,
     max_samples: Annotated[
         int,
         typer.Option(
             min=2,
             max=1000,
-            help="Sample more, up to this, until the best move's 95% interval separates.",
+            help="Sample more, up to this, while the moves still in the race are not told apart.",
         ),
-    ] = 64,
+    ] = MAX_SAMPLES,
+    margin: Annotated[
+        float,
+        typer.Option(
+            min=0.0,
+            max=25.0,
+            help="Indifference margin in points: stop once the moves left are shown this close.",
+        ),
+    ] = MARGIN,
     seed: Annotated[int, typer.Option(min=0, help="Seed of the sampled hands.")] = 0,
     policy: Annotated[
         str, typer.Option(help="The agent playing every seat in the rollouts (no LLM agent).")
@@ -65,9 +75,17 @@ def annotate_run(
 ) -> None:
     """Write one JSONL line per logged decision (state, prompt, response, ratings, chosen move)
     with each legal move valued by rollouts of ``--policy`` over hands sampled from the deciding
-    seat's exact knowledge, each with its 95% interval, sampled until the best move's interval
-    separates from the runner-up's or the cap; print how the model's ratings correlate with the
-    values."""
+    seat's exact knowledge, each with its 95% interval. The moves race (successive elimination
+    on paired differences): a move the leader is shown to beat is dropped, and sampling stops
+    when one move is left, when the rest are shown within ``--margin`` of the leader, or at
+    ``--max-samples``. A bar shows the decisions valued and the samples spent; the end prints
+    how the model's ratings correlate with the values and the CPU time per decision."""
+    spent = [0, 0]
+
+    def tally(rollouts: int) -> None:
+        spent[0] += 1
+        spent[1] += rollouts
+
     try:
         if AGENTS.needs_llm([policy]):
             raise ValueError(f"--policy: {policy!r} needs an LLM; name an in-house agent")
@@ -83,20 +101,33 @@ def annotate_run(
         found = (
             record
             for name, log in read
-            for record in decision_records(log, name, samples, seed, max_samples, policy)
+            for record in decision_records(
+                log, name, samples, seed, max_samples, policy, margin, tally
+            )
         )
-        records = list(progress_bar(found, decisions, "valuing decisions"))
+        cpu = time.process_time()
+        records = list(
+            progress_bar(
+                found,
+                decisions,
+                "valuing decisions",
+                detail=lambda: f"{spent[0]} samples, {spent[1]} rollouts",
+            )
+        )
+        cpu = time.process_time() - cpu
         write_atomic(target, "".join(r.model_dump_json() + "\n" for r in records), inputs=logs)
     except (ValueError, ValidationError, OSError) as err:
         fail(err)
     agreement = correlation(records)
-    drawn = sum(r.samples for r in records)
-    apart = sum(r.separated for r in records)
     if samples:
+        stops = Counter(r.stop for r in records)
+        per = cpu / len(records) if records else 0.0
         typer.echo(
-            f"{len(records)} decisions from {len(logs)} logs, {drawn} samples in all "
-            f"({samples} to {max_samples} each); the best move's 95% interval separated from the "
-            f"runner-up's in {apart} of {len(records)}"
+            f"{len(records)} decisions from {len(logs)} logs, {spent[0]} samples and {spent[1]} "
+            f"rollouts in all ({samples} to {max_samples} each, margin {margin:g}); stopped "
+            f"with one move left in {stops['separated']}, the rest within the margin in "
+            f"{stops['indifferent']}, at the cap in {stops['cap']}; CPU {cpu:.1f} s, "
+            f"{per:.2f} s a decision"
         )
     else:
         typer.echo(f"{len(records)} decisions from {len(logs)} logs, no rollouts (--samples 0)")

@@ -5,8 +5,9 @@ Each decision is logged before its move (``DecisionEvent``): the prompt, the par
 rating of every legal move, the chosen move, whether the seat fell back to a random legal move,
 and, for Mycroft, its stated deductions. With best-of-K the seat is asked K times (each with its
 own sampling seed) and then once more with the K proposals to make the final choice; a mixture
-asks the specialist roles of ``ROLE_FOCUS`` and then an aggregator. The logged decision is the
-final one.
+asks the specialist roles of ``mixture_roles`` for the table's player count and then an
+aggregator, the history analyst and the aggregator also shown the moves played
+(``history_section``). The logged decision is the final one.
 """
 
 from __future__ import annotations
@@ -26,6 +27,8 @@ from games.hanabi.llm_prompts import (
     MycroftAnswer,
     RatedAnswer,
     decision_schema,
+    history_section,
+    mixture_roles,
     mycroft_observation,
     mycroft_prompt,
     proposals_section,
@@ -51,15 +54,25 @@ PROPOSAL_SEED_STEP = 1009
 class RolePrompter:
     """The ``Prompter`` of one role; keeps the last prompt and parsed answer for the log.
 
-    ``focus`` adds a specialist's instruction; ``proposals`` (when set) gives the earlier
-    answers to the same decision, for a final choice.
+    ``focus`` adds a specialist's instruction; ``history`` the moves played (Watson and Sherlock
+    only: Mycroft sees the moves since its last turn anyway); ``proposals`` (when set) gives the
+    earlier answers to the same decision, for a final choice.
     """
 
-    def __init__(self, role: Role, view: KnowledgeView, memory: Memory, focus: str = "") -> None:
+    def __init__(
+        self,
+        role: Role,
+        view: KnowledgeView,
+        memory: Memory,
+        focus: str = "",
+        *,
+        history: bool = False,
+    ) -> None:
         self.role = role
         self.view = view
         self.memory = memory
         self.focus = focus
+        self.history = history and role != "mycroft"
         self.base: type[RatedAnswer] = MycroftAnswer if role == "mycroft" else RatedAnswer
         self.schema = self.base
         self.proposals: Sequence[tuple[str, RatedAnswer]] = ()
@@ -82,6 +95,8 @@ class RolePrompter:
             text = sherlock_prompt(obs, self.view)
         else:
             text = mycroft_prompt(obs, self.memory)
+        if self.history:
+            text += "\n" + "\n".join(history_section(obs, self.role))
         if self.focus:
             text += "\n" + self.focus
         if self.proposals:
@@ -133,8 +148,8 @@ class HanabiLLMAgent:
         self.seat = seat
         self.memory = Memory()
 
-        def make(focus: str, k: int) -> tuple[RolePrompter, Player]:
-            prompter = RolePrompter(role, view, self.memory, focus)
+        def make(focus: str, k: int, history: bool = False) -> tuple[RolePrompter, Player]:
+            prompter = RolePrompter(role, view, self.memory, focus, history=history)
             player: Player = LLMPlayer(
                 prompter,
                 client,
@@ -144,15 +159,26 @@ class HanabiLLMAgent:
             )
             return prompter, player
 
+        self.mixture = mixture
         if mixture:
-            self.proposers = [make(ROLE_FOCUS[name], k) for k, name in enumerate(ROLE_FOCUS)]
+            self.proposers = [
+                make(ROLE_FOCUS[name], k, history=name == "history")
+                for k, name in enumerate(ROLE_FOCUS)
+            ]
             self.labels = list(ROLE_FOCUS)
         elif best_of > 1:
             self.proposers = [make("", k) for k in range(best_of)]
             self.labels = [f"sample {k + 1}" for k in range(best_of)]
         else:
             self.proposers, self.labels = [], []
-        self.final, self.player = make("", len(self.proposers))
+        self.final, self.player = make("", len(self.proposers), history=mixture)
+
+    def _seat_mixture(self, players: int) -> None:
+        """Keep the specialists a mixture asks at this table's player count."""
+        roles = mixture_roles(players)
+        kept = [k for k, label in enumerate(self.labels) if label in roles]
+        self.labels = [self.labels[k] for k in kept]
+        self.proposers = [self.proposers[k] for k in kept]
 
     @property
     def fallbacks(self) -> FallbackSnapshot:
@@ -166,6 +192,8 @@ class HanabiLLMAgent:
 
     def act(self, obs: HanabiObservation) -> HanabiMove:
         """Ask for proposals (if any), then the final choice; the move with its decision."""
+        if self.mixture:
+            self._seat_mixture(obs.players)
         proposals: list[tuple[str, RatedAnswer]] = []
         for label, (prompter, player) in zip(self.labels, self.proposers, strict=True):
             prompter.last_answer = None

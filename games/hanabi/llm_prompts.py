@@ -1,20 +1,28 @@
 """What the Hanabi LLM agents are told: the rules, the table, their knowledge, and how to answer.
 
-Three settings, after seed 003's Section 3, each in our own words:
+Three settings, after seed 003's Section 3, each in our own words, each carrying exactly the
+seed's information:
 
 - ``watson``: the table, teammates' cards, what the hints said positively about every card (its
-  clued colour and rank, "?" otherwise: no negative information, which the seed keeps for
-  Sherlock), the legal moves and a short list of priorities;
-- ``sherlock``: the table plus each card's possible identities (what hints, positive and
-  negative, leave possible: the seed's view and the default; gumshoe's ``exact`` view, also
-  narrowed by every card in sight, is an option), the copies of each card it cannot see (the
-  distribution its probabilities come from), in the last round which seat moves last, a
-  think-aloud in three parts (what is playable, which hints help, what is safe to discard) and
-  a probability step before rating;
+  clued colour and rank, "?" otherwise), the legal moves and a short list of priorities. No
+  history: which slots a hint did not touch is negative information, which the seed keeps for
+  Sherlock.
+- ``sherlock``: the table plus each card's possible identities from the hints, positive and
+  negative (the seed's view and the default; gumshoe's ``exact`` view, narrowed by every card in
+  sight and given with the copies the seat cannot see, is an option of its own), the deck's
+  make-up at the start (from which the model works out what it cannot see), a think-aloud in
+  three parts (what is playable, which hints help, what is safe to discard) and a probability
+  step before rating. No history either: the possibilities are the game's trajectory.
 - ``mycroft``: no engine deductions at all; the positively clued facts about its own cards (as
-  Watson sees them), the moves since its last turn, its own working memory (its previous
-  observation and reply), and it must state per slot what it has deduced about its own cards
-  and about what each teammate knows of theirs.
+  Watson sees them), the moves since its last turn (with the slots each hint touched: it must
+  infer the rest), its own working memory (its previous observation and reply), and it must state
+  per slot what it has deduced about its own cards and about what each teammate knows of theirs.
+
+Every setting's table names the last player once the deck is empty (Section 3.1). A mixture of
+agents (Appendix E.2) asks the specialist roles of ``mixture_roles`` (the history analyst only
+from three players on, as the seed drops it at two) and an aggregator; the history analyst and
+the aggregator also see the moves played, without the slots hints touched (the last
+``RECENT_MOVES`` for Watson, all of them for Sherlock).
 
 Every answer is one JSON object: a think-aloud, a rating in [-1, 1] of every legal move in the
 order listed, and the index of the chosen move (the explicit choice, not the top rating).
@@ -44,7 +52,8 @@ from games.hanabi.moves import move_table
 from games.hanabi.render import mask_text, table_text
 
 RECENT_MOVES = 10
-"""Watson and Sherlock see this many of the latest moves."""
+"""In a Watson mixture, the history analyst and the aggregator see this many of the latest moves
+(Sherlock's see them all; seed 003, Appendix E.2)."""
 
 
 class RatedAnswer(BaseModel):
@@ -107,8 +116,10 @@ def move_text(obs: HanabiObservation, action: int) -> str:
     return f"hint P{target}: {named}"
 
 
-def history_text(obs: HanabiObservation, since: int) -> list[str]:
-    """The moves from turn ``since`` + 1 on, one line each, as every seat saw them."""
+def history_text(obs: HanabiObservation, since: int, *, touched: bool = True) -> list[str]:
+    """The moves from turn ``since`` + 1 on, one line each, as every seat saw them; a hint with
+    the slots it touched unless ``touched`` is False (the colour or rank named, nothing more: the
+    untouched slots would be negative information)."""
     lines = []
     for index, turn in enumerate(obs.history[since:], start=since + 1):
         move = move_table(obs.players, obs.hand_size)[turn.action]
@@ -125,8 +136,11 @@ def history_text(obs: HanabiObservation, since: int) -> list[str]:
         else:
             target = (turn.seat + move.offset) % obs.players
             named = COLORS[move.color] if move.kind == "reveal_color" else str(move.rank + 1)
-            slots = ", ".join(str(s) for s in range(obs.hand_size) if turn.touched >> s & 1)
-            lines.append(f"turn {index}: P{turn.seat} told P{target} {named}: slots {slots}")
+            line = f"turn {index}: P{turn.seat} told P{target} {named}"
+            if touched:
+                slots = ", ".join(str(s) for s in range(obs.hand_size) if turn.touched >> s & 1)
+                line += f": slots {slots}"
+            lines.append(line)
     return lines
 
 
@@ -178,6 +192,16 @@ def _possibilities(obs: HanabiObservation, seat: int, view: KnowledgeView) -> st
     return " ".join(parts)
 
 
+def final_round_text(obs: HanabiObservation, turns_left: int) -> str:
+    """Once the deck is empty: the moves left (this one included) and who makes the last."""
+    last = (obs.seat + turns_left - 1) % obs.players
+    who = f"you (P{obs.seat})" if last == obs.seat else f"P{last}"
+    return (
+        f"Final round: the deck is empty, {turns_left} moves are left in the game (this one "
+        f"included) and {who} makes the last move."
+    )
+
+
 def table_section(obs: HanabiObservation) -> list[str]:
     """The table every setting shows: state, discards and teammates' cards."""
     discards = " ".join(card_name(c) for c in sorted(obs.discards)) or "none"
@@ -187,7 +211,7 @@ def table_section(obs: HanabiObservation) -> list[str]:
         f"discards: {discards}",
     ]
     if obs.turns_left is not None:
-        lines.append(f"the deck is empty: {obs.turns_left} turns left in the game")
+        lines.append(final_round_text(obs, obs.turns_left))
     for other in range(obs.players):
         if other != obs.seat:
             cards = " ".join(f"{slot}:{card_name(c)}" for slot, c in enumerate(obs.hands[other]))
@@ -256,20 +280,31 @@ def watson_prompt(obs: HanabiObservation) -> str:
     lines += [
         f"  {'you' if s == obs.seat else f'P{s}'}: {clued_text(obs, s)}" for s in range(obs.players)
     ]
-    recent = history_text(obs, max(0, len(obs.history) - RECENT_MOVES))
-    lines += ["Recent moves:", *(f"  {line}" for line in recent or ["none yet"])]
     lines += [PRIORITIES, *legal_section(obs)]
     return "\n".join(lines)
 
 
+STARTING_DECK = (
+    "The deck at the start: 50 cards, ten of each colour: three 1s, two 2s, two 3s, two 4s and "
+    "one 5. A card you cannot see is one of the copies not in a teammate's hand, on the "
+    "fireworks or in the discards: count those down from the start to weigh what a card can be. "
+    "Keep the cards that are the last copy still in play (every 5, and any card whose other "
+    "copies are discarded)."
+)
+"""Sherlock's starting distribution (seed 003, Appendix I.2), from which it works out what it
+cannot see."""
+
+
 def distribution_text(obs: HanabiObservation) -> str:
-    """How many copies of each identity the seat cannot see, as ``R1x3 R2x2 ...`` (none: 0)."""
+    """How many copies of each identity the seat cannot see, as ``R1x3 R2x2 ...`` (none: 0):
+    engine-computed, so only in the ``exact`` view."""
     counts = unseen_counts(visible_cards(obs))
     return " ".join(f"{card_name(c)}x{n}" for c, n in enumerate(counts) if n) or "none"
 
 
 def sherlock_prompt(obs: HanabiObservation, view: KnowledgeView) -> str:
-    """Sherlock: Watson's context, each card's possible identities, think-aloud, probabilities."""
+    """Sherlock: the table, each card's possible identities (``view``), the starting deck (and in
+    the ``exact`` view the copies the seat cannot see), think-aloud, probabilities."""
     lines = table_section(obs)
     source = "from hints" if view == "hints" else "from hints and every card you can see"
     lines.append(f"Possible identities of each card ({source}):")
@@ -277,12 +312,9 @@ def sherlock_prompt(obs: HanabiObservation, view: KnowledgeView) -> str:
         f"  {'you' if s == obs.seat else f'P{s}'}: {_possibilities(obs, s, view)}"
         for s in range(obs.players)
     ]
-    lines.append(f"Cards you cannot see (the deck and your hand): {distribution_text(obs)}")
-    if obs.turns_left is not None:
-        last = (obs.seat + obs.turns_left - 1) % obs.players
-        lines.append(f"Final round: no card is left to draw and P{last} makes the last move.")
-    recent = history_text(obs, max(0, len(obs.history) - RECENT_MOVES))
-    lines += ["Recent moves:", *(f"  {line}" for line in recent or ["none yet"])]
+    lines.append(STARTING_DECK)
+    if view == "exact":
+        lines.append(f"Cards you cannot see (the deck and your hand): {distribution_text(obs)}")
     lines += [PRIORITIES, THINK_ALOUD, *legal_section(obs)]
     return "\n".join(lines)
 
@@ -320,6 +352,22 @@ ROLE_FOCUS: dict[str, str] = {
     "they gave was meant to make you or others do, and what they are likely to do next.",
 }
 """The specialist roles of a mixture of agents (Appendix E.2), as extra instructions."""
+
+
+def mixture_roles(players: int) -> tuple[str, ...]:
+    """The specialists a mixture asks at ``players`` players: every role of ``ROLE_FOCUS``, but
+    the history analyst only from three players on (the seed removed it at two, where its
+    speculation made the scores swing)."""
+    return tuple(role for role in ROLE_FOCUS if role != "history" or players > 2)
+
+
+def history_section(obs: HanabiObservation, role: str) -> list[str]:
+    """The moves played, for a mixture's history analyst and aggregator: the last
+    ``RECENT_MOVES`` for Watson, all for Sherlock; hints without the slots they touched."""
+    start = max(0, len(obs.history) - RECENT_MOVES) if role == "watson" else 0
+    moves = history_text(obs, start, touched=False)
+    head = "Moves so far:" if start == 0 else f"The last {len(moves)} moves:"
+    return [head, *(f"  {line}" for line in moves or ["none yet"])]
 
 
 def proposals_section(proposals: Sequence[tuple[str, RatedAnswer]], obs: HanabiObservation) -> str:

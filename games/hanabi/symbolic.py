@@ -105,12 +105,12 @@ class _Turn:
         agent.last_knowledge = self.knowledge
         legal = set(obs.legal_actions)
         plays = [s for s, m in enumerate(self.knowledge.exact) if m and not m & ~self.playable]
-        hints = self._hint_options(legal) if obs.tokens else []
-        saves = [h for h in hints if h[1] > 0]
-        if saves and not plays:
-            return max(saves)[3]
         if plays:
             return obs.hand_size + self._best_play(plays)
+        hints = self._hint_options(legal) if obs.tokens else []
+        saves = [h for h in hints if h[1] > 0]
+        if saves:
+            return max(saves)[3]
         useful = [h for h in hints if h[0] >= 1]
         if useful:
             return max(useful)[3]

@@ -19,6 +19,7 @@ from games.core.cli import (
 from games.core.runlog import field_errors
 from games.mystery.entry import scripts_for
 from games.mystery.events import (
+    ROUNDS,
     MysteryConfig,
 )
 from provers.registry import get_prover
@@ -30,13 +31,16 @@ mystery_app = typer.Typer(
 )
 
 
-def game_config(players: int, script_file: Path | None, alibis: bool = False) -> MysteryConfig:
+def game_config(
+    players: int, script_file: Path | None, alibis: bool = False, rounds: int = ROUNDS
+) -> MysteryConfig:
     """The default game for ``players`` seats, on ``script_file``'s scripts when given, with
-    alibis in the introductions when asked."""
+    alibis in the introductions when asked, and ``rounds`` questioning rounds."""
     return MysteryConfig(
         scripts=ScriptConfig(players=players),
         script_file=None if script_file is None else str(script_file.resolve()),
         alibis=alibis,
+        rounds=rounds,
     )
 
 

@@ -18,6 +18,8 @@ from games.core.llm_call import LLMCallRef
 
 ROUNDS = 3
 """Questioning rounds; each seat asks one question a round."""
+MAX_ROUNDS = 6
+"""The most questioning rounds a game may have."""
 
 
 class MysteryConfig(BaseModel):
@@ -28,7 +30,7 @@ class MysteryConfig(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     scripts: ScriptConfig = ScriptConfig()
-    rounds: int = Field(default=ROUNDS, ge=1, le=6)
+    rounds: int = Field(default=ROUNDS, ge=1, le=MAX_ROUNDS)
     script_file: str | None = None
     alibis: bool = Field(
         default=False,

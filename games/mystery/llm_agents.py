@@ -286,7 +286,7 @@ class MysteryPrompter:
             f"You play {me.name} ({me.role}) in a murder mystery at {s.title}.",
             "Players take turns asking each other one question per round for a few rounds, "
             "then vote on who killed each victim. Only murderers may lie.",
-            "What everyone knows: " + prose_text(prose(s, obs.intro, "intro")),
+            "What everyone knows: " + prose_text(prose(s, obs.intro, "intro", public=True)),
             "Your own memory of the evening: " + prose_text(prose(s, obs.script, obs.person)),
             house_rules(s),
             "Your objectives: "

