@@ -9,7 +9,8 @@ Rules, stated once:
   not run;
 - skipped, needing an endpoint or a recorded run: a command naming ``--base-url``, ``URL``, an
   LLM agent (``--agent llm``), ``--replay``, a run that only an endpoint makes (``runs/sherlock``,
-  ``runs/mycroft``) or the user's WellPlay copy (``~/WellPlay``);
+  ``runs/mycroft``, ``runs/clue-llm``; ``tests/test_inspect_readme.py`` runs the inspect section's
+  commands against the scripted server) or the user's WellPlay copy (``~/WellPlay``);
 - skipped, reading the user's own files: a command naming ``mine.json`` (the user's case),
   ``answers.jsonl`` or ``grades.csv``;
 - skipped, needing a system that may be absent: ``--prover eprover`` without ``eprover``;
@@ -37,7 +38,7 @@ ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text()
 
 NEEDS_ENDPOINT = re.compile(
-    r"--base-url|\bURL\b|--agent llm|--replay|runs/sherlock|runs/mycroft|~/WellPlay"
+    r"--base-url|\bURL\b|--agent llm|--replay|runs/sherlock|runs/mycroft|runs/clue-llm|~/WellPlay"
 )
 USERS_OWN = re.compile(r"\bmine\.json\b|\banswers\.jsonl\b|\bgrades\.csv\b")
 SHORT = {"--games": "1", "--seeds": "1", "--cases": "1", "--samples": "1"}
