@@ -85,7 +85,6 @@ CLUE_ROUNDS = 3
 UNDERCOVER_PLAYERS = 4
 UNDERCOVER_PAIR = "earl-grey-tea-ceylon-tea"
 CLUE_PLAYERS = 3
-MAX_TEXT = 300  # characters of a free-text field: room to reason, none to ramble
 MAX_LIST = 6
 
 
@@ -112,7 +111,7 @@ def asked_labels(user_messages: Iterable[str]) -> tuple[str, ...]:
 @dataclass(frozen=True)
 class Choices:
     """The values a label may take, from the game's settings: a string field becomes an enum
-    (a list of them for labels in ``lists``); labels without choices stay short free text."""
+    (a list of them for labels in ``lists``); labels without choices stay free text."""
 
     values: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     lists: frozenset[str] = frozenset()
@@ -138,7 +137,7 @@ def _model(labels: tuple[str, ...], choices: Choices) -> type[BaseModel]:
         elif allowed is not None:
             fields[label.lower()] = (kind, ...)
         else:
-            fields[label.lower()] = (str, Field(max_length=MAX_TEXT))
+            fields[label.lower()] = (str, ...)  # no length bound: the reply budget bounds it
     name = "Answer" + "".join(label.title().replace("_", "") for label in labels)
     model: type[BaseModel] = create_model(  # type: ignore[call-overload]
         name, __config__=ConfigDict(extra="forbid"), **fields

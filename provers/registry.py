@@ -21,7 +21,7 @@ def _attribute(target: str) -> object:
 
 @dataclass(frozen=True)
 class Backend:
-    """One backend: its name, the class (or factory) that builds it, what the README says of it,
+    """One backend: its name, the class (or factory) that builds it, what the docs say of it,
     and what it takes: first-order input (else propositional constraint sets only), an
     incremental session for trace audits, a place in the vote; ``installed`` is the
     ``module:function`` telling whether an external system it needs is there (None: embedded).
@@ -178,7 +178,7 @@ def vote_prover() -> Prover:
 
 
 def markdown_table() -> str:
-    """The README's table of backends, from ``BACKENDS``."""
+    """The provers page's table of backends, from ``BACKENDS``."""
     lines = ["| name | backend | notes |", "|---|---|---|"]
     for row in BACKENDS:
         name = f"`{row.name}`" + (" (default)" if row.name == DEFAULT_PROVER else "")

@@ -2,7 +2,9 @@
 thread, 4,096-token context, structured output on) in the verifier-assisted seat against five
 random seats, replayed from its compressed recording through ``play clue --replay``: the model's
 real replies are read again by the game, and the live run's metering shows the history that
-was trimmed to fit the context."""
+was trimmed to fit the context. The committed log is that replay's (schema 3, each stated
+deduction naming its call) with the recording's provenance in its header; the game's first log,
+of schema 1, is kept under ``tests/fixtures/clue/`` and is the same game."""
 
 from __future__ import annotations
 
@@ -27,6 +29,8 @@ from games.clue import (
 
 RECORDED = Path(__file__).parent / "fixtures" / "llm" / "clue-live-30r"
 CALLS = RECORDED / "llm" / "clue-seed0.seat0.jsonl.gz"
+FIRST_LOG = Path(__file__).parent / "fixtures" / "clue" / "schema1-llm-verified-30r.jsonl"
+"""The live game's log as it was first written, in log schema 1."""
 CONTEXT = 4096
 
 
@@ -41,13 +45,21 @@ def test_the_recorded_30_round_game_replays_to_the_same_log_and_metering(tmp_pat
     assert int(columns[2]) == len(calls) == 70
     assert columns[7:11] == ["0", "0", "0", "0"]  # retries, re-prompts, fallbacks, cut off
     assert "game over after 30 rounds: nobody wins (round_limit)" in result.output
-    # the recording is a schema 1 log: read (and so migrated), it is the replayed game's log,
-    # which also names the recorded call each stated deduction came from
+    # the committed log is the replayed one with the recording's provenance in its header, and
+    # the game's first (schema 1) log, migrated, is the same game without the call references
     replayed, recorded = (ENTRY.read_log(d / "clue-seed0.jsonl") for d in (tmp_path, RECORDED))
-    assert (replayed.header, without_calls(replayed.events), replayed.end) == (
-        recorded.header,
+    assert recorded.header is not None and replayed.header is not None
+    assert recorded.header.provenance is not None and replayed.header.provenance is None
+    assert (replayed.header, replayed.events, replayed.end) == (
+        recorded.header.model_copy(update={"provenance": None}),
         recorded.events,
         recorded.end,
+    )
+    first = ENTRY.read_log(FIRST_LOG)
+    assert (first.header, first.events, first.end) == (
+        replayed.header,
+        without_calls(replayed.events),
+        replayed.end,
     )
     stated = [e for e in replayed.events if isinstance(e, DeductionEvent)]
     assert stated and all(e.call is not None for e in stated)

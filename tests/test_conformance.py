@@ -8,12 +8,13 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from benchmarks.runner import RegisteredGamePlayer, RunOptions, run_games
 from games.core.conformance import RULES, ConformanceError, check_game, offline_mixes
 from games.core.registry import game_names, get_game
 from games.core.runlog import RunDir, game_id
+from reasoning.llm.answer_models import answer_model
 from tests.tiny_game.entry import ENTRY as NIM
 from tests.tiny_game.entry import NimEntry
 
@@ -42,6 +43,22 @@ def test_a_config_in_another_dialect_breaks_the_vocabulary(rule: str) -> None:
         check_game(OldNimEntry(), seeds=(0,), rules=[rule])
     assert err.value.rule == rule
     check_game(NIM, seeds=(0,), rules=[rule])
+
+
+class BoundedNimEntry(NimEntry):
+    """Nim-21 with an LLM answer model no grammar-building server takes."""
+
+    def answer_models(self) -> list[type[BaseModel]]:
+        """An answer model whose free text is bounded to 16,000 characters, as Hanabi's was."""
+        field = (str, Field(min_length=1, max_length=16000))
+        return [answer_model("Bounded", {"reasoning": field})]
+
+
+def test_an_answer_schema_no_server_takes_breaks_the_conformance_rule() -> None:
+    with pytest.raises(ConformanceError, match=r"keyword .maxLength. is outside") as err:
+        check_game(BoundedNimEntry(), seeds=(0,), rules=["answer-schemas"])
+    assert err.value.rule == "answer-schemas"
+    check_game(NIM, seeds=(0,), rules=["answer-schemas"])
 
 
 def test_a_broken_rule_is_named() -> None:

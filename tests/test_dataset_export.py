@@ -189,6 +189,29 @@ def test_llm_decisions_join_their_recorded_calls_and_score_exactly(
     assert refused.exit_code == 2 and "--samples" in refused.output
 
 
+LIVE = Path(__file__).parent / "fixtures" / "llm" / "clue-live-30r"
+"""The committed live SmolLM2 Clue game and its recorded calls."""
+
+
+def test_the_live_clue_game_links_every_deduction_to_its_call(tmp_path: Path) -> None:
+    run = tmp_path / "clue-live"  # the played game as a run of one
+    (run / "games").mkdir(parents=True)
+    shutil.copy(LIVE / "clue-seed0.jsonl", run / "games")
+    header = json.loads((LIVE / "clue-seed0.jsonl").read_text().splitlines()[0])
+    (run / "config.json").write_text(json.dumps(header["config"]))
+    shutil.copytree(LIVE / "llm", run / "llm")
+    out = tmp_path / "ds"
+    done = export(str(run), "--out", str(out), "--format", "jsonl")
+    assert done.exit_code == 0, done.output
+    claims = [json.loads(x) for x in (out / "claims.jsonl").read_text().splitlines()]
+    rows = [json.loads(x) for x in (out / "decisions.jsonl").read_text().splitlines()]
+    calls = {r["call"]: r for r in rows if r["seat"] == 0}
+    stated = [c for c in claims if c["seat"] == 0]
+    assert stated and all(c["call"] in calls for c in stated)
+    for claim in stated:
+        assert claim["claim"] in calls[claim["call"]]["completion"][0]["content"], claim
+
+
 def test_jsonl_needs_no_pyarrow_and_parquet_says_how_to_get_it(
     runs: dict[str, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

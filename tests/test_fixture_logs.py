@@ -1,7 +1,8 @@
 """Every committed game log under tests/fixtures reads, audits and replays with the outcome it had
 before logs moved to schema 2 (the literals were printed by `gumshoe audit <game> LOG --json` and
 a replay on main before the change); the logs are of schema 1 (Clue) and 0 (Undercover-V), and
-a live Undercover-V game of schema 3 whose descriptions were read."""
+the live Clue game's current log, of schema 3, audits and replays as its first one did; a live
+Undercover-V game of schema 3 whose descriptions were read."""
 
 from __future__ import annotations
 
@@ -34,17 +35,21 @@ CLUE_JUDGEMENTS = [
     "sound",
 ]
 
+LIVE_CLUE: dict[str, Any] = {
+    "game": "clue",
+    "seed": 0,
+    "agents": ["llm-verified", *["random"] * 5],
+    "counts": [(12, 7, 2, 3, 0, 9, 3, 7, 2, 3, 0, 0, 15), *[(0,) * 12 + (15,)] * 5],
+    "judgements": CLUE_JUDGEMENTS,
+    "figures": {"rounds": 30, "winner": None},
+    "returns": [0.0] * 6,
+    "ranks": (3, 2, 4, 1, 5, 6),
+}
+"""The live SmolLM2 Clue game, as first logged (schema 1) and as committed now (schema 3)."""
+
 EXPECTED: dict[str, dict[str, Any]] = {
-    "llm/clue-live-30r/clue-seed0.jsonl": {
-        "game": "clue",
-        "seed": 0,
-        "agents": ["llm-verified", *["random"] * 5],
-        "counts": [(12, 7, 2, 3, 0, 9, 3, 7, 2, 3, 0, 0, 15), *[(0,) * 12 + (15,)] * 5],
-        "judgements": CLUE_JUDGEMENTS,
-        "figures": {"rounds": 30, "winner": None},
-        "returns": [0.0] * 6,
-        "ranks": (3, 2, 4, 1, 5, 6),
-    },
+    "clue/schema1-llm-verified-30r.jsonl": LIVE_CLUE,
+    "llm/clue-live-30r/clue-seed0.jsonl": LIVE_CLUE,
     "llm/undercover-live/undercover-earl-grey-tea-ceylon-tea-seed1.jsonl": {
         "game": "undercover",
         "seed": 1,

@@ -29,7 +29,7 @@ from tests.test_hanabi_llm import TrackingAgent
 
 runner = CliRunner()
 FIXTURES = Path(__file__).parent / "fixtures"
-CLUE_FIXTURE = FIXTURES / "llm" / "clue-live-30r" / "clue-seed0.jsonl"
+CLUE_FIXTURE = FIXTURES / "clue" / "schema1-llm-verified-30r.jsonl"
 UNDERCOVER_FIXTURE = FIXTURES / "undercover" / "legacy_syntax_errors.jsonl"
 
 

@@ -6,11 +6,9 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import subprocess
 import sys
 import tomllib
-from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any
 
@@ -26,13 +24,15 @@ from inspect_ai.model import ChatMessageAssistant, Model, ModelOutput, ModelUsag
 from inspect_ai.model._providers.mockllm import MockLLM
 
 from benchmarks.console.cli import app
-from benchmarks.inspect_eval.scores import SCORE_KEYS
+from benchmarks.inspect_eval.scores import audit_score, score_keys
 from benchmarks.inspect_eval.tasks import LOG_KEY, game_task
+from games.core.play import play_game
 from games.core.recordings import seat_calls
-from games.core.registry import game_names
+from games.core.registry import game_names, get_game
 from reasoning.llm import load_recording
 from reasoning.llm.scripted_server import ScriptedChatServer
 from tests.test_clue_recordings import scripted_answers
+from tests.test_hanabi_llm import scripted
 
 pytestmark = pytest.mark.filterwarnings(
     "ignore:The 'initial' parameter is deprecated:DeprecationWarning"
@@ -66,7 +66,7 @@ def evaluated(tmp_path_factory: pytest.TempPathFactory) -> dict[str, EvalLog]:
     tasks = [game_task("clue", seeds=2), game_task("hanabi", seeds=1, first_seed=3)]
     tasks += [game_task("undercover"), game_task("mystery")]
     logs = inspect_eval(tasks, model=mock_model(), log_dir=str(log_dir), display="none")
-    return {log.eval.task: read_eval_log(log.location) for log in logs}
+    return {log.eval.task.removeprefix("gumshoe/"): read_eval_log(log.location) for log in logs}
 
 
 def audit_json(game: str, text: str, folder: Path) -> dict[str, Any]:
@@ -82,7 +82,7 @@ def audit_json(game: str, text: str, folder: Path) -> dict[str, Any]:
 def assert_score_is_the_audit(sample: EvalSample, record: dict[str, Any], seats: list[int]) -> None:
     """The sample's score adds up the audit's figures of ``seats``."""
     value = sample.scores[SCORER].value if sample.scores else None
-    assert isinstance(value, dict) and tuple(value) == SCORE_KEYS
+    assert isinstance(value, dict) and tuple(value) == score_keys(get_game(record["game"]))
     summaries = [s for s in record["seats"] if s["seat"] in seats]
     for key in AUDITED:
         assert value[key] == sum(s[key] for s in summaries), key
@@ -101,6 +101,9 @@ def test_game_task_plays_against_the_mock_model_and_the_audit_scores_it(
 ) -> None:
     log = evaluated[game]
     assert log.status == "success" and log.samples is not None
+    assert log.eval.task == f"gumshoe/{game}"
+    assert log.results is not None and log.results.headline is not None
+    assert log.results.headline.score == get_game(game).outcome_keys[0]
     assert len(log.samples) == samples
     for sample in log.samples:
         calls = [e for e in sample.events if e.event == "model"]
@@ -112,9 +115,33 @@ def test_game_task_plays_against_the_mock_model_and_the_audit_scores_it(
         value = sample.scores[SCORER].value if sample.scores else {}
         assert isinstance(value, dict)
         assert value["fallbacks"] > 0, "the mock's text is never a move: counted fallbacks"
-        assert value["win"] in (0.0, 1.0) and value["rank"] >= 1
+        if game == "hanabi":  # cooperative: the shared score leads, no winner
+            assert "win" not in value and value["strikes"] in (0.0, 1.0, 2.0, 3.0)
+            assert value["perfect"] == float(value["score"] == 25)
+            end = json.loads(sample.store[LOG_KEY].splitlines()[-1])
+            assert value["score"] == end["returns"][0]
+            answer = sample.scores[SCORER].answer if sample.scores else ""
+            assert answer == f"finished: {end['reason']}; score {value['score']:g}, " + (
+                f"perfect {value['perfect']:g}, strikes {value['strikes']:g}"
+            )
+        else:
+            assert value["win"] in (0.0, 1.0) and value["rank"] >= 1
     assert log.results is not None
-    assert [s.name for s in log.results.scores] == list(SCORE_KEYS)
+    assert [s.name for s in log.results.scores] == list(score_keys(get_game(game)))
+
+
+def test_a_hanabi_game_lost_to_strikes_scores_its_score_and_says_how_it_ended() -> None:
+    """Hanabi is cooperative: no seat wins, the shared score leads; a game that ran out of
+    lives says so, as the end reason and as three strikes."""
+    entry = get_game("hanabi")
+    log = play_game(entry, ["random", "random"], 0).log()
+    score = audit_score(entry, log, entry.audit(log))
+    assert isinstance(score.value, dict)
+    assert list(score.value)[:3] == ["score", "perfect", "strikes"] and "win" not in score.value
+    assert (score.value["perfect"], score.value["strikes"]) == (0.0, 3.0)
+    assert score.answer == f"finished: out_of_lives; score {score.value['score']:g}, " + (
+        "perfect 0, strikes 3"
+    )
 
 
 def test_every_game_is_a_registered_task_behind_the_entry_point() -> None:
@@ -124,27 +151,20 @@ def test_every_game_is_a_registered_task_behind_the_entry_point() -> None:
         assert registry_lookup("task", f"gumshoe/{game}") is not None, game
 
 
-@pytest.mark.skipif(
-    not entry_points(group="inspect_ai", name="gumshoe"),
-    reason="gumshoe's inspect_ai entry point is not in the installed metadata "
-    "(reinstall: pip install -e '.[inspect]')",
-)
-def test_inspect_cli_runs_a_task_by_its_registered_name(tmp_path: Path) -> None:
-    """``inspect eval gumshoe/hanabi`` against a chat-completions server (the scripted one: the
-    mock model counts tokens with a tokenizer it downloads)."""
-    inspect = Path(sys.executable).with_name("inspect")
-    with ScriptedChatServer(lambda request: "I pass.") as server:
-        env = dict(os.environ, LOCAL_API_KEY="none", LOCAL_BASE_URL=server.base_url)
-        command = [str(inspect), "eval", "gumshoe/hanabi", "--model", "openai-api/local/m"]
-        command += ["--log-dir", str(tmp_path), "--display", "none"]
-        done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=600)
-        served = len(server.requests)
-    assert done.returncode == 0, done.stderr[-2000:]
-    (path,) = tmp_path.glob("*.eval")
-    log = read_eval_log(str(path))
-    assert log.status == "success" and log.eval.task_registry_name == "gumshoe/hanabi"
-    assert log.samples is not None and len(log.samples) == 1
-    assert sum(e.event == "model" for e in log.samples[0].events) == served
+def test_task_arguments_are_taken_in_inspects_list_and_string_forms() -> None:
+    """``-T agents=sherlock,symbolic`` reaches a task as a list, ``-T agents=llm`` as a string,
+    ``-T seeds=2`` as a number; a caller may give the numbers as strings."""
+    as_list = game_task("hanabi", agents=["sherlock", "symbolic"], seeds=2)
+    as_text = game_task("hanabi", agents="sherlock,symbolic", seeds="2", first_seed="0")
+    for task in (as_list, as_text):
+        assert task.metadata == {"game": "hanabi", "agents": ["sherlock", "symbolic"]}
+        assert [s.id for s in task.dataset] == [0, 1]
+    assert game_task("detective", agents="llm").metadata == {"game": "detective", "agents": ["llm"]}
+    for bad, said in [({"seeds": "two"}, "seeds: not a whole number"), ({"seeds": 0}, ">= 1")]:
+        with pytest.raises(ValueError, match=said):
+            game_task("hanabi", **bad)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="no LLM agent"):
+        game_task("hanabi", agents=["symbolic", "symbolic"])
 
 
 @pytest.fixture(scope="module")
@@ -185,6 +205,23 @@ def test_export_inspect_writes_a_run_that_inspect_reads_back(
         ]
         assert sum(e.event == "model" for e in sample.events) == len(calls)
     assert log.results is not None and log.results.total_samples == len(games)
+    assert log.eval.task == log.eval.task_registry_name == "gumshoe/clue"
+    recorded = [
+        c.reply
+        for game in games
+        for c in load_recording(seat_calls(clue_run, game, 0))
+        if c.reply is not None
+    ]
+    assert log.eval.model == "m"
+    usage = log.stats.model_usage["m"]
+    assert usage.input_tokens == sum(r.prompt_tokens for r in recorded) > 0
+    assert usage.output_tokens == sum(r.completion_tokens for r in recorded) > 0
+    assert log.stats.started_at and log.stats.completed_at
+    assert log.stats.started_at <= log.stats.completed_at
+    for sample in log.samples:
+        assert sample.started_at and sample.completed_at and sample.model_usage["m"].total_tokens
+        assert log.stats.started_at <= sample.started_at <= sample.completed_at
+        assert sample.working_time is not None and sample.working_time >= 0
 
 
 def test_export_inspect_scores_a_run_without_llm_seats_on_every_seat(tmp_path: Path) -> None:
@@ -195,9 +232,13 @@ def test_export_inspect_scores_a_run_without_llm_seats_on_every_seat(tmp_path: P
     assert runner.invoke(app, ["export", "inspect", str(run), "-o", str(out)]).exit_code == 0
     log = read_eval_log(str(out))
     assert log.samples and all(not s.messages for s in log.samples)
+    assert log.eval.model == "none/none" and log.stats.model_usage == {}
+    assert log.stats.started_at and log.stats.completed_at
     for sample in log.samples:
         record = audit_json("hanabi", sample.store[LOG_KEY], tmp_path)
         assert_score_is_the_audit(sample, record, [s["seat"] for s in record["seats"]])
+        assert sample.completed_at and sample.started_at is None  # no call timed it
+    assert log.results is not None and log.results.scores[0].name == "score"
 
 
 def test_export_inspect_refuses_what_is_not_a_run_in_one_line(tmp_path: Path) -> None:
@@ -266,6 +307,27 @@ def test_a_seat_naming_its_own_model_asks_that_model(
     assert asked.count("openai-api/local/m") == served > 0
     assert asked.count("mockllm/model") > 0
     assert set(asked) == {"openai-api/local/m", "mockllm/model"}
+
+
+def test_a_server_without_response_schemas_is_asked_in_plain_text_without_hanging(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """llama-cpp-python answers a ``json_schema`` response format with 500, which inspect would
+    retry for ever: the schema is tried once without retries, then the model is asked in plain
+    text (counted), and the game plays on."""
+    with ScriptedChatServer(scripted, reject_formats={"json_schema": 500}) as server:
+        monkeypatch.setenv("NOSCHEMA_API_KEY", "none")
+        monkeypatch.setenv("NOSCHEMA_BASE_URL", server.base_url)
+        task = game_task("hanabi", agents="watson,symbolic")
+        model = get_model("openai-api/noschema/m")
+        (log,) = inspect_eval(task, model=model, log_dir=str(tmp_path), display="none")
+        kinds = [r.format_type for r in server.requests]
+    assert log.status == "success" and log.samples is not None
+    tried = kinds.index(None)  # the openai client's own two retries, then plain text
+    assert kinds[:tried] == ["json_schema"] * tried and tried <= 3
+    assert set(kinds[tried:]) == {None}
+    value = log.samples[0].scores[SCORER].value if log.samples[0].scores else {}
+    assert isinstance(value, dict) and value["fallbacks"] == 0
 
 
 def test_a_failing_model_errors_the_sample_as_a_failing_endpoint_errors_a_game(

@@ -1,11 +1,18 @@
 """Live checks against a real OpenAI-compatible server (``make llm-server``, then
-``GUMSHOE_LLM_BASE_URL=http://127.0.0.1:8080/v1 make test-live``); skipped without one."""
+``GUMSHOE_LLM_BASE_URL=http://127.0.0.1:8080/v1 make test-live``); skipped without one. The last
+check asks the server to build a grammar from every game's largest answer schema, runs the
+README's inspect evaluation against it, and finds it still up."""
 
 from __future__ import annotations
 
 import os
 import random
+import subprocess
+import sys
+import urllib.request
 from collections import Counter
+from importlib.metadata import entry_points
+from pathlib import Path
 from typing import get_args
 
 import pytest
@@ -18,6 +25,7 @@ from formalize.reading.reading import OUTCOMES
 from formalize.world.facts import Seen, fact_formula
 from formalize.world.generate import generate_world
 from games.core.play import play_game
+from games.core.registry import game_names, get_game
 from games.core.settings import AgentSettings as MysterySettings
 from games.detective import CaseKnobs
 from games.detective.agents import DetectiveAgentSettings as DetectiveSettings
@@ -41,6 +49,7 @@ from games.undercover.lexicon import Lexicon
 from games.undercover.reading import DescriptionReader
 from provers import SatProver
 from reasoning.llm import (
+    ChatOptions,
     LLMSettings,
     OpenAIChatClient,
     ask_structured,
@@ -209,3 +218,48 @@ def test_the_llm_reader_reads_an_undercover_description_under_the_vote() -> None
     # The endpoint took the attribute reading schema (its grammar) and answered every call.
     assert client.structured_mode in ("json_schema", "json_object")
     assert client.meter.snapshot().errors == 0
+
+
+def test_the_server_builds_a_grammar_from_every_games_largest_answer_schema() -> None:
+    """Each schema, sent as the structured-output mode the endpoint settled on, is answered: no
+    request is degraded to plain text, none errors, and the server lives through them all."""
+    client = OpenAIChatClient(LLMSettings())
+    prompt = [system("Answer with JSON."), user("Begin.")]
+    asked = 0
+    for game in game_names():
+        for model in get_game(game).answer_models():
+            reply = client.complete(prompt, seed=3, options=ChatOptions(answer=model, max_tokens=8))
+            assert reply.response_format is not None, (game, model.__name__)
+            asked += 1
+    usage = client.meter.snapshot()
+    assert usage.calls == asked and usage.errors == 0
+    assert usage.format_degrades <= 1  # json_schema, if the server takes only json_object
+    assert client.structured_mode in ("json_schema", "json_object")
+
+
+@pytest.mark.skipif(
+    not entry_points(group="inspect_ai", name="gumshoe"),
+    reason="gumshoe's inspect_ai entry point is not installed (pip install -e '.[inspect]')",
+)
+def test_the_readme_inspect_evaluation_runs_against_the_server(tmp_path: Path) -> None:
+    """``inspect eval gumshoe/hanabi --model llama-cpp-python/MODEL`` as the README writes it,
+    the server reached as llama-cpp-python's; it ends, scored, with no endpoint error."""
+    base_url = LIVE_ENV["GUMSHOE_LLM_BASE_URL"]
+    model = OpenAIChatClient(LLMSettings(base_url=base_url)).model
+    inspect = Path(sys.executable).with_name("inspect")
+    command = [str(inspect), "eval", "gumshoe/hanabi", "--model", f"llama-cpp-python/{model}"]
+    command += ["-T", "agents=watson,symbolic", "--log-dir", str(tmp_path), "--display", "none"]
+    env = dict(os.environ, LLAMA_CPP_PYTHON_BASE_URL=base_url)
+    done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=1800)
+    assert done.returncode == 0, done.stderr[-3000:]
+    from inspect_ai.log import read_eval_log
+
+    (path,) = tmp_path.glob("*.eval")
+    log = read_eval_log(str(path))
+    assert log.status == "success" and log.eval.task == "gumshoe/hanabi"
+    assert log.results is not None and log.results.scores[0].name == "score"
+
+
+def test_the_server_is_still_up() -> None:
+    with urllib.request.urlopen(f"{LIVE_ENV['GUMSHOE_LLM_BASE_URL']}/models", timeout=30) as got:
+        assert got.status == 200

@@ -165,18 +165,25 @@ def test_context_and_model_are_taken_from_the_server_when_not_set() -> None:
         assert srv.requests == []
 
 
-def test_a_cut_off_answer_is_asked_again_shorter_with_its_length() -> None:
+def test_a_cut_off_answer_is_asked_again_larger_then_shorter_with_its_length() -> None:
+    cut = '{"room": "Hall, because first of all'
     script = [
-        Reply('{"room": "Hall, because first of all', completion_tokens=64, finish_reason="length"),
+        Reply(cut, completion_tokens=64, finish_reason="length"),
+        Reply(cut + " the rooms", completion_tokens=128, finish_reason="length"),
         Reply('{"room": "Hall"}'),
     ]
     with ScriptedChatServer(script) as srv:
-        outcome = ask_structured(client_for(srv, max_tokens=64), [user("Pick.")], Pick, seed=2)
+        client = client_for(srv, max_tokens=64)
+        outcome = ask_structured(client, [user("Pick.")], Pick, seed=2)
     assert outcome.value == Pick(room="Hall")
-    assert outcome.finish_reasons == ("length", "stop")
-    follow_up = srv.requests[1].last_user
-    assert "cut off at 64 tokens" in follow_up and "Answer shorter" in follow_up
-    assert srv.requests[1].body["seed"] == 3
+    assert outcome.finish_reasons == ("length", "length", "stop")
+    assert [r.body["max_tokens"] for r in srv.requests] == [64, 128, 128]
+    assert srv.requests[1].last_user == "Pick."  # asked again as it was, with twice the cap
+    follow_up = srv.requests[2].last_user
+    assert "cut off at 128 tokens" in follow_up and "Answer shorter" in follow_up
+    assert [r.body["seed"] for r in srv.requests] == [2, 3, 4]
+    usage = client.meter.snapshot()
+    assert (usage.cut_off, usage.reprompts) == (2, 1)
 
 
 def test_a_server_that_does_not_answer_is_asked_again_later() -> None:

@@ -23,7 +23,7 @@ from reasoning.llm import (
     system,
     user,
 )
-from reasoning.llm.scripted_server import ScriptedChatServer
+from reasoning.llm.scripted_server import ChatRequest, Fail, ScriptedChatServer, Step
 
 PROMPT = [system("You play Clue."), user("Suggest. Answer REASONING: and SUGGESTION: lines.")]
 ROOMS = ("Hall", "Kitchen", "Study")
@@ -120,6 +120,48 @@ def test_explicit_modes_and_no_answer_model_send_what_they_say() -> None:
         assert ask(client_for(srv, structured="off")) is not None
         client_for(srv).complete(PROMPT)
     assert [r.format_type for r in srv.requests] == ["json_object", None, None]
+
+
+class Wide(BaseModel):
+    """An answer whose grammar the scripted llama.cpp server below cannot build."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    reasoning: str
+    suggestion: str
+
+
+GRAMMAR_500 = "failed to parse grammar"
+
+
+def grammar_server(request: ChatRequest) -> Step:
+    """llama-cpp-python as seen from outside: json_schema is not served (500), a json_object
+    schema titled ``Wide`` gives a grammar it cannot build (500), anything else answers."""
+    if request.format_type == "json_schema":
+        return Fail(500, "response_format type 'json_schema' is not supported")
+    schema = (request.response_format or {}).get("schema", {})
+    if schema.get("title") == "Wide":
+        return Fail(500, GRAMMAR_500)
+    return GOOD_JSON
+
+
+def test_a_grammar_the_server_cannot_build_goes_to_the_next_mode_for_that_schema_only() -> None:
+    with ScriptedChatServer(grammar_server) as srv:
+        client = client_for(srv)
+        assert ask(client) is not None  # settles on json_object, which then works
+        wide = ask_structured(client, PROMPT, Move, parse=parse_move, answer=Wide, seed=3)
+        assert wide.value is not None  # asked again in plain text at once
+        assert ask(client) is not None  # the endpoint still takes json_object
+    assert [r.format_type for r in srv.requests] == [
+        "json_schema",
+        "json_object",
+        "json_object",
+        None,
+        "json_object",
+    ]
+    usage = client.meter.snapshot()
+    assert (usage.format_degrades, usage.retries, usage.errors, usage.calls) == (2, 0, 0, 3)
+    assert client.structured_mode == "json_object"
 
 
 def test_a_json_answer_the_game_rejects_is_reprompted_with_the_game_problem() -> None:

@@ -10,8 +10,9 @@ Rules, stated once:
   not run;
 - skipped, needing an endpoint or a recorded run: a command naming ``--base-url``, ``URL``, an
   LLM agent first (``--agent llm``, ``--agents 'llm-verified,...'``), ``--replay``, a run that
-  only an endpoint makes (``runs/sherlock``, ``runs/mycroft``, ``runs/llm``) or the user's
-  WellPlay copy (``~/WellPlay``);
+  only an endpoint makes (``runs/sherlock``, ``runs/mycroft``, ``runs/llm``, ``runs/clue-llm``;
+  ``tests/test_inspect_readme.py`` runs the inspect section's commands against the scripted
+  server) or the user's WellPlay copy (``~/WellPlay``);
 - skipped, reading the user's own files: a command naming ``mine.json`` (the user's case),
   ``answers.jsonl`` or ``grades.csv``;
 - skipped, needing a system that may be absent: ``--prover eprover`` without ``eprover``;
@@ -37,7 +38,8 @@ from benchmarks.console.cli import app
 from tests.support.documented import ROOT, blocks, pages
 
 NEEDS_ENDPOINT = re.compile(
-    r"--base-url|\bURL\b|--agents? '?llm|--replay|runs/(sherlock|mycroft|llm)\b|~/WellPlay"
+    r"--base-url|\bURL\b|--agents? '?llm|--replay|runs/(sherlock|mycroft|llm|clue-llm)\b"
+    r"|~/WellPlay"
 )
 USERS_OWN = re.compile(r"\bmine\.json\b|\banswers\.jsonl\b|\bgrades\.csv\b")
 SHORT = {"--games": "1", "--seeds": "1", "--cases": "1", "--samples": "1"}

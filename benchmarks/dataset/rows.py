@@ -65,6 +65,10 @@ class ClaimRow(SeatRow):
     judgement: str = Field(description="sound, lucky, wrong or unjudged.")
     repeat: bool = Field(description="Stated before by the same seat (not counted).")
     detail: str = Field(description="The game's extra columns (JSON object).")
+    call: int | None = Field(
+        description="The index, in the seat's recording, of the LLM call whose reply stated "
+        "the claim (the `call` of its decision row); None where no call was recorded."
+    )
 
 
 class ChatTurn(BaseModel):
@@ -227,6 +231,7 @@ def claim_rows(run: str, game_id: str, record: AuditRecord) -> list[ClaimRow]:
             judgement=row.judgement,
             repeat=row.repeat,
             detail=_json(row.detail),
+            call=row.call,
         )
         for row in record.rows
     ]

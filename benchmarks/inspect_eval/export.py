@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import math
 import uuid
-from datetime import UTC, datetime
+from collections.abc import Sequence
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +21,8 @@ from inspect_ai.log import (
     EvalSample,
     EvalScore,
     EvalSpec,
+    EvalStats,
+    HeadlineMetric,
     write_eval_log,
 )
 from inspect_ai.model import (
@@ -34,17 +37,18 @@ from inspect_ai.model import (
 from inspect_ai.scorer import Score
 
 from benchmarks.inspect_eval.client import inspect_message
-from benchmarks.inspect_eval.scores import SCORE_KEYS, audit_score
-from benchmarks.inspect_eval.tasks import LOG_KEY, sample_input
+from benchmarks.inspect_eval.scores import SCORER, audit_score, headline, score_keys
+from benchmarks.inspect_eval.tasks import LOG_KEY, sample_input, task_name
 from benchmarks.viewer.game import detect_game
 from games.core.recordings import CALLS_DIR, RecordingMissing, recorded_seat_calls
+from games.core.registry import get_game
 from games.core.runlog import RunDir
 from reasoning.llm import RecordedCall
 from reasoning.outfile import writing_to
 from reasoning.textfile import read_user_text
 
-SCORER = "gumshoe_audit"
-"""The scorer name the scores are given under, as the inspect tasks give them."""
+NO_MODEL = "none/none"
+"""The model of a run that asked none, as inspect names it."""
 
 
 def recorded_calls(run: Path, game_id: str, seats: int) -> list[tuple[int, RecordedCall]]:
@@ -103,9 +107,48 @@ def call_event(call: RecordedCall) -> ModelEvent:
     )
 
 
+def call_usage(calls: Sequence[tuple[int, RecordedCall]]) -> dict[str, ModelUsage]:
+    """The tokens of recorded calls, per model that answered them."""
+    usage: dict[str, ModelUsage] = {}
+    for _, call in calls:
+        if call.reply is None:
+            continue
+        reply = call.reply
+        spent = ModelUsage(
+            input_tokens=reply.prompt_tokens,
+            output_tokens=reply.completion_tokens,
+            total_tokens=reply.prompt_tokens + reply.completion_tokens,
+        )
+        usage[reply.model] = usage[reply.model] + spent if reply.model in usage else spent
+    return usage
+
+
+def call_times(
+    calls: Sequence[tuple[int, RecordedCall]],
+) -> tuple[datetime | None, datetime | None, float]:
+    """When the first timed call was asked and the last one answered (None where no call was
+    timed: recordings made before calls were), and the seconds spent waiting for replies."""
+    spans = [
+        (call.started_at, call.started_at + timedelta(seconds=_latency(call)))
+        for _, call in calls
+        if call.started_at is not None
+    ]
+    waited = sum(_latency(call) for _, call in calls)
+    if not spans:
+        return None, None, waited
+    return min(a for a, _ in spans), max(b for _, b in spans), waited
+
+
+def _latency(call: RecordedCall) -> float:
+    return call.reply.latency_s if call.reply is not None else 0.0
+
+
 def game_sample(run: Path, log_path: Path) -> tuple[EvalSample, str]:
     """The sample of one game log of ``run`` and the model its calls were made to ("" when it
-    made none); ValueError (or LogError) when the log cannot be read or audited."""
+    made none): the game, its score, the recorded calls as messages and model events, their
+    tokens, and when the game was played (from the calls' times; the log's own time as its end
+    where no call was timed). ValueError (or LogError) when the log cannot be read or
+    audited."""
     entry = detect_game(log_path, run)
     log = entry.read_log(log_path, inside=run)
     record = entry.audit(log)
@@ -115,6 +158,8 @@ def game_sample(run: Path, log_path: Path) -> tuple[EvalSample, str]:
     messages = [m for seat, call in calls for m in call_messages(seat, call)]
     score: Score = audit_score(entry, log, record)
     game = entry.info.name
+    started, answered, waited = call_times(calls)
+    completed = answered or _file_time(log_path)
     sample = EvalSample(
         id=log_path.stem,
         epoch=1,
@@ -126,17 +171,22 @@ def game_sample(run: Path, log_path: Path) -> tuple[EvalSample, str]:
         metadata={"game": game, "seed": seed, "agents": seats},
         store={LOG_KEY: read_user_text(log_path, allow_bom=False, inside=run)},
         events=[call_event(call) for _, call in calls],
+        model_usage=call_usage(calls),
+        started_at=_stamp(started),
+        completed_at=_stamp(completed),
+        total_time=(answered - started).total_seconds() if started and answered else None,
+        working_time=waited if calls else None,
     )
     return sample, next((call.model for _, call in calls if call.model), "")
 
 
-def results(samples: list[EvalSample]) -> EvalResults:
+def results(samples: list[EvalSample], keys: Sequence[str]) -> EvalResults:
     """Each score key's mean over the samples where it is a number, as the tasks' metrics give
     it."""
     values = [v for s in samples if s.scores and isinstance(v := s.scores[SCORER].value, dict)]
     scores = []
-    for key in SCORE_KEYS:
-        column = [float(v[key]) for v in values]
+    for key in keys:
+        column = [float(v[key]) for v in values if key in v]
         given = [x for x in column if not math.isnan(x)]
         mean = sum(given) / len(given) if given else math.nan
         scores.append(
@@ -144,16 +194,24 @@ def results(samples: list[EvalSample]) -> EvalResults:
                 name=key,
                 scorer=SCORER,
                 scored_samples=len(given),
-                unscored_samples=len(column) - len(given),
+                unscored_samples=len(values) - len(given),
                 metrics={"mean": EvalMetric(name="mean", value=mean)},
             )
         )
-    return EvalResults(total_samples=len(samples), completed_samples=len(samples), scores=scores)
+    return EvalResults(
+        total_samples=len(samples),
+        completed_samples=len(samples),
+        scores=scores,
+        headline=HeadlineMetric(scorer=SCORER, score=keys[0], metric="mean"),
+    )
 
 
 def run_eval_log(run: Path) -> EvalLog:
     """The eval log of run directory ``run`` (ValueError naming the folder when it is not a run
-    or holds no game; ValueError or LogError naming a log that cannot be read)."""
+    or holds no game; ValueError or LogError naming a log that cannot be read). Its task is
+    ``gumshoe/<game>``, as a live task's is; its model is the one the recorded calls were made
+    to (inspect's ``none/none`` for a run without any); its usage adds up the recorded tokens;
+    it started with the run directory and completed with its last game."""
     games_dir = run / RunDir.GAMES_DIR
     if not games_dir.is_dir():
         raise ValueError(f"{run}: not a run directory (no {RunDir.GAMES_DIR}/ folder)")
@@ -162,21 +220,47 @@ def run_eval_log(run: Path) -> EvalLog:
         raise ValueError(f"{run}: the run holds no game logs under {RunDir.GAMES_DIR}/")
     made = [game_sample(run, path) for path in logs]
     samples = [sample for sample, _ in made]
-    model = next((m for _, m in made if m), "none")
+    model = next((m for _, m in made if m), NO_MODEL)
     games = sorted({str((s.metadata or {}).get("game")) for s in samples})
-    task = f"gumshoe/{games[0]}" if len(games) == 1 else "gumshoe/run"
+    task = task_name(games[0]) if len(games) == 1 else "gumshoe/run"
+    keys = list(dict.fromkeys(k for g in games for k in score_keys(get_game(g))))
+    starts = [datetime.fromisoformat(s.started_at) for s in samples if s.started_at]
+    ends = [datetime.fromisoformat(s.completed_at) for s in samples if s.completed_at]
+    created = min([*starts, _file_time(run)])
+    usage: dict[str, ModelUsage] = {}
+    for sample in samples:
+        for name, spent in sample.model_usage.items():
+            usage[name] = usage[name] + spent if name in usage else spent
     spec = EvalSpec(
         eval_id=uuid.uuid4().hex,
         run_id=uuid.uuid4().hex,
         task_id=uuid.uuid4().hex,
-        created=datetime.now(UTC).isoformat(timespec="seconds"),
+        created=_stamp(created) or "",
         task=task,
+        task_registry_name=task,
         dataset=EvalDataset(name=run.name, location=str(run), samples=len(samples)),
         model=model,
         config=EvalConfig(),
         metadata=_run_metadata(run),
+        headline_metric=headline(get_game(games[0])),
     )
-    return EvalLog(status="success", eval=spec, results=results(samples), samples=samples)
+    stats = EvalStats(
+        started_at=_stamp(created) or "",
+        completed_at=_stamp(max(ends, default=created)) or "",
+        model_usage=usage,
+    )
+    return EvalLog(
+        status="success", eval=spec, stats=stats, results=results(samples, keys), samples=samples
+    )
+
+
+def _file_time(path: Path) -> datetime:
+    """When ``path`` was last written, in UTC."""
+    return datetime.fromtimestamp(path.stat().st_mtime, UTC)
+
+
+def _stamp(moment: datetime | None) -> str | None:
+    return None if moment is None else moment.astimezone(UTC).isoformat(timespec="seconds")
 
 
 def _run_metadata(run: Path) -> dict[str, Any]:

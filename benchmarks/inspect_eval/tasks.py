@@ -2,8 +2,10 @@
 seats through inspect's model API, the gumshoe audit scores the game.
 
 ``inspect eval gumshoe/clue --model MODEL`` finds these through the ``inspect_ai`` entry point;
-``-T agents=...`` seats other agents (any LLM agent is played by the model), ``-T seeds=N`` and
-``-T first_seed=K`` choose the deals.
+``-T agents=...`` seats other agents (any LLM agent is played by the model; inspect passes
+``a,b`` as a list, one name as a string, and both are taken), ``-T seeds=N`` and
+``-T first_seed=K`` choose the deals. A task is named ``gumshoe/<game>``, as a run exported by
+``gumshoe export inspect`` is, so ``inspect view`` lists both under one name.
 """
 
 from __future__ import annotations
@@ -22,7 +24,14 @@ from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
 from benchmarks.inspect_eval.client import InspectChatClient
-from benchmarks.inspect_eval.scores import SCORE_METRICS, audit_score
+from benchmarks.inspect_eval.scores import (
+    AUDIT_KEYS,
+    SCORER,
+    audit_score,
+    headline,
+    score_keys,
+    score_metrics,
+)
 from games.core.play import check_seats, play_game
 from games.core.played import PlayedGame
 from games.core.registry import GameEntry, game_names, get_game
@@ -94,9 +103,10 @@ def play_seat() -> Solver:
     return solve
 
 
-@scorer(metrics=SCORE_METRICS)
+@scorer(metrics=score_metrics(AUDIT_KEYS), name=SCORER)
 def gumshoe_audit() -> Scorer:
-    """The gumshoe audit of the played game (``benchmarks.inspect_eval.scores.audit_score``)."""
+    """The gumshoe audit of the played game (``benchmarks.inspect_eval.scores.audit_score``);
+    each task adds its game's outcome keys to the metrics."""
 
     async def score(state: TaskState, target: Target) -> Score:
         entry = get_game(state.metadata["game"])
@@ -115,49 +125,82 @@ def sample_input(game: str, seed: int | None, seats: Sequence[str]) -> str:
     return f"{game}, seed {seed}: seats {', '.join(seats)}"
 
 
-def game_task(game: str, agents: str | None = None, seeds: int = 1, first_seed: int = 0) -> Task:
-    """The inspect task of ``game``: seeds ``first_seed`` .. ``first_seed + seeds - 1``, one
-    sample each, seated by ``agents`` (a seat list; default: the entry's ``model_seats``), at
-    least one of them an LLM agent."""
+Seats = str | Sequence[str] | None
+"""A task's ``agents`` as inspect passes it: ``a,b`` as a list, one name as a string."""
+Count = int | str
+"""A task's number as inspect passes it (an int) or as a string."""
+
+
+def seat_list(agents: Seats) -> str | None:
+    """``agents`` as the comma-separated seat list the agent registry parses (None: the
+    game's default seats)."""
+    if agents is None or isinstance(agents, str):
+        return agents or None
+    return ",".join(str(agent).strip() for agent in agents)
+
+
+def _count(name: str, value: Count, least: int) -> int:
+    """``value`` as a whole number of at least ``least`` (ValueError naming ``name``)."""
+    try:
+        number = int(value)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name}: not a whole number: {value!r}") from None
+    if number < least:
+        raise ValueError(f"{name}: must be >= {least}, got {number}")
+    return number
+
+
+def game_task(game: str, agents: Seats = None, seeds: Count = 1, first_seed: Count = 0) -> Task:
+    """The inspect task ``gumshoe/<game>``: seeds ``first_seed`` .. ``first_seed + seeds - 1``,
+    one sample each, seated by ``agents`` (a seat list, as a string or a list; default: the
+    entry's ``model_seats``), at least one of them an LLM agent; scored by the audit, the
+    game's outcome keys first."""
     entry = get_game(game)
-    specs = entry.agents.parse(agents or entry.model_seats())
+    seats = seat_list(agents)
+    specs = entry.agents.parse(seats or entry.model_seats())
     if not entry.agents.needs_llm(specs):
-        raise ValueError(f"agents {agents!r}: no LLM agent for the model to play")
+        raise ValueError(f"agents {seats!r}: no LLM agent for the model to play")
     check_seats(entry, len(specs))
-    if seeds < 1:
-        raise ValueError(f"seeds: must be >= 1, got {seeds}")
+    count, first = _count("seeds", seeds, 1), _count("first_seed", first_seed, 0)
     samples = [
         Sample(
             id=seed,
             input=sample_input(game, seed, specs),
             metadata={"game": game, "seed": seed, "agents": list(specs)},
         )
-        for seed in range(first_seed, first_seed + seeds)
+        for seed in range(first, first + count)
     ]
     return Task(
         dataset=MemoryDataset(samples, name=f"gumshoe-{game}"),
         solver=play_seat(),
         scorer=gumshoe_audit(),
-        name=game,
+        metrics=score_metrics(score_keys(entry)),
+        headline_metric=headline(entry),
+        name=task_name(game),
         metadata={"game": game, "agents": list(specs)},
     )
+
+
+def task_name(game: str) -> str:
+    """The name of ``game``'s task, live or exported: ``gumshoe/<game>``."""
+    return f"gumshoe/{game}"
 
 
 def registered_task(name: str) -> Callable[..., Task]:
     """The inspect task ``gumshoe/<name>`` of registered game ``name`` (``game_task``)."""
 
-    def play(agents: str | None = None, seeds: int = 1, first_seed: int = 0) -> Task:
+    def play(agents: Seats = None, seeds: Count = 1, first_seed: Count = 0) -> Task:
         return game_task(name, agents, seeds, first_seed)
 
     seats = get_game(name).model_seats()
     play.__doc__ = f"{name}: the model plays the LLM seats of `{seats}` (the default seats)."
     play.__name__ = name.replace("-", "_")
-    made: Callable[..., Task] = task(name=f"gumshoe/{name}")(play)
+    made: Callable[..., Task] = task(name=task_name(name))(play)
     return made
 
 
 @task(name="gumshoe/game")
-def any_game(game: str, agents: str | None = None, seeds: int = 1, first_seed: int = 0) -> Task:
+def any_game(game: str, agents: Seats = None, seeds: Count = 1, first_seed: Count = 0) -> Task:
     """Any registered game (``-T game=NAME``), one registered after this module was loaded too."""
     return game_task(game, agents, seeds, first_seed)
 

@@ -41,6 +41,8 @@ from games.core.replay import replay as replay_log
 from games.core.runlog import field_errors
 
 if TYPE_CHECKING:
+    from pydantic import BaseModel
+
     from games.core.audit import AuditRecord
     from games.core.view import ViewParts
 
@@ -80,7 +82,8 @@ def check_clue_events(header: LogHeader, events: Sequence[ClueEvent]) -> tuple[i
 
 def clue_actions(events: Sequence[ClueEvent]) -> Iterator[tuple[int, Mapping[int, ClueMove]]]:
     """Every move a Clue log records: a suggestion, accusation or shown card, with the deduction
-    review and the deductions logged just before it (indexed by the first of these events)."""
+    review and the deductions logged just before it, and the recorded call they came from
+    (indexed by the first of these events)."""
     index = 0
     while index < len(events):
         event = events[index]
@@ -90,13 +93,14 @@ def clue_actions(events: Sequence[ClueEvent]) -> Iterator[tuple[int, Mapping[int
         first = index
         review: DeductionReview | None = None
         deductions: tuple[Deduction, ...] = ()
+        call: int | None = None
         if isinstance(event, DeductionReviewEvent):
             review = event.review()
             index, event = _next(events, index, event)
         if isinstance(event, DeductionEvent):
-            deductions = event.deductions
+            deductions, call = event.deductions, event.call
             index, event = _next(events, index, event)
-        seat, action = _action(event, index, deductions)
+        seat, action = _action(event, index, deductions, call)
         yield first, {seat: ClueMove(action, review)}
         index += 1
 
@@ -111,21 +115,29 @@ def _next(events: Sequence[ClueEvent], index: int, before: ClueEvent) -> tuple[i
 
 
 def _action(
-    event: ClueEvent, index: int, deductions: tuple[Deduction, ...]
+    event: ClueEvent, index: int, deductions: tuple[Deduction, ...], call: int | None
 ) -> tuple[int, ClueAction]:
-    """The seat and action an action event records, stating ``deductions``."""
+    """The seat and action an action event records, stating ``deductions`` from ``call``."""
     if isinstance(event, SuggestionEvent):
         return event.seat, SuggestAction(
-            suspect=event.suspect, weapon=event.weapon, room=event.room, deductions=deductions
+            suspect=event.suspect,
+            weapon=event.weapon,
+            room=event.room,
+            deductions=deductions,
+            call=call,
         )
     if isinstance(event, AccusationEvent):
         return event.seat, Accuse(
-            suspect=event.suspect, weapon=event.weapon, room=event.room, deductions=deductions
+            suspect=event.suspect,
+            weapon=event.weapon,
+            room=event.room,
+            deductions=deductions,
+            call=call,
         )
     if isinstance(event, RefuteEvent):
         if event.card is None:
             raise LoggedActionError(index, "the shown card is not in the log")
-        return event.refuter_seat, Show(card=event.card, deductions=deductions)
+        return event.refuter_seat, Show(card=event.card, deductions=deductions, call=call)
     raise LoggedActionError(index, f"a {event.type} event where the engine waits for an action")
 
 
@@ -183,6 +195,12 @@ class ClueEntry(GameEntry[ClueEvent, ClueConfig, ClueAgentSettings, ClueOptions]
         from games.clue.reward import reward
 
         return reward
+
+    def answer_models(self) -> list[type[BaseModel]]:
+        """Clue's answer models at their largest (``games.clue.llm_schemas``)."""
+        from games.clue.llm_schemas import largest_answer_models
+
+        return largest_answer_models()
 
     def audit(self, log: GameLog[ClueEvent]) -> AuditRecord:
         """Clue's audit (``games.clue.audit``)."""

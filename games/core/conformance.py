@@ -10,7 +10,8 @@ rules below; each failure is a ``ConformanceError`` naming the rule it breaks::
 
 The rules (``RULES``) cover determinism, the log (it reads back and replays event for event),
 legality (agents play only legal actions, illegal ones are refused with the game's error and leave
-the state unchanged), the bound on decisions, and the shared vocabulary.
+the state unchanged), the bound on decisions, the shared vocabulary, and the answer schemas the
+game's LLM agents send.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from games.core.play import play_game
 from games.core.protocol import IllegalAction
 from games.core.registry import GameEntry
 from games.core.replay import replay
+from reasoning.llm.schema_limits import answer_problems
 from reasoning.outfile import write_atomic
 
 RULES: dict[str, str] = {
@@ -41,6 +43,8 @@ RULES: dict[str, str] = {
     "vocabulary-illegal": "an illegal action raises the core's IllegalAction",
     "vocabulary-end": "the game's last event is a model called GameEnd",
     "vocabulary-config": "the config type lives in the game's events module",
+    "answer-schemas": "every answer model the game's LLM agents send keeps to the schema subset "
+    "every structured-output server takes (reasoning.llm.schema_limits)",
 }
 """Every rule ``check_game`` checks: its name and what it asks of a game."""
 
@@ -104,6 +108,8 @@ def check_game(
             raise ConformanceError(rule, name, detail)
 
     _check_vocabulary(entry, require)
+    if "answer-schemas" in chosen:
+        _check_answer_schemas(entry, require)
     for seed in seeds:
         for specs in offline_mixes(entry):
             _check_play(entry, seed, specs, require)
@@ -226,6 +232,13 @@ def _check_vocabulary(entry: GameEntry[Any, Any, Any, Any], require: Require) ->
     )
     home = config.__module__
     require("vocabulary-config", home.endswith(".events"), f"{config.__name__} lives in {home}")
+
+
+def _check_answer_schemas(entry: GameEntry[Any, Any, Any, Any], require: Require) -> None:
+    """Each answer model at its largest: no schema a server could choke on."""
+    for model in entry.answer_models():
+        problems = answer_problems(model)
+        require("answer-schemas", not problems, f"{model.__name__}: {'; '.join(problems)}")
 
 
 def _nested_players(config: Any) -> bool:

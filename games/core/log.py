@@ -26,7 +26,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, BinaryIO, Generic, Literal, TypeVar, overload
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializerFunctionWrapHandler,
+    TypeAdapter,
+    ValidationError,
+    model_serializer,
+    model_validator,
+)
 
 from games.core.runlog import END_TYPE, LogError, field_errors, validate_strictly
 from reasoning.textfile import (
@@ -66,7 +75,10 @@ class SeatInfo(BaseModel):
 
 class LogHeader(BaseModel):
     """The common first event: format version, game, seed (None for a game played elsewhere,
-    whose deal is unknown), the game's config and the seats."""
+    whose deal is unknown), the game's config and the seats; for a log kept as a record of a
+    real model's play (a fixture, a published run), its ``provenance``: how and where it was
+    recorded (the command, the server and model, the date), said in words. Play never writes
+    one, so the same seed still gives the same log; a header without it is written as before."""
 
     model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
 
@@ -79,6 +91,14 @@ class LogHeader(BaseModel):
     seed: int | None
     config: dict[str, Any]
     seats: tuple[SeatInfo, ...] = Field(min_length=1)
+    provenance: dict[str, str] | None = None
+
+    @model_serializer(mode="wrap")
+    def _without_absent_provenance(self, handler: SerializerFunctionWrapHandler) -> Any:
+        data = handler(self)
+        if isinstance(data, dict) and data.get("provenance") is None:
+            data.pop("provenance", None)
+        return data
 
 
 class LogEnd(BaseModel):

@@ -75,8 +75,9 @@ class GameEntry(ABC, Generic[E, C, S, P]):
     Hooks are methods a game overrides when it has them: ``audit`` (a read log to its
     ``AuditRecord``), ``view`` (the viewer's step texts and knowledge panels),
     ``logged_decisions`` (the LLM decisions a log records), ``reward_function`` (its reward in
-    TRL's shape), and for ``gumshoe play``
-    ``play_setup``, ``printer`` and the rest below. A hook's module is best imported inside the
+    TRL's shape), ``answer_models`` (the answer models its LLM agents send), ``outcome`` (the
+    figures an evaluation scores), and for ``gumshoe play`` ``play_setup``, ``printer`` and the
+    rest below. A hook's module is best imported inside the
     method, so listing the games imports no audit.
     """
 
@@ -97,6 +98,8 @@ class GameEntry(ABC, Generic[E, C, S, P]):
     ``gumshoe/<game>`` of inspect_ai does by default; None: ``model_seats`` makes one."""
     terminal_type: str = "game_end"
     """The ``type`` of the game's own last event."""
+    outcome_keys: tuple[str, ...] = ("win", "rank", "return")
+    """The figures ``outcome`` gives, headline first: the ones an evaluation leads with."""
 
     @abstractmethod
     def default_config(self, players: int) -> C:
@@ -194,6 +197,27 @@ class GameEntry(ABC, Generic[E, C, S, P]):
 
     def logged_decisions(self, log: GameLog[E]) -> list[LoggedDecision]:
         """The LLM decisions one of this game's logs records (none when the game logs none)."""
+        return []
+
+    def outcome(self, log: GameLog[E], seats: Sequence[int]) -> dict[str, float]:
+        """How a finished game ended for ``seats`` (those an evaluation scores), keyed by
+        ``outcome_keys``: won (rank 1 for any of them), their best rank and mean return; empty
+        while the log holds no finished end. A cooperative game, whose seats share one result,
+        gives its own figures instead."""
+        end = log.end
+        if end is None or end.status != "finished" or not seats:
+            return {}
+        rank = min(end.ranks[i] for i in seats)
+        return {
+            "win": float(rank == 1),
+            "rank": float(rank),
+            "return": sum(end.returns[i] for i in seats) / len(seats),
+        }
+
+    def answer_models(self) -> list[type[BaseModel]]:
+        """Every answer model the game's LLM agents send, each at its largest, so their schemas
+        are checked against what every server takes (conformance rule ``answer-schemas``); none
+        when the game asks for none."""
         return []
 
     def reward_function(self) -> Callable[..., list[float | None]]:

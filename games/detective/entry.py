@@ -26,6 +26,8 @@ from games.detective.generator import generate_case
 from games.detective.playing import DetectiveOptions, DetectivePrinter
 
 if TYPE_CHECKING:
+    from pydantic import BaseModel
+
     from games.core.audit import AuditRecord
     from games.core.view import ViewParts
 
@@ -118,6 +120,12 @@ class DetectiveEntry(
         from games.detective.reward import reward
 
         return reward
+
+    def answer_models(self) -> list[type[BaseModel]]:
+        """The detective game's answer models at their largest (``games.detective.llm_schemas``)."""
+        from games.detective.llm_schemas import largest_answer_models
+
+        return largest_answer_models()
 
     def audit(self, log: GameLog[DetectiveEvent]) -> AuditRecord:
         """The detective game's audit (``games.detective.audit``)."""

@@ -38,3 +38,24 @@ def location_answer_model(titles: tuple[str, ...]) -> type[BaseModel]:
 def question_answer_model(question: Question) -> type[BaseModel]:
     """The answer to ``question``: every part one of its options (as listed) or ``unknown``."""
     return _answer_model(tuple((s.name, tuple(c.text for c in s.choices)) for s in question.slots))
+
+
+def largest_answer_models() -> list[type[BaseModel]]:
+    """The location choice among all of a standard case's locations, the answer to each of its
+    questions, and the LLM reader's reading of each answer in words (seed 0's case): the
+    schemas a server is sent at their largest."""
+    from formalize.reading.llm_schemas import reading_answer_model
+    from games.detective.entry import ENTRY, game_case
+    from games.detective.events import DetectiveConfig
+    from games.detective.reading import question_task
+
+    config = ENTRY.default_config(1)
+    assert isinstance(config, DetectiveConfig)
+    case = game_case(config, 0)
+    titles = tuple(location.title for location in case.locations)
+    readings = [reading_answer_model(question_task(q, case.setting)) for q in case.questions]
+    return [
+        location_answer_model(titles),
+        *(question_answer_model(q) for q in case.questions),
+        *readings,
+    ]

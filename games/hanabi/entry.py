@@ -12,7 +12,15 @@ from games.core.registry import GameEntry, LoggedActionError, PlaySetup
 from games.core.runlog import game_id
 from games.hanabi.agents import AGENTS, HanabiAgentSettings
 from games.hanabi.config import HANABI_INFO, MAX_SEED
-from games.hanabi.engine import HanabiGame, HanabiObservation, deal_event, end_event, turn_event
+from games.hanabi.engine import (
+    MAX_LIVES,
+    MAX_SCORE,
+    HanabiGame,
+    HanabiObservation,
+    deal_event,
+    end_event,
+    turn_event,
+)
 from games.hanabi.events import (
     HANABI_EVENT,
     DealEvent,
@@ -28,6 +36,8 @@ from games.hanabi.events import (
 from games.hanabi.playing import HanabiOptions, HanabiPrinter
 
 if TYPE_CHECKING:
+    from pydantic import BaseModel
+
     from games.core.audit import AuditRecord
     from games.core.decisions import LoggedDecision
     from games.core.view import ViewParts
@@ -149,6 +159,20 @@ class HanabiEntry(GameEntry[HanabiEvent, HanabiConfig, HanabiAgentSettings, Hana
     config_type = HanabiConfig
     event_adapter = HANABI_EVENT
     agents = AGENTS
+    outcome_keys = ("score", "perfect", "strikes")
+
+    def outcome(self, log: GameLog[HanabiEvent], seats: Sequence[int]) -> dict[str, float]:
+        """The shared result of a finished game, whoever the seats: its score (in the logged
+        scoring mode), whether it is perfect, and the strikes (lives lost); a cooperative game
+        has no winner."""
+        end = log.events[-1] if log.events else None
+        if not isinstance(end, GameEnd) or log.end is None or log.end.status != "finished":
+            return {}
+        return {
+            "score": float(end.score),
+            "perfect": float(sum(end.fireworks) == MAX_SCORE),
+            "strikes": float(MAX_LIVES - end.lives),
+        }
 
     def default_config(self, players: int) -> HanabiConfig:
         """``players`` seats, fireworks scoring."""
@@ -202,6 +226,12 @@ class HanabiEntry(GameEntry[HanabiEvent, HanabiConfig, HanabiAgentSettings, Hana
         from games.hanabi.reward import reward
 
         return reward
+
+    def answer_models(self) -> list[type[BaseModel]]:
+        """Hanabi's answer models at their largest (``games.hanabi.llm_schemas``)."""
+        from games.hanabi.llm_schemas import largest_answer_models
+
+        return largest_answer_models()
 
     def audit(self, log: GameLog[HanabiEvent]) -> AuditRecord:
         """Hanabi's audit (``games.hanabi.audit``)."""

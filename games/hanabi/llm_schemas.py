@@ -8,9 +8,11 @@ colours and ranks any non-empty subset, written in the deck's order), at most on
 card on the table. A filled model is validated as the game's schema
 (``reasoning.llm.parse_answer``).
 
-Every bound is an enum, an item count or a string length because those are what the grammars
-llama-cpp-python builds from a schema keep to while decoding; a number's minimum and maximum
-are dropped, and SmolLM2 rated moves 1.5, 2.6, ... when only told the range.
+Every bound is an enum or an item count because those are what the grammars llama-cpp-python
+builds from a schema keep to while decoding; a number's minimum and maximum are dropped, and
+SmolLM2 rated moves 1.5, 2.6, ... when only told the range. The reasoning has no length bound
+in the schema (a grammar writes a bound out character by character, and one of thousands
+crashed llama-cpp-python): seed 003's models think at length, and the reply budget bounds them.
 """
 
 from __future__ import annotations
@@ -21,12 +23,11 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from formalize.hanabi.deck import COLORS, NUM_RANKS
+from games.hanabi.config import HANABI_INFO
 from games.hanabi.engine import HanabiObservation
+from games.hanabi.events import HanabiConfig
 from reasoning.llm.answer_models import answer_model, text_field
 
-MAX_TEXT = 16000
-"""Characters of the reasoning: seed 003's models think at length before they answer, so the
-schema leaves them room for a full step-by-step analysis (the token cap bounds the rest)."""
 RANKS = "".join(str(rank + 1) for rank in range(NUM_RANKS))
 """The ranks as a claim writes them."""
 RATINGS = tuple(round(tenths / 10, 1) for tenths in range(-10, 11))
@@ -54,9 +55,7 @@ def _move_fields(moves: int) -> dict[str, Any]:
 
 @cache
 def _rated_model(moves: int) -> type[BaseModel]:
-    return answer_model(
-        "HanabiRatedAnswer", {"reasoning": text_field(MAX_TEXT), **_move_fields(moves)}
-    )
+    return answer_model("HanabiRatedAnswer", {"reasoning": text_field(), **_move_fields(moves)})
 
 
 @cache
@@ -78,7 +77,7 @@ def _mycroft_model(moves: int, players: int, slots: int, cards: int) -> type[Bas
     return answer_model(
         "HanabiMycroftAnswer",
         {
-            "reasoning": text_field(MAX_TEXT),
+            "reasoning": text_field(),
             "deductions": (list[claim], Field(max_length=cards)),  # type: ignore[valid-type]
             **_move_fields(moves),
         },
@@ -95,3 +94,15 @@ def mycroft_answer_model(obs: HanabiObservation) -> type[BaseModel]:
     move, the chosen index."""
     sizes = [len(hand) for hand in obs.hands]
     return _mycroft_model(len(obs.legal_actions), obs.players, max(sizes), sum(sizes))
+
+
+def largest_answer_models() -> list[type[BaseModel]]:
+    """Both answer models at each table size with the most legal moves there can be (every
+    card played or discarded, every colour and rank hinted to every other seat): the schemas a
+    server is sent at their largest."""
+    models: list[type[BaseModel]] = []
+    for players in range(HANABI_INFO.min_players, HANABI_INFO.max_players + 1):
+        slots = HanabiConfig(players=players).hand_size
+        moves = 2 * slots + (players - 1) * (len(COLORS) + NUM_RANKS)
+        models += [_rated_model(moves), _mycroft_model(moves, players, slots, players * slots)]
+    return models

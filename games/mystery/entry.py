@@ -30,6 +30,8 @@ from games.mystery.playing import MysteryOptions, MysteryPrinter
 from provers.registry import get_prover
 
 if TYPE_CHECKING:
+    from pydantic import BaseModel
+
     from games.core.audit import AuditRecord
     from games.core.view import ViewParts
 
@@ -102,6 +104,12 @@ class MysteryEntry(GameEntry[MysteryEvent, MysteryConfig, AgentSettings, Mystery
         from games.mystery.reward import reward
 
         return reward
+
+    def answer_models(self) -> list[type[BaseModel]]:
+        """The interrogation game's answer models, largest (``games.mystery.llm_schemas``)."""
+        from games.mystery.llm_schemas import largest_answer_models
+
+        return largest_answer_models()
 
     def audit(self, log: GameLog[MysteryEvent]) -> AuditRecord:
         """The interrogation game's audit (``games.mystery.audit``)."""

@@ -13,24 +13,21 @@ legal reply) still run.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cache
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field
 
+from formalize.world.setting import Setting
 from games.mystery.engine import MysteryView
 from reasoning.llm.answer_models import answer_model, keyed_model, text_field
-
-MAX_REASONING = 600
-"""Characters of the chain-of-thought field."""
-MAX_SAY = 400
-"""Characters of a spoken answer: one or two sentences."""
 
 
 def _with_reasoning(cot: bool, fields: dict[str, Any]) -> dict[str, Any]:
     if not cot:
         return fields
-    return {"reasoning": text_field(MAX_REASONING), **fields}
+    return {"reasoning": text_field(), **fields}
 
 
 @cache
@@ -69,7 +66,7 @@ def _ask_model(
 
 @cache
 def _say_model(cot: bool) -> type[BaseModel]:
-    fields = {"say": text_field(MAX_SAY)}
+    fields = {"say": text_field()}
     return answer_model("SpokenAnswer", _with_reasoning(cot, fields))
 
 
@@ -80,9 +77,14 @@ def _vote_model(others: tuple[str, ...], cot: bool) -> type[BaseModel]:
 
 def decision_answer_model(obs: MysteryView, cot: bool) -> type[BaseModel]:
     """The answer model of the decision ``obs`` asks for (see the module docstring)."""
-    s = obs.setting
-    others = tuple(s.person(p).name for k, p in enumerate(obs.players) if k != obs.seat)
-    if obs.phase == "ask":
+    return _decision_model(obs.setting, obs.players, obs.seat, obs.phase, cot)
+
+
+def _decision_model(
+    s: Setting, players: Sequence[str], seat: int, phase: str, cot: bool
+) -> type[BaseModel]:
+    others = tuple(s.person(p).name for k, p in enumerate(players) if k != seat)
+    if phase == "ask":
         return _ask_model(
             tuple(s.person(c.victim).name for c in s.crimes),
             others,
@@ -91,6 +93,19 @@ def decision_answer_model(obs: MysteryView, cot: bool) -> type[BaseModel]:
             tuple(w.name for w in s.weapons),
             cot,
         )
-    if obs.phase == "answer":
+    if phase == "answer":
         return _say_model(cot)
     return _vote_model(others, cot)
+
+
+def largest_answer_models() -> list[type[BaseModel]]:
+    """Every answer model of a game at the most seats (seed 0's scripts), with and without the
+    chain of thought: the schemas a server is sent at their largest."""
+    from games.mystery.entry import ENTRY, game_scripts
+
+    scripts = game_scripts(ENTRY.default_config(ENTRY.info.max_players), 0)
+    return [
+        _decision_model(scripts.world.setting, scripts.players, 0, phase, cot)
+        for phase in ("ask", "answer", "vote")
+        for cot in (False, True)
+    ]

@@ -46,6 +46,8 @@ from games.undercover.words import builtin_pairs
 from provers.registry import get_prover
 
 if TYPE_CHECKING:
+    from pydantic import BaseModel
+
     from games.core.audit import AuditRecord
     from games.core.view import ViewParts
     from reasoning.llm import UsageMeter
@@ -262,6 +264,12 @@ class UndercoverEntry(
         from games.undercover.reward import reward
 
         return reward
+
+    def answer_models(self) -> list[type[BaseModel]]:
+        """Undercover-V's answer models at their largest (``games.undercover.llm_schemas``)."""
+        from games.undercover.llm_schemas import largest_answer_models
+
+        return largest_answer_models()
 
     def audit(self, log: GameLog[UndercoverEvent]) -> AuditRecord:
         """Undercover-V's audit (``games.undercover.audit``)."""

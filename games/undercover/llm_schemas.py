@@ -3,8 +3,9 @@
 Each model is flat, its fields the answer's labels lower-cased: a vote is an enum of the living
 seats the player may vote for (``player 3``), a role is citizen or spy, a guess-update decision
 keep or update, free text (reasoning, a guessed word) must not be empty, and a description is
-one sentence starting "It" (``DESCRIPTION_PATTERN``). A filled model is handed back as labelled
-lines, so the game's own checks still run on it.
+one sentence starting "It" (``DESCRIPTION_PATTERN``); no text has a length bound in the schema
+(the reply budget bounds it). A filled model is handed back as labelled lines, so the game's own
+checks still run on it.
 """
 
 from __future__ import annotations
@@ -16,15 +17,10 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from games.undercover import prompts
+from games.undercover.events import MAX_PLAYERS
 from reasoning.llm.answer_models import answer_model, text_field
 
-MAX_TEXT = 600
-"""Characters of a reasoning field."""
-MAX_SENTENCE = 300
-"""Characters of a description."""
-MAX_WORD = 60
-"""Characters of a guessed word."""
-DESCRIPTION_PATTERN = r'^It [a-z][^."\\\n]{4,250}[.]?$'
+DESCRIPTION_PATTERN = r'^It [a-z][^."\\\n]{4,}[.]?$'
 """A description in structured answers: one sentence about the word as "It ...", so that a
 grammar-constrained model starts with the pronoun rather than the word itself."""
 
@@ -32,7 +28,7 @@ _ROLE = (Literal["citizen", "spy"], ...)
 
 
 def _description() -> Any:
-    return (str, Field(min_length=1, max_length=MAX_SENTENCE, pattern=DESCRIPTION_PATTERN))
+    return (str, Field(pattern=DESCRIPTION_PATTERN))
 
 
 def _field(label: str) -> str:
@@ -47,7 +43,7 @@ def describe_answer_model(uses_roles: bool) -> type[BaseModel]:
     return answer_model(
         "RoleDescribeAnswer",
         {
-            _field(prompts.REASONING): text_field(MAX_TEXT),
+            _field(prompts.REASONING): text_field(),
             _field(prompts.ROLE): _ROLE,
             _field(prompts.DESCRIPTION): _description(),
         },
@@ -62,7 +58,7 @@ def _vote_model(targets: tuple[int, ...], uses_roles: bool) -> type[BaseModel]:
     return answer_model(
         "RoleVoteAnswer",
         {
-            _field(prompts.REASONING): text_field(MAX_TEXT),
+            _field(prompts.REASONING): text_field(),
             _field(prompts.ROLE): _ROLE,
             _field(prompts.VOTE): (seats, ...),
         },
@@ -78,7 +74,7 @@ def vote_answer_model(targets: Sequence[int], uses_roles: bool) -> type[BaseMode
 @cache
 def guess_answer_model() -> type[BaseModel]:
     """A first guess of the other side's word."""
-    return answer_model("GuessAnswer", {_field(prompts.GUESS): text_field(MAX_WORD)})
+    return answer_model("GuessAnswer", {_field(prompts.GUESS): text_field()})
 
 
 @cache
@@ -87,9 +83,32 @@ def guess_update_answer_model() -> type[BaseModel]:
     return answer_model(
         "GuessUpdateAnswer",
         {
-            _field(prompts.REASONING): text_field(MAX_TEXT),
+            _field(prompts.REASONING): text_field(),
             _field(prompts.ROLE): _ROLE,
             _field(prompts.DECISION): (Literal["keep", "update"], ...),
-            _field(prompts.GUESS): text_field(MAX_WORD),
+            _field(prompts.GUESS): text_field(),
         },
     )
+
+
+def largest_answer_models() -> list[type[BaseModel]]:
+    """Every answer model, a vote among the most seats there can be, and the LLM reader's
+    reading of a description with the most attributes of any word of the shipped lexicon: the
+    schemas a server is sent at their largest."""
+    from formalize.reading.llm_schemas import reading_answer_model
+    from games.undercover.lexicon import Lexicon
+    from games.undercover.reading import pair_vocabulary
+
+    lexicon = Lexicon.load()
+    vocabularies = [pair_vocabulary(lexicon, w) for pair in lexicon.pairs for w in pair.words]
+    widest = max(vocabularies, key=lambda v: len(v.attributes))
+    targets = tuple(range(1, MAX_PLAYERS))
+    return [
+        describe_answer_model(False),
+        describe_answer_model(True),
+        _vote_model(targets, False),
+        _vote_model(targets, True),
+        guess_answer_model(),
+        guess_update_answer_model(),
+        reading_answer_model(widest.task()),
+    ]

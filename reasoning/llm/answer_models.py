@@ -2,15 +2,16 @@
 
 An answer model is a pydantic model the client sends as the response's JSON schema (a
 grammar-constrained server can then only write what it allows) and the reply is validated
-against. Games build them from what is legal now; these are the pieces they share.
+against. Games build them from what is legal now; these are the pieces they share. Every answer
+schema keeps to the subset all servers take (``reasoning.llm.schema_limits``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, create_model
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, create_model
 
 _FORBID = ConfigDict(extra="forbid")
 _BY_KEY = ConfigDict(extra="forbid", serialize_by_alias=True, validate_by_name=False)
@@ -33,6 +34,18 @@ def keyed_model(name: str, kinds: Mapping[str, Any]) -> type[BaseModel]:
     return model
 
 
-def text_field(max_length: int) -> Any:
-    """A required, non-empty string field of at most ``max_length`` characters."""
-    return (str, Field(min_length=1, max_length=max_length))
+def _written(text: str) -> str:
+    if not text.strip():
+        raise ValueError("it is empty")
+    return text
+
+
+NonEmptyText = Annotated[str, AfterValidator(_written)]
+"""Free text that must say something; its schema is a plain string."""
+
+
+def text_field() -> Any:
+    """A required free-text field that must not be empty. Its schema bounds no length: a
+    grammar spells a bound out character by character (a large one crashes llama.cpp servers),
+    and the reply's token budget bounds the text anyway."""
+    return (NonEmptyText, ...)

@@ -7,7 +7,6 @@ import random
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import openai
 from openai.types.chat import (
@@ -17,7 +16,6 @@ from openai.types.chat import (
     ChatCompletionSystemMessageParam,
     ChatCompletionUserMessageParam,
 )
-from pydantic import BaseModel
 
 from reasoning.closing import Closing
 from reasoning.llm.budget import (
@@ -31,6 +29,7 @@ from reasoning.llm.chat import ChatOptions, Sleep
 from reasoning.llm.endpoint import MODE_ORDER, EndpointProbe, StructuredMode, next_mode
 from reasoning.llm.errors import ContextLengthError, LLMEndpointError
 from reasoning.llm.messages import ChatMessage, ChatReply
+from reasoning.llm.request import RequestShape, refused_parameter, request_options
 from reasoning.llm.settings import LLMSettings
 from reasoning.llm.usage import UsageMeter
 
@@ -66,6 +65,7 @@ class _Failure:
     status: int | None = None
     retry_after_s: float | None = None
     context: bool = False
+    refused: str | None = None
 
 
 class OpenAIChatClient(Closing):
@@ -78,11 +78,16 @@ class OpenAIChatClient(Closing):
 
     A call with an answer model asks for structured output in the endpoint's mode (see
     ``LLMSettings.structured``): a request the endpoint rejects for its response format is
-    resent at once in the next mode (json_schema, json_object, off), not retried as a fault,
-    and the mode that worked is remembered for the endpoint. When the context length is known
-    (set, or stated by the server), trimmable history is dropped to fit it; a context-length
-    error from the server trims harder and retries, and ``ContextLengthError`` says when
-    nothing more can go.
+    resent at once in the next mode (json_schema, json_object, off), not retried as a fault
+    (counted in ``format_degrades``), and the mode that worked is remembered for the endpoint,
+    unless the rejected mode had worked there before: then the rejection was of this schema
+    (a grammar the server could not build, say), and only this call goes on in the next mode.
+    The request carries the reply cap and sampling settings the model takes
+    (``request.RequestShape``: OpenAI's reasoning models get ``max_completion_tokens`` and no
+    temperature); a 400 refusing one of them is answered at once by the request without it,
+    remembered for the endpoint and model. When the context length is known (set, or stated by
+    the server), trimmable history is dropped to fit it; a context-length error from the server
+    trims harder and retries, and ``ContextLengthError`` says when nothing more can go.
     """
 
     def __init__(
@@ -177,6 +182,8 @@ class OpenAIChatClient(Closing):
             context = self.context_tokens()
         max_tokens = options.max_tokens or settings.max_tokens
         mode = self.structured_mode if options.answer is not None else None
+        shape = RequestShape.for_model(settings, model, self._probe.refused(model))
+        adjusted: set[str] = set()
         degraded = False
         scale = 1.0
         overflows = 0
@@ -191,16 +198,13 @@ class OpenAIChatClient(Closing):
                     timeout=max(deadline - time.monotonic(), limit / 2),
                     model=model,
                     messages=[_message_param(m) for m in sent],
-                    temperature=settings.temperature,
-                    max_tokens=reply_cap if reply_cap is not None else openai.omit,
-                    seed=seed if seed is not None else openai.omit,
-                    extra_body=_format_body(mode, options.answer) | _effort(settings),
+                    **request_options(settings, shape, reply_cap, seed, mode, options.answer),
                 )
             except openai.OpenAIError as err:
                 failure = _classify(err, settings.request_timeout_s)
             else:
-                if degraded and mode is not None:
-                    self._probe.facts.mode = mode
+                if mode is not None:
+                    self._probe.learn_mode(mode, degraded)
                 latency = time.perf_counter() - started
                 return self._reply(completion, latency, attempts, mode, reply_cap)
             if failure.context:
@@ -221,6 +225,14 @@ class OpenAIChatClient(Closing):
                     scale *= _CONTEXT_SHRINK
                 attempts -= 1
                 continue
+            if failure.refused is not None and failure.refused not in adjusted:
+                without = shape.without(failure.refused)
+                if without is not None:
+                    adjusted.add(failure.refused)
+                    self._probe.learn_refused(model, failure.refused)
+                    shape = without
+                    attempts -= 1
+                    continue
             if mode not in (None, "off") and failure.status in _FORMAT_STATUSES:
                 mode = next_mode(mode)
                 degraded = True
@@ -306,12 +318,6 @@ class OpenAIChatClient(Closing):
         return reply
 
 
-def _effort(settings: LLMSettings) -> dict[str, Any]:
-    """The request's ``reasoning_effort`` when one is set."""
-    effort = settings.reasoning_effort
-    return {} if effort is None else {"reasoning_effort": effort}
-
-
 def _reasoning(message: object) -> str | None:
     """The separate reasoning text a server returned beside the answer (``reasoning_content``,
     as vLLM and DeepSeek name it, or ``reasoning``), if any."""
@@ -320,21 +326,6 @@ def _reasoning(message: object) -> str | None:
         if isinstance(text, str) and text:
             return text
     return None
-
-
-def _format_body(mode: StructuredMode | None, answer: type[BaseModel] | None) -> dict[str, Any]:
-    """The request's ``response_format`` for ``answer`` in ``mode`` (nothing for plain text)."""
-    if mode is None or mode == "off" or answer is None:
-        return {}
-    schema = answer.model_json_schema()
-    if mode == "json_schema":
-        return {
-            "response_format": {
-                "type": "json_schema",
-                "json_schema": {"name": answer.__name__, "schema": schema},
-            }
-        }
-    return {"response_format": {"type": "json_object", "schema": schema}}
 
 
 def _message_param(message: ChatMessage) -> ChatCompletionMessageParam:
@@ -350,12 +341,14 @@ def _classify(err: openai.OpenAIError, timeout_s: float) -> _Failure:
     if isinstance(err, openai.APIStatusError):
         status = err.status_code
         message = _status_message(err)
+        code = _error_code(err)
         return _Failure(
             detail=f"HTTP {status}: {message}",
             retryable=status == 429 or status >= 500,
             status=status,
             retry_after_s=_retry_after(err),
-            context=is_context_error(status, _error_code(err), message),
+            context=is_context_error(status, code, message),
+            refused=refused_parameter(code, _error_param(err), message) if status == 400 else None,
         )
     if isinstance(err, openai.APITimeoutError):
         return _Failure(detail=f"no reply within {timeout_s:g} s", retryable=True)
@@ -378,6 +371,12 @@ def _error_code(err: openai.APIStatusError) -> object:
     body = err.body
     code = body.get("code") if isinstance(body, dict) else None
     return code if code is not None else err.code
+
+
+def _error_param(err: openai.APIStatusError) -> object:
+    body = err.body
+    param = body.get("param") if isinstance(body, dict) else None
+    return param if param is not None else err.param
 
 
 def _retry_after(err: openai.APIStatusError) -> float | None:

@@ -44,11 +44,15 @@ class EndpointFacts:
     """What is known about one endpoint; None means not known (yet)."""
 
     mode: StructuredMode | None = None
+    proven: StructuredMode | None = None
+    """The best structured-output mode the endpoint has answered in."""
     context_tokens: int | None = None
     context_probed: bool = False
     models: tuple[str, ...] | None = None
     tokenizer: Literal["extras", "tokenize", "none"] | None = None
     counts: OrderedDict[str, int] = field(default_factory=OrderedDict)
+    refused: dict[str, frozenset[str]] = field(default_factory=dict)
+    """Model -> the request parameters the endpoint refused for it (``request.RequestShape``)."""
     lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
 
@@ -116,6 +120,29 @@ class EndpointProbe:
         """Remember a context length the server stated (in an error, say)."""
         with self._lock:
             self.facts.context_tokens = tokens
+
+    def learn_mode(self, mode: StructuredMode, degraded: bool) -> None:
+        """Remember that the endpoint answered in ``mode``; after a rejection of a better mode
+        (``degraded``), the endpoint is asked in ``mode`` from now on, unless it has answered in
+        a better one before (then the rejection was of one schema, not of the mode)."""
+        with self._lock:
+            facts = self.facts
+            if degraded and (
+                facts.proven is None or MODE_ORDER.index(facts.proven) >= MODE_ORDER.index(mode)
+            ):
+                facts.mode = mode
+            if facts.proven is None or MODE_ORDER.index(mode) < MODE_ORDER.index(facts.proven):
+                facts.proven = mode
+
+    def refused(self, model: str) -> frozenset[str]:
+        """The request parameters the endpoint refused for ``model`` so far."""
+        with self._lock:
+            return self.facts.refused.get(model, frozenset())
+
+    def learn_refused(self, model: str, parameter: str) -> None:
+        """Remember that the endpoint refused ``parameter`` for ``model``."""
+        with self._lock:
+            self.facts.refused[model] = self.facts.refused.get(model, frozenset()) | {parameter}
 
     def count(self, text: str) -> int:
         """Tokens in ``text`` by the server's tokenizer, or the conservative estimate."""

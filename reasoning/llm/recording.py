@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Sequence
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Self
 
@@ -39,7 +40,8 @@ class RecordedFailure(BaseModel):
 
 
 class RecordedCall(BaseModel):
-    """One line of a recording: the request (model, seed, messages) and its reply or failure."""
+    """One line of a recording: the request (model, seed, messages), its reply or failure, and
+    when it was asked (UTC; None in recordings made before calls were timed)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -49,6 +51,7 @@ class RecordedCall(BaseModel):
     messages: list[ChatMessage]
     reply: ChatReply | None = None
     failure: RecordedFailure | None = None
+    started_at: datetime | None = None
 
     @model_validator(mode="after")
     def _one_outcome(self) -> Self:
@@ -93,15 +96,16 @@ class RecordingClient:
         options: ChatOptions | None = None,
     ) -> ChatReply:
         """Ask the wrapped client, then record the call and its reply or endpoint failure."""
+        started = datetime.now(UTC)
         try:
             reply = complete_with(self._inner, messages, seed=seed, options=options)
         except LLMEndpointError as exc:
             failure = RecordedFailure(
                 endpoint=exc.endpoint, attempts=exc.attempts, detail=exc.detail, status=exc.status
             )
-            self._write(messages, seed, None, failure)
+            self._write(messages, seed, None, failure, started)
             raise
-        self._write(messages, seed, reply, None)
+        self._write(messages, seed, reply, None, started)
         return reply
 
     def _model_or_unknown(self) -> str:
@@ -117,6 +121,7 @@ class RecordingClient:
         seed: int | None,
         reply: ChatReply | None,
         failure: RecordedFailure | None,
+        started: datetime,
     ) -> None:
         with self._lock:
             record = RecordedCall(
@@ -126,6 +131,7 @@ class RecordingClient:
                 messages=list(messages),
                 reply=reply,
                 failure=failure,
+                started_at=started,
             )
             with open_append(self.path) as handle:
                 try:

@@ -30,6 +30,12 @@ answers a prompt longer than that many words with llama-cpp-python's 400
 ``context_length_exceeded``. Rejected requests are listed in ``requests`` but use no step;
 other routes are listed in ``probes``.
 
+``personality=OpenAIReasoningModel(...)`` answers as OpenAI answers for its reasoning models
+(o1, o3, o4-mini, gpt-5): a request with ``max_tokens``, or with a ``temperature`` other than 1,
+gets the 400 OpenAI sends, word for word; a reply first spends ``reasoning_tokens`` (counted in
+``usage.completion_tokens_details``) from ``max_completion_tokens``, so a small cap cuts the
+answer off, or leaves it empty, with ``finish_reason`` ``length``.
+
 When a sequence script runs out, the server answers 400 with a message saying so (400 is not
 retried, so the test fails at once) and records the message in ``errors``; an exception raised
 by a callable script is answered and recorded the same way. Requests that are not a POST to
@@ -46,7 +52,7 @@ import json
 import threading
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Literal
 
@@ -66,6 +72,8 @@ class Reply:
     finish_reason: str = "stop"
     reasoning: str | None = None
     """Sent as the message's ``reasoning_content`` when given."""
+    reasoning_tokens: int | None = None
+    """Reported as ``usage.completion_tokens_details.reasoning_tokens`` when given."""
 
 
 @dataclass(frozen=True)
@@ -76,6 +84,7 @@ class Fail:
     message: str = "scripted failure"
     retry_after_s: float | None = None
     code: str | None = None
+    param: str | None = None
 
 
 @dataclass(frozen=True)
@@ -84,6 +93,14 @@ class Delay:
 
     seconds: float
     then: Reply | Fail | str | int
+
+
+@dataclass(frozen=True)
+class OpenAIReasoningModel:
+    """The personality of one of OpenAI's reasoning models (see the module docstring):
+    ``reasoning_tokens`` hidden reasoning tokens spent on every reply before its answer."""
+
+    reasoning_tokens: int = 0
 
 
 Step = Reply | Fail | Delay | str | int
@@ -152,8 +169,10 @@ class ScriptedChatServer:
         tokenizer: Literal["extras", "llama"] | None = None,
         reject_formats: dict[str, int] | None = None,
         context_tokens: int | None = None,
+        personality: OpenAIReasoningModel | None = None,
     ) -> None:
         self._script = script
+        self.personality = personality
         self.models = list(models) if models is not None else None
         self.max_model_len = max_model_len
         self.n_ctx = n_ctx
@@ -234,6 +253,10 @@ class ScriptedChatServer:
 
     def _rejection(self, request: ChatRequest) -> Fail | None:
         """The error a real server would give before generating, or None."""
+        if self.personality is not None:
+            refused = _reasoning_model_refusal(request.body)
+            if refused is not None:
+                return refused
         kind = request.format_type
         if kind is not None and kind in self.reject_formats:
             return Fail(
@@ -328,6 +351,9 @@ class _Handler(BaseHTTPRequestHandler):
         elif isinstance(step, Fail):
             self._send_fail(step)
         else:
+            personality = self.server.owner.personality
+            if personality is not None:
+                step = _spend_reasoning(step, request, personality.reasoning_tokens)
             self._send_json(200, _completion(step, request, number))
 
     def _send_fail(self, fail: Fail) -> None:
@@ -336,6 +362,7 @@ class _Handler(BaseHTTPRequestHandler):
             "type": _ERROR_TYPES.get(
                 fail.status, "server_error" if fail.status >= 500 else "error"
             ),
+            **({} if fail.param is None else {"param": fail.param}),
             "code": fail.code or str(fail.status),
         }
         headers = {} if fail.retry_after_s is None else {"Retry-After": f"{fail.retry_after_s:g}"}
@@ -372,6 +399,46 @@ def _request_problem(body: object) -> str | None:
     return None
 
 
+def _reasoning_model_refusal(body: dict[str, Any]) -> Fail | None:
+    """The 400 OpenAI answers a reasoning model's request with, if it would."""
+    if "max_tokens" in body:
+        return Fail(
+            400,
+            "Unsupported parameter: 'max_tokens' is not supported with this model. "
+            "Use 'max_completion_tokens' instead.",
+            code="unsupported_parameter",
+            param="max_tokens",
+        )
+    temperature = body.get("temperature")
+    if temperature is not None and temperature != 1:
+        return Fail(
+            400,
+            f"Unsupported value: 'temperature' does not support {json.dumps(temperature)} with "
+            "this model. Only the default (1) value is supported.",
+            code="unsupported_value",
+            param="temperature",
+        )
+    return None
+
+
+def _spend_reasoning(reply: Reply, request: ChatRequest, reasoning_tokens: int) -> Reply:
+    """``reply`` as a reasoning model gives it: its hidden reasoning first, the answer in what
+    is left of ``max_completion_tokens`` (cut off at it, or empty, with ``length``)."""
+    words = reply.content.split()
+    cap = request.body.get("max_completion_tokens")
+    answer_room = len(words) if not isinstance(cap, int) else max(0, cap - reasoning_tokens)
+    spent = min(reasoning_tokens, cap) if isinstance(cap, int) else reasoning_tokens
+    if answer_room >= len(words):
+        return replace(reply, completion_tokens=spent + len(words), reasoning_tokens=spent)
+    return replace(
+        reply,
+        content=" ".join(words[:answer_room]),
+        completion_tokens=spent + answer_room,
+        finish_reason="length",
+        reasoning_tokens=spent,
+    )
+
+
 def _words(text: object) -> int:
     return len(str(text).split())
 
@@ -400,5 +467,10 @@ def _completion(reply: Reply, request: ChatRequest, number: int) -> dict[str, An
             "prompt_tokens": prompt_tokens,
             "completion_tokens": completion_tokens,
             "total_tokens": prompt_tokens + completion_tokens,
-        },
+        }
+        | (
+            {}
+            if reply.reasoning_tokens is None
+            else {"completion_tokens_details": {"reasoning_tokens": reply.reasoning_tokens}}
+        ),
     }

@@ -13,19 +13,24 @@ DEFAULT_BASE_URL = "https://api.openai.com/v1"
 DEFAULT_MAX_TOKENS = 512
 
 StructuredSetting = Literal["auto", "json_schema", "json_object", "off"]
+TokenSetting = Literal["auto", "max_tokens", "max_completion_tokens"]
 
 
 class LLMSettings(BaseSettings):
     """Endpoint, model, sampling, structured-output, context, retry, price and record/replay
     settings for chat calls.
 
-    Every field can be given as ``GUMSHOE_LLM_<FIELD>`` in the environment; the endpoint and key
-    also fall back to ``OPENAI_BASE_URL`` and ``OPENAI_API_KEY``. Any OpenAI-compatible server
-    works (OpenAI, vLLM, llama.cpp server, Ollama).
+    Every field can be given as ``GUMSHOE_LLM_<FIELD>`` in the environment (``none`` for None);
+    the endpoint and key also fall back to ``OPENAI_BASE_URL`` and ``OPENAI_API_KEY``. Any
+    OpenAI-compatible server works (OpenAI, vLLM, llama.cpp server, Ollama).
     """
 
     model_config = SettingsConfigDict(
-        env_prefix="GUMSHOE_LLM_", extra="forbid", populate_by_name=True, frozen=True
+        env_prefix="GUMSHOE_LLM_",
+        extra="forbid",
+        populate_by_name=True,
+        frozen=True,
+        env_parse_none_str="none",
     )
 
     base_url: str | None = Field(
@@ -42,7 +47,13 @@ class LLMSettings(BaseSettings):
         default="",
         description="Model name; empty means the first model the server lists at /v1/models.",
     )
-    temperature: float = Field(default=0.7, ge=0.0, le=2.0)
+    temperature: float | None = Field(
+        default=0.7,
+        ge=0.0,
+        le=2.0,
+        description="Sampling temperature; None sends none (the model's default). OpenAI's "
+        "reasoning models take none, so none is sent to them.",
+    )
     reasoning_effort: Literal["low", "medium", "high"] | None = Field(
         default=None,
         description="Sent as the request's reasoning_effort (servers of reasoning models take "
@@ -52,6 +63,12 @@ class LLMSettings(BaseSettings):
         default=DEFAULT_MAX_TOKENS,
         gt=0,
         description="Reply length cap for answers that set none; None leaves it to the server.",
+    )
+    token_parameter: TokenSetting = Field(
+        default="auto",
+        description="The request field the reply cap is sent in: auto sends "
+        "max_completion_tokens to OpenAI's reasoning models (o1, o3, o4-mini, gpt-5, ...) and "
+        "max_tokens to others, and switches when the endpoint refuses the one it sent.",
     )
     structured: StructuredSetting = Field(
         default="auto",

@@ -13,6 +13,7 @@ from reasoning.llm.errors import ContextLengthError
 from reasoning.llm.extract import MalformedAnswer, json_objects, labelled_text
 from reasoning.llm.fallback import DEFAULT_MAX_REPROMPTS
 from reasoning.llm.messages import ChatMessage, ChatReply, assistant, user
+from reasoning.llm.settings import DEFAULT_MAX_TOKENS
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -190,11 +191,13 @@ def ask_structured(
     With ``answer`` (a flat pydantic model whose fields are the answer's labels) the client
     asks for it as structured output where the endpoint supports it, and replies are read by
     ``parse_answer``; ``max_tokens`` caps this answer's length (else the settings' cap).
-    A re-prompt sends the original messages, the last failed reply and what was wrong with it
-    (earlier failures are dropped, so the prompt does not grow), with a new sampling seed; a
-    reply cut off at the token cap is asked again shorter. After ``max_reprompts`` re-prompts,
-    or when the prompt cannot fit the model's context, the outcome's value is None and the
-    caller falls back (see ``choose_with_fallback``). Other endpoint failures raise
+    A reply cut off at its token cap that cannot be read is asked again once, as it was, with
+    twice the cap (a reasoning model may have spent the cap thinking); this costs no
+    re-prompt. A re-prompt sends the original messages, the last failed reply and what was
+    wrong with it (earlier failures are dropped, so the prompt does not grow), with a new
+    sampling seed; a reply cut off again is asked again shorter. After ``max_reprompts``
+    re-prompts, or when the prompt cannot fit the model's context, the outcome's value is None
+    and the caller falls back (see ``choose_with_fallback``). Other endpoint failures raise
     ``LLMEndpointError``.
     """
     if max_reprompts < 0:
@@ -206,14 +209,14 @@ def ask_structured(
     replies: list[str] = []
     errors: list[str] = []
     reasons: list[str | None] = []
-    for attempt in range(max_reprompts + 1):
-        if attempt > 0:
-            client.meter.record_reprompt()
+    enlarged = False
+    reprompts = 0
+    while reprompts <= max_reprompts:
         try:
             reply = complete_with(
                 client,
                 [*messages, *follow_up],
-                seed=attempt_seed(seed, attempt),
+                seed=attempt_seed(seed, len(replies)),
                 options=options,
             )
         except ContextLengthError as exc:
@@ -225,6 +228,13 @@ def ask_structured(
             value = parse_answer(reply.content, schema, parse, answer)
         except MalformedAnswer as exc:
             errors.append(str(exc))
+            if reply.cut_off and not enlarged:
+                enlarged = True
+                options = ChatOptions(answer=answer, max_tokens=_larger_budget(reply))
+                continue
+            reprompts += 1
+            if reprompts <= max_reprompts:
+                client.meter.record_reprompt()
             follow_up = [
                 assistant(reply.content),
                 user(_problem_text(str(exc), reply, schema, parse, answer)),
@@ -232,6 +242,11 @@ def ask_structured(
             continue
         return StructuredOutcome(value, len(replies), tuple(replies), tuple(errors), tuple(reasons))
     return StructuredOutcome(None, len(replies), tuple(replies), tuple(errors), tuple(reasons))
+
+
+def _larger_budget(reply: ChatReply) -> int:
+    """Twice the token cap a cut-off reply stopped at (as sent, else as spent)."""
+    return 2 * (reply.max_tokens or reply.completion_tokens or DEFAULT_MAX_TOKENS)
 
 
 def _problem_text(
