@@ -4,14 +4,14 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint typecheck bench clean
+.PHONY: demo test lint typecheck bench docs clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
 # torch is pinned to the CPU build first, so sentence-transformers does not pull a CUDA build.
 # The demo and the tests get every extra the tests use (the core install is `pip install .`).
-EXTRAS := dev,embeddings,plots,isabelle,distributed,export,inspect
+EXTRAS := dev,docs,embeddings,plots,isabelle,distributed,export,inspect
 $(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet torch==2.13.0
@@ -33,8 +33,12 @@ typecheck: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/gumshoe bench provers --out bench-results
 
+# The documentation site, built strictly into site/ (make test builds it too).
+docs: $(STAMP)
+	NO_MKDOCS_2_WARNING=1 $(BIN)/python -m mkdocs build --strict --site-dir site
+
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis bench-results runs
+	rm -rf site $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis bench-results runs
 
 # A local OpenAI-compatible server for the live LLM checks: llama-cpp-python built portably
 # (about ten minutes once on two cores, niced; pip caches the wheel) serving SmolLM2-135M-Instruct

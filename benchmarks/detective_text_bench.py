@@ -110,7 +110,7 @@ def run(cases: int, first_seed: int) -> dict[str, Any]:
 
 
 def summary_rows(result: dict[str, Any]) -> list[dict[str, Any]]:
-    """The run's figures as rows of measure and value (the table the README shows)."""
+    """The run's figures as rows of measure and value (the table the detective page shows)."""
     mean = result["mean"]
     grades = mean["ideal_grades"]
     rows: list[tuple[str, Any]] = [

@@ -283,11 +283,12 @@ def check_prover(
     ``seeds`` draws one random problem; ``timeout`` bounds every call but the time-limit rule's,
     which asks a hard problem with ``limit`` seconds and allows ``grace`` more.
 
-    >>> check_prover("sat", rules=["verdicts", "identifiers"])
-    >>> check_prover("sat", rules=["fast"])
-    Traceback (most recent call last):
-      ...
-    ValueError: unknown rules ['fast']; the rules are verdicts, countermodels, ...
+    Examples:
+        >>> check_prover("sat", rules=["verdicts", "identifiers"])
+        >>> check_prover("sat", rules=["fast"])
+        Traceback (most recent call last):
+          ...
+        ValueError: unknown rules ['fast']; the rules are verdicts, countermodels, ...
     """
     backend = get_prover(prover) if isinstance(prover, str) else prover
     row = next((b for b in BACKENDS if b.name == backend.name), None)

@@ -21,7 +21,7 @@ def _attribute(target: str) -> object:
 
 @dataclass(frozen=True)
 class Backend:
-    """One backend: its name, the class (or factory) that builds it, what the README says of it,
+    """One backend: its name, the class (or factory) that builds it, what the docs say of it,
     and what it takes: first-order input (else propositional constraint sets only), an
     incremental session for trace audits, a place in the vote; ``installed`` is the
     ``module:function`` telling whether an external system it needs is there (None: embedded).
@@ -137,13 +137,15 @@ def get_prover(name: str = DEFAULT_PROVER, **options: Any) -> Prover:
     """A backend by name, made with ``options`` its constructor takes; ``ProverUnavailable``
     (with an install hint) when it cannot run here.
 
-    >>> from reasoning import parse_formula
-    >>> from reasoning.prover import Axiom
-    >>> axioms = [Axiom("rain", parse_formula("rain")), Axiom("wet", parse_formula("rain -> wet"))]
-    >>> get_prover("z3").prove(axioms, parse_formula("wet")).verdict
-    <Verdict.VALID: 'VALID'>
-    >>> get_prover("sat").prove(axioms, parse_formula("~wet")).verdict
-    <Verdict.INVALID: 'INVALID'>
+    Examples:
+        >>> from reasoning import parse_formula
+        >>> from reasoning.prover import Axiom
+        >>> rain, rule = parse_formula("rain"), parse_formula("rain -> wet")
+        >>> axioms = [Axiom("rain", rain), Axiom("wet", rule)]
+        >>> get_prover("z3").prove(axioms, parse_formula("wet")).verdict
+        <Verdict.VALID: 'VALID'>
+        >>> get_prover("sat").prove(axioms, parse_formula("~wet")).verdict
+        <Verdict.INVALID: 'INVALID'>
     """
     return backend(name).build(**options)
 
@@ -176,7 +178,7 @@ def vote_prover() -> Prover:
 
 
 def markdown_table() -> str:
-    """The README's table of backends, from ``BACKENDS``."""
+    """The provers page's table of backends, from ``BACKENDS``."""
     lines = ["| name | backend | notes |", "|---|---|---|"]
     for row in BACKENDS:
         name = f"`{row.name}`" + (" (default)" if row.name == DEFAULT_PROVER else "")

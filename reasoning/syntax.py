@@ -457,16 +457,17 @@ def parse_formula(text: str) -> Formula:
 
     Common quantifier-free ASCII text takes a quick path (``quick_parse``) to the same result.
 
-    >>> rule = parse_formula("forall x. Tea(x) -> Hot(x)")
-    >>> rule == parse_formula("∀x. Tea x ⟶ Hot x")
-    True
-    >>> format_formula(rule)
-    'forall x. Tea(x) -> Hot(x)'
-    >>> try:
-    ...     parse_formula("Tea(x")
-    ... except FormulaSyntaxError as err:
-    ...     print(err.line, err.column, err.message)
-    1 6 unexpected end of input; expected ',' or ')'
+    Examples:
+        >>> rule = parse_formula("forall x. Tea(x) -> Hot(x)")
+        >>> rule == parse_formula("∀x. Tea x ⟶ Hot x")
+        True
+        >>> format_formula(rule)
+        'forall x. Tea(x) -> Hot(x)'
+        >>> try:
+        ...     parse_formula("Tea(x")
+        ... except FormulaSyntaxError as err:
+        ...     print(err.line, err.column, err.message)
+        1 6 unexpected end of input; expected ',' or ')'
     """
     result = quick_parse(text)
     if result is None:

@@ -162,14 +162,17 @@ class Verifier:
     ) -> AuditReport:
         """Classify every claim; the knowledge's consistency is checked once and reported.
 
-        >>> from provers.registry import get_prover
-        >>> report = Verifier(get_prover("z3")).audit(
-        ...     ["forall x. Tea(x) -> Hot(x)", "Tea(earl)"],
-        ...     ["Hot(earl)", "Tea(lady)"],
-        ...     truth=["Tea(earl)", "Hot(earl)", "~Tea(lady)"],
-        ... )
-        >>> [(c.claim, c.status.value, c.kind) for c in report.checks]
-        [('Hot(earl:entity)', 'ENTAILED', 'sound'), ('Tea(lady:entity)', 'UNDETERMINED', 'wrong')]
+        Examples:
+            >>> from provers.registry import get_prover
+            >>> report = Verifier(get_prover("z3")).audit(
+            ...     ["forall x. Tea(x) -> Hot(x)", "Tea(earl)"],
+            ...     ["Hot(earl)", "Tea(lady)"],
+            ...     truth=["Tea(earl)", "Hot(earl)", "~Tea(lady)"],
+            ... )
+            >>> for check in report.checks:
+            ...     print(check.claim, check.status.value, check.kind)
+            Hot(earl:entity) ENTAILED sound
+            Tea(lady:entity) UNDETERMINED wrong
         """
         truth_axioms = _as_axioms(truth or [], "t")
         axioms, extra = self._sorted(knowledge, [*claims, *(a.formula for a in truth_axioms)])

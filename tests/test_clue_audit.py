@@ -271,10 +271,9 @@ def test_nothing_to_audit(tmp_path: Path) -> None:
         audit_log(write(tmp_path / "none.jsonl", game_log(deal=None)))
 
 
-def test_readme_example_log_audits_as_documented(tmp_path: Path) -> None:
-    readme = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
-    section = readme.split("## Clue game logs", 1)[1]
-    example = section.split("```jsonl\n", 1)[1].split("```", 1)[0]
+def test_the_documented_example_log_audits_as_documented(tmp_path: Path) -> None:
+    page = Path(__file__).parent.parent / "docs" / "games" / "clue.md"
+    example = page.read_text(encoding="utf-8").split("```jsonl\n", 1)[1].split("```", 1)[0]
     audit = audit_log(write_text(tmp_path / "ann.jsonl", example))
     (ann,) = audit.players
     assert ann.name == "Ann" and not audit.has_truth

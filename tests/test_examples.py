@@ -1,4 +1,4 @@
-"""The examples the README points to run and print what the README says."""
+"""The examples the documentation points to run and print what it says."""
 
 from __future__ import annotations
 

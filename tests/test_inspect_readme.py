@@ -1,4 +1,5 @@
-"""The README's inspect_ai commands run as written, in order, in one scratch folder, each as the
+"""The inspect_ai commands of the LLM agents page run as written, in order, in one scratch
+folder, each as the
 subprocess a user starts: two live evaluations against the scripted chat server (reached as
 llama-cpp-python's server and as an OpenAI-compatible one), a recorded Clue run exported as an
 eval log, and ``inspect view``, whose listing shows the live and the exported Clue logs under one
@@ -30,7 +31,7 @@ from tests.test_clue_llm_agent import phase_script
 from tests.test_hanabi_llm import scripted as hanabi_answer
 
 ROOT = Path(__file__).resolve().parents[1]
-README = (ROOT / "README.md").read_text()
+PAGE = (ROOT / "docs" / "llm.md").read_text()
 BIN = Path(sys.executable).parent
 MODEL = "SmolLM2-135M-Instruct"
 
@@ -42,8 +43,9 @@ pytestmark = pytest.mark.skipif(
 
 
 def inspect_commands() -> list[str]:
-    """The ``inspect`` and ``gumshoe`` lines of the README's inspect_ai section's sh fence."""
-    section = README[README.index("### inspect_ai") : README.index("## Layout")]
+    """The ``inspect`` and ``gumshoe`` lines of the sh fence of the inspect_ai section of the
+    LLM agents page."""
+    section = PAGE[PAGE.index("### inspect_ai") : PAGE.index("## Local models")]
     fenced = re.findall(r"```sh\n(.*?)```", section, re.S)
     return [
         line.strip()

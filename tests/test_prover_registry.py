@@ -1,5 +1,5 @@
 """One table lists the backends, and everything that lists backends reads it: the factory, the
-vote, the trace audit's incremental sessions, the provers bench, Undercover-V and the README."""
+vote, the trace audit's incremental sessions, the provers bench, Undercover-V and the docs."""
 
 from __future__ import annotations
 
@@ -25,11 +25,11 @@ from provers.trace_cli import session_factory
 from reasoning.prover import ProverUnavailable
 from reasoning.trace import parse_sorted_trace
 
-README = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+PAGE = (Path(__file__).resolve().parents[1] / "docs" / "provers.md").read_text(encoding="utf-8")
 
 
 def test_the_readme_table_is_the_registry_table() -> None:
-    assert markdown_table() in README
+    assert markdown_table() in PAGE
     assert [b.name for b in BACKENDS] == list(PROVER_NAMES)
 
 

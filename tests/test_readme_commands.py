@@ -1,16 +1,18 @@
-"""Every `gumshoe` command of the README's shell blocks runs as written, in README order, in one
-scratch folder (so a command finds the files the commands before it wrote; the repository's
-``examples`` and ``tests`` folders are linked into it), and exits 0; the
-sample case file of the README passes `detective check`.
+"""Every `gumshoe` command of the shell blocks of the README and the documentation site runs as
+written, in page order (``tests/support/documented.py``), in one scratch folder (so a command
+finds the files the commands before it wrote; the repository's ``examples`` and ``tests``
+folders are linked into it), and exits 0; the sample case file of the detective's page passes
+`detective check`.
 
 Rules, stated once:
 - run: the lines of ```sh and unlabelled fences that start with ``gumshoe`` (a trailing ``\\``
   joins the next line, ``&&`` separates two commands); ```console fences are transcripts and are
   not run;
 - skipped, needing an endpoint or a recorded run: a command naming ``--base-url``, ``URL``, an
-  LLM agent (``--agent llm``), ``--replay``, a run that only an endpoint makes (``runs/sherlock``,
-  ``runs/mycroft``, ``runs/clue-llm``; ``tests/test_inspect_readme.py`` runs the inspect section's
-  commands against the scripted server) or the user's WellPlay copy (``~/WellPlay``);
+  LLM agent first (``--agent llm``, ``--agents 'llm-verified,...'``), ``--replay``, a run that
+  only an endpoint makes (``runs/sherlock``, ``runs/mycroft``, ``runs/llm``, ``runs/clue-llm``;
+  ``tests/test_inspect_readme.py`` runs the inspect section's commands against the scripted
+  server) or the user's WellPlay copy (``~/WellPlay``);
 - skipped, reading the user's own files: a command naming ``mine.json`` (the user's case),
   ``answers.jsonl`` or ``grades.csv``;
 - skipped, needing a system that may be absent: ``--prover eprover`` without ``eprover``;
@@ -33,12 +35,11 @@ import pytest
 from typer.testing import CliRunner
 
 from benchmarks.console.cli import app
-
-ROOT = Path(__file__).resolve().parents[1]
-README = (ROOT / "README.md").read_text()
+from tests.support.documented import ROOT, blocks, pages
 
 NEEDS_ENDPOINT = re.compile(
-    r"--base-url|\bURL\b|--agent llm|--replay|runs/sherlock|runs/mycroft|runs/clue-llm|~/WellPlay"
+    r"--base-url|\bURL\b|--agents? '?llm|--replay|runs/(sherlock|mycroft|llm|clue-llm)\b"
+    r"|~/WellPlay"
 )
 USERS_OWN = re.compile(r"\bmine\.json\b|\banswers\.jsonl\b|\bgrades\.csv\b")
 SHORT = {"--games": "1", "--seeds": "1", "--cases": "1", "--samples": "1"}
@@ -46,12 +47,10 @@ SLOW = ("bench provers", "bench clue-perf", "bench undercover")
 
 
 def readme_commands() -> list[str]:
-    """The ``gumshoe`` command lines of the README's sh and unlabelled fences, in order."""
+    """The ``gumshoe`` command lines of the pages' sh and unlabelled fences, in order."""
     out: list[str] = []
-    for lang, body in re.findall(r"```([a-z]*)\n(.*?)```", README, re.S):
-        if lang not in ("", "sh"):
-            continue
-        joined = re.sub(r"\\\n\s*", " ", body)
+    for block in blocks(("", "sh")):
+        joined = re.sub(r"\\\n\s*", " ", block.body)
         for line in joined.splitlines():
             if line.startswith("gumshoe "):
                 out += [part.strip() for part in line.split(" && ")]
@@ -107,8 +106,9 @@ def test_a_readme_command_runs(
 
 
 def test_the_sample_case_passes_check(tmp_path: Path) -> None:
-    start = README.index("A case file is JSON")
-    sample = re.search(r"```json\n(.*?)```", README[start:], re.S)
+    text = next(t for t in (p.read_text() for p in pages()) if "A case file is JSON" in t)
+    start = text.index("A case file is JSON")
+    sample = re.search(r"```json\n(.*?)```", text[start:], re.S)
     assert sample is not None
     path = tmp_path / "sample.json"
     path.write_text(sample.group(1))

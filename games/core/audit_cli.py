@@ -22,7 +22,9 @@ def read_and_audit(game: str, log: Path) -> AuditRecord:
 
 def audit_game(
     ctx: typer.Context,
-    log: Annotated[Path, typer.Argument(help="A game log (JSONL, see the README).")],
+    log: Annotated[
+        Path, typer.Argument(help="A game log (JSONL; its format is on the game's page in docs/).")
+    ],
     seat: Annotated[int | None, typer.Option(min=0, help="Audit only this seat.")] = None,
     show: Annotated[Show, typer.Option(help="Claims to list under the summary.")] = Show.WRONG,
     as_json: Annotated[
@@ -31,7 +33,7 @@ def audit_game(
 ) -> None:
     """Judge every claim a game log states: ENTAILED / CONTRADICTED / UNDETERMINED / UNKNOWN by
     what its author knew, TRUE / FALSE by the hidden truth, sound / lucky / wrong; per-seat
-    counts (and recall where the game defines it). The JSON schema is in the README."""
+    counts (and recall where the game defines it). The JSON keys are in docs/audit.md."""
     game = ctx.info_name or ""
     try:
         record = read_and_audit(game, log)

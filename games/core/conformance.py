@@ -89,12 +89,13 @@ def check_game(
     """Check ``entry`` against ``rules`` (default: all of ``RULES``) on games dealt from
     ``seeds`` with its offline agents; ConformanceError names the first rule broken.
 
-    >>> from games.core.registry import get_game
-    >>> check_game(get_game("hanabi"), seeds=(0,), rules=["deterministic", "log-replays"])
-    >>> check_game(get_game("hanabi"), rules=["fast"])
-    Traceback (most recent call last):
-      ...
-    ValueError: rules: unknown ['fast']; choose from deterministic, log-reads, log-replays, ...
+    Examples:
+        >>> from games.core.registry import get_game
+        >>> check_game(get_game("hanabi"), seeds=(0,), rules=["deterministic", "log-replays"])
+        >>> check_game(get_game("hanabi"), rules=["fast"])
+        Traceback (most recent call last):
+          ...
+        ValueError: rules: unknown ['fast']; choose from deterministic, log-reads, log-replays, ...
     """
     chosen = tuple(RULES) if rules is None else tuple(rules)
     unknown = [r for r in chosen if r not in RULES]

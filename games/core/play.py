@@ -59,12 +59,13 @@ def play_game(
     that fails for good) propagate. ``watch`` sees each observation before its seat decides,
     ``start`` the agents and the game before the first decision.
 
-    >>> from games.core.registry import get_game
-    >>> played = play_game(get_game("clue"), ["prover", "prover", "random"], seed=3)
-    >>> played.result.reason, played.result.ranks
-    ('correct_accusation', (2, 1, 3))
-    >>> [seat.agent for seat in played.header.seats]
-    ['prover', 'prover', 'random']
+    Examples:
+        >>> from games.core.registry import get_game
+        >>> played = play_game(get_game("clue"), ["prover", "prover", "random"], seed=3)
+        >>> played.result.reason, played.result.ranks
+        ('correct_accusation', (2, 1, 3))
+        >>> [seat.agent for seat in played.header.seats]
+        ['prover', 'prover', 'random']
     """
     config = config if config is not None else entry.default_config(len(specs))
     check_seats(entry, len(specs), config)
