@@ -88,7 +88,7 @@ def first_paint(
             driver.get("about:blank")
             before = _task_seconds(driver)
             start = time.perf_counter()
-            driver.get(page.as_uri() + fragment)
+            driver.get(page.resolve().as_uri() + fragment)
             while not driver.find_element("tag name", "body").get_attribute("data-ready"):
                 if time.perf_counter() - start > 60:
                     return None
