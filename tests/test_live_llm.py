@@ -214,7 +214,10 @@ def test_the_llm_reader_reads_an_undercover_description_under_the_vote() -> None
     record = reader.read("Earl Grey Tea", Description("It has no added flavouring.")).record
     assert record.reader == "llm" and record.outcome in ("claims", "nothing", "unsure")
     assert record.vote is not None
-    assert 2 <= len(record.vote.ballots) == record.calls <= DEFAULT_MAX_ATTEMPTS
+    ballots = len(record.vote.ballots)
+    assert 2 <= ballots <= DEFAULT_MAX_ATTEMPTS
+    # A ballot is one call, or two when a reply cut off by the token budget was asked again.
+    assert ballots <= record.calls <= 2 * ballots
     # The endpoint took the attribute reading schema (its grammar) and answered every call.
     assert client.structured_mode in ("json_schema", "json_object")
     assert client.meter.snapshot().errors == 0
