@@ -287,8 +287,10 @@ def test_replies_cut_off_or_of_the_wrong_shape_are_counted_and_the_card_keeps_it
     text) are counted as unusable, asked again, and after the bound the card keeps the
     template's text; the case is still whole and checked."""
     cut = Reply('{"text": "The nursery is quiet and the', finish_reason="length")
+    # The client asks a reply cut off at the cap again once, with a larger cap; cut off twice,
+    # it reaches the writer, which counts it and asks for a shorter text.
     plan: dict[str, Sequence[Rewrite | str | Reply]] = {
-        "The nursery": [cut, json.dumps({"words": "a text"}), json.dumps({"text": "  "})]
+        "The nursery": [cut, cut, json.dumps({"words": "a text"}), json.dumps({"text": "  "})]
     }
     server = scripted_chat(script(plan))
     case = _written(_client(server.base_url))
@@ -297,7 +299,9 @@ def test_replies_cut_off_or_of_the_wrong_shape_are_counted_and_the_card_keeps_it
     assert nursery is not None
     assert (nursery.written_by, nursery.attempts, nursery.unusable) == ("template", 3, 3)
     assert nursery.problems == ["the text was empty"]
-    again = [r.last_user for r in server.requests if _title(r) == "The nursery"][1:]
+    asked = [r.last_user for r in server.requests if _title(r) == "The nursery"]
+    assert asked[1] == asked[0]  # the client's own second try
+    again = asked[2:]
     assert again[0].startswith("Your answer was cut off at ")
     assert "is not one of the expected fields" in again[1] or "missing" in again[1]
     assert (case.provenance.unusable, case.provenance.fallen_back) == (3, 1)

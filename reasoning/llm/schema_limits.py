@@ -17,11 +17,13 @@ import json
 import re
 from collections.abc import Iterator
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
 from pydantic.json_schema import GenerateJsonSchema, JsonSchemaValue
-from pydantic_core import core_schema
+
+if TYPE_CHECKING:
+    from pydantic_core import core_schema
 
 MAX_ITEMS = 64
 """The largest bound on a list's items in an answer schema: llama.cpp's converters spell a bound
