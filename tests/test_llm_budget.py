@@ -32,6 +32,7 @@ from reasoning.llm import (
     system,
     user,
 )
+from reasoning.llm.endpoint import facts_for
 from reasoning.llm.scripted_server import ChatRequest, Reply, ScriptedChatServer, Step
 from tests.support.played import play_clue
 
@@ -189,6 +190,8 @@ def test_a_cut_off_answer_is_asked_again_larger_then_shorter_with_its_length() -
 def test_a_server_that_does_not_answer_is_asked_again_later() -> None:
     with ScriptedChatServer(["a"], models=["late-model"]) as srv:
         url = srv.base_url
+    # An earlier test's server may have listened on this port and left what it learned.
+    facts_for(url).models = None
     probe = EndpointProbe(url, None, timeout_s=2.0)  # the server is gone: nothing learned
     assert probe.models() == () and probe.facts.models is None
     assert probe.count("one two three") == estimate_tokens("one two three")
