@@ -40,12 +40,10 @@ from games.core.recordings import migrate_game_ids
 from games.core.runlog import LogError, RunDir, RunDirError, game_id, game_seed
 from games.core.settings import AgentSettings
 from games.mystery.agents import AGENTS
-from games.mystery.audit import audit_game
 from games.mystery.cli import checked_scripts, game_config
 from games.mystery.entry import ENTRY, game_scripts
-from games.mystery.events import MAX_ROUNDS, ROUNDS, GameEnd, MysteryConfig
+from games.mystery.events import MAX_ROUNDS, ROUNDS, MysteryConfig
 from games.mystery.logs import read_checked_log
-from games.mystery.objectives import points_met
 from games.mystery.wellplay import load_wellplay, script_folders
 from games.mystery.wellplay_answer import Knowledge, answer_all
 from games.mystery.wellplay_memory import FEATURE as MEMORY_FEATURE
@@ -115,8 +113,8 @@ def quiz_bounds(seeds: list[int], config: MysteryConfig) -> dict[str, dict[str, 
 
 
 def summarise(run_dir: RunDir[MysteryBenchConfig], game_ids: list[str]) -> dict[str, Any]:
-    """The run's summary, audited from its logs."""
-    wins = finished = errored = 0
+    """The run's summary, from each finished log's audit record (``ENTRY.audit``)."""
+    wins = finished = errored = lies = 0
     solved: list[float] = []
     gains: list[list[float]] = []
     start: list[float] = []
@@ -131,35 +129,29 @@ def summarise(run_dir: RunDir[MysteryBenchConfig], game_ids: list[str]) -> dict[
             errored += 1
             continue
         finished += 1
-        config = MysteryConfig.model_validate(log.header.config)
-        end = log.events[-1]
-        assert isinstance(end, GameEnd)
-        wins += end.winner == "civilians"
-        solved.append(sum(end.solved) / len(end.solved))
-        scripts = game_scripts(config, log.seed)
-        audit = audit_game(scripts, log.events, config.rounds)
-        gains.append(audit.gains)
-        start += [h[0] for h in audit.entropy.values()]
-        pruning.update(audit.pruning)
-        for seat, scores in audit.objectives.items():
-            side = "murderers" if scripts.players[seat] in scripts.murderers else "civilians"
-            met, possible = points_met(scores)
+        figures = ENTRY.audit(log).figures
+        wins += figures["winner"] == "civilians"
+        solved.append(sum(figures["solved"]) / len(figures["solved"]))
+        gains.append(figures["ig_per_round"])
+        start += figures["start_entropy"].values()
+        pruning.update(figures["pruning"])
+        for name, (met, possible) in figures["objective_points"].items():
+            side = "murderers" if name in figures["murderers"] else "civilians"
             goals[side][0] += met
             goals[side][1] += possible
-        for index, crime in enumerate(scripts.world.crimes):
+        for index, victim in enumerate(figures["victims"]):
             if index == len(per_victim):
                 per_victim.append(Counter())
-            per_victim[index].update(audit.by_victim.get(crime.victim, Counter()))
-        for level, exact in audit.calibration:
-            rated[level].append(exact)
-        for check in audit.facts:
-            facts[f"{check.correctness.value}/{check.status.value}"] += 1
+            per_victim[index].update(figures["pruning_by_victim"].get(victim, {}))
+        for rating in figures["calibration"]:
+            rated[rating["rating"]].append(rating["exact_eig"])
+        facts.update(figures["fact_checks"])
+        lies += figures["lies"]
     rounds = max((len(g) for g in gains), default=0)
     per_round = [
         sum(g[r] for g in gains if len(g) > r) / max(1, sum(len(g) > r for g in gains))
         for r in range(rounds)
     ]
-    lies = sum(v for k, v in facts.items() if k.startswith(Correctness.FALSE.value))
     caught = facts[f"{Correctness.FALSE.value}/{ClaimStatus.CONTRADICTED.value}"]
     return {
         "games": len(game_ids),

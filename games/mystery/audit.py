@@ -31,6 +31,7 @@ from games.core.replay import replay
 from games.mystery.entry import ENTRY
 from games.mystery.events import (
     Asked,
+    GameEnd,
     MysteryConfig,
     MysteryEvent,
     Voted,
@@ -205,8 +206,10 @@ def _grade(
 def audit_record(log: GameLog[MysteryEvent]) -> AuditRecord:
     """The audit of an interrogation log as the record every game yields: a row per dropped
     suspect, each asker's summary with its recall (entailed drops over those and the suspects
-    it kept though its knowledge ruled them out), and the entropy per round and the lies said
-    as the game's figures; the log must replay (ReplayError names the line where it parts)."""
+    it kept though its knowledge ruled them out), and the game's figures (entropy and IG per
+    round, pruning counts, fact checks and lies, ratings against the exact expected IG,
+    objectives, the reveal; listed in docs/audit.md); the log must replay (ReplayError names
+    the line where it parts)."""
     state = replay(ENTRY, log)
     config = MysteryConfig.model_validate(log.header.config)
     audit = audit_game(state.scripts, log.events, config.rounds, log.lines)
@@ -235,7 +238,23 @@ def audit_record(log: GameLog[MysteryEvent]) -> AuditRecord:
         "facts_said": len(audit.facts),
         "lies": len(audit.lies),
         "lies_by_murderers": all(f.speaker in state.scripts.murderers for f in audit.lies),
+        "murderers": [
+            names[seat]
+            for seat, person in enumerate(state.scripts.players)
+            if person in state.scripts.murderers
+        ],
+        "victims": [setting.person(crime.victim).name for crime in state.scripts.world.crimes],
+        "start_entropy": {names[s]: hs[0] for s, hs in audit.entropy.items()},
+        "ig_per_round": audit.gains,
+        "pruning": dict(sorted(audit.pruning.items())),
+        "fact_checks": dict(
+            sorted(Counter(f"{f.correctness.value}/{f.status.value}" for f in audit.facts).items())
+        ),
+        "calibration": [{"rating": level, "exact_eig": eig} for level, eig in audit.calibration],
     }
+    end = log.events[-1] if log.events else None
+    if isinstance(end, GameEnd):
+        figures |= {"winner": end.winner, "solved": list(end.solved)}
     return judged_record(
         "mystery", log, log.header.seed, log.header.seats, audit.drops, figures, recall
     )
