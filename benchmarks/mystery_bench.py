@@ -143,8 +143,8 @@ def summarise(run_dir: RunDir[MysteryBenchConfig], game_ids: list[str]) -> dict[
             if index == len(per_victim):
                 per_victim.append(Counter())
             per_victim[index].update(figures["pruning_by_victim"].get(victim, {}))
-        for rating in figures["calibration"]:
-            rated[rating["rating"]].append(rating["exact_eig"])
+        for level, eigs in figures["calibration"].items():
+            rated[level] += eigs
         facts.update(figures["fact_checks"])
         lies += figures["lies"]
     rounds = max((len(g) for g in gains), default=0)

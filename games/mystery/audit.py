@@ -219,6 +219,9 @@ def audit_record(log: GameLog[MysteryEvent]) -> AuditRecord:
         recall[seat] = (sound, sound + audit.missed[seat])
     names = [s.name for s in log.header.seats]
     setting = state.scripts.world.setting
+    calibration: dict[str, list[float]] = {}
+    for level, eig in audit.calibration:
+        calibration.setdefault(level, []).append(eig)
     figures: dict[str, object] = {
         "entropy": {names[s]: [round(h, 3) for h in hs] for s, hs in audit.entropy.items()},
         "pruning_by_victim": {
@@ -250,7 +253,7 @@ def audit_record(log: GameLog[MysteryEvent]) -> AuditRecord:
         "fact_checks": dict(
             sorted(Counter(f"{f.correctness.value}/{f.status.value}" for f in audit.facts).items())
         ),
-        "calibration": [{"rating": level, "exact_eig": eig} for level, eig in audit.calibration],
+        "calibration": calibration,
     }
     end = log.events[-1] if log.events else None
     if isinstance(end, GameEnd):
