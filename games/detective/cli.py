@@ -36,6 +36,7 @@ from reasoning.prover import Prover, ProverUnavailable
 detective_app = typer.Typer(
     help="Detective cases: generate prover-checked cases and check case files.",
     no_args_is_help=True,
+    add_completion=False,
 )
 
 DEFAULT_CHECK_PROVER = "sat"
