@@ -210,7 +210,7 @@ def test_the_check_reads_a_model_text_back(template: Case, scripted_chat: StartS
     problems = check_case(tampered, SatProver(), SatSession)[1]
     assert len(problems) == 1, problems
     assert problems[0].startswith("location 'nursery': sentence ")
-    assert "(\"Tabitha Dunmore was in the orchard at six o'clock.\")" in problems[0]
+    assert '("Tabitha Dunmore was in the orchard at six o\'clock.")' in problems[0]
     assert problems[0].endswith("says something the facts do not")
 
 
