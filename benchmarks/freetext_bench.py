@@ -18,6 +18,7 @@ import json
 import re
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, nullcontext
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, Literal, Protocol, TypeVar
 
@@ -307,6 +308,73 @@ def parse_readers(text: str) -> list[ReaderKind]:
     return chosen
 
 
+def check_reader_endpoint(
+    kinds: Sequence[ReaderKind], scripted: bool, settings: LLMSettings
+) -> None:
+    """ValueError when an LLM reader is asked for with neither an endpoint nor ``--scripted``."""
+    if not scripted and any(k != "offline" for k in kinds) and not settings.configured:
+        raise ValueError("--readers llm/combined: give --base-url (or --scripted)")
+
+
+@dataclass(frozen=True)
+class ReadersBench:
+    """A bench of readers on a labelled set: its name (of its JSON file too), its table's
+    columns and what its items are called."""
+
+    name: str
+    columns: Sequence[str]
+    items: str
+
+
+BENCH = ReadersBench("freetext", COLUMNS, "answers")
+"""This bench: ``freetext.json``, a row per reader and kind of answer."""
+
+
+def report_readers(
+    bench: ReadersBench,
+    asked: dict[str, Any],
+    result: tuple[list[dict[str, Any]], dict[str, list[Any]], dict[str, Timing]],
+    totals: bool,
+    out: Path,
+) -> None:
+    """Print a readers' bench (the table, only the ``all`` rows with ``totals``, and each
+    reader's CPU and wall time) and write ``<name>.json`` into ``out``: what was ``asked``, the
+    table, every item scored and the timings."""
+    rows, scored, timings = result
+    shown = [r for r in rows if r["kind"] == "all"] if totals else rows
+    typer.echo(format_table(shown, list(bench.columns)))
+    for kind, timing in timings.items():
+        typer.echo(f"{kind}: CPU {timing.cpu:.2f} s, wall {timing.wall:.2f} s")
+    payload = {
+        "benchmark": bench.name,
+        **asked,
+        "table": rows,
+        bench.items: {k: [s.model_dump() for s in v] for k, v in scored.items()},
+        "timing": {k: {"cpu_s": t.cpu, "wall_s": t.wall} for k, t in timings.items()},
+    }
+    typer.echo(f"wrote {write_json(out / f'{bench.name}.json', payload)}")
+
+
+def readers_asked(
+    labelled: Path,
+    batch: str | None,
+    per_kind: int | None,
+    scripted: bool,
+    kinds: Sequence[ReaderKind],
+    settings: LLMSettings,
+) -> dict[str, Any]:
+    """What a readers' bench was asked, as its JSON records it: the set, the sample, and the
+    model read with (None for the offline reader alone, ``rule`` for the scripted one)."""
+    offline = all(k == "offline" for k in kinds)
+    return {
+        "labelled": str(labelled),
+        "batch": batch,
+        "per_kind": per_kind,
+        "scripted": scripted,
+        "model": None if offline else ("rule" if scripted else settings.model),
+    }
+
+
 @with_options(EndpointOptions)
 def bench_freetext(
     shared: EndpointOptions,
@@ -346,30 +414,13 @@ def bench_freetext(
         found = load_labelled(labelled)
         found = found.model_copy(update={"answers": sample(found.answers, batch, per_kind)})
         settings = shared.llm()
-        if not scripted and any(k != "offline" for k in kinds) and not settings.configured:
-            raise ValueError("--readers llm/combined: give --base-url (or --scripted)")
+        check_reader_endpoint(kinds, scripted, settings)
     except ValueError as err:
         fail(err)
     try:
         with reader_client(kinds, scripted, settings) as client:
-            rows, scored, timings = run(found, kinds, client)
+            result = run(found, kinds, client)
     except GAME_ERRORS as err:
         fail(err, 1)
-    shown = [r for r in rows if r["kind"] == "all"] if totals else rows
-    typer.echo(format_table(shown, COLUMNS))
-    for kind, timing in timings.items():
-        typer.echo(f"{kind}: CPU {timing.cpu:.2f} s, wall {timing.wall:.2f} s")
-    payload = {
-        "benchmark": "freetext",
-        "labelled": str(labelled),
-        "batch": batch,
-        "per_kind": per_kind,
-        "scripted": scripted,
-        "model": None
-        if all(k == "offline" for k in kinds)
-        else ("rule" if scripted else settings.model),
-        "table": rows,
-        "answers": {k: [s.model_dump() for s in v] for k, v in scored.items()},
-        "timing": {k: {"cpu_s": t.cpu, "wall_s": t.wall} for k, t in timings.items()},
-    }
-    typer.echo(f"wrote {write_json(out / 'freetext.json', payload)}")
+    asked = readers_asked(labelled, batch, per_kind, scripted, kinds, settings)
+    report_readers(BENCH, asked, result, totals, out)

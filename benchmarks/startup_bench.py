@@ -5,6 +5,10 @@ pass`` in the same run.
 Each probe runs in its own interpreter, ``runs`` times, the probes taking turns so a change in the
 machine's load falls on all of them alike; the table shows medians, the CPU time (user + system
 of the child) next to the wall time, and each probe's CPU above the bare interpreter's.
+
+Modules load from cached bytecode, as they do once installed (``pip`` compiles them): the probes
+write and read theirs in a private cache, filled by one untimed run of each probe, whatever
+``PYTHONDONTWRITEBYTECODE`` says. With ``from_source`` every run compiles every module instead.
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ import os
 import resource
 import subprocess
 import sys
+import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -67,13 +72,26 @@ def _children_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def time_probe(probe: Probe) -> tuple[float, float]:
+def probe_environment(cache: Path | None) -> dict[str, str]:
+    """The probes' environment: this one, with bytecode written to and read from ``cache``
+    (None: never written, every module compiled from source)."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env.pop("PYTHONPYCACHEPREFIX", None)
+    if cache is None:
+        env["PYTHONDONTWRITEBYTECODE"] = "1"
+    else:
+        env["PYTHONPYCACHEPREFIX"] = str(cache)
+    return env
+
+
+def time_probe(probe: Probe, env: dict[str, str] | None = None) -> tuple[float, float]:
     """The CPU seconds (user + system) and wall seconds of one fresh interpreter running
-    ``probe``; RuntimeError with its stderr when it fails."""
+    ``probe`` in ``env`` (default: this one's); RuntimeError with its stderr when it fails."""
     cpu, wall = _children_cpu(), time.perf_counter()
     done = subprocess.run(
         [sys.executable, "-c", probe.code],
         cwd=ROOT,
+        env=env,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         text=True,
@@ -85,18 +103,26 @@ def time_probe(probe: Probe) -> tuple[float, float]:
     return elapsed[1], elapsed[0]
 
 
-def run(runs: int = 5, probes: tuple[Probe, ...] = PROBES) -> dict[str, Any]:
-    """Every probe timed ``runs`` times, taking turns; the rows (medians), every sample, and the
-    load average before and after."""
-    before = os.getloadavg()
-    cpu: dict[str, list[float]] = {p.label: [] for p in probes}
-    wall: dict[str, list[float]] = {p.label: [] for p in probes}
-    for _ in range(runs):
-        for probe in probes:
-            spent, elapsed = time_probe(probe)
-            cpu[probe.label].append(spent)
-            wall[probe.label].append(elapsed)
-    after = os.getloadavg()
+def run(
+    runs: int = 5, probes: tuple[Probe, ...] = PROBES, from_source: bool = False
+) -> dict[str, Any]:
+    """Every probe timed ``runs`` times, taking turns, from cached bytecode (``from_source``:
+    compiling every module in every run); the rows (medians), every sample, and the load
+    average before and after."""
+    with tempfile.TemporaryDirectory(prefix="gumshoe-startup-") as folder:
+        env = probe_environment(None if from_source else Path(folder))
+        if not from_source:
+            for probe in probes:
+                time_probe(probe, env)
+        before = os.getloadavg()
+        cpu: dict[str, list[float]] = {p.label: [] for p in probes}
+        wall: dict[str, list[float]] = {p.label: [] for p in probes}
+        for _ in range(runs):
+            for probe in probes:
+                spent, elapsed = time_probe(probe, env)
+                cpu[probe.label].append(spent)
+                wall[probe.label].append(elapsed)
+        after = os.getloadavg()
     base = percentile(cpu[BASELINE.label], 50) if BASELINE.label in cpu else 0.0
     rows = [
         {
@@ -115,25 +141,33 @@ def run(runs: int = 5, probes: tuple[Probe, ...] = PROBES) -> dict[str, Any]:
         "load_average_after": list(after),
         "cpus": os.cpu_count(),
         "python": sys.version.split()[0],
+        "bytecode": "compiled every run" if from_source else "cached",
     }
 
 
 def bench_startup(
     runs: Annotated[int, typer.Option(min=1, max=100, help="Runs of each probe.")] = 5,
     out: Annotated[Path, typer.Option(help="Folder for the JSON results.")] = Path("bench-results"),
+    from_source: Annotated[
+        bool,
+        typer.Option(
+            help="Compile every module from source in every run (as under "
+            "PYTHONDONTWRITEBYTECODE) instead of reading the bytecode an install caches."
+        ),
+    ] = False,
 ) -> None:
     """CPU and wall time of starting gumshoe (help, a game's play help, importing the core),
     medians of fresh interpreters side by side with a bare `python -c pass`, with the load."""
 
     try:
         prepare_out(out)
-        result = run(runs=runs)
+        result = run(runs=runs, from_source=from_source)
     except (ValueError, RuntimeError) as err:
         fail(err)
     load = ", ".join(f"{x:.2f}" for x in result["load_average_before"])
     typer.echo(
         f"start-up, medians of {runs} runs on {result['cpus']} CPUs (load average {load}; "
-        f"python {result['python']})"
+        f"python {result['python']}; bytecode {result['bytecode']})"
     )
     typer.echo(format_table(result["rows"], COLUMNS))
     path = write_json(out / "startup.json", result)

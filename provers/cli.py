@@ -16,7 +16,7 @@ from reasoning.prover import ProverUnavailable
 from reasoning.theory import TheoryError, TheoryTimeout, load_theory
 from reasoning.verdict import ProofResult, Verdict
 
-app = typer.Typer(help="Prove goals of theory files.", no_args_is_help=True)
+app = typer.Typer(help="Prove goals of theory files.", no_args_is_help=True, add_completion=False)
 
 
 MAX_TIMEOUT_S = 86_400.0

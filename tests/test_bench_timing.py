@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import math
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -61,3 +64,17 @@ def test_startup_bench_times_each_probe_beside_the_bare_interpreter() -> None:
 def test_startup_bench_names_a_probe_that_fails() -> None:
     with pytest.raises(RuntimeError, match="broken: exit 1"):
         startup_bench.time_probe(startup_bench.Probe("broken", "raise SystemExit(1)"))
+
+
+def test_startup_probes_read_cached_bytecode_unless_told_to_compile(tmp_path: Path) -> None:
+    code = "import sys; print(sys.dont_write_bytecode, sys.pycache_prefix)"
+    cached = startup_bench.probe_environment(tmp_path)
+    fresh = startup_bench.probe_environment(None)
+    said = [
+        subprocess.run(
+            [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+        ).stdout.split()
+        for env in (cached, fresh)
+    ]
+    assert said == [["False", str(tmp_path)], ["True", "None"]]
+    assert startup_bench.run(runs=1, probes=(startup_bench.BASELINE,))["bytecode"] == "cached"

@@ -13,6 +13,7 @@ from benchmarks.console.cli import COMMANDS, app
 from benchmarks.console.command_group import Group, Lazy
 from benchmarks.options import RunCommandOptions
 from games.core.cli import CommandOptions, EndpointOptions, option_flag
+from games.detective.cli import WriterOptions
 
 runner = CliRunner()
 
@@ -54,7 +55,8 @@ def test_every_resumable_bench_is_covered() -> None:
     ("command", "options_type"),
     [(["bench", name], RunCommandOptions) for name in RESUMABLE]
     + [(["play", name], CommandOptions) for name in PLAYS_WITH_RECORDINGS]
-    + [(["bench", name], EndpointOptions) for name in ASKING],
+    + [(["bench", name], EndpointOptions) for name in ASKING]
+    + [(["detective", "generate"], WriterOptions)],
 )
 def test_help_lists_every_shared_option(
     command: list[str], options_type: type[EndpointOptions]

@@ -210,7 +210,7 @@ def test_the_check_reads_a_model_text_back(template: Case, scripted_chat: StartS
     problems = check_case(tampered, SatProver(), SatSession)[1]
     assert len(problems) == 1, problems
     assert problems[0].startswith("location 'nursery': sentence ")
-    assert "(\"Tabitha Dunmore was in the orchard at six o'clock.\")" in problems[0]
+    assert '("Tabitha Dunmore was in the orchard at six o\'clock.")' in problems[0]
     assert problems[0].endswith("says something the facts do not")
 
 
@@ -221,9 +221,11 @@ def test_generate_writes_records_and_replays_a_case_from_the_command_line(
     runner = CliRunner()
     out, again = tmp_path / "case.json", tmp_path / "again.json"
     llm = ["--writer", "llm", "--base-url", server.base_url, "--model", "scripted"]
-    done = runner.invoke(detective_app, [*ARGS, "--out", str(out), *llm, "--record"])
+    effort = ["--reasoning-effort", "low"]
+    done = runner.invoke(detective_app, [*ARGS, "--out", str(out), *llm, *effort, "--record"])
     assert done.exit_code == 0, done.output
     assert "wrote 4 of 5 location texts (1 re-asked, 1 kept the template's text" in done.output
+    assert {r.body.get("reasoning_effort") for r in server.requests} == {"low"}
     recording = tmp_path / "case.llm.jsonl"
     replay = ["--writer", "llm", "--replay", str(recording)]
     done = runner.invoke(detective_app, [*ARGS, "--out", str(again), *replay])
@@ -237,7 +239,9 @@ def test_generate_writes_records_and_replays_a_case_from_the_command_line(
     [
         (["--writer", "llm"], "--writer llm: no endpoint"),
         (["--model", "m"], "--model: only --writer llm asks a model"),
-        (["--writer", "poet"], "--writer: template or llm"),
+        (["--reasoning-effort", "high"], "--reasoning-effort: only --writer llm asks a model"),
+        (["--writer", "poet"], "option '--writer': Input should be 'template' or 'llm'"),
+        (["--writer", "llm", "--reasoning-effort", "max"], "option '--reasoning-effort'"),
         (["--writer", "llm", "--replay", "missing.jsonl"], "no such recording"),
         (
             ["--writer", "llm", "--base-url", "http://127.0.0.1:9/v1", "--model", "m"],

@@ -1,5 +1,5 @@
-"""Live checks against a real OpenAI-compatible server (``make llm-server``, then
-``GUMSHOE_LLM_BASE_URL=http://127.0.0.1:8080/v1 make test-live``); skipped without one. The last
+"""Live checks against a real OpenAI-compatible server (``make llm-server``, then ``make
+test-live``, which points ``GUMSHOE_LLM_BASE_URL`` at it unless set); skipped without one. The last
 check asks the server to build a grammar from every game's largest answer schema, runs the
 README's inspect evaluation against it, and finds it still up."""
 

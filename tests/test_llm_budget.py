@@ -196,6 +196,9 @@ def test_a_server_that_does_not_answer_is_asked_again_later() -> None:
     assert probe.models() == () and probe.facts.models is None
     assert probe.count("one two three") == estimate_tokens("one two three")
     assert probe.facts.tokenizer is None
+    with pytest.raises(LLMEndpointError, match="did not answer at /models in time"):
+        settings = LLMSettings(base_url=url, model="")
+        OpenAIChatClient(settings, sleep=lambda _: None).complete([user("hi")])
 
 
 def clue_answer(request: ChatRequest) -> Step:

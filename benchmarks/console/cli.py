@@ -193,6 +193,7 @@ app = typer.Typer(
     cls=GumshoeGroup,
     no_args_is_help=True,
     add_completion=False,
+    rich_markup_mode=None,
 )
 
 

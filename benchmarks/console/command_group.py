@@ -85,18 +85,35 @@ class _Listed(TyperCommand):
 def _build(name: str, entry: Lazy | Group) -> click.Command:
     """The click command for ``entry``, importing its module now."""
     if isinstance(entry, Group):
-        return LazyGroup(name=name, help=entry.summary, no_args_is_help=True, entries=entry.entries)
+        return LazyGroup(
+            name=name,
+            help=entry.summary,
+            no_args_is_help=True,
+            rich_markup_mode=None,
+            entries=entry.entries,
+        )
     module, attribute = entry.target.split(":")
     target = getattr(import_module(module), attribute)
     if entry.argument is not None:
         target = target(entry.argument)
     if not isinstance(target, typer.Typer):
-        single = typer.Typer()
+        single = typer.Typer(add_completion=False)
         single.command(name)(target)
         target = single
     command = typer.main.get_command(target)
     command.name = name
+    _plain_help(command)
     return command
+
+
+def _plain_help(command: click.Command) -> None:
+    """Show ``command``'s help (and its subcommands') as plain text: rich's help panels cost
+    more to import than a game's whole play command."""
+    if isinstance(command, TyperCommand | TyperGroup):
+        command.rich_markup_mode = None
+    if isinstance(command, TyperGroup):
+        for sub in command.commands.values():
+            _plain_help(sub)
 
 
 class LazyGroup(TyperGroup):

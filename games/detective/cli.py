@@ -5,15 +5,12 @@ from __future__ import annotations
 
 from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
-from typing import Annotated, Literal, cast, get_args
+from typing import Annotated, Any, ClassVar, Literal
 
 import typer
-from pydantic import ValidationError
+from pydantic import ValidationError, model_validator
 
-from games.core.cli import (
-    describe_error,
-    llm_settings,
-)
+from games.core.cli import EndpointOptions, describe_error, option_flag, with_options
 from games.core.runlog import field_errors
 from games.detective.case import Case, CaseError, CaseKnobs, dump_case, load_case
 from games.detective.check import (
@@ -36,6 +33,7 @@ from reasoning.prover import Prover, ProverUnavailable
 detective_app = typer.Typer(
     help="Detective cases: generate prover-checked cases and check case files.",
     no_args_is_help=True,
+    add_completion=False,
 )
 
 DEFAULT_CHECK_PROVER = "sat"
@@ -63,49 +61,84 @@ class TimeLimitReached(RuntimeError):
     """A command ran out of the time its ``--time-limit`` allows."""
 
 
-def _writer_client(
-    writer: WriterKind,
-    out: Path,
-    model: str | None,
-    base_url: str | None,
-    record: bool,
-    replay: Path | None,
-) -> tuple[ChatClient | None, Path | None]:
-    """The chat client of ``--writer llm`` (None for the templates) and the file its calls are
-    recorded in (``<out>.llm.jsonl`` with ``--record``); ValueError in one line naming the
-    option that is wrong."""
-    given = [
-        name
-        for name, value in (
-            ("--model", model),
-            ("--base-url", base_url),
-            ("--record", record or None),
-            ("--replay", replay),
-        )
-        if value is not None
-    ]
-    if writer == "template":
-        if given:
+class WriterOptions(EndpointOptions):
+    """The options of ``detective generate`` that say who writes the location texts: ``--writer``
+    and, for ``--writer llm``, the endpoint (``EndpointOptions``) and one file of calls beside
+    the case, recorded into (``<out>.llm.jsonl``) or replayed from; the templates refuse every
+    one of them. ``out`` (the case file) is the command's own ``--out``."""
+
+    DECLARATIONS: ClassVar[dict[str, Any]] = {
+        "writer": Annotated[
+            str,
+            typer.Option(
+                metavar="KIND",
+                help="Who writes the location texts: template, or llm (a model writes each from "
+                "its facts; a text is kept only when the prover shows it states exactly them).",
+            ),
+        ],
+        **EndpointOptions.DECLARATIONS,
+        "record": Annotated[
+            bool,
+            typer.Option(
+                "--record", help="With --writer llm: record the calls in <out>.llm.jsonl."
+            ),
+        ],
+        "replay": Annotated[
+            Path | None,
+            typer.Option(
+                metavar="FILE",
+                help="With --writer llm: answer the calls from this recording, not an endpoint.",
+            ),
+        ],
+    }
+
+    out: Path
+    writer: WriterKind = "template"
+    record: bool = False
+    replay: Path | None = None
+
+    @model_validator(mode="after")
+    def _only_a_model_is_asked(self) -> WriterOptions:
+        given = [
+            option_flag(WriterOptions, name)
+            for name in ("model", "base_url", "reasoning_effort", "record", "replay")
+            if getattr(self, name) not in (None, False)
+        ]
+        if self.writer == "template" and given:
             raise ValueError(f"{given[0]}: only --writer llm asks a model")
-        return None, None
-    if record and replay is not None:
-        raise ValueError("--record and --replay cannot be used together")
-    recording = out.with_suffix(".llm.jsonl") if record else None
-    settings = llm_settings(model, base_url, recording, replay)
-    if replay is None and not settings.configured:
+        if self.record and self.replay is not None:
+            raise ValueError("--record and --replay cannot be used together")
+        return self
+
+    @property
+    def recordings(self) -> tuple[Path | None, Path | None]:
+        """The file the calls are recorded in (``<out>.llm.jsonl`` with ``--record``) and the
+        one they are replayed from (``--replay``)."""
+        return (self.out.with_suffix(".llm.jsonl") if self.record else None), self.replay
+
+
+def _writer_client(options: WriterOptions) -> ChatClient | None:
+    """The chat client of ``--writer llm`` (None for the templates), its recording file emptied;
+    ValueError in one line naming the option that is wrong."""
+    if options.writer == "template":
+        return None
+    settings = options.llm()
+    if options.replay is None and not settings.configured:
         raise ValueError(
             "--writer llm: no endpoint (give --base-url or set GUMSHOE_LLM_BASE_URL, or "
             "--replay a recording)"
         )
-    if replay is not None and recording_file(replay) is None:
-        raise ValueError(f"--replay {replay}: no such recording")
-    if recording is not None:
-        recording.unlink(missing_ok=True)
-    return make_client(settings), recording
+    if options.replay is not None and recording_file(options.replay) is None:
+        raise ValueError(f"--replay {options.replay}: no such recording")
+    if settings.record_path is not None:
+        settings.record_path.unlink(missing_ok=True)
+    return make_client(settings)
 
 
 @detective_app.command("generate")
+@with_options(WriterOptions)
 def generate(
+    shared: WriterOptions,
     seed: Annotated[int, typer.Option(help="Seed of the case; the same seed gives the same case.")],
     out: Annotated[Path, typer.Option(help="Where to write the case file (JSON).")],
     prover: Annotated[
@@ -130,29 +163,6 @@ def generate(
             help="Answers from chains of indirect clues (harder) or from direct clues (easier).",
         ),
     ] = True,
-    writer: Annotated[
-        str,
-        typer.Option(
-            metavar="KIND",
-            help="Who writes the location texts: template, or llm (a model writes each from "
-            "its facts; a text is kept only when the prover shows it states exactly them).",
-        ),
-    ] = "template",
-    model: Annotated[str | None, typer.Option(help="With --writer llm: the model.")] = None,
-    base_url: Annotated[
-        str | None, typer.Option(help="With --writer llm: the OpenAI-compatible endpoint.")
-    ] = None,
-    record: Annotated[
-        bool,
-        typer.Option("--record", help="With --writer llm: record the calls in <out>.llm.jsonl."),
-    ] = False,
-    replay: Annotated[
-        Path | None,
-        typer.Option(
-            metavar="FILE",
-            help="With --writer llm: answer the calls from this recording, not an endpoint.",
-        ),
-    ] = None,
     attempts: Annotated[
         int,
         typer.Option(
@@ -178,13 +188,9 @@ def generate(
         )
     except ValidationError as err:
         raise _fail(field_errors(err).replace("field '", "option '--").replace("_", "-")) from None
-    if writer not in get_args(WriterKind):
-        raise _fail(f"--writer: template or llm, got {writer!r}")
     checker = _prover(prover)
     try:
-        client, recording = _writer_client(
-            cast(WriterKind, writer), out, model, base_url, record, replay
-        )
+        client = _writer_client(shared)
     except ValueError as err:
         raise _fail(str(err)) from None
     writers = None if client is None else LLMWriters(client, checker, attempts)
@@ -224,6 +230,7 @@ def generate(
             why = f": {card.problems[0]}" if card.problems else ""
             replies = "reply" if card.attempts == 1 else "replies"
             typer.echo(f"    {card.location}: {card.written_by}, {card.attempts} {replies}{why}")
+    recording = shared.recordings[0]
     if recording is not None:
         typer.echo(f"  calls recorded in {recording}")
 

@@ -20,7 +20,9 @@ from games.hanabi.hanablive import export_hanablive
 from reasoning.outfile import write_atomic
 from reasoning.progress import progress_bar
 
-hanabi_app = typer.Typer(help="Hanabi logs as datasets.", no_args_is_help=True)
+hanabi_app = typer.Typer(
+    help="Hanabi logs as datasets.", no_args_is_help=True, add_completion=False
+)
 
 
 @hanabi_app.callback()

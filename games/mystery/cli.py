@@ -28,6 +28,7 @@ from reasoning.outfile import write_atomic
 mystery_app = typer.Typer(
     help="Interrogation scripts: generate a script file, check one against the acceptance checks.",
     no_args_is_help=True,
+    add_completion=False,
 )
 
 

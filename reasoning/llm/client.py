@@ -123,16 +123,22 @@ class OpenAIChatClient(Closing):
     def model(self) -> str:
         """The model name: as configured, else the first one the server lists (asked once).
 
-        Raises ``LLMEndpointError`` when none is configured and the server lists none.
+        Raises ``LLMEndpointError`` when none is configured and the server lists none, or does
+        not answer in time.
         """
         if not self._model:
             listed = self._probe.models()
             if not listed:
+                answered = self._probe.facts.models is not None
                 raise LLMEndpointError(
                     self._settings.endpoint,
                     1,
                     "no model name given (set GUMSHOE_LLM_MODEL or --model) and the server "
-                    "lists no model at /models",
+                    + (
+                        "lists no model at /models"
+                        if answered
+                        else "did not answer at /models in time (unreachable or busy)"
+                    ),
                 )
             self._model = listed[0]
         return self._model
