@@ -216,3 +216,21 @@ def test_a_row_judgement_follows_from_its_status_and_correctness() -> None:
     assert (summary.stated, summary.undetermined, summary.lucky, summary.recall) == (1, 1, 1, None)
     blind = summarise(0, "P0", "a", [row], has_truth=False, recall=(0, 0))
     assert (blind.true, blind.sound, blind.recall_entailed, blind.recall) == (None, None, 0, None)
+
+
+def test_the_text_shows_figures_to_three_places_and_the_json_keeps_them_whole() -> None:
+    figures = {"ig_per_round": [1.2424533, 0.0], "entropy": {"P0": 1.38629}, "lies": 1}
+    record = AuditRecord(
+        game="mystery",
+        source=None,
+        seed=1,
+        has_truth=True,
+        complete=True,
+        seats=[],
+        rows=[],
+        figures=figures,
+    )
+    text = render_record(record)
+    assert "ig_per_round: [1.242, 0.0]" in text and 'entropy: {"P0": 1.386}' in text
+    assert "lies: 1" in text
+    assert record.model_dump(mode="json")["figures"] == figures

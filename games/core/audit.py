@@ -298,6 +298,17 @@ def describe_row(row: AuditRow, who: str) -> str:
     )
 
 
+def _shown(figure: Any) -> Any:
+    """A figure as the text shows it: numbers to three places (the JSON keeps them whole)."""
+    if isinstance(figure, float):
+        return round(figure, 3)
+    if isinstance(figure, dict):
+        return {key: _shown(value) for key, value in figure.items()}
+    if isinstance(figure, list | tuple):
+        return [_shown(value) for value in figure]
+    return figure
+
+
 def render_record(record: AuditRecord, show: Show = Show.WRONG) -> list[str]:
     """The record in plain text: a heading, the per-seat table, the game's figures, then the
     rows ``show`` asks for."""
@@ -317,7 +328,8 @@ def render_record(record: AuditRecord, show: Show = Show.WRONG) -> list[str]:
     ]
     lines = [head, *_table(["seat", "agent", *COLUMNS, "recall"], table)]
     lines += [
-        f"{key}: {json_text(value, indent=None).rstrip()}" for key, value in record.figures.items()
+        f"{key}: {json_text(_shown(value), indent=None).rstrip()}"
+        for key, value in record.figures.items()
     ]
     names = {s.seat: s.name for s in record.seats}
     lines += [
