@@ -9,10 +9,17 @@ of the child) next to the wall time, and each probe's CPU above the bare interpr
 Modules load from cached bytecode, as they do once installed (``pip`` compiles them): the probes
 write and read theirs in a private cache, filled by one untimed run of each probe, whatever
 ``PYTHONDONTWRITEBYTECODE`` says. With ``from_source`` every run compiles every module instead.
+
+By default the probes run this interpreter in this source tree; given another interpreter (a
+virtual environment where gumshoe was installed with ``pip install``, as its users have it), they
+run it outside the tree, so that it imports its own installed copy. The distributions the
+interpreter sees are counted: pydantic looks through all of them for plugins when the first model
+is made, which costs more in a development environment holding every extra.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import resource
 import subprocess
@@ -84,13 +91,54 @@ def probe_environment(cache: Path | None) -> dict[str, str]:
     return env
 
 
-def time_probe(probe: Probe, env: dict[str, str] | None = None) -> tuple[float, float]:
-    """The CPU seconds (user + system) and wall seconds of one fresh interpreter running
+@dataclass(frozen=True)
+class Interpreter:
+    """The Python a bench starts, and the folder it starts in."""
+
+    executable: str
+    folder: Path
+
+
+THIS = Interpreter(sys.executable, ROOT)
+"""This interpreter, in this source tree."""
+
+
+_ABOUT = (
+    "import importlib.metadata, json, sys\n"
+    "import benchmarks.console.cli\n"
+    "print(json.dumps([sys.version.split()[0], len(list(importlib.metadata.distributions()))]))"
+)
+
+
+def describe(python: Interpreter) -> tuple[str, int]:
+    """The version of ``python`` and how many distributions it sees; ValueError when it cannot
+    run gumshoe's console."""
+    try:
+        done = subprocess.run(
+            [python.executable, "-c", _ABOUT],
+            cwd=python.folder,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+    except OSError as err:
+        raise ValueError(f"--python {python.executable}: {err.strerror}") from None
+    if done.returncode != 0:
+        last = (done.stderr.strip().splitlines() or ["no output"])[-1]
+        raise ValueError(f"--python {python.executable}: cannot run gumshoe ({last})")
+    version, count = json.loads(done.stdout.splitlines()[-1])
+    return str(version), int(count)
+
+
+def time_probe(
+    probe: Probe, env: dict[str, str] | None = None, python: Interpreter = THIS
+) -> tuple[float, float]:
+    """The CPU seconds (user + system) and wall seconds of one fresh ``python`` running
     ``probe`` in ``env`` (default: this one's); RuntimeError with its stderr when it fails."""
     cpu, wall = _children_cpu(), time.perf_counter()
     done = subprocess.run(
-        [sys.executable, "-c", probe.code],
-        cwd=ROOT,
+        [python.executable, "-c", probe.code],
+        cwd=python.folder,
         env=env,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
@@ -104,22 +152,30 @@ def time_probe(probe: Probe, env: dict[str, str] | None = None) -> tuple[float, 
 
 
 def run(
-    runs: int = 5, probes: tuple[Probe, ...] = PROBES, from_source: bool = False
+    runs: int = 5,
+    probes: tuple[Probe, ...] = PROBES,
+    from_source: bool = False,
+    python: Path | None = None,
 ) -> dict[str, Any]:
     """Every probe timed ``runs`` times, taking turns, from cached bytecode (``from_source``:
-    compiling every module in every run); the rows (medians), every sample, and the load
-    average before and after."""
+    compiling every module in every run), on this interpreter in this tree or on ``python``
+    outside it; the rows (medians), every sample, the interpreter, and the load average before
+    and after."""
     with tempfile.TemporaryDirectory(prefix="gumshoe-startup-") as folder:
-        env = probe_environment(None if from_source else Path(folder))
+        cache, elsewhere = Path(folder) / "bytecode", Path(folder) / "start"
+        elsewhere.mkdir()
+        target = THIS if python is None else Interpreter(str(python), elsewhere)
+        version, distributions = describe(target)
+        env = probe_environment(None if from_source else cache)
         if not from_source:
             for probe in probes:
-                time_probe(probe, env)
+                time_probe(probe, env, target)
         before = os.getloadavg()
         cpu: dict[str, list[float]] = {p.label: [] for p in probes}
         wall: dict[str, list[float]] = {p.label: [] for p in probes}
         for _ in range(runs):
             for probe in probes:
-                spent, elapsed = time_probe(probe, env)
+                spent, elapsed = time_probe(probe, env, target)
                 cpu[probe.label].append(spent)
                 wall[probe.label].append(elapsed)
         after = os.getloadavg()
@@ -140,7 +196,9 @@ def run(
         "load_average_before": list(before),
         "load_average_after": list(after),
         "cpus": os.cpu_count(),
-        "python": sys.version.split()[0],
+        "python": version,
+        "interpreter": "this one" if python is None else str(python),
+        "distributions": distributions,
         "bytecode": "compiled every run" if from_source else "cached",
     }
 
@@ -155,19 +213,28 @@ def bench_startup(
             "PYTHONDONTWRITEBYTECODE) instead of reading the bytecode an install caches."
         ),
     ] = False,
+    python: Annotated[
+        Path | None,
+        typer.Option(
+            metavar="PYTHON",
+            help="Time this interpreter instead, outside the source tree: say, a virtual "
+            "environment's bin/python after `pip install gumshoe` there.",
+        ),
+    ] = None,
 ) -> None:
     """CPU and wall time of starting gumshoe (help, a game's play help, importing the core),
     medians of fresh interpreters side by side with a bare `python -c pass`, with the load."""
 
     try:
         prepare_out(out)
-        result = run(runs=runs, from_source=from_source)
+        result = run(runs=runs, from_source=from_source, python=python)
     except (ValueError, RuntimeError) as err:
         fail(err)
     load = ", ".join(f"{x:.2f}" for x in result["load_average_before"])
     typer.echo(
         f"start-up, medians of {runs} runs on {result['cpus']} CPUs (load average {load}; "
-        f"python {result['python']}; bytecode {result['bytecode']})"
+        f"python {result['python']}, {result['interpreter']}, seeing "
+        f"{result['distributions']} distributions; bytecode {result['bytecode']})"
     )
     typer.echo(format_table(result["rows"], COLUMNS))
     path = write_json(out / "startup.json", result)

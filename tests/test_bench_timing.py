@@ -78,3 +78,15 @@ def test_startup_probes_read_cached_bytecode_unless_told_to_compile(tmp_path: Pa
     ]
     assert said == [["False", str(tmp_path)], ["True", "None"]]
     assert startup_bench.run(runs=1, probes=(startup_bench.BASELINE,))["bytecode"] == "cached"
+
+
+def test_startup_bench_times_another_interpreter_outside_the_tree() -> None:
+    result = startup_bench.run(
+        runs=1, probes=(startup_bench.BASELINE,), python=Path(sys.executable)
+    )
+    assert result["interpreter"] == sys.executable
+    assert result["python"] == sys.version.split()[0] and result["distributions"] > 0
+    with pytest.raises(ValueError, match="--python /nonexistent/python: No such file"):
+        startup_bench.run(runs=1, python=Path("/nonexistent/python"))
+    with pytest.raises(ValueError, match="--python /bin/false: cannot run gumshoe"):
+        startup_bench.describe(startup_bench.Interpreter("/bin/false", startup_bench.ROOT))
