@@ -59,8 +59,15 @@ class Probe:
 BASELINE = Probe("python -c pass", "pass")
 """The bare interpreter every other probe is measured against."""
 
+REFERENCE = Probe(
+    "reference: 2M additions", "total = 0\nfor i in range(2_000_000):\n    total += i"
+)
+"""Fixed work that imports nothing: how fast the machine runs Python during this run, so that
+runs on a shared machine can be compared."""
+
 PROBES: tuple[Probe, ...] = (
     BASELINE,
+    REFERENCE,
     Probe("gumshoe --help", _console("--help")),
     Probe("gumshoe play clue --help", _console("play", "clue", "--help")),
     Probe("import games.core", "import games.core"),
