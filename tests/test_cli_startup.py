@@ -105,6 +105,11 @@ def test_help_loads_no_command() -> None:
     assert not loaded & {"openai", "dask", "matplotlib", "torch", "games", "provers", "z3"}
 
 
+def test_a_play_command_help_is_plain_text_and_loads_no_game_machinery() -> None:
+    loaded = imported_after(run_cli("play", "clue", "--help"))
+    assert not loaded & {"rich", "openai", "numpy", "z3", "pysat", "lark", "pydantic_settings"}
+
+
 def test_prove_loads_only_the_prover_it_uses() -> None:
     loaded = imported_after(run_cli("prove", "examples/tea.thy"))
     assert "z3" in loaded
