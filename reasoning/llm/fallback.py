@@ -6,11 +6,12 @@ import random
 import threading
 from collections.abc import Sequence
 from enum import StrEnum
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from pydantic import BaseModel, ConfigDict
 
-from reasoning.llm.usage import UsageMeter
+if TYPE_CHECKING:
+    from reasoning.llm.usage import UsageMeter
 
 A = TypeVar("A")
 
