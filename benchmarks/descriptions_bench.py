@@ -27,9 +27,8 @@ import typer
 from pydantic import BaseModel, ConfigDict
 
 from benchmarks.freetext_bench import (
+    ReaderBenchOptions,
     ReadersBench,
-    check_reader_endpoint,
-    parse_readers,
     reader_client,
     readers_asked,
     report_readers,
@@ -38,7 +37,7 @@ from benchmarks.freetext_bench import (
 from benchmarks.report import Timing, measure
 from formalize.davidsonian.literals import Claim, literals_of
 from formalize.reading.reader import ReaderKind
-from games.core.cli import EndpointOptions, fail, with_options
+from games.core.cli import fail, with_options
 from games.core.errors import GAME_ERRORS
 from games.undercover.agent import Description
 from games.undercover.checker import ConsistencyTest, ProverChecker
@@ -244,21 +243,11 @@ def run(
     return rows, scored, timings
 
 
-@with_options(EndpointOptions)
+@with_options(ReaderBenchOptions)
 def bench_descriptions(
-    shared: EndpointOptions,
-    readers: Annotated[
-        str, typer.Option(help="Readers, comma-separated: offline, llm, combined.")
-    ] = "offline",
-    scripted: Annotated[
-        bool,
-        typer.Option(
-            "--scripted",
-            help="Answer the LLM readers from a keyword rule on a local scripted chat server.",
-        ),
-    ] = False,
+    shared: ReaderBenchOptions,
     labelled: Annotated[
-        Path, typer.Option(help="The labelled set (JSON); the tests' own by default.")
+        Path, typer.Option(help="The labelled set (JSON); the one shipped with gumshoe by default.")
     ] = LABELLED,
     batch: Annotated[
         Batch | None,
@@ -270,25 +259,20 @@ def bench_descriptions(
             min=1, help="Only the first N descriptions of each kind (a sample for slow models)."
         ),
     ] = None,
-    totals: Annotated[
-        bool, typer.Option("--totals", help="Print each reader's row over all kinds only.")
-    ] = False,
     out: Annotated[Path, typer.Option(help="Folder for descriptions.json.")] = Path("runs/bench"),
 ) -> None:
     """Readers of Undercover-V descriptions on the labelled set, per kind of description."""
     lexicon = Lexicon.load()
     try:
-        kinds = parse_readers(readers)
+        kinds, settings = shared.reading()
         found = load_labelled(labelled, lexicon)
         chosen = sample(found.descriptions, batch, per_kind)
-        settings = shared.llm()
-        check_reader_endpoint(kinds, scripted, settings)
     except ValueError as err:
         fail(err)
     try:
-        with reader_client(kinds, scripted, settings) as client:
+        with reader_client(kinds, shared.scripted, settings) as client:
             result = run(chosen, lexicon, kinds, client)
     except GAME_ERRORS as err:
         fail(err, 1)
-    asked = readers_asked(labelled, batch, per_kind, scripted, kinds, settings)
-    report_readers(BENCH, asked, result, totals, out)
+    asked = readers_asked(labelled, batch, per_kind, shared.scripted, kinds, settings)
+    report_readers(BENCH, asked, result, shared.totals, out)

@@ -20,7 +20,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any, Literal, Protocol, TypeVar
+from typing import Annotated, Any, ClassVar, Literal, Protocol, TypeVar
 
 import typer
 from pydantic import BaseModel, ConfigDict, Field
@@ -308,12 +308,40 @@ def parse_readers(text: str) -> list[ReaderKind]:
     return chosen
 
 
-def check_reader_endpoint(
-    kinds: Sequence[ReaderKind], scripted: bool, settings: LLMSettings
-) -> None:
-    """ValueError when an LLM reader is asked for with neither an endpoint nor ``--scripted``."""
-    if not scripted and any(k != "offline" for k in kinds) and not settings.configured:
-        raise ValueError("--readers llm/combined: give --base-url (or --scripted)")
+class ReaderBenchOptions(EndpointOptions):
+    """The options every readers' bench shares: the endpoint (``EndpointOptions``), which readers
+    to run, the scripted stand-in for an LLM, and a table of totals only."""
+
+    DECLARATIONS: ClassVar[dict[str, Any]] = {
+        "readers": Annotated[
+            str, typer.Option(help="Readers, comma-separated: offline, llm, combined.")
+        ],
+        "scripted": Annotated[
+            bool,
+            typer.Option(
+                "--scripted",
+                help="Answer the LLM readers from a keyword rule on a local scripted chat server.",
+            ),
+        ],
+        **EndpointOptions.DECLARATIONS,
+        "totals": Annotated[
+            bool, typer.Option("--totals", help="Print each reader's row over all kinds only.")
+        ],
+    }
+
+    readers: str = "offline"
+    scripted: bool = False
+    totals: bool = False
+
+    def reading(self) -> tuple[list[ReaderKind], LLMSettings]:
+        """The readers asked for, in their fixed order, and the LLM settings they read with;
+        ValueError naming the option when a reader is unknown or an LLM reader has neither an
+        endpoint nor ``--scripted``."""
+        kinds = parse_readers(self.readers)
+        settings = self.llm()
+        if not self.scripted and any(k != "offline" for k in kinds) and not settings.configured:
+            raise ValueError("--readers llm/combined: give --base-url (or --scripted)")
+        return kinds, settings
 
 
 @dataclass(frozen=True)
@@ -375,19 +403,9 @@ def readers_asked(
     }
 
 
-@with_options(EndpointOptions)
+@with_options(ReaderBenchOptions)
 def bench_freetext(
-    shared: EndpointOptions,
-    readers: Annotated[
-        str, typer.Option(help="Readers, comma-separated: offline, llm, combined.")
-    ] = "offline",
-    scripted: Annotated[
-        bool,
-        typer.Option(
-            "--scripted",
-            help="Answer the LLM readers from a keyword rule on a local scripted chat server.",
-        ),
-    ] = False,
+    shared: ReaderBenchOptions,
     labelled: Annotated[
         Path, typer.Option(help="The labelled set (JSON); the one shipped with gumshoe by default.")
     ] = LABELLED,
@@ -403,24 +421,19 @@ def bench_freetext(
             min=1, help="Only the first N answers of each kind (a sample for slow models)."
         ),
     ] = None,
-    totals: Annotated[
-        bool, typer.Option("--totals", help="Print each reader's row over all kinds only.")
-    ] = False,
     out: Annotated[Path, typer.Option(help="Folder for freetext.json.")] = Path("runs/bench"),
 ) -> None:
     """Readers of answers in words on the labelled set, per kind of answer."""
     try:
-        kinds = parse_readers(readers)
+        kinds, settings = shared.reading()
         found = load_labelled(labelled)
         found = found.model_copy(update={"answers": sample(found.answers, batch, per_kind)})
-        settings = shared.llm()
-        check_reader_endpoint(kinds, scripted, settings)
     except ValueError as err:
         fail(err)
     try:
-        with reader_client(kinds, scripted, settings) as client:
+        with reader_client(kinds, shared.scripted, settings) as client:
             result = run(found, kinds, client)
     except GAME_ERRORS as err:
         fail(err, 1)
-    asked = readers_asked(labelled, batch, per_kind, scripted, kinds, settings)
-    report_readers(BENCH, asked, result, totals, out)
+    asked = readers_asked(labelled, batch, per_kind, shared.scripted, kinds, settings)
+    report_readers(BENCH, asked, result, shared.totals, out)
