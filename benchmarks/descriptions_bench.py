@@ -32,6 +32,7 @@ from benchmarks.freetext_bench import (
     reader_client,
     readers_asked,
     report_readers,
+    rows_per_kind,
     sample,
 )
 from benchmarks.report import Timing, measure
@@ -218,10 +219,7 @@ def table_row(reader: str, kind: str, scored: Sequence[Scored]) -> dict[str, Any
 
 def table_rows(reader: str, scored: Sequence[Scored]) -> list[dict[str, Any]]:
     """The reader's rows: one per kind present, then ``all``."""
-    kinds = [k for k in KINDS if any(s.kind == k for s in scored)]
-    kinds += sorted({s.kind for s in scored} - set(kinds))
-    rows = [table_row(reader, k, [s for s in scored if s.kind == k]) for k in kinds]
-    return [*rows, table_row(reader, "all", scored)]
+    return rows_per_kind(reader, scored, KINDS, table_row)
 
 
 def run(

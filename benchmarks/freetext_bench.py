@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
@@ -204,10 +204,32 @@ def table_row(reader: str, kind: str, scored: Sequence[Scored]) -> dict[str, Any
 
 def table_rows(reader: str, scored: Sequence[Scored]) -> list[dict[str, Any]]:
     """The reader's rows: one per kind present, then ``all``."""
-    kinds = [k for k in KINDS if any(s.kind == k for s in scored)]
+    return rows_per_kind(reader, scored, KINDS, table_row)
+
+
+class Kinded(Protocol):
+    """A scored item of a labelled set, counted in the row of its kind."""
+
+    @property
+    def kind(self) -> str:
+        """The kind of item, a row of the table."""
+
+
+ScoredItem = TypeVar("ScoredItem", bound=Kinded)
+
+
+def rows_per_kind(
+    reader: str,
+    scored: Sequence[ScoredItem],
+    order: Sequence[str],
+    row: Callable[[str, str, Sequence[ScoredItem]], dict[str, Any]],
+) -> list[dict[str, Any]]:
+    """A reader's rows of a readers' bench, each made by ``row``: one per kind present (in
+    ``order``, then any other by name), then ``all``."""
+    kinds = [k for k in order if any(s.kind == k for s in scored)]
     kinds += sorted({s.kind for s in scored} - set(kinds))
-    rows = [table_row(reader, k, [s for s in scored if s.kind == k]) for k in kinds]
-    return [*rows, table_row(reader, "all", scored)]
+    rows = [row(reader, k, [s for s in scored if s.kind == k]) for k in kinds]
+    return [*rows, row(reader, "all", scored)]
 
 
 _ANSWER = re.compile(r'^Answer given: """(.*)"""$', re.MULTILINE | re.DOTALL)
@@ -269,12 +291,8 @@ def run(
     return rows, scored, timings
 
 
-class Labelled(Protocol):
+class Labelled(Kinded, Protocol):
     """An item of a labelled set: its kind and its batch."""
-
-    @property
-    def kind(self) -> str:
-        """The kind of item, a row of the table."""
 
     @property
     def batch(self) -> str:
